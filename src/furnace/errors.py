@@ -1,0 +1,83 @@
+"""One root exception for users' errors; interfaces translate it at the edge (exit code 2, HTTP 4xx)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class FurnaceError(Exception):
+    """A user's error: bad input, a malformed file, an illegal action. Anything else is a bug."""
+
+    exit_code = 2
+    http_status = 400
+
+    def to_dict(self) -> dict[str, object]:
+        return {"error": type(self).__name__, "message": str(self)}
+
+
+class DiceError(FurnaceError):
+    """A dice expression that cannot be parsed or rolled."""
+
+    def __init__(self, message: str, expression: str = "", position: int | None = None,
+                 expected: str | None = None) -> None:
+        self.expression = expression
+        self.position = position
+        self.expected = expected
+        where = f" at position {position}" if position is not None else ""
+        want = f" (expected {expected})" if expected else ""
+        super().__init__(f"{message}{where}{want} in {expression!r}" if expression else message + want)
+
+    def to_dict(self) -> dict[str, object]:
+        return {**super().to_dict(), "expression": self.expression, "position": self.position,
+                "expected": self.expected}
+
+
+class DiceSyntaxError(DiceError):
+    """The expression does not follow the dice grammar."""
+
+
+class DiceLimitError(DiceError):
+    """The expression is too long or rolls too many dice."""
+
+
+class UnboundVariableError(DiceError):
+    """The expression names a variable the caller did not bind."""
+
+
+class DataFileError(FurnaceError):
+    """A data file (table, profile, archetype...) that does not validate."""
+
+    def __init__(self, path: str | Path, reason: str, row: int | str | None = None) -> None:
+        self.path = str(path)
+        self.row = row
+        self.reason = reason
+        at = f", row {row}" if row is not None else ""
+        super().__init__(f"{self.path}{at}: {reason}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {**super().to_dict(), "path": self.path, "row": self.row, "reason": self.reason}
+
+
+class UnknownNameError(FurnaceError):
+    """A table, option, profile or other named thing that does not exist."""
+
+    http_status = 404
+
+    def __init__(self, kind: str, name: str, known: list[str] | None = None) -> None:
+        self.kind = kind
+        self.name = name
+        hint = ""
+        if known:
+            close = [k for k in known if name.lower() in k.lower()][:5]
+            hint = f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(known[:12])}…"
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+
+
+class RuleOptionError(FurnaceError):
+    """A rule option set to a value it does not accept."""
+
+
+class IllegalActionError(FurnaceError):
+    """An action the rules do not allow in the current state (the state is left unchanged)."""
+
+    http_status = 409
