@@ -97,10 +97,26 @@ def _dice_text(value: Any) -> Any:
     if isinstance(value, int):
         value = str(value)
     if isinstance(value, str):
-        from furnace.dice import parse
-
-        parse(value)  # raises DiceError naming the position
+        check_dice(value)
     return value
+
+
+def check_dice(text: str) -> str:
+    """Parse a dice expression inside a validator: its error becomes a ValueError so pydantic locates it."""
+    from furnace.dice import parse
+
+    try:
+        parse(text)
+    except FurnaceError as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
+def _effects(value: Any) -> list[Effect]:
+    try:
+        return [parse_effect(e) for e in (value or [])]
+    except EffectError as exc:
+        raise ValueError(str(exc)) from None
 
 
 DiceText = Annotated[str, BeforeValidator(_dice_text)]
@@ -125,7 +141,7 @@ def parse_effect(data: Any) -> Effect:
     return cls.model_validate(data)
 
 
-EffectList = Annotated[list[Any], BeforeValidator(lambda v: [parse_effect(e) for e in (v or [])])]
+EffectList = Annotated[list[Any], BeforeValidator(_effects)]
 
 
 @effect_kind("damage")

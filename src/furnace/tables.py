@@ -14,6 +14,7 @@ refused with its path, row and reason, and the tables in force stay as they were
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
-from furnace.effects import Effect, EffectList
+from furnace.effects import Effect, EffectList, check_dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 
 TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
@@ -46,9 +47,7 @@ class Row(BaseModel):
     @field_validator("die")
     @classmethod
     def die_parses(cls, value: str | None) -> str | None:
-        if value is not None:
-            dice.parse(value)
-        return value
+        return None if value is None else check_dice(value)
 
     @property
     def span(self) -> str:
@@ -97,9 +96,7 @@ class Table(BaseModel):
     @field_validator("roll")
     @classmethod
     def roll_parses(cls, value: str | None) -> str | None:
-        if value is not None:
-            dice.parse(value)
-        return value
+        return None if value is None else check_dice(value)
 
     @model_validator(mode="after")
     def rows_fit(self) -> Table:
@@ -156,7 +153,7 @@ def _check_ranges(rows: list[Row], span: tuple[int | None, int | None] | None) -
             raise ValueError(f"row {i}: a range row needs min or max")
         if row.min is not None and row.max is not None and row.min > row.max:
             raise ValueError(f"row {i}: min {row.min} is above max {row.max}")
-    for i, (a, b) in enumerate(zip(rows, rows[1:], strict=False), 2):
+    for i, (a, b) in enumerate(itertools.pairwise(rows), 2):
         if a.max is None or b.min is None:
             raise ValueError(f"row {i}: only the first row may start open and only the last may end open")
         if b.min <= a.max:

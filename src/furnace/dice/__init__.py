@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from furnace.dice.ast import AnyNode
 from furnace.dice.bounds import interval
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
-from furnace.dice.result import RollResult, floor_value, render
-from furnace.dice.roller import DiceSource, Roller, compile_node
+from furnace.dice.result import Node, RollResult, floor_value, render
+from furnace.dice.roller import DiceSource, FastRoller, Roller, compile_fast, compile_node
 from furnace.dice.source import ScriptedDice, seeded, system
 
 __all__ = [
@@ -30,24 +31,31 @@ __all__ = [
     "parse", "probability_at_least", "render", "roll", "seeded", "system",
 ]
 
-_NO_VARIABLES: Mapping[str, int | str] = {}
+_NO_VARIABLES: Mapping[str, int | str] = MappingProxyType({})
 
 
 class DiceExpression:
     """A parsed, compiled dice expression. Immutable; share it freely."""
 
-    __slots__ = ("_roll", "text", "tree")
+    __slots__ = ("_explain", "_fast", "text", "tree")
 
     def __init__(self, text: str) -> None:
         self.text = text.strip()
         self.tree: AnyNode = parse_tree(text)
-        self._roll: Roller = compile_node(self.tree, self.text)
+        self._explain: Roller = compile_node(self.tree, self.text)
+        self._fast: FastRoller = compile_fast(self.tree, self.text)
 
     def roll(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
              label: str = "") -> RollResult:
-        node = self._roll(rng, variables or _NO_VARIABLES)
-        value = node.value
-        return RollResult(self.text, node, value if type(value) is int else floor_value(value), label)
+        faces: list[int] = []
+        bound = dict(variables) if variables else _NO_VARIABLES
+        value = self._fast(rng, bound, faces)
+        total = value if type(value) is int else floor_value(value)
+        return RollResult(self.text, total, tuple(faces), label, bound, self.explain_faces)
+
+    def explain_faces(self, faces: tuple[int, ...], variables: Mapping[str, int | str]) -> Node:
+        """The explanation tree of a roll that showed these faces (replayed in order)."""
+        return self._explain(ScriptedDice(faces), variables)
 
     def bounds(self, variables: Mapping[str, int | str] | None = None) -> tuple[int, int]:
         """The lowest and highest total, rounded down like a roll's total."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 Value = int | Fraction
@@ -116,12 +118,24 @@ def dice_groups(node: Node) -> list[Rolled]:
 
 
 class RollResult(NamedTuple):
-    """A finished roll: what was rolled, why, every die, and the total (rounded down)."""
+    """A finished roll: what was rolled, why, every die face, and the total (rounded down).
+
+    A roll records only its faces; `tree` replays them through the expression to explain the roll
+    (each group's faces, kept and dropped dice, each modifier), so rolling stays cheap.
+    """
 
     expression: str
-    tree: Node
     total: int
+    faces: tuple[int, ...]
     label: str = ""
+    variables: Mapping[str, int | str] = MappingProxyType({})
+    explainer: Callable[[tuple[int, ...], Mapping[str, int | str]], Node] | None = None
+
+    @property
+    def tree(self) -> Node:
+        if self.explainer is None:
+            return Const(self.total)
+        return self.explainer(self.faces, self.variables)
 
     @property
     def natural(self) -> int | None:
@@ -132,19 +146,17 @@ class RollResult(NamedTuple):
                 return kept[0] if len(kept) == 1 else None
         return None
 
-    @property
-    def faces(self) -> list[int]:
-        return [f for g in dice_groups(self.tree) for f in g.faces]
-
     def explain(self) -> str:
         line = f"{self.expression} → {render(self.tree)} = {self.total}"
         return f"{self.label}: {line}" if self.label else line
 
-    __str__ = explain  # type: ignore[assignment]
+    def __str__(self) -> str:
+        return self.explain()
 
     def to_dict(self) -> dict[str, Any]:
         return {"expression": self.expression, "label": self.label, "total": self.total,
-                "natural": self.natural, "explanation": self.explain(), "tree": to_dict(self.tree)}
+                "natural": self.natural, "faces": list(self.faces), "variables": dict(self.variables),
+                "explanation": self.explain(), "tree": to_dict(self.tree)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())

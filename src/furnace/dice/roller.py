@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Protocol
@@ -55,7 +56,7 @@ def _var(node: Var, expression: str) -> Roller:
         if isinstance(value, int) and not isinstance(value, bool):
             return Bound(name, value)
         sides = die_sides(value, name, expression)
-        face = rng.randrange(sides) + 1
+        face = draw(rng, sides, 1)[0]
         return Rolled(f"{name}(d{sides})", sides, (face,), (True,), face)
 
     return roll
@@ -67,19 +68,36 @@ def _select(faces: list[int], keep: str, n: int) -> tuple[bool, ...]:
     return tuple(i in chosen for i in range(len(faces)))
 
 
+# Sources whose random() is uniform on [0, 1): drawing int(random() * sides) + 1 costs a third of
+# randrange. Any other source (a script) is asked through randrange, face by face.
+FLOAT_SOURCES = (random.Random, random.SystemRandom)
+
+
+def draw(rng: DiceSource, sides: int, count: int) -> list[int]:
+    if type(rng) in FLOAT_SOURCES:
+        r = rng.random  # type: ignore[attr-defined]
+        return [int(r() * sides) + 1 for _ in range(count)]
+    rr = rng.randrange
+    return [rr(sides) + 1 for _ in range(count)]
+
+
 def _dice(node: Dice, expression: str) -> Roller:
     count, text, keep, n = node.count, node.text, node.keep, node.keep_n
     if node.advantage:
         count, keep, n = 2, ("kh" if node.advantage == "adv" else "kl"), 1
     fixed = node.sides
+    all_kept = (True,) * count
 
     def roll(rng: DiceSource, variables: Variables) -> Node:
         sides = fixed if fixed is not None else die_sides(
             lookup(variables, node.sides_var or "", expression), node.sides_var or "", expression)
-        rr = rng.randrange
-        faces = [rr(sides) + 1 for _ in range(count)]
+        if type(rng) in FLOAT_SOURCES:
+            r = rng.random  # type: ignore[attr-defined]
+            faces = [int(r() * sides) + 1 for _ in range(count)]
+        else:
+            faces = draw(rng, sides, count)
         if keep is None:
-            return Rolled(text, sides, tuple(faces), (True,) * count, sum(faces))
+            return Rolled(text, sides, tuple(faces), all_kept, sum(faces))
         kept = _select(faces, keep, n)
         total = sum(f for f, k in zip(faces, kept, strict=True) if k)
         return Rolled(text, sides, tuple(faces), kept, total)
@@ -149,3 +167,92 @@ _COMPILERS: dict[type, Callable[..., Roller]] = {
 
 def compile_node(node: AnyNode, expression: str) -> Roller:
     return _COMPILERS[type(node)](node, expression)
+
+
+# -- the fast path: values only, faces appended to a list; the tree is rebuilt from them on demand ----
+Faces = list[int]
+FastRoller = Callable[[DiceSource, Variables, Faces], Value]
+
+
+def _fast_num(node: Num, expression: str) -> FastRoller:
+    value = node.value
+    return lambda rng, variables, out: value
+
+
+def _fast_var(node: Var, expression: str) -> FastRoller:
+    name = node.name
+
+    def roll(rng: DiceSource, variables: Variables, out: Faces) -> Value:
+        value = variables[name] if name in variables else lookup(variables, name, expression)
+        if type(value) is int:
+            return value
+        face = draw(rng, die_sides(value, name, expression), 1)[0]
+        out.append(face)
+        return face
+
+    return roll
+
+
+def _fast_dice(node: Dice, expression: str) -> FastRoller:
+    count, keep, n = node.count, node.keep, node.keep_n
+    if node.advantage:
+        count, keep, n = 2, ("kh" if node.advantage == "adv" else "kl"), 1
+    fixed, sides_var = node.sides, node.sides_var or ""
+    repeat = range(count)
+    if fixed is not None and count == 1 and keep is None:
+        def single(rng: DiceSource, variables: Variables, out: Faces) -> Value:
+            face = int(rng.random() * fixed) + 1 if type(rng) in FLOAT_SOURCES else draw(rng, fixed, 1)[0]  # type: ignore[attr-defined]
+            out.append(face)
+            return face
+
+        return single
+
+    def roll(rng: DiceSource, variables: Variables, out: Faces) -> Value:
+        sides = fixed if fixed is not None else die_sides(lookup(variables, sides_var, expression),
+                                                          sides_var, expression)
+        if type(rng) in FLOAT_SOURCES:
+            r = rng.random  # type: ignore[attr-defined]
+            faces = [int(r() * sides) + 1 for _ in repeat]
+        else:
+            faces = draw(rng, sides, count)
+        out += faces
+        if keep is None:
+            return sum(faces)
+        ordered = sorted(faces)  # only the total is needed here; the tree marks which dice were kept
+        if keep == "kh":
+            return sum(ordered[-n:])
+        if keep == "kl":
+            return sum(ordered[:n])
+        return sum(ordered[: count - n]) if keep == "dh" else sum(ordered[n:])
+
+    return roll
+
+
+def _fast_binop(node: BinOp, expression: str) -> FastRoller:
+    left, right = compile_fast(node.left, expression), compile_fast(node.right, expression)
+    if node.op == "+":
+        return lambda rng, v, out: left(rng, v, out) + right(rng, v, out)
+    if node.op == "-":
+        return lambda rng, v, out: left(rng, v, out) - right(rng, v, out)
+    apply = _ARITHMETIC[node.op]
+    return lambda rng, v, out: apply(left(rng, v, out), right(rng, v, out), expression)
+
+
+def _fast_neg(node: Neg, expression: str) -> FastRoller:
+    inner = compile_fast(node.operand, expression)
+    return lambda rng, v, out: -inner(rng, v, out)
+
+
+def _fast_call(node: Call, expression: str) -> FastRoller:
+    args = [compile_fast(a, expression) for a in node.args]
+    fn = FUNCTIONS[node.name]
+    return lambda rng, v, out: fn(*[a(rng, v, out) for a in args])
+
+
+_FAST_COMPILERS: dict[type, Callable[..., FastRoller]] = {
+    Num: _fast_num, Var: _fast_var, Dice: _fast_dice, BinOp: _fast_binop, Neg: _fast_neg, Call: _fast_call,
+}
+
+
+def compile_fast(node: AnyNode, expression: str) -> FastRoller:
+    return _FAST_COMPILERS[type(node)](node, expression)

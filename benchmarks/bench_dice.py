@@ -1,0 +1,89 @@
+"""Dice benchmark: Furnace's explained rolls vs avrae's d20 and a plain random.randint loop.
+
+Run: make bench   (or .venv/bin/python benchmarks/bench_dice.py [--quick])
+
+Prints per-roll microseconds and ratios measured in the same run, then the process wall time of
+`furnace roll 1d20+3` against `python -c "import d20; print(d20.roll('1d20+3'))"`.
+Goals: each explained roll ≤ 1/10 of d20.roll's time; the CLI's wall time ≤ 0.5x of d20's one-liner.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import timeit
+from pathlib import Path
+
+import d20
+
+from furnace import dice
+
+EXPRESSIONS = {"1d20+5": (1, 20, 5), "3d6": (3, 6, 0), "4d6kh3": (4, 6, 0), "12d6": (12, 6, 0)}
+
+
+def per_call_us(fn: object, number: int, repeat: int = 5) -> float:
+    """Best of `repeat` runs, in microseconds per call (best-of resists noise from the other core)."""
+    times = timeit.repeat(fn, number=number, repeat=repeat)  # type: ignore[arg-type]
+    return min(times) / number * 1e6
+
+
+def plain_loop(rng: random.Random, count: int, sides: int, bonus: int) -> int:
+    return sum(rng.randint(1, sides) for _ in range(count)) + bonus
+
+
+def bench_rolls(number: int) -> list[tuple[str, float, float, float, float]]:
+    rng = random.Random(1)
+    d20.roll("1d20")  # warm d20's parse cache, as ours is parsed once
+    rows = []
+    for text, (count, sides, bonus) in EXPRESSIONS.items():
+        expr = dice.parse(text)
+        ours = per_call_us(lambda: expr.roll(rng), number)
+        ours_text = per_call_us(lambda: expr.roll(rng).explain(), number)
+        theirs = per_call_us(lambda: d20.roll(text), number)
+        plain = per_call_us(lambda: plain_loop(rng, count, sides, bonus), number)
+        rows.append((text, ours, ours_text, theirs, plain))
+    return rows
+
+
+def wall_ms(cmd: list[str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        start = timeit.default_timer()
+        subprocess.run(cmd, check=True, capture_output=True)
+        samples.append((timeit.default_timer() - start) * 1000)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    number = 2_000 if quick else 20_000
+    print(f"Rolling parsed expressions ({number} rolls per timing, best of 5), microseconds per roll")
+    print(f"{'expression':<10} {'furnace':>9} {'+explain':>9} {'d20.roll':>9} {'randint':>9} "
+          f"{'d20/furnace':>12} {'d20/(f+text)':>13} {'furnace/randint':>16}")
+    worst = 0.0
+    for text, ours, ours_text, theirs, plain in bench_rolls(number):
+        worst = max(worst, ours_text / theirs)
+        print(f"{text:<10} {ours:9.2f} {ours_text:9.2f} {theirs:9.2f} {plain:9.2f} "
+              f"{theirs / ours:11.1f}x {theirs / ours_text:12.1f}x {ours / plain:15.1f}x")
+    print(f"worst furnace(+explain)/d20 ratio: {worst:.3f} (goal ≤ 0.100)")
+
+    furnace_bin = shutil.which("furnace", path=str(Path(sys.executable).parent))
+    if furnace_bin is None:
+        print("furnace console script not found next to this Python; skipping wall time")
+        return
+    runs = 5 if quick else 15
+    ours_ms = wall_ms([furnace_bin, "roll", "1d20+3"], runs)
+    theirs_ms = wall_ms([sys.executable, "-c", "import d20; print(d20.roll('1d20+3'))"], runs)
+    bare_ms = wall_ms([sys.executable, "-c", "pass"], runs)
+    print(f"\nProcess wall time, median of {runs} runs")
+    print(f"  furnace roll 1d20+3            {ours_ms:7.1f} ms")
+    print(f"  python -c 'import d20; roll'   {theirs_ms:7.1f} ms")
+    print(f"  python -c pass (baseline)      {bare_ms:7.1f} ms")
+    print(f"  ratio furnace/d20: {ours_ms / theirs_ms:.2f} (goal ≤ 0.50)")
+
+
+if __name__ == "__main__":
+    main()

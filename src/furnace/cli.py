@@ -1,0 +1,276 @@
+"""The `furnace` command: a thin layer over the library. Errors become one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from furnace import dice
+from furnace.errors import FurnaceError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _parse_vars(pairs: Sequence[str]) -> dict[str, int | str]:
+    out: dict[str, int | str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise FurnaceError(f"--var takes NAME=VALUE, not {pair!r}")
+        text = value.strip()
+        try:
+            out[name.strip().upper()] = int(text)
+        except ValueError:
+            out[name.strip().upper()] = text      # a die such as d8, for 5HD
+    return out
+
+
+def _rng(seed: int | None) -> dice.DiceSource:
+    return dice.seeded(seed) if seed is not None else dice.system()
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(fn)
+
+
+def seed_option(fn: F) -> F:
+    return click.option("--seed", type=int, default=None,
+                        help="Seed the dice for a repeatable result (default: system randomness).")(fn)
+
+
+def var_option(fn: F) -> F:
+    return click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                        help="Bind a variable of the expression (repeatable), e.g. --var STR=2 --var HD=d8.")(fn)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="furnace-rpg")
+def cli() -> None:
+    """Furnace: dice, tables and rules for the Furnace tabletop RPG.
+
+    Example: furnace roll 4d6kh3 --seed 7
+    """
+
+
+@cli.command()
+@click.argument("expression")
+@seed_option
+@var_option
+@click.option("--times", type=click.IntRange(1, 1000), default=1, help="Roll this many times.")
+@click.option("--label", default="", help="Why it is rolled, kept with the result.")
+@json_option
+def roll(expression: str, seed: int | None, variables: Sequence[str], times: int, label: str,
+         as_json: bool) -> None:
+    """Roll a dice expression and show every die.
+
+    Notation: NdM, dM, d%, + - * /, ceil() floor() max() min() abs(), keep/drop (4d6kh3, 2d20kl1,
+    4d6dl1), advantage (d20adv, d20dis), variables bound with --var (d20+STR+PROF, 5HD+3).
+
+    Example: furnace roll "d20+STR+PROF" --var STR=2 --var PROF=1 --seed 3
+    """
+    expr = dice.parse(expression)
+    rng, bound = _rng(seed), _parse_vars(variables)
+    results = [expr.roll(rng, bound, label) for _ in range(times)]
+    if as_json:
+        _emit([r.to_dict() for r in results] if times > 1 else results[0].to_dict())
+        return
+    for r in results:
+        click.echo(r.explain())
+
+
+@cli.command()
+@click.argument("expression")
+@click.option("--dc", type=int, default=None, help="Also show P(total ≥ DC) (meet or beat).")
+@var_option
+@json_option
+def odds(expression: str, dc: int | None, variables: Sequence[str], as_json: bool) -> None:
+    """Exact odds of an expression, as a bar chart, and P(total ≥ DC).
+
+    Example: furnace odds "d20+3" --dc 15
+    """
+    from furnace.render import odds_chart
+
+    expr = dice.parse(expression)
+    bound = _parse_vars(variables)
+    dist = expr.distribution(bound)
+    chance = expr.probability_at_least(dc, bound) if dc is not None else None
+    if as_json:
+        _emit({"expression": expr.text, "distribution": {str(k): str(v) for k, v in sorted(dist.items())},
+               "dc": dc, "p_at_least_dc": None if chance is None else str(chance),
+               "p_at_least_dc_float": None if chance is None else float(chance)})
+        return
+    click.echo(odds_chart(expr.text, dist, dc, chance))
+
+
+@cli.group()
+def table() -> None:
+    """List, show and roll the rule tables (by short name or RULES.md id).
+
+    Example: furnace table roll crit-fighter --level 7
+    """
+
+
+@table.command("list")
+@json_option
+def table_list(as_json: bool) -> None:
+    """Every table with its id, short name and how it is rolled.
+
+    Example: furnace table list
+    """
+    from furnace.render import table_list as render_list
+    from furnace.tables import TableSet
+
+    tables = list(TableSet.packaged())
+    if as_json:
+        _emit([{"id": t.id, "name": t.name, "title": t.title, "kind": t.kind, "roll": t.roll,
+                "die_table": t.die_table, "rows": len(t.rows)} for t in tables])
+        return
+    render_list(tables)
+
+
+@table.command("show")
+@click.argument("name")
+@json_option
+def table_show(name: str, as_json: bool) -> None:
+    """Show a table's rows, their effects and the readings chosen.
+
+    Example: furnace table show fumble
+    """
+    from furnace.render import table_show as render_show
+    from furnace.tables import TableSet
+
+    t = TableSet.packaged().get(name)
+    if as_json:
+        _emit(t.model_dump(mode="json", exclude_defaults=True))
+        return
+    render_show(t)
+
+
+@table.command("roll")
+@click.argument("name")
+@click.option("--die", default=None, help="Roll with this expression instead of the table's own die.")
+@click.option("--level", type=int, default=None, help="Character level, for tables whose die depends on it.")
+@click.option("--armor", default=None, help="none, light or heavy, for the fumble table.")
+@var_option
+@seed_option
+@json_option
+def table_roll(name: str, die: str | None, level: int | None, armor: str | None, variables: Sequence[str],
+               seed: int | None, as_json: bool) -> None:
+    """Roll on a table: the die (and why), the roll and the row, with its effects.
+
+    Example: furnace table roll crit-fighter --level 7 --seed 1
+    """
+    from furnace.tables import TableSet
+
+    tables = TableSet.packaged()
+    key: int | str | None = level if level is not None else armor
+    result = tables.roll(name, _rng(seed), key=key, die=die, variables=_parse_vars(variables))
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+    from furnace.effects import effect_summary
+
+    for effect in result.row.effects:
+        click.echo(f"  · {effect_summary(effect)}")
+
+
+@cli.group()
+def rules() -> None:
+    """The rule options in force and where each value comes from.
+
+    Example: furnace rules list --profile middle-sea
+    """
+
+
+def profile_option(fn: F) -> F:
+    return click.option("--profile", default="furnace", show_default=True,
+                        help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
+
+
+@rules.command("list")
+@profile_option
+@json_option
+def rules_list(profile: str, as_json: bool) -> None:
+    """Every option with its value and the RULES.md ids behind it.
+
+    Example: furnace rules list --profile hazards
+    """
+    from furnace.render import rules_table
+    from furnace.ruleset import load_ruleset
+
+    ruleset = load_ruleset(profile)
+    if as_json:
+        _emit(ruleset.to_dict())
+        return
+    rules_table(ruleset)
+
+
+@rules.command("show")
+@click.argument("option")
+@profile_option
+@json_option
+def rules_show(option: str, profile: str, as_json: bool) -> None:
+    """One option: its value, where it comes from, its choices and sources.
+
+    Example: furnace rules show death_model --profile middle-sea
+    """
+    from furnace.ruleset import load_ruleset
+
+    value = load_ruleset(profile).option(option)
+    spec = value.spec
+    if as_json:
+        _emit({"name": spec.name, "value": value.value, "source": value.source, "default": spec.default,
+               "choices": spec.choices, "sources": spec.sources, "title": spec.title,
+               "description": spec.description, "read_by": spec.read_by})
+        return
+    click.echo(f"{spec.name} = {value.value!r}   ({value.source}; default {spec.default!r})")
+    click.echo(f"  {spec.title}")
+    if spec.choices:
+        click.echo(f"  choices: {', '.join(map(str, spec.choices))}")
+    if spec.description:
+        click.echo(f"  {spec.description}")
+    click.echo(f"  sources: {', '.join(spec.sources)}")
+
+
+@cli.command()
+@seed_option
+@click.option("--count", type=click.IntRange(1, 40), default=4, help="How many 0-level characters.")
+def demo(seed: int | None, count: int) -> None:
+    """Roll a handful of 0-level characters and a sample roll.
+
+    Example: furnace demo --seed 1
+    """
+    from furnace.render import demo_output
+
+    demo_output(_rng(seed), count)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; a user's error prints one line and returns 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except FurnaceError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

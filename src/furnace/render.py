@@ -1,0 +1,88 @@
+"""Terminal rendering for the CLI (rich): charts and tables people would rather look at than read."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from furnace import dice
+from furnace.abilities import modifier, roll_in_order
+from furnace.effects import effect_summary
+from furnace.ruleset import Ruleset
+from furnace.tables import Table
+
+BAR_WIDTH = 40
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
+    """A horizontal bar per total; totals that meet the DC are marked."""
+    top = max(dist.values())
+    lines = [f"{expression}: {len(dist)} totals, mean {float(sum(k * p for k, p in dist.items())):.2f}"]
+    for total, p in sorted(dist.items()):
+        bar = "█" * max(1, round(BAR_WIDTH * p / top)) if p else ""
+        mark = "✓" if dc is not None and total >= dc else " "
+        lines.append(f"{total:>5} {mark} {float(p) * 100:6.2f}% {bar}")
+    if dc is not None and chance is not None:
+        lines.append(f"P({expression} ≥ {dc}) = {chance} ≈ {float(chance) * 100:.2f}%")
+    return "\n".join(lines)
+
+
+def table_list(tables: list[Table]) -> None:
+    out = RichTable(title="Furnace tables", show_lines=False)
+    for col in ("id", "name", "title", "rolled with", "rows"):
+        out.add_column(col)
+    for t in tables:
+        how = t.roll or (f"die by {t.die_key} ({t.die_table})" if t.die_table else f"by {t.key_name or 'key'}")
+        out.add_row(t.id, t.name, t.title, how, str(len(t.rows)))
+    _console().print(out)
+
+
+def table_show(t: Table) -> None:
+    how = t.roll or (f"die by {t.die_key} from {t.die_table}" if t.die_table else f"looked up by {t.key_name or 'key'}")
+    out = RichTable(title=f"{t.id} · {t.title} ({t.name}; {how})", show_lines=True)
+    out.add_column("roll" if t.kind == "range" else (t.key_name or "key"), no_wrap=True)
+    out.add_column("result")
+    out.add_column("effects")
+    for row in t.rows:
+        text = row.text + (f"  [die {row.die}]" if row.die else "")
+        out.add_row(row.span, text, "\n".join(effect_summary(e) for e in row.effects))
+    console = _console()
+    console.print(out)
+    for note in t.notes:
+        console.print(f"• {note}")
+    console.print(f"source: {t.source}; rules: {', '.join(t.rules)}")
+
+
+def rules_table(ruleset: Ruleset) -> None:
+    out = RichTable(title=f"Rule options · profile {ruleset.profile}")
+    for col in ("option", "value", "from", "sources"):
+        out.add_column(col)
+    for value in ruleset:
+        changed = value.source != "default"
+        shown = f"[bold]{value.value}[/bold]" if changed else str(value.value)
+        out.add_row(value.spec.name, shown, value.source, ", ".join(value.spec.sources[:4]))
+    _console().print(out)
+
+
+def demo_output(rng: dice.DiceSource, count: int) -> None:
+    """A few 0-level characters (3d6 in order, 1d4 HP) and a sample roll with its explanation."""
+    out = RichTable(title=f"{count} 0-level characters (3d6 in order, 1d4 HP)")
+    out.add_column("#")
+    for ability in ("STR", "DEX", "CON", "INT", "WIS", "CHA"):
+        out.add_column(ability, justify="right")
+    out.add_column("HP", justify="right")
+    hp = dice.parse("1d4")
+    for i in range(1, count + 1):
+        scores = roll_in_order(rng)
+        cells = [f"{s.score} ({modifier(s.score):+d})" for s in scores]
+        out.add_row(str(i), *cells, str(hp.roll(rng, label="0-level HP").total))
+    console = _console()
+    console.print(out)
+    sample = dice.roll("d20+STR+PROF", rng, {"STR": 2, "PROF": 1}, label="a sample ATK (STR +2, PROF +1)")
+    console.print(sample.explain())

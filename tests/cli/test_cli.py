@@ -1,0 +1,126 @@
+"""The CLI, run in-process: output, --json shapes, exit codes, help examples."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+
+from furnace.cli import cli, main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_roll_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "roll", "4d6kh3", "--seed", "7")
+    again = run(capsys, "roll", "4d6kh3", "--seed", "7")
+    assert first == again
+    assert first[0] == 0 and first[1].startswith("4d6kh3 → [") and "~~" in first[1]
+
+
+def test_roll_json_shape_and_variables(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-BASE-02: a CHECK is d20 + modifiers; the JSON keeps every part."""
+    code, out, _ = run(capsys, "roll", "d20+STR+PROF", "--var", "STR=2", "--var", "prof=1", "--seed", "3",
+                       "--json", "--label", "ATK")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) >= {"expression", "label", "total", "natural", "faces", "explanation", "tree"}
+    assert data["total"] == data["natural"] + 3 and data["label"] == "ATK"
+
+
+def test_roll_times(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "roll", "d6", "--times", "5", "--seed", "1")
+    assert code == 0 and len(out.strip().splitlines()) == 5
+
+
+@pytest.mark.parametrize("args", [
+    ["roll", "3d"], ["roll", "d20+STR"], ["roll", "1001d6"], ["roll", "d6", "--var", "STR"],
+    ["table", "show", "no-such-table"], ["table", "roll", "crit-fighter"], ["rules", "show", "no_option"],
+    ["table", "roll", "crit-fighter", "--level", "11"], ["odds", "d20+"],
+])
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    code, _out, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "roll")
+    assert code == 2 and "Missing argument" in err
+
+
+def test_odds_d20_plus_3_dc_15(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-BASE-03 / AMB-06: meet or beat the DC; P(d20+3 ≥ 15) is exactly 9/20."""
+    code, out, _ = run(capsys, "odds", "d20+3", "--dc", "15")
+    assert code == 0 and "P(d20+3 ≥ 15) = 9/20" in out and "█" in out
+    code, out, _ = run(capsys, "odds", "d20+3", "--dc", "15", "--json")
+    assert json.loads(out)["p_at_least_dc"] == "9/20"
+
+
+def test_table_roll_crit_fighter_level_7(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-CRIT-02, F-TAB-30, F-TAB-31: a level-7 fighter's crit rolls d20+4 and shows die and row."""
+    code, out, _ = run(capsys, "table", "roll", "crit-fighter", "--level", "7", "--seed", "1")
+    assert code == 0 and "d20+4" in out and "level 7" in out and "→" in out
+    code, out, _ = run(capsys, "table", "roll", "crit-fighter", "--level", "7", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert data["table"] == "F-TAB-31" and data["roll"]["expression"] == "d20+4"
+    assert 5 <= data["roll"]["total"] <= 24
+
+
+def test_table_roll_fumble_by_armor(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-FUMB-02, F-TAB-35: heavy armour fumbles on d12."""
+    code, out, _ = run(capsys, "table", "roll", "fumble", "--armor", "heavy", "--seed", "2", "--json")
+    assert code == 0 and json.loads(out)["roll"]["expression"] == "d12"
+
+
+def test_table_roll_with_die_and_variables(capsys: pytest.CaptureFixture[str]) -> None:
+    """M-GRIEV-01: grievous injury is 3d6 + the excess damage."""
+    code, out, _ = run(capsys, "table", "roll", "grievous-injury", "--var", "EXCESS=30", "--seed", "1")
+    assert code == 0 and "3d6+EXCESS" in out
+    code, out, _ = run(capsys, "table", "roll", "injuries", "--die", "20", "--json")
+    assert json.loads(out)["row"]["min"] == 20
+
+
+def test_table_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", "list", "--json")
+    assert code == 0 and len(json.loads(out)) == 58
+    code, out, _ = run(capsys, "table", "show", "F-TAB-36")
+    assert code == 0 and "Fumble" in out
+    code, out, _ = run(capsys, "table", "show", "fumble", "--json")
+    assert json.loads(out)["id"] == "F-TAB-36"
+
+
+def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-DEATH-02 / CF-30: the death model is an option the profiles set."""
+    code, out, _ = run(capsys, "rules", "show", "death_model", "--profile", "middle-sea", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "middle-sea" and data["source"] == "profile middle-sea"
+    code, out, _ = run(capsys, "rules", "list", "--json")
+    assert json.loads(out)["options"]["death_model"]["value"] == "furnace"
+    code, out, _ = run(capsys, "rules", "list", "--profile", "hazards")
+    assert code == 0 and "death_model" in out
+
+
+def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-ABIL-01: the demo rolls 0-level characters with 3d6 in order and 1d4 HP."""
+    code, out, _ = run(capsys, "demo", "--seed", "1")
+    assert code == 0 and "STR" in out and "sample ATK" in out
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    found = []
+    for name, command in group.commands.items():
+        found.append((prefix + name, command))
+        if isinstance(command, click.Group):
+            found += _commands(command, prefix + name + " ")
+    return found
+
+
+@pytest.mark.parametrize(("name", "command"), _commands(cli))
+def test_every_command_help_has_an_example(name: str, command: click.Command) -> None:
+    assert "Example: furnace" in (command.help or ""), name
