@@ -25,9 +25,13 @@ def tables() -> TableSet:
 
 
 def test_all_58_tables_load(tables: TableSet) -> None:
-    """F-BASE-09: every table of RULES.md (58, with the a/b versions kept apart) is packaged data."""
+    """F-BASE-09: every table of RULES.md (58, with the a/b versions kept apart) is packaged data.
+
+    Furnace's own tables (the occupation table the document defers to DCC for) have X- ids."""
     assert len(RULES_TABLE_IDS) == 58
-    assert sorted(t.id for t in tables) == sorted(RULES_TABLE_IDS)
+    ids = {t.id for t in tables}
+    assert set(RULES_TABLE_IDS) <= ids
+    assert all(i.startswith("X-TAB-") for i in ids - set(RULES_TABLE_IDS))
 
 
 @pytest.mark.parametrize("table_id", RULES_TABLE_IDS)

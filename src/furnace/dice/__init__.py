@@ -2,9 +2,9 @@
 
     >>> import random
     >>> from furnace import dice
-    >>> result = dice.roll("4d6kh3", random.Random(1), label="STR for a new character")
-    >>> result.total
-    12
+    >>> result = dice.roll("4d6kh3", dice.ScriptedDice([6, 5, 3, 1]), label="STR for a new character")
+    >>> result.explain()
+    'STR for a new character: 4d6kh3 → [6, 5, 3, ~~1~~] = 14'
 
 Parse once, roll many: `dice.parse(text)` returns a `DiceExpression` whose `roll` is cheap.
 Division is exact while the expression is evaluated; the total is rounded down at the end, so
@@ -25,6 +25,7 @@ from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
 from furnace.dice.result import Node, RollResult, floor_value, render
 from furnace.dice.roller import DiceSource, FastRoller, Roller, compile_fast, compile_node
 from furnace.dice.source import ScriptedDice, seeded, system
+from furnace.errors import DiceSyntaxError
 
 __all__ = [
     "MAX_DICE", "MAX_EXPRESSION_LENGTH", "DiceExpression", "DiceSource", "RollResult", "ScriptedDice",
@@ -100,9 +101,15 @@ class DiceExpression:
         return hash(self.tree)
 
 
-@lru_cache(maxsize=1024)
 def parse(text: str) -> DiceExpression:
     """Parse (and cache) a dice expression; raises `DiceError` subclasses naming the position."""
+    if not isinstance(text, str):
+        raise DiceSyntaxError(f"a dice expression is text, not {type(text).__name__}")
+    return _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> DiceExpression:
     return DiceExpression(text)
 
 

@@ -30,7 +30,7 @@ _WS = re.compile(r"\s*")
 _NUMBER = re.compile(r"\d+")
 _DIE = re.compile(r"[dD](\d+|%)")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SUFFIX = re.compile(r"(kh|kl|dh|dl|k|adv|dis)(\d*)")
+_SUFFIX = re.compile(r"(kh|kl|dh|dl|k|adv|dis)(\d*)", re.IGNORECASE)
 
 
 class _Parser:
@@ -152,7 +152,9 @@ class _Parser:
         m = self.match(_SUFFIX)
         if not m:
             return None, 0, None
-        word, digits = m.groups()
+        word, digits = m.group(1).lower(), m.group(2)
+        if word == "k" and not digits:
+            raise DiceSyntaxError("'k' needs the number of dice to keep", self.text, self.pos, "a number, e.g. k3")
         if word in ("adv", "dis"):
             if count != 1:
                 raise DiceSyntaxError(f"'{word}' applies to one die (d20{word}), not {count}", self.text, at)

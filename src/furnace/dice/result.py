@@ -88,6 +88,8 @@ def render(node: Node, parent: int = 0, right_side: bool = False) -> str:
 def to_dict(node: Node) -> dict[str, Any]:
     kind = node.kind
     value = node.value
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = value.numerator
     out: dict[str, Any] = {"kind": kind, "value": value if isinstance(value, int) else str(value)}
     if kind == "dice":
         out.update(text=node.text, sides=node.sides, faces=list(node.faces),  # type: ignore[union-attr]
@@ -139,7 +141,7 @@ class RollResult(NamedTuple):
 
     @property
     def natural(self) -> int | None:
-        """The kept face of the first single d20 in the roll, for crits, fumbles and mishaps."""
+        """The kept face of the first d20 group of the roll (when it keeps one die): crits, fumbles, mishaps."""
         for group in dice_groups(self.tree):
             if group.sides == 20:
                 kept = [f for f, k in zip(group.faces, group.kept, strict=True) if k]

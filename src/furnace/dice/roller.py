@@ -25,13 +25,20 @@ Roller = Callable[[DiceSource, Variables], Node]
 
 def lookup(variables: Variables, name: str, expression: str) -> int | str:
     try:
-        return variables[name]
+        return _number(variables[name])
     except KeyError:
         for key, value in variables.items():
             if key.upper() == name:
-                return value
+                return _number(value)
         raise UnboundVariableError(f"variable {name} is not bound", expression,
                                    expected=f"a value for {name}, e.g. --var {name}=2") from None
+
+
+def _number(value: int | str) -> int | str:
+    """A variable bound to "3" is the number 3; "d3" names a die."""
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    return value
 
 
 def die_sides(value: int | str, name: str, expression: str) -> int:
@@ -183,7 +190,7 @@ def _fast_var(node: Var, expression: str) -> FastRoller:
     name = node.name
 
     def roll(rng: DiceSource, variables: Variables, out: Faces) -> Value:
-        value = variables[name] if name in variables else lookup(variables, name, expression)
+        value = lookup(variables, name, expression)
         if type(value) is int:
             return value
         face = draw(rng, die_sides(value, name, expression), 1)[0]
