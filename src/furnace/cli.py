@@ -51,6 +51,11 @@ def var_option(fn: F) -> F:
                         help="Bind a variable of the expression (repeatable), e.g. --var STR=2 --var HD=d8.")(fn)
 
 
+def profile_option(fn: F) -> F:
+    return click.option("--profile", default="furnace", show_default=True,
+                        help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="furnace-rpg")
 def cli() -> None:
@@ -191,11 +196,6 @@ def rules() -> None:
     """
 
 
-def profile_option(fn: F) -> F:
-    return click.option("--profile", default="furnace", show_default=True,
-                        help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
-
-
 @rules.command("list")
 @profile_option
 @json_option
@@ -239,6 +239,172 @@ def rules_show(option: str, profile: str, as_json: bool) -> None:
     if spec.description:
         click.echo(f"  {spec.description}")
     click.echo(f"  sources: {', '.join(spec.sources)}")
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True, help="How many players.")
+@click.option("--per-player", type=click.IntRange(1, 10), default=4, show_default=True,
+              help="0-level characters per player.")
+@seed_option
+@profile_option
+@json_option
+def funnel(players: int, per_player: int, seed: int | None, profile: str, as_json: bool) -> None:
+    """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
+
+    Example: furnace funnel --players 4 --seed 1 --json
+    """
+    from furnace.funnel import run_funnel
+    from furnace.render import party_table
+    from furnace.ruleset import load_ruleset
+
+    party = run_funnel(_rng(seed), players, per_player, load_ruleset(profile))
+    if as_json:
+        _emit(party.to_dict())
+        return
+    party_table(party)
+
+
+@cli.group()
+def character() -> None:
+    """Make, show, promote and level characters (JSON files).
+
+    Example: furnace character new --class Fighter --level 3 --seed 2 > hero.json
+    """
+
+
+def _load_character(path: str) -> Any:
+    from pathlib import Path
+
+    from furnace.character import Character
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FurnaceError(f"cannot read {path}: {exc.strerror}") from None
+    return Character.from_json(text, path)
+
+
+def _show_character(c: Any, profile: str, as_json: bool) -> None:
+    if as_json:
+        click.echo(c.to_json())
+        return
+    from furnace.render import character_sheet
+    from furnace.ruleset import load_ruleset
+
+    character_sheet(c, load_ruleset(profile))
+
+
+@character.command("new")
+@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", default=None, help="Default: the class's example archetype.")
+@click.option("--race", default=None, help="Human, Dwarf, Elf, Halfling or Half-orc (default: rolled).")
+@click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
+@click.option("--name", default="", help="The character's name.")
+@seed_option
+@profile_option
+@json_option
+def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
+                  seed: int | None, profile: str, as_json: bool) -> None:
+    """A new character of a class and level: a funnel peasant promoted and levelled.
+
+    Example: furnace character new --class Rogue --level 5 --seed 4 --json
+    """
+    from furnace.advancement import level_up
+    from furnace.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
+    from furnace.ruleset import load_ruleset
+
+    rules, rng = load_ruleset(profile), _rng(seed)
+    archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
+    race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
+    c, _ = new_zero_level(rng, rules, name=name, race=race)
+    c, _ = promote(c, char_class, archetype, rng, rules)
+    while c.level < level:
+        c, _ = level_up(c, rng, rules, ability=best_ability(c))
+    _show_character(c, profile, as_json)
+
+
+def best_ability(c: Any) -> Any:
+    """For quick generation: raise the class's save ability, else the highest score below 18."""
+    return max(c.scores, key=lambda a: (c.scores[a] < 18, a in c.saves[:1], c.scores[a]))
+
+
+@character.command("show")
+@click.argument("file")
+@profile_option
+@json_option
+def character_show(file: str, profile: str, as_json: bool) -> None:
+    """Show a character file as a sheet (or re-validated JSON).
+
+    Example: furnace character show hero.json
+    """
+    _show_character(_load_character(file), profile, as_json)
+
+
+@character.command("level-up")
+@click.argument("file")
+@click.option("--ability", default=None, help="The score to raise at levels 4, 6, 8, 10.")
+@click.option("--feature", default=None, help="The archetype feature to take, where one is due.")
+@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
+@seed_option
+@profile_option
+@json_option
+def character_level_up(file: str, ability: str | None, feature: str | None, write: bool, seed: int | None,
+                       profile: str, as_json: bool) -> None:
+    """Advance a character one level: HP roll (or flat $), PROF, scores, features.
+
+    Example: furnace character level-up hero.json --ability STR --seed 5
+    """
+    from pathlib import Path
+
+    from furnace.advancement import level_up
+    from furnace.ruleset import load_ruleset
+
+    c = _load_character(file)
+    wanted = ability.upper() if ability else None
+    if wanted is not None and wanted not in c.scores:
+        raise FurnaceError(f"--ability must be one of {', '.join(c.scores)}")
+    after, events = level_up(c, _rng(seed), load_ruleset(profile), ability=wanted,  # type: ignore[arg-type]
+                             feature=feature)
+    if write:
+        Path(file).write_text(after.to_json(), encoding="utf-8")
+    if as_json:
+        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(e.explain())
+
+
+@character.command("promote")
+@click.argument("file")
+@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", required=True, help="Barbarian, Bloodshaman, Arcane Trickster, Wizard or your own.")
+@click.option("--skill", "skills", multiple=True, help="A chosen skill (repeatable; 1+INT, Rogue 3+INT).")
+@click.option("--save", "extra_save", default=None, help="The one chosen save besides the class's own.")
+@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
+@seed_option
+@profile_option
+@json_option
+def character_promote(file: str, char_class: str, archetype: str, skills: Sequence[str], extra_save: str | None,
+                      write: bool, seed: int | None, profile: str, as_json: bool) -> None:
+    """Promote a funnel survivor to level 1 of a class and archetype.
+
+    Example: furnace character promote peasant.json --class Fighter --archetype Barbarian --seed 3
+    """
+    from pathlib import Path
+
+    from furnace.funnel import promote
+    from furnace.ruleset import load_ruleset
+
+    c = _load_character(file)
+    after, events = promote(c, char_class, archetype, _rng(seed), load_ruleset(profile), skills=skills,
+                            extra_save=extra_save.upper() if extra_save else None)  # type: ignore[arg-type]
+    if write:
+        Path(file).write_text(after.to_json(), encoding="utf-8")
+    if as_json:
+        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(e.explain())
 
 
 @cli.command()

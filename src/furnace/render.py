@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 from rich.console import Console
@@ -9,7 +10,9 @@ from rich.table import Table as RichTable
 
 from furnace import dice
 from furnace.abilities import modifier, roll_in_order
+from furnace.character import Character
 from furnace.effects import effect_summary
+from furnace.funnel import Party
 from furnace.ruleset import Ruleset
 from furnace.tables import Table
 
@@ -17,7 +20,8 @@ BAR_WIDTH = 40
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    # piped output gets a wide page rather than rich's 80-column default
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
 
 
 def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
@@ -86,3 +90,36 @@ def demo_output(rng: dice.DiceSource, count: int) -> None:
     console.print(out)
     sample = dice.roll("d20+STR+PROF", rng, {"STR": 2, "PROF": 1}, label="a sample ATK (STR +2, PROF +1)")
     console.print(sample.explain())
+
+
+def party_table(party: Party) -> None:
+    out = RichTable(title=f"Funnel party: {len(party.characters)} 0-level characters")
+    for col in ("player", "name", "race", "STR", "DEX", "CON", "INT", "WIS", "CHA", "HP", "occupation",
+                "proficiency", "item"):
+        out.add_column(col)
+    for c in party.characters:
+        occ = c.occupation
+        out.add_row(c.player or "", c.name, c.race, *(f"{s} ({modifier(s):+d})" for s in c.scores.values()),
+                    str(c.hp), occ.name if occ else "", occ.proficiency if occ else "", occ.item if occ else "")
+    _console().print(out)
+
+
+def character_sheet(c: Character, rules: Ruleset) -> None:
+    console = _console()
+    title = f"{c.name} · {c.race} {c.char_class or '0-level'} {c.archetype or ''} · level {c.level}"
+    out = RichTable(title=title, show_header=False)
+    out.add_column("field")
+    out.add_column("value")
+    out.add_row("abilities", "  ".join(f"{a} {s} ({modifier(s):+d})" for a, s in c.scores.items()))
+    out.add_row("HP", f"{c.hp}/{c.hp_max}   Hit Dice {c.hit_dice} × {c.hit_die(rules)}")
+    out.add_row("PROF / AC / load", f"+{c.prof(rules)} / {c.ac(rules)} / {c.load}")
+    out.add_row("saves", ", ".join(c.saves) or "—")
+    out.add_row("skills", ", ".join(c.skills + [f"{s} (expertise)" for s in c.expertise]) or "—")
+    if c.occupation:
+        out.add_row("occupation", f"{c.occupation.name}: {c.occupation.proficiency}; {c.occupation.item}")
+    out.add_row("features", ", ".join(c.features + c.archetype_features) or "—")
+    if c.hp_history:
+        out.add_row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))
+    if c.dead:
+        out.add_row("dead", c.dead)
+    console.print(out)
