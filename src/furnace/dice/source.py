@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable
 
 from furnace.errors import FurnaceError
@@ -16,6 +15,8 @@ def seeded(seed: int | str | None) -> random.Random:
 
 def system() -> random.Random:
     """The source a server uses: the operating system's cryptographic generator."""
+    import secrets  # not on the roll path of a seeded roll
+
     return secrets.SystemRandom()
 
 
