@@ -8,7 +8,7 @@ from __future__ import annotations
 from furnace import dice
 from furnace.character import Character, CharacterError, HpGain, archetype_table, clamp_natural
 from furnace.dice import DiceSource, RollResult
-from furnace.effects import Ability
+from furnace.effects import ABILITIES, Ability
 from furnace.events import Event
 from furnace.ruleset import Ruleset, load_ruleset
 
@@ -57,11 +57,11 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
     update: dict[str, object] = {"level": level}
     events: list[Event] = []
     if "ability_score_plus_1" in features:
-        if ability is None:
-            raise CharacterError(f"level {level} gives +1 to an ability score: choose one (--ability STR …)")
+        if ability not in ABILITIES:
+            raise CharacterError(f"level {level} gives +1 to an ability score: choose one of {', '.join(ABILITIES)}")
         scores = dict(character.scores)
         before = scores[ability]
-        scores[ability] = clamp_natural(before + 1)
+        scores[ability] = max(before, clamp_natural(before + 1))  # stops at 18, never lowers a magical 19
         update["scores"] = scores
         events.append(Event("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
                             before=before, after=scores[ability]))

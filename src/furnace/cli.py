@@ -284,6 +284,19 @@ def _load_character(path: str) -> Any:
     return Character.from_json(text, path)
 
 
+def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, as_json: bool) -> None:
+    """Write the changed character back (unless --no-write) and print what happened."""
+    from pathlib import Path
+
+    if write:
+        Path(file).write_text(after.to_json(), encoding="utf-8")
+    if as_json:
+        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(e.explain())
+
+
 def _show_character(c: Any, profile: str, as_json: bool) -> None:
     if as_json:
         click.echo(c.to_json())
@@ -354,8 +367,6 @@ def character_level_up(file: str, ability: str | None, feature: str | None, writ
 
     Example: furnace character level-up hero.json --ability STR --seed 5
     """
-    from pathlib import Path
-
     from furnace.advancement import level_up
     from furnace.ruleset import load_ruleset
 
@@ -365,13 +376,7 @@ def character_level_up(file: str, ability: str | None, feature: str | None, writ
         raise FurnaceError(f"--ability must be one of {', '.join(c.scores)}")
     after, events = level_up(c, _rng(seed), load_ruleset(profile), ability=wanted,  # type: ignore[arg-type]
                              feature=feature)
-    if write:
-        Path(file).write_text(after.to_json(), encoding="utf-8")
-    if as_json:
-        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
-        return
-    for e in events:
-        click.echo(e.explain())
+    _save_and_report(file, after, events, write, as_json)
 
 
 @character.command("promote")
@@ -390,21 +395,13 @@ def character_promote(file: str, char_class: str, archetype: str, skills: Sequen
 
     Example: furnace character promote peasant.json --class Fighter --archetype Barbarian --seed 3
     """
-    from pathlib import Path
-
     from furnace.funnel import promote
     from furnace.ruleset import load_ruleset
 
     c = _load_character(file)
     after, events = promote(c, char_class, archetype, _rng(seed), load_ruleset(profile), skills=skills,
                             extra_save=extra_save.upper() if extra_save else None)  # type: ignore[arg-type]
-    if write:
-        Path(file).write_text(after.to_json(), encoding="utf-8")
-    if as_json:
-        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
-        return
-    for e in events:
-        click.echo(e.explain())
+    _save_and_report(file, after, events, write, as_json)
 
 
 @cli.command()

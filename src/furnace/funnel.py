@@ -61,6 +61,8 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
         if race != "Human":
             raise CharacterError("only a Human may swap two ability scores (F-RACE-02)")
         a, b = swap
+        if a not in ABILITIES or b not in ABILITIES:
+            raise CharacterError(f"a swap names two of {', '.join(ABILITIES)}, not {a} and {b}")
         scores[a], scores[b] = scores[b], scores[a]
         events.append(Event("swap", name, f"Human swap: {a} ↔ {b}"))
     scores = apply_race(scores, race, rules)
@@ -175,9 +177,10 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
 
 
 def skill_count(character: Character, char_class: str, rules: Ruleset) -> int:
-    """1 + INT (Rogue 3 + INT per option), never below 0 (CF-08, AMB-43)."""
+    """1 + INT (Rogue 3 + INT per option), never below 0 (CF-08, AMB-43); a Human's one more (F-RACE-02)."""
     base = 3 if char_class == "Rogue" and rules["rogue_skills"] == "class_section" else 1
-    return max(0, base + character.mod("INT"))
+    race = rules.tables.get("races").lookup(character.race).data
+    return max(0, base + character.mod("INT")) + int(race.get("bonus_skill_profs", 0))
 
 
 def _unique(items: Sequence[str]) -> list[str]:
