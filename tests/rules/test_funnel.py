@@ -281,7 +281,8 @@ def test_F_CHAR_04_F_ROG_02_rogue_skills_general_table_option() -> None:
 def test_F_CHAR_04_promote_refuses_too_many_skills() -> None:
     """F-CHAR-04: a Fighter with INT 0 chooses 1 skill; a Rogue with INT 0 chooses 3."""
     with pytest.raises(CharacterError, match="chooses 1 skills"):
-        promote(peasant(race="Dwarf"), "Fighter", "Barbarian", ScriptedDice([4]), RULES, skills=["Athletics", "Stealth"])
+        promote(peasant(race="Dwarf"), "Fighter", "Barbarian", ScriptedDice([4]), RULES,
+                skills=["Athletics", "Stealth"])
     c, _ = promote(peasant(race="Dwarf"), "Rogue", "Arcane Trickster", ScriptedDice([4]), RULES,
                    skills=["Stealth", "Acrobatics", "Deception"])
     assert c.skills == ["Nature", "Arcana", "Insight", "Stealth", "Acrobatics", "Deception"]
