@@ -217,8 +217,28 @@ def archetype_slug(name: str) -> str:
 
 
 def archetype_table(rules: Ruleset, name: str) -> Table:
-    """An archetype's table (basic proficiencies and features), packaged or the referee's own."""
-    return rules.tables.get(archetype_slug(name))
+    """An archetype's table (basic proficiencies and features), packaged or the referee's own.
+
+    An archetype table is keyed: a `basic` row (data: archetype_of a class, skill_profs, optional
+    prerequisite) and one row per feature (data.part = feature). A referee's file that breaks this is
+    refused with its row and the reason (F-ARCH-01)."""
+    table = rules.tables.get(archetype_slug(name))
+    where = rules.tables.source_of(table.id)
+    if table.kind != "keyed":
+        raise DataFileError(where, f"archetype {name}: an archetype table is keyed (basic + features)")
+    rows = {str(r.key): (i, r) for i, r in enumerate(table.rows, 1)}
+    if "basic" not in rows:
+        raise DataFileError(where, f"archetype {name}: no 'basic' row with archetype_of and skill_profs")
+    i, basic = rows["basic"]
+    if basic.data.get("archetype_of") not in CLASSES:
+        raise DataFileError(where, f"data.archetype_of must be one of {', '.join(CLASSES)}", i)
+    bad = [s for s in basic.data.get("skill_profs", []) if s not in SKILLS]
+    if bad:
+        raise DataFileError(where, f"data.skill_profs: {bad} are not skills", i)
+    features = [r for r in table.rows if r.data.get("part") == "feature"]
+    if not features:
+        raise DataFileError(where, f"archetype {name}: no rows with data.part = feature")
+    return table
 
 
 def clamp_natural(score: int) -> int:

@@ -15,6 +15,7 @@ from furnace.advancement import gain_hp
 from furnace.character import CLASSES, Character, CharacterError, Occupation, archetype_table, clamp_natural
 from furnace.dice import DiceSource
 from furnace.effects import ABILITIES, Ability
+from furnace.equipment import equip, starting_kit
 from furnace.events import Event
 from furnace.ruleset import Ruleset, load_ruleset
 
@@ -135,6 +136,7 @@ def run_funnel(rng: DiceSource, players: int = 4, per_player: int = 4, rules: Ru
 def promote(character: Character, char_class: str, archetype: str, rng: DiceSource,
             rules: Ruleset | None = None, *, skills: Sequence[str] = (), extra_save: Ability | None = None,
             expertise: Sequence[str] = (), fighting_style: str | None = None,
+            kit: Sequence[int] | None = None, with_kit: bool = True,
             ) -> tuple[Character, list[Event]]:
     """A funnel survivor becomes level 1: class, archetype, class HP, saves, skills (F-CHAR-03/04)."""
     rules = rules or load_ruleset()
@@ -173,6 +175,12 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     events = [Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
                     f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
                     before=character.hp_max, after=hp_max)]
+    if with_kit:
+        chosen = starting_kit(char_class, rules, kit)
+        promoted = equip(promoted, chosen)
+        gear = [w.name for w in chosen.weapons] + ([chosen.armor] if chosen.armor else []) + \
+            (["shield"] if chosen.shield else [])
+        events.append(Event("kit", character.name, f"starting kit: {', '.join(gear + list(chosen.items))}"))
     return promoted, events
 
 
