@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test browser lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,9 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+browser: $(STAMP)   # only the real-Chromium sheet tests (needs /usr/bin/chromium: apt-get install chromium)
+	$(BIN)/pytest -m browser tests/sheets
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_dice.py

@@ -51,6 +51,20 @@ def var_option(fn: F) -> F:
                         help="Bind a variable of the expression (repeatable), e.g. --var STR=2 --var HD=d8.")(fn)
 
 
+def html_option(fn: F) -> F:
+    return click.option("--html", metavar="FILE", default=None,
+                        help="Also write a printable HTML sheet to FILE.")(fn)
+
+
+def _write(path: str, text: str) -> None:
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FurnaceError(f"cannot write {path}: {exc.strerror}") from None
+
+
 def profile_option(fn: F) -> F:
     return click.option("--profile", default="furnace", show_default=True,
                         help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
@@ -247,17 +261,24 @@ def rules_show(option: str, profile: str, as_json: bool) -> None:
               help="0-level characters per player.")
 @seed_option
 @profile_option
+@html_option
 @json_option
-def funnel(players: int, per_player: int, seed: int | None, profile: str, as_json: bool) -> None:
+def funnel(players: int, per_player: int, seed: int | None, profile: str, html: str | None, as_json: bool) -> None:
     """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
 
-    Example: furnace funnel --players 4 --seed 1 --json
+    --html writes a printable sheet, four characters to a page (A4 or Letter).
+
+    Example: furnace funnel --players 4 --seed 1 --html funnel.html
     """
     from furnace.funnel import run_funnel
     from furnace.render import party_table
     from furnace.ruleset import load_ruleset
+    from furnace.sheets import funnel_html
 
-    party = run_funnel(_rng(seed), players, per_player, load_ruleset(profile))
+    rules = load_ruleset(profile)
+    party = run_funnel(_rng(seed), players, per_player, rules)
+    if html:
+        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {players} players"))
     if as_json:
         _emit(party.to_dict())
         return
@@ -344,13 +365,26 @@ def best_ability(c: Any) -> Any:
 @character.command("show")
 @click.argument("file")
 @profile_option
+@click.option("--markdown", is_flag=True, help="Print the sheet as Markdown.")
+@html_option
 @json_option
-def character_show(file: str, profile: str, as_json: bool) -> None:
-    """Show a character file as a sheet (or re-validated JSON).
+def character_show(file: str, profile: str, markdown: bool, html: str | None, as_json: bool) -> None:
+    """Show a character file as a sheet (or re-validated JSON, or Markdown); --html writes a printable one.
 
-    Example: furnace character show hero.json
+    Example: furnace character show hero.json --markdown --html hero.html
     """
-    _show_character(_load_character(file), profile, as_json)
+    c = _load_character(file)
+    if html or markdown:
+        from furnace.ruleset import load_ruleset
+        from furnace.sheets import character_html, character_markdown
+
+        rules = load_ruleset(profile)
+        if html:
+            _write(html, character_html(c, rules))
+        if markdown and not as_json:
+            click.echo(character_markdown(c, rules), nl=False)
+            return
+    _show_character(c, profile, as_json)
 
 
 @character.command("level-up")

@@ -12,7 +12,15 @@ from typing import Any
 from furnace import dice
 from furnace.abilities import roll_in_order
 from furnace.advancement import gain_hp
-from furnace.character import CLASSES, Character, CharacterError, Occupation, archetype_table, clamp_natural
+from furnace.character import (
+    CLASSES,
+    Character,
+    CharacterError,
+    Occupation,
+    Weapon,
+    archetype_table,
+    clamp_natural,
+)
 from furnace.dice import DiceSource
 from furnace.effects import ABILITIES, Ability
 from furnace.equipment import equip, starting_kit
@@ -32,6 +40,19 @@ def roll_occupation(rng: DiceSource, rules: Ruleset) -> tuple[Occupation, dice.R
     name = prof.get("name") or prof["choices"][rng.randrange(len(prof["choices"]))]
     return Occupation(name=data["occupation"], proficiency=name, proficiency_kind=prof.get("kind", "skill"),
                       item=str(data.get("item", "")), roll=rolled.roll.total), rolled.roll
+
+
+def trade_weapon(occupation: Occupation, rules: Ruleset) -> list[Weapon]:
+    """A peasant fights with the trade item when it can serve as a weapon (its damage in X-TAB-01)."""
+    if occupation.roll is None:
+        return []
+    data = rules.tables.get("occupations").lookup(occupation.roll).data
+    damage = data.get("item_damage")
+    if not damage:
+        return []
+    ranged = any(word in occupation.item.lower() for word in ("bow", "sling"))
+    kind = "two-handed" if damage == "1d8" else ("ranged" if ranged else "one-handed")
+    return [Weapon(name=occupation.item, category="simple", kind=kind, damage=str(damage))]
 
 
 def apply_race(scores: dict[Ability, int], race: str, rules: Ruleset) -> dict[Ability, int]:
@@ -77,7 +98,8 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
     tools = [occupation.proficiency] if occupation.proficiency_kind == "tool" else []
     character = Character(name=name, player=player, race=race, occupation=occupation, level=0, scores=scores,
                           hp_max=hp.total, hp=hp.total, hit_dice=1, skills=skills, tools=tools,
-                          items=[occupation.item] if occupation.item else [], swapped=swap)
+                          items=[occupation.item] if occupation.item else [], swapped=swap,
+                          weapons=trade_weapon(occupation, rules))
     return character, events
 
 
