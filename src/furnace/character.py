@@ -89,6 +89,7 @@ class Character(BaseModel):
     fighting_style: str | None = None
     luck_dice: int = Field(0, ge=0, le=3)
     conditions: list[str] = Field(default_factory=list)
+    until_rest: list[str] = Field(default_factory=list)   # effects that any rest ends (D-7)
     injuries: list[str] = Field(default_factory=list)
     age: int | None = None
     swapped: tuple[Ability, Ability] | None = None  # the Human's one swap (F-RACE-02)

@@ -451,6 +451,9 @@ def demo(seed: int | None, count: int) -> None:
     demo_output(_rng(seed), count)
 
 
+from furnace import cli_play  # noqa: E402, F401  (registers the play commands on `cli`)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; a user's error prints one line and returns 2."""
     try:

@@ -43,8 +43,6 @@ def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[in
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("Sneak Attack")
-    if "Rage" in a.features and any(h.name == "RAGING" for h in a.held):
-        pass  # rage changes damage and AC, not the ATK
     net = EASY_HARD * (len(set(hard)) - len(set(easy)))
     if step.rules["easy_hard_stacking"] == "cancel_single":
         net = max(-EASY_HARD, min(EASY_HARD, net))
@@ -97,15 +95,27 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int) -> None
         r = expr.roll(step.rng, label=f"{a.name} damage {a.damage}")
         amount, rolls, text = max(1, r.total), (r,), f"{r.total}"
     step.log("damage_roll", a.name, f"deals {text}", rolls)
+    amount = _sunder(step, target, amount)
     was_alive = step.c(target).active
     overflow = take_damage(step, target, amount, f"{a.name}'s {a.weapon}")
-    if step.c(target).status == "dead" and target in step.killed_by:
-        pass
     if was_alive and not step.c(target).active:
         step.killed_by[target] = total
         _cleave(step, actor, target, overflow)
     if crit:
         _crit_table(step, actor, target)
+
+
+def _sunder(step: Step, target: str, amount: int) -> int:
+    """F-EQ-03, AMB-36: a PC whose shield can take the blow sunders it when the blow would drop her:
+    she takes ceil(DAM/2) and the shield is destroyed (its +2 AC is gone)."""
+    t = step.c(target)
+    if not (t.kind == "pc" and t.shield and t.hp - amount <= 0 and t.hp > 0):
+        return amount
+    halved = -(-amount // 2)
+    step.update(target, shield=False, ac=t.ac - 2)
+    step.log("sunder", t.name, f"sunders her shield: takes {halved} of {amount}; the shield is destroyed, "
+             f"AC {t.ac} → {t.ac - 2}")
+    return halved
 
 
 def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:

@@ -182,7 +182,8 @@ class TableRoll:
     def explain(self) -> str:
         head = f"{self.table.name} ({self.table.id})"
         why = f" [{self.die_reason}]" if self.die_reason else ""
-        return f"{head}{why}: {self.roll.explain()} → {self.row.span}: {self.row.text}"
+        r = self.roll
+        return f"{head}{why}: {r.expression} → {dice.render(r.tree)} = {r.total} → {self.row.span}: {self.row.text}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table.id, "name": self.table.name, "die_reason": self.die_reason,

@@ -1,0 +1,96 @@
+"""The play commands of the `furnace` CLI: fights, crits, fumbles (registered on the main group)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from furnace.cli import _emit, _rng, cli, json_option, profile_option, seed_option
+
+
+@cli.command()
+@click.argument("file")
+@seed_option
+@click.option("--rounds", type=click.IntRange(1, 100), default=20, show_default=True, help="At most this many rounds.")
+@profile_option
+@click.option("--quiet", is_flag=True, help="Leave the dice out of the log.")
+@json_option
+def fight(file: str, seed: int | None, rounds: int, profile: str, quiet: bool, as_json: bool) -> None:
+    """Resolve a fight file round by round (each side attacks the nearest enemy) and print the log.
+
+    Example: furnace fight examples/funnel-vs-goblins.yaml --seed 1
+    """
+    from furnace.encounter import log_text, run_fight
+    from furnace.fightfile import build, load_fight
+    from furnace.ruleset import load_ruleset
+
+    rules, rng = load_ruleset(profile), _rng(seed)
+    spec = load_fight(file)
+    enc, events = run_fight(build(spec, Path(file).parent, rng, rules), rng, rules, rounds)
+    if as_json:
+        _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,
+               "over": enc.over, "combatants": [c.model_dump(mode="json") for c in enc.combatants],
+               "events": [e.to_dict() for e in events]})
+        return
+    click.echo(f"{spec.name} (ROOM DC {spec.room_dc}, profile {rules.profile})")
+    click.echo(log_text(events, rolls=not quiet))
+    fallen = [c.name for c in enc.combatants if c.status == "dead"]
+    click.echo(f"\nAfter {enc.round} round(s): {enc.winner or 'no side'} "
+               f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {', '.join(fallen) or 'none'}")
+
+
+@cli.command()
+@click.option("--class", "char_class", required=True,
+              type=click.Choice(["Fighter", "Cleric", "Rogue", "Magic-user", "0-level"], case_sensitive=False))
+@click.option("--level", type=click.IntRange(0, 30), default=1, show_default=True)
+@seed_option
+@profile_option
+@json_option
+def crit(char_class: str, level: int, seed: int | None, profile: str, as_json: bool) -> None:
+    """Roll a crit: the class crit table with the crit die for the level (F-CRIT-01/02).
+
+    Example: furnace crit --class Fighter --level 7 --seed 2
+    """
+    from furnace.combatant import Combatant
+    from furnace.crit import crit_level, crit_table
+    from furnace.effects import effect_summary
+    from furnace.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    cls = {"fighter": "Fighter", "cleric": "Cleric", "rogue": "Rogue", "magic-user": "Magic-user"}.get(
+        char_class.lower())
+    who = Combatant(id="pc", name="pc", side="a", kind="pc", level=0 if cls is None else level,
+                    char_class=cls, hp=1, hp_max=1, ac=10, attack_bonus=0)
+    table = crit_table(who, rules)
+    assert table is not None
+    result = rules.tables.roll(table, _rng(seed), key=crit_level(who, rules))
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+    for effect in result.row.effects:
+        click.echo(f"  · {effect_summary(effect)}")
+
+
+@cli.command()
+@click.option("--armor", type=click.Choice(["none", "light", "heavy"]), required=True,
+              help="The fumbler's armor: the fumble die is d4, d8 or d12 (a shield alone is none).")
+@seed_option
+@profile_option
+@json_option
+def fumble(armor: str, seed: int | None, profile: str, as_json: bool) -> None:
+    """Roll a fumble with the die for the armor (F-FUMB-01/02).
+
+    Example: furnace fumble --armor heavy --seed 4
+    """
+    from furnace.effects import effect_summary
+    from furnace.ruleset import load_ruleset
+
+    result = load_ruleset(profile).tables.roll("fumble", _rng(seed), key=armor)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+    for effect in result.row.effects:
+        click.echo(f"  · {effect_summary(effect)}")
