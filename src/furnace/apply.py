@@ -81,10 +81,11 @@ def _damage(e: Effect, step: Step, actor: str, target: str) -> None:
         text = f"maximum {e.dice} = {amount}"
         rolls: tuple[dice.RollResult, ...] = ()
     else:
-        r = expr.roll(step.rng, step.variables(a), f"{e.dice} {e.type or ''} DAM".strip())
+        r = expr.roll(step.rng, step.variables(a), f"{e.dice} {e.type + ' ' if e.type else ''}DAM")
         amount, text, rolls = r.total, e.dice, (r,)
+    kind = f"{e.type} DAM" if e.type else "DAM"
     for t in resolve_targets(step, e.target, actor, target):
-        step.log("effect", step.c(t).name, f"{text} {e.type or ''} DAM".strip(), rolls)
+        step.log("effect", step.c(t).name, f"{text} {kind}", rolls)
         take_damage(step, t, amount, f"{a.name}'s {e.type or 'extra'} damage")
 
 

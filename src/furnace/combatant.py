@@ -30,6 +30,7 @@ class Combatant(BaseModel):
     side: str
     kind: Literal["pc", "monster"] = "monster"
     level: int = 0
+    prof: int = 0
     char_class: str | None = None
     hp: int
     hp_max: int
@@ -82,20 +83,21 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
                    ) -> Combatant:
     """A character's numbers for the fight: AC, the first weapon's ATK and damage, SAVE bonuses."""
     prof = c.prof(rules)
-    weapon = c.weapons[0] if c.weapons else None
+    ranged_weapons = [w for w in c.weapons if w.kind == "ranged"]
+    weapon = ranged_weapons[0] if zone in ("RANGED", "FAR") and ranged_weapons else next(iter(c.weapons), None)
     if weapon is not None:
         atk, dmg, name, ranged = attack_bonus(c, weapon, rules), damage_expression(c, weapon), weapon.name, \
             weapon.kind == "ranged"
     else:
         atk, dmg, name, ranged = c.mod("STR") + prof, str(max(1, 1 + c.mod("STR"))), "fist", False
     saves = {a: c.mod(a) + (prof if a in c.saves else 0) for a in ABILITIES}
-    features = list(c.features)
+    features = [*c.features, *c.archetype_features]
     crit_range = 20
     for data in c.archetype_feature_data(rules):
         if "crit_range" in data:
             crit_range = min(crit_range, int(min(data["crit_range"])))
     return Combatant(
-        id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, char_class=c.char_class,
+        id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, prof=prof, char_class=c.char_class,
         hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk, damage=dmg, weapon=name, ranged=ranged,
         armor_type=armor_type(c, rules), shield=c.shield, saves=saves, con_mod=c.mod("CON"), zone=zone,
         crit_range=crit_range, features=tuple(features), hit_dice=c.hit_dice, hit_die=c.hit_die(rules),

@@ -77,9 +77,19 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
 
 
 def _damage_expression(a: Combatant) -> str:
-    if any(h.name == "RAGING" for h in a.held):
-        return f"{a.damage}+{a.level and max(1, (a.level + 7) // 4)}"  # +PROF while raging (F-ARCH-02)
+    if any(h.name == "RAGING" for h in a.held) and a.prof:
+        return f"{a.damage}+{a.prof}"  # Rage: +PROF damage (F-ARCH-02)
     return a.damage
+
+
+def _rage(step: Step, cid: str) -> None:
+    """F-ARCH-02, AMB-46: a Barbarian with the Rage feature rages as she first attacks: +PROF DAM,
+    −PROF AC, to the end of the encounter (uses per long rest are the character's, not the fight's)."""
+    c = step.c(cid)
+    if "rage" not in c.features or any(h.name == "RAGING" for h in c.held):
+        return
+    step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof)
+    step.log("rage", c.name, f"rages: +{c.prof} DAM, AC {c.ac} → {c.ac - c.prof}")
 
 
 def _damage(step: Step, actor: str, target: str, crit: bool, total: int) -> None:
@@ -201,6 +211,11 @@ def start_turn(step: Step, cid: str) -> bool:
     if ended:
         c = step.update(cid, held=kept)
         step.log("expire", c.name, "no longer " + ", ".join(h.name for h in ended))
+    prone = [h for h in kept if h.name == "PRONE" and h.ending == "stands"]
+    if prone and c.active:   # AMB-20: standing up takes the turn's movement
+        c = step.update(cid, held=tuple(h for h in kept if h not in prone),
+                        features=(*c.features, "_stood_up"))
+        step.log("stand", c.name, "stands up (its movement this turn)")
     if c.doomed_round is not None and c.doomed_round <= step.enc.round and c.in_fight:
         kill(step, c, "the wound's timer ran out")
         return False
@@ -212,6 +227,15 @@ def start_turn(step: Step, cid: str) -> bool:
 
 def act(step: Step, cid: str, action: Action) -> None:
     """Carry out one action (the turn's one action, F-CMBT-01)."""
+    try:
+        _act(step, cid, action)
+    finally:
+        c = step.c(cid)
+        if "_stood_up" in c.features:
+            step.update(cid, features=tuple(f for f in c.features if f != "_stood_up"))
+
+
+def _act(step: Step, cid: str, action: Action) -> None:
     c = step.c(cid)
     if not c.active:
         raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
@@ -225,13 +249,14 @@ def act(step: Step, cid: str, action: Action) -> None:
             step.log("wait", c.name, "cannot attack this turn")
             return
         if action.kind == "move_attack" and c.zone != "CLOSE":
-            if not cond.can_move(c.held):
+            if not cond.can_move(c.held) or "_stood_up" in c.features:
                 step.log("wait", c.name, "cannot move this turn")
                 return
             c = step.update(cid, zone="CLOSE")
             if t.zone != "CLOSE" and not t.ranged:
                 step.update(t.id, zone="CLOSE")
             step.log("move", c.name, f"goes NEAR {t.name} and attacks")
+        _rage(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
     elif action.kind == "dodge":

@@ -110,5 +110,5 @@ def starting_kit(char_class: str, rules: Ruleset, picks: Sequence[int] | None = 
 def equip(character: Character, kit: Kit) -> Character:
     """The character carrying the kit (keeping what it already had, such as its trade item)."""
     return character.model_copy(update={
-        "weapons": [*character.weapons, *kit.weapons], "armor": kit.armor or character.armor,
+        "weapons": [*kit.weapons, *character.weapons], "armor": kit.armor or character.armor,
         "shield": character.shield or kit.shield, "items": [*character.items, *kit.items]})
