@@ -72,8 +72,32 @@ def held_for(step: Step, name: str, duration: Duration | None, source: str, valu
     return Held(name=name, source=source, ending=endings.get(unit, "encounter"), value=value)
 
 
+def periodic(e: Damage | Save, step: Step, actor: str, target: str) -> bool:
+    """An effect with `every` (open wound, torso wound) is held and applied at each of the holder's turns."""
+    if e.every is None:
+        return False
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        held = Held(name=f"EVERY:{e.kind}", source=e.note or f"{e.kind} every {e.every}", ending="cured",
+                    effect=e.model_dump(exclude={"every"}, mode="json"))
+        step.update(t, held=(*c.held, held))
+        step.log("condition", c.name, f"from now on, at each of its turns: {held.source}")
+    return True
+
+
+def apply_periodic(step: Step, cid: str) -> None:
+    """At the start of a turn: the held periodic effects, only while the holder is up (D-11)."""
+    from furnace.effects import parse_effect
+
+    for h in step.c(cid).held:
+        if h.effect is not None and step.c(cid).active:
+            apply_all(step, [parse_effect({**h.effect, "target": "self"})], actor=cid, target=cid)
+
+
 def _damage(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Damage)
+    if periodic(e, step, actor, target):
+        return
     a = step.c(actor)
     expr = dice.parse(e.dice)
     if e.maximum:
@@ -132,6 +156,8 @@ def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
 
 def _save(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Save)
+    if periodic(e, step, actor, target):
+        return
     a = step.c(actor)
     dc = dice.roll(e.dc, step.rng, step.variables(a)).total
     for t in resolve_targets(step, e.target, actor, target):

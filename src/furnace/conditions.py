@@ -7,7 +7,7 @@ holder's turn in that round, AMB-03), or a named end (`rest`, `stands`, `cured`,
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -33,6 +33,7 @@ class Held(BaseModel):
     ending: Ending = "round"
     until_round: int | None = None  # for ending == "round": ends at the start of the holder's turn
     value: int = 0                  # a modifier's flat value (mode BONUS)
+    effect: dict[str, Any] | None = None   # a periodic effect, applied at the start of each turn
 
     @property
     def is_modifier(self) -> bool:

@@ -184,6 +184,7 @@ class Save(Effect):
     dc: DiceText = "ROOM_DC"          # e.g. 10+PC_LVL, 15
     target: Target = "target"
     modifier: DiceText = "0"
+    every: DurationUnit | None = None  # a save repeated at each of the holder's turns (torso wound)
     on_fail: EffectList = Field(default_factory=list)
     on_success: EffectList = Field(default_factory=list)
 

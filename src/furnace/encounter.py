@@ -14,7 +14,7 @@ from typing import Literal
 
 from furnace import conditions as cond
 from furnace import dice
-from furnace.apply import apply_all
+from furnace.apply import apply_all, apply_periodic
 from furnace.combatant import ZONES, Combatant
 from furnace.crit import crit_level, crit_table, fumbles
 from furnace.death import dying_turn, kill, stabilise, take_damage
@@ -222,6 +222,8 @@ def start_turn(step: Step, cid: str) -> bool:
     if c.status == "dying":
         dying_turn(step, cid)
         return step.c(cid).active
+    apply_periodic(step, cid)
+    c = step.c(cid)
     return c.active and cond.can_act(c.held)
 
 
