@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -94,3 +95,94 @@ def fumble(armor: str, seed: int | None, profile: str, as_json: bool) -> None:
     click.echo(result.explain())
     for effect in result.row.effects:
         click.echo(f"  · {effect_summary(effect)}")
+
+
+def _modifiers(mods: tuple[str, ...]) -> list[Any]:
+    """`2`, `-1` or `STR=2` (a named source) → checks.Modifier values."""
+    from furnace.checks import Modifier
+    from furnace.errors import FurnaceError
+
+    out = []
+    for text in mods:
+        name, _, value = text.rpartition("=")
+        try:
+            out.append(Modifier(int(value), name or f"modifier {text}"))
+        except ValueError:
+            raise FurnaceError(f"a modifier is a number or NAME=NUMBER, not {text!r}") from None
+    return out
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("mods", nargs=-1)
+@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC (or the DC to meet).")
+@click.option("--easy", type=click.IntRange(0, 10), default=0, help="How many EASY (−3 each) apply.")
+@click.option("--hard", type=click.IntRange(0, 10), default=0, help="How many HARD (+3 each) apply.")
+@click.option("--kind", type=click.Choice(["CHECK", "SAVE", "ATK"]), default="CHECK", show_default=True)
+@click.option("--adv", "advantage", flag_value="adv", default=None, help="Advantage (when the option is on).")
+@click.option("--dis", "advantage", flag_value="dis", help="Disadvantage (when the option is on).")
+@seed_option
+@profile_option
+@json_option
+def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advantage: str | None,
+          seed: int | None, profile: str, as_json: bool) -> None:
+    """A CHECK, SAVE or ATK: d20 + modifiers against the ROOM DC moved by EASY/HARD (meet or beat).
+
+    Example: furnace check STR=2 PROF=1 --dc 14 --hard 1 --seed 5
+    """
+    from furnace.checks import check as run_check
+    from furnace.checks import make_dc
+    from furnace.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    target = make_dc(dc, [f"EASY #{i}" for i in range(1, easy + 1)], [f"HARD #{i}" for i in range(1, hard + 1)],
+                     rules)
+    result = run_check(_rng(seed), target, _modifiers(mods), kind=kind, advantage=advantage,  # type: ignore[arg-type]
+                       rules=rules)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+
+
+@cli.command()
+@click.option("--cha", type=int, default=0, show_default=True, help="The speaker's CHA modifier.")
+@seed_option
+@profile_option
+@json_option
+def reaction(cha: int, seed: int | None, profile: str, as_json: bool) -> None:
+    """Meeting NPCs: 2d6 + CHA on the reaction table (F-NPC-01, F-TAB-29).
+
+    Example: furnace reaction --cha 2 --seed 8
+    """
+    from furnace.checks import reaction as run_reaction
+    from furnace.ruleset import load_ruleset
+
+    result = run_reaction(_rng(seed), cha, load_ruleset(profile))
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+
+
+@cli.command()
+@click.option("--room-dc", type=int, required=True, help="The ROOM DC: enemy morale is half of it.")
+@click.option("--morale", "value", type=int, default=None, help="The enemy's own morale score, if it has one.")
+@seed_option
+@profile_option
+@json_option
+def morale(room_dc: int, value: int | None, seed: int | None, profile: str, as_json: bool) -> None:
+    """Enemy morale: 2d6 against half the ROOM DC (F-OPT-04; an optional rule, switched on here).
+
+    Example: furnace morale --room-dc 14 --seed 2
+    """
+    from furnace.checks import enemy_morale
+    from furnace.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    if not rules["enemy_morale"]:
+        rules = rules.with_options({"enemy_morale": True}, "the morale command")
+    result = enemy_morale(_rng(seed), room_dc, rules, morale=value)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())

@@ -15,6 +15,7 @@ from typing import Literal
 from furnace import conditions as cond
 from furnace import dice
 from furnace.apply import apply_all, apply_periodic
+from furnace.checks import make_dc
 from furnace.combatant import ZONES, Combatant
 from furnace.crit import crit_level, crit_table, fumbles
 from furnace.death import dying_turn, kill, stabilise, take_damage
@@ -24,7 +25,6 @@ from furnace.events import Event
 from furnace.ruleset import Ruleset
 from furnace.state import Encounter, Step, zone_index
 
-EASY_HARD = 3
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
 
@@ -40,14 +40,12 @@ class Action:
 
 # -- attacks -------------------------------------------------------------------------------------------
 def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, str]:
+    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option."""
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("Sneak Attack")
-    net = EASY_HARD * (len(set(hard)) - len(set(easy)))
-    if step.rules["easy_hard_stacking"] == "cancel_single":
-        net = max(-EASY_HARD, min(EASY_HARD, net))
-    why = ", ".join([f"EASY ({e})" for e in sorted(set(easy))] + [f"HARD ({h})" for h in sorted(set(hard))])
-    return t.ac + net, f"AC {t.ac}" + (f" {net:+d}: {why}" if net or why else "")
+    dc = make_dc(t.ac, easy, hard, step.rules)
+    return dc.value, dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
 
 
 def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: bool = False) -> None:

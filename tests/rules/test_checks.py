@@ -175,7 +175,7 @@ def test_F_BASE_03_a_plain_number_is_the_dc() -> None:
     assert plain_dc(14) == DC(14, 14)
     assert plain_dc(14).explain() == "DC 14"
     with pytest.raises(CheckError):
-        plain_dc(True)  # type: ignore[arg-type]
+        plain_dc(True)
 
 
 @settings(max_examples=100, deadline=None)
