@@ -65,6 +65,26 @@ def _write(path: str, text: str) -> None:
         raise FurnaceError(f"cannot write {path}: {exc.strerror}") from None
 
 
+def option_option(fn: F) -> F:
+    return click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                        help="Override one rule option for this run (repeatable), e.g. --option enemy_morale=true.")(fn)
+
+
+def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
+    """The profile's ruleset with `--option` overrides (values read as YAML scalars: true, 3, d8)."""
+    import yaml
+
+    from furnace.ruleset import load_ruleset
+
+    overrides: dict[str, Any] = {}
+    for pair in options:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise FurnaceError(f"--option takes NAME=VALUE, not {pair!r}")
+        overrides[name.strip()] = yaml.safe_load(value) if value.strip() else ""
+    return load_ruleset(profile, overrides)
+
+
 def profile_option(fn: F) -> F:
     return click.option("--profile", default="furnace", show_default=True,
                         help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from furnace.cli import _emit, _rng, cli, json_option, profile_option, seed_option
+from furnace.cli import _emit, _rng, cli, json_option, load_rules, option_option, profile_option, seed_option
 
 
 @cli.command()
@@ -15,18 +15,19 @@ from furnace.cli import _emit, _rng, cli, json_option, profile_option, seed_opti
 @seed_option
 @click.option("--rounds", type=click.IntRange(1, 100), default=20, show_default=True, help="At most this many rounds.")
 @profile_option
+@option_option
 @click.option("--quiet", is_flag=True, help="Leave the dice out of the log.")
 @json_option
-def fight(file: str, seed: int | None, rounds: int, profile: str, quiet: bool, as_json: bool) -> None:
+def fight(file: str, seed: int | None, rounds: int, profile: str, options: tuple[str, ...], quiet: bool,
+          as_json: bool) -> None:
     """Resolve a fight file round by round (each side attacks the nearest enemy) and print the log.
 
-    Example: furnace fight examples/funnel-vs-goblins.yaml --seed 1
+    Example: furnace fight examples/funnel-vs-goblins.yaml --seed 1 --option enemy_morale=true
     """
     from furnace.encounter import log_text, run_fight
     from furnace.fightfile import build, load_fight
-    from furnace.ruleset import load_ruleset
 
-    rules, rng = load_ruleset(profile), _rng(seed)
+    rules, rng = load_rules(profile, options), _rng(seed)
     spec = load_fight(file)
     enc, events = run_fight(build(spec, Path(file).parent, rng, rules), rng, rules, rounds)
     if as_json:

@@ -55,6 +55,8 @@ class Combatant(BaseModel):
     hit_dice: int = 0
     hit_die: str = "d4"
     scores: dict[Ability, int] = Field(default_factory=dict)   # PCs: for ability loss and death at 0
+    luck_dice: int = 0                      # F-LUCK-01/02: PCs earn them on failed rolls in a row
+    luck_streak: int = 0
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
 
     @property

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from furnace import conditions as cond
-from furnace import dice
+from furnace import dice, luck
 from furnace.apply import apply_all, apply_periodic
-from furnace.checks import make_dc
+from furnace.checks import enemy_morale, make_dc
 from furnace.combatant import ZONES, Combatant
 from furnace.crit import crit_level, crit_table, fumbles
 from furnace.death import dying_turn, kill, stabilise, take_damage
@@ -66,12 +66,40 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
             _fumble(step, actor)
         return
     crit = not plain and (natural >= crit_on or (sneak and "Sneak Attack" in a.features))
-    if not crit and roll.total < dc:
-        step.log("miss", a.name, f"misses {t.name} ({roll.total} vs {dc})", (roll,), total=roll.total)
+    total = roll.total if crit or roll.total >= dc else _luck(step, actor, roll, dc)
+    _record_luck(step, actor, crit or total >= dc)
+    if not crit and total < dc:
+        step.log("miss", a.name, f"misses {t.name} ({total} vs {dc})", (roll,), total=total)
         return
-    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({roll.total} vs {dc})", (roll,),
-             total=roll.total, crit=crit)
-    _damage(step, actor, target, crit, roll.total)
+    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc})", (roll,),
+             total=total, crit=crit)
+    _damage(step, actor, target, crit, total)
+
+
+def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
+    """F-LUCK-03: a player spends a Luck Die when one could turn this miss into a hit (AMB-02: after
+    seeing the roll, added to the total). Returns the total after any spend."""
+    a = step.c(actor)
+    die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
+    if a.kind != "pc" or a.luck_dice < 1 or dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
+        return roll.total
+    state, spent = luck.spend(luck.LuckState(a.luck_dice, a.luck_streak), step.rng, roll.total, step.rules,
+                              natural=roll.natural, label=f"{a.name} spends a Luck Die")
+    step.update(actor, luck_dice=state.dice)
+    step.log("luck", a.name, f"spends a Luck Die: {roll.total} → {spent.total} ({state.dice} left)",
+             spent.rolls)
+    return spent.total
+
+
+def _record_luck(step: Step, actor: str, success: bool) -> None:
+    """F-LUCK-01/02: the second failed d20 roll in a row earns a Luck Die, and each one after; at most 3."""
+    a = step.c(actor)
+    if a.kind != "pc":
+        return
+    state, event = luck.record(luck.LuckState(a.luck_dice, a.luck_streak), success, "ATK", step.rules, who=a.name)
+    step.update(actor, luck_dice=state.dice, luck_streak=state.streak)
+    if event is not None:
+        step.events.append(event)
 
 
 def _damage_expression(a: Combatant) -> str:
@@ -346,8 +374,30 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
             break
         step.killed_by.clear()
     if not step.enc.over:
+        _morale(step)
         _finish(step)
     return step.enc, step.events
+
+
+def _morale(step: Step) -> None:
+    """F-OPT-04 (optional): a monster side that has lost half its number rolls 2d6 against its morale
+    (default half the ROOM DC); rolling over it, the survivors surrender or flee and leave the fight."""
+    if not step.rules["enemy_morale"]:
+        return
+    for side in step.enc.sides:
+        members = [c for c in step.enc.combatants if c.side == side]
+        if side in step.enc.morale_tested or any(c.kind == "pc" for c in members):
+            continue
+        standing = [c for c in members if c.active]
+        if not standing or len(standing) * 2 > len(members):
+            continue
+        value = next((c.morale for c in members if c.morale is not None), None)
+        result = enemy_morale(step.rng, step.enc.room_dc, step.rules, morale=value, label=f"{side} morale")
+        step.enc = step.enc.model_copy(update={"morale_tested": (*step.enc.morale_tested, side)})
+        step.log("morale", side, result.explain(), (result.roll,), breaks=result.breaks)
+        if result.breaks:
+            for c in standing:
+                step.update(c.id, status="fled")
 
 
 def _strikes_back(step: Step, cid: str) -> bool:

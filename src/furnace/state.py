@@ -30,6 +30,7 @@ class Encounter(BaseModel):
     initiative: InitiativeModel = "group"
     phases: tuple[tuple[str, ...], ...] = ()      # who acts in which phase of the round (side names)
     surprised: tuple[str, ...] = ()
+    morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None
     over: bool = False
 
