@@ -181,6 +181,8 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     allowed = skill_count(character, char_class, rules)
     if len(skills) > allowed:
         raise CharacterError(f"a level-1 {char_class} with INT {character.mod('INT'):+d} chooses {allowed} skills")
+    if len(expertise) > (2 if char_class == "Rogue" else 0):
+        raise CharacterError("only a Rogue gains Expertise: two more proficient skills (F-ROG-03)")
     if char_class == "Fighter" and fighting_style is None:
         fighting_style = "Defense"
     stepped = character.model_copy(update={

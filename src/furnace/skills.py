@@ -1,6 +1,7 @@
 """Skill CHECKs: the 5e skill list with its abilities, PROF and Expertise, and what makes them EASY or HARD.
 
-F-BASE-07 (skills and PROF), F-ABIL-04 (which ability a task uses), F-ROG-03 (Expertise: double PROF),
+F-BASE-07 (skills and PROF), F-ABIL-04 (which ability a task uses), F-ROG-03 (Expertise: two more
+proficient skills, not 5e's double PROF, AMB-43),
 F-EQ-02 (armor with a stealth penalty makes Stealth HARD), racial and archetype EASY checks
 (F-RACE-03…06, F-ARCH-02…05, which apply in their stated situations), F-CMBT-04 (stunts).
 """
@@ -37,15 +38,13 @@ ABILITY_DOMAINS: dict[Ability, str] = {
 
 
 def skill_modifiers(character: Character, skill: str, rules: Ruleset) -> list[Modifier]:
-    """The ability modifier, and PROF when proficient (twice with Expertise, F-ROG-03)."""
+    """The ability modifier, and PROF when proficient (Expertise skills are proficient skills, AMB-43)."""
     if skill not in SKILL_ABILITY:
         raise CharacterError(f"unknown skill {skill!r}; the skills are {', '.join(SKILLS)}")
     ability = SKILL_ABILITY[skill]
     mods = [Modifier(character.mod(ability), ability)]
     if skill in character.skills or skill in character.expertise:
-        prof = character.prof(rules)
-        mods.append(Modifier(prof * (2 if skill in character.expertise else 1),
-                             "PROF ×2 (Expertise)" if skill in character.expertise else "PROF"))
+        mods.append(Modifier(character.prof(rules), "PROF (Expertise)" if skill in character.expertise else "PROF"))
     return mods
 
 
