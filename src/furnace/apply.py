@@ -117,7 +117,9 @@ def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Heal)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
-        expr = e.dice.replace("HD", c.hit_die) if e.unit == "hit_die" else e.dice
+        expr = e.dice
+        if e.unit == "hit_die":  # "1" hit die of the class (d4 at level 0, D-12)
+            expr = f"{e.dice}{c.hit_die}" if e.dice.isdigit() else e.dice.replace("HD", c.hit_die)
         r = step.roll(expr, f"{c.name} heals {e.dice}{' hit die' if e.unit == 'hit_die' else ''}",
                       step.variables(c))
         hp = min(c.hp_max, max(c.hp, 0) + r.total) if c.status != "dead" else c.hp
@@ -179,7 +181,8 @@ def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:
 def _attack(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Attack)
     for t in resolve_targets(step, e.target, actor, target):
-        step.queue.append((actor, t, {"target": "same", "repeat": "once", "only_if": None, "plain": True}))
+        step.queue.append((actor, t, {"target": "same", "repeat": "once", "only_if": None, "plain": True,
+                                      "auto_hit": t == actor}))
 
 
 def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -236,6 +239,7 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
         if e.action in ("sunder", "destroy") and c.weapon in ("fist", "attack", "claws", "bite"):
             apply_all(step, e.otherwise, actor=actor, target=t)
             continue
+        apply_all(step, e.then, actor=actor, target=t)
         if e.action in ("sunder", "destroy"):
             step.update(t, weapon="fist", damage="1", ranged=False)
         elif e.action in ("drop", "knock_away", "entangled", "loose"):
@@ -289,8 +293,14 @@ APPLIERS: dict[str, Applier] = {
 }
 
 
+ALWAYS = frozenset({"nothing", "referee_prompt", "extra_attack", "attack"})
+
+
 def apply_all(step: Step, effects: Sequence[Effect], *, actor: str, target: str) -> None:
+    """Apply each effect; those that land on a target already out of the fight are skipped, but
+    another attack still happens (crit rows 19 and 28+)."""
     for effect in effects:
-        if not step.c(target).in_fight and effect.kind not in ("nothing", "referee_prompt"):
+        lands_on_target = getattr(effect, "target", "target") == "target"
+        if lands_on_target and not step.c(target).in_fight and effect.kind not in ALWAYS:
             continue
         APPLIERS[effect.kind](effect, step, actor, target)

@@ -88,6 +88,11 @@ class Character(BaseModel):
     archetype_features: list[str] = Field(default_factory=list)
     fighting_style: str | None = None
     luck_dice: int = Field(0, ge=0, le=3)
+    spells: list[str] = Field(default_factory=list)        # spells (prayers) known
+    cantrips: list[str] = Field(default_factory=list)
+    disapproval: int = Field(1, ge=1, le=20)               # a Cleric's disapproval range (F-CLR-04)
+    spells_cast: int = Field(0, ge=0)                      # since the last depletion SAVE or rest (F-MU-04)
+    healed_today: int = Field(0, ge=0)                     # HD of magical healing received today (F-CLR-07)
     conditions: list[str] = Field(default_factory=list)
     until_rest: list[str] = Field(default_factory=list)   # effects that any rest ends (D-7)
     injuries: list[str] = Field(default_factory=list)

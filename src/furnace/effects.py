@@ -256,6 +256,7 @@ class WeaponEffect(Effect):
     action: Literal["drop", "knock_away", "damage", "destroy", "sunder", "loose", "entangled", "notch",
                     "slip", "string_snaps", "crack"]
     target: Target = "target"
+    then: EffectList = Field(default_factory=list)        # when the weapon is there (sunder: +1d10 DAM)
     otherwise: EffectList = Field(default_factory=list)   # e.g. sunder with no weapon → 1d12 damage
 
 

@@ -60,18 +60,23 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     step.update(target, held=cond.spend_next_attack(step.c(target).held, "next_atk_against"))
     natural = roll.natural or 0
     crit_on = a.crit_range if not a.ranged else 20
+    can_crit = crit_table(a, step.rules) is not None   # monsters only with the option (F-CRIT-03)
     if natural == 1 and not plain:
         step.log("fumble", a.name, f"misses {t.name}: natural 1", (roll,), total=roll.total)
         if fumbles(a, step.rules):
             _fumble(step, actor)
         return
-    crit = not plain and (natural >= crit_on or (sneak and "Sneak Attack" in a.features))
-    total = roll.total if crit or roll.total >= dc else _luck(step, actor, roll, dc)
-    _record_luck(step, actor, crit or total >= dc)
-    if not crit and total < dc:
+    natural_hit = not plain and natural >= crit_on   # a natural 20 always hits (F-CRIT-01)
+    total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
+    hit = natural_hit or total >= dc
+    _record_luck(step, actor, hit)
+    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44)
+    crit = can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
+    if not hit:
         step.log("miss", a.name, f"misses {t.name} ({total} vs {dc})", (roll,), total=total)
         return
-    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc})", (roll,),
+    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc}"
+             f"{', natural 20' if natural_hit and not crit else ''})", (roll,),
              total=total, crit=crit)
     _damage(step, actor, target, crit, total)
 
@@ -175,7 +180,8 @@ def _crit_table(step: Step, actor: str, target: str) -> None:
     if table is None:
         return
     level = crit_level(a, step.rules)
-    rolled = step.rules.tables.roll(table, step.rng, key=level,
+    by_level = step.rules.tables.get(table).die_table is not None
+    rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None,
                                     label=f"crit die for a level-{level} {a.char_class or a.kind}")
     step.log("crit", a.name, f"{rolled.table.name} ({rolled.die_reason}): {rolled.roll.total} → {rolled.row.text}",
              (rolled.roll,), table=rolled.table.id, row=rolled.row.span)
@@ -201,6 +207,10 @@ def _extra_attacks(step: Step) -> None:
             continue
         who = target if spec["target"] == "same" else _nearest_enemy(step.enc, step.c(actor), near=True)
         if who is None or not step.c(who).in_fight or not step.c(actor).active:
+            continue
+        if spec.get("auto_hit"):   # fumble 12: you hit yourself, no ATK roll
+            step.log("hit", step.c(actor).name, "hits itself (no ATK roll)")
+            _damage(step, actor, who, False, 0)
             continue
         if spec.get("plain"):
             attack(step, actor, who, plain=True)
@@ -414,13 +424,14 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     killer_total = step.killed_by.get(cid)
     if killer_total is None or action.kind not in ("attack", "move_attack") or action.target is None:
         return
-    revived = c.model_copy(update={"status": "up"})
-    step.put(revived)
+    saved = step.enc
+    step.put(c.model_copy(update={"status": "up"}))
     before = len(step.events)
     attack(step, cid, action.target)
     totals = [e.data.get("total") for e in step.events[before:] if e.kind in ("hit", "miss", "fumble")]
     step.put(step.c(cid).model_copy(update={"status": c.status}))
     if step.enc.initiative == "simultaneous" and totals and (totals[0] or 0) < killer_total:
+        step.enc = saved   # the blow is lost: nothing it did stands
         del step.events[before:]
         step.log("lost", c.name, f"falls before striking: its ATK {totals[0]} is lower than its killer's "
                  f"{killer_total} (F-INIT-02)")

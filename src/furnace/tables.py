@@ -77,6 +77,7 @@ class Table(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     rules: list[str] = Field(default_factory=list)       # RULES.md ids this table serves
     notes: list[str] = Field(default_factory=list)       # gaps, overlaps and the reading chosen
+    data: dict[str, Any] = Field(default_factory=dict)   # table-wide facts (a spell's die, an item's tier)
     rows: list[Row]
 
     @field_validator("id")

@@ -40,7 +40,10 @@ def effects_of(row, kind: str) -> list:
 
 
 def damage_dice(row) -> list[str]:
-    return [e.dice for e in effects_of(row, "damage")]
+    """The row's extra damage dice, including those a weapon effect deals when the weapon is there."""
+    direct = [e.dice for e in effects_of(row, "damage")]
+    via_weapon = [d.dice for e in effects_of(row, "weapon") for d in e.then if d.kind == "damage"]
+    return direct + via_weapon
 
 
 def the_save(row):

@@ -303,8 +303,6 @@ def test_F_INJ_01_rows_14_to_19_checks_hard_until_rest() -> None:
     assert len(held) == 1 and held[0].ending == "rest"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: injury row 20 ('heal 1 Hit Die') heals exactly 1 HP instead of rolling "
-                                       "the Hit Die (the heal effect of unit hit_die does not roll the die)")
 def test_D_12_injury_row_20_level_0_heals_1d4() -> None:
     """F-INJ-01, AMB-33, D-12: row 20 heals one Hit Die, 1d4 at level 0 (face 3): HP −2 → 3, up."""
     s, dice = step(pc(level=0, char_class=None, hit_die="d4", hp=-2, status="stable"), faces=[20, 3])

@@ -17,10 +17,10 @@ from furnace.apply import APPLIERS, apply_all
 from furnace.combatant import Combatant
 from furnace.conditions import modifier_name
 from furnace.dice import ScriptedDice
+from furnace.effects import parse_effect
 from furnace.encounter import Action, act, attack, start_turn
 from furnace.encounter import _extra_attacks as run_extra_attacks
 from furnace.events import Event
-from furnace.effects import parse_effect
 from furnace.ruleset import Ruleset, load_ruleset
 from furnace.state import Encounter, Step
 
@@ -105,9 +105,6 @@ def test_heal_gets_a_dying_character_up_and_stops_at_max() -> None:
     assert s.c("a").hp == 30
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a heal of unit hit_die with dice '1' (injury row 20, F-TAB-06) heals "
-                                       "exactly 1 HP instead of rolling one Hit Die: the engine only replaces "
-                                       "the letters 'HD' in the dice text")
 def test_heal_one_hit_die_rolls_the_class_die() -> None:
     """AMB-33 / D-12, F-TAB-37b row 20: 'heal 1 Hit Die' rolls the class die — a d10 Fighter, face 6: HP 2 → 8."""
     s, dice = step(pc(hp=2), faces=[6])
@@ -243,9 +240,6 @@ def test_extra_attack_until_miss() -> None:
     assert s.c("b").hp == 26 and dice.remaining == 0
 
 
-@pytest.mark.xfail(strict=True, reason="bug: apply_all skips every effect once the target is out of the fight, so "
-                                       "F-TAB-31 row 28+ ('the foe dies; keep making ATKs at foes NEAR until one "
-                                       "misses') never makes the extra ATKs")
 def test_extra_attack_after_beheading_row_28() -> None:
     """F-TAB-31 row 28+, AMB-23: a level-10 Fighter's crit die d20+10 face 18 → 28: B dies, and A keeps
     attacking the foe NEAR (C): hit (face 15, DAM 2), then a miss (face 2)."""
@@ -254,9 +248,6 @@ def test_extra_attack_after_beheading_row_28() -> None:
     assert s.c("b").status == "dead" and s.c("c").hp == 28 and dice.remaining == 0
 
 
-@pytest.mark.xfail(strict=True, reason="bug: apply_all skips the extra_attack of F-TAB-31 row 19 after the row's "
-                                       "2d10 kills the foe, and when the foe survives only_if=target_dies fails: "
-                                       "the extra ATK never happens")
 def test_extra_attack_if_the_foe_dies_row_19() -> None:
     """F-TAB-31 row 19: '+2d10 DAM; if the foe dies, ATK another foe NEAR' — level 5 (d20) face 19; B (HP 10)
     takes max 8 then 2d10 (5+5) and dies; A attacks C (face 15 hits, 1d8 face 3): C's HP 30 → 27."""
@@ -271,7 +262,8 @@ def test_attack_a_random_ally() -> None:
     roller on X, a plain ATK (no crit, no fumble)."""
     s, dice = step(pc(), pc("x"), pc("y"), mon(), faces=[1, 15, 4])
     apply(s, {"kind": "attack", "target": "random_ally"}, target="a")
-    assert s.queue == [("a", "x", {"target": "same", "repeat": "once", "only_if": None, "plain": True})]
+    assert s.queue == [("a", "x", {"target": "same", "repeat": "once", "only_if": None, "plain": True,
+                                   "auto_hit": False})]
     run_extra_attacks(s)
     assert s.c("x").hp == 16 and s.c("y").hp == 20 and dice.remaining == 0
 
@@ -377,8 +369,6 @@ def test_weapon_sunder_otherwise_when_there_is_no_weapon() -> None:
     assert s.c("b").hp == 23 and s.c("b").weapon == "claws" and dice.remaining == 0
 
 
-@pytest.mark.xfail(strict=True, reason="bug: F-TAB-31 row 8 on a foe without a weapon deals 1d10 + 1d12; AMB-23 "
-                                       "says the 1d12 replaces the 1d10")
 def test_crit_row_8_weaponless_foe_takes_1d12_instead_of_1d10() -> None:
     """F-TAB-31 row 8, AMB-23: level-2 crit die d8 face 8; max 1d8 = 8, then only 1d12 (face 7): 30 → 15, and
     the spare face is never asked for."""

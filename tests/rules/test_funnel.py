@@ -241,9 +241,11 @@ def test_F_ROG_03_expertise_kept_only_for_a_rogue() -> None:
     rogue, _ = promote(peasant(), "Rogue", "Arcane Trickster", ScriptedDice([4]), RULES,
                        expertise=["Stealth", "Acrobatics"])
     assert rogue.expertise == ["Stealth", "Acrobatics"]
-    fighter, _ = promote(peasant(), "Fighter", "Barbarian", ScriptedDice([4]), RULES,
-                         expertise=["Stealth", "Acrobatics"])
-    assert fighter.expertise == []
+    with pytest.raises(CharacterError, match="only a Rogue"):
+        promote(peasant(), "Fighter", "Barbarian", ScriptedDice([4]), RULES, expertise=["Stealth", "Acrobatics"])
+    with pytest.raises(CharacterError, match="only a Rogue"):
+        promote(peasant(), "Rogue", "Arcane Trickster", ScriptedDice([4]), RULES,
+                expertise=["Stealth", "Acrobatics", "Insight"])
 
 
 def test_F_ARCH_01_duplicate_proficiencies_are_not_doubled() -> None:
