@@ -55,6 +55,10 @@ class Combatant(BaseModel):
     hit_dice: int = 0
     hit_die: str = "d4"
     scores: dict[Ability, int] = Field(default_factory=dict)   # PCs: for ability loss and death at 0
+    spell_mod: int | None = None            # the casting ability's modifier (INT or WIS), for casters
+    spells: tuple[str, ...] = ()
+    spells_cast: int = 0                    # toward the Spell Depletion SAVE (F-MU-04)
+    disapproval: int = 1                    # a Cleric's disapproval range (F-CLR-04)
     luck_dice: int = 0                      # F-LUCK-01/02: PCs earn them on failed rolls in a row
     luck_streak: int = 0
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
@@ -103,7 +107,8 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk, damage=dmg, weapon=name, ranged=ranged,
         armor_type=armor_type(c, rules), shield=c.shield, saves=saves, con_mod=c.mod("CON"), zone=zone,
         crit_range=crit_range, features=tuple(features), hit_dice=c.hit_dice, hit_die=c.hit_die(rules),
-        scores=dict(c.scores),
+        scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval, spells_cast=c.spells_cast,
+        spell_mod={"Magic-user": c.mod("INT"), "Cleric": c.mod("WIS")}.get(c.char_class or ""),
         status="up" if c.hp > 0 else "unconscious")
 
 

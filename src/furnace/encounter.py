@@ -15,6 +15,7 @@ from typing import Literal
 from furnace import conditions as cond
 from furnace import dice, luck
 from furnace.apply import apply_all, apply_periodic
+from furnace.castfight import can_cast, cast_in_fight
 from furnace.checks import enemy_morale, make_dc
 from furnace.combatant import ZONES, Combatant
 from furnace.crit import crit_level, crit_table, fumbles
@@ -25,7 +26,8 @@ from furnace.events import Event
 from furnace.ruleset import Ruleset
 from furnace.state import Encounter, Step, zone_index
 
-ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
+ActionKind = Literal["attack", "move_attack", "cast", "dodge", "disengage", "go_ranged", "stabilise", "wait",
+                     "free"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Action:
     target: str | None = None
     note: str = ""
     sneak: bool = False
+    spell: str | None = None
 
 
 # -- attacks -------------------------------------------------------------------------------------------
@@ -235,6 +238,8 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
     target = _nearest_enemy(enc, c)
     if target is None:
         return Action("wait")
+    if can_cast(c):   # a caster casts the first spell it knows
+        return Action("cast", target, spell=c.spells[0])
     if c.ranged or c.zone == "CLOSE":
         return Action("attack", target)
     return Action("move_attack", target)
@@ -297,6 +302,11 @@ def _act(step: Step, cid: str, action: Action) -> None:
         _rage(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
+    elif action.kind == "cast":
+        if action.target is None or action.spell is None:
+            raise IllegalActionError("casting needs a spell and a target")
+        step.c(action.target)
+        cast_in_fight(step, cid, action.spell, action.target)
     elif action.kind == "dodge":
         step.update(cid, held=(*c.held, cond.Held(name=cond.modifier_name("atk_against", "HARD"), source="DODGE",
                                                   until_round=step.enc.round + 1)))

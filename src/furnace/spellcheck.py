@@ -59,10 +59,10 @@ def spellcheck(rng: DiceSource, mod: int, prof: int, room_dc: int, rules: Rulese
                ability: str = "INT", label: str = "") -> Spellcheck:
     """Roll a SPELLCHECK. `luck_dice` Luck Dice are spent on it (the SL moves at most one step)."""
     rules = rules or load_ruleset()
-    roll = dice.roll("d20+MOD+PROF", rng, {"MOD": mod, "PROF": prof},
+    roll = dice.roll(f"d20+{ability}+PROF", rng, {ability: mod, "PROF": prof},
                      label or f"SPELLCHECK d20 + {ability} + PROF")
     natural = roll.natural or 0
-    steps = [roll.explain()]
+    steps = [f"{roll.expression} → {dice.render(roll.tree)} = {roll.total}"]
     total = roll.total
     crit = natural == 20
     if crit:

@@ -249,6 +249,14 @@ class TableSet:
         other._sources = dict(self._sources)
         return other
 
+    def with_table(self, table: Table, source: str = "<memory>") -> TableSet:
+        """A new set with one more (or a replaced) table."""
+        other = self.copy()
+        other._by_id[table.id] = table
+        other._sources[table.id] = source
+        other._check_names()
+        return other
+
     def load_files(self, paths: Iterable[str | Path]) -> TableSet:
         """A new set with these files laid over this one; all are validated before any takes effect."""
         loaded = [(str(p), validate_table(_read_yaml(Path(p)), p)) for p in paths]

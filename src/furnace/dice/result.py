@@ -79,6 +79,12 @@ def render(node: Node, parent: int = 0, right_side: bool = False) -> str:
     if kind == "call":
         return f"{node.name}(" + ", ".join(render(a) for a in node.args) + ")"  # type: ignore[union-attr]
     op = node.op  # type: ignore[union-attr]
+    right = node.right  # type: ignore[union-attr]
+    if op in "+-" and right.kind in ("num", "var") and right.value < 0:   # "+ -1 (STR)" reads as "- 1 (STR)"
+        flipped = "-" if op == "+" else "+"
+        shown = str(-right.value) + (f" ({right.name})" if right.kind == "var" else "")  # type: ignore[union-attr]
+        text = f"{render(node.left, 1)} {flipped} {shown}"  # type: ignore[union-attr]
+        return f"({text})" if parent > 1 or (right_side and parent == 1) else text
     mine = _PRECEDENCE[op]
     text = f"{render(node.left, mine)} {op} {render(node.right, mine, True)}"  # type: ignore[union-attr]
     needs = mine < parent or (right_side and mine == parent)

@@ -1,0 +1,74 @@
+"""Magic items: a tier's Magic Item Dice are a budget the item's entries spend (F-MAGIC-01…04).
+
+An item is a keyed table (`item-…`): an `item` row (type, tier, budget, total_cost, curse) and one row
+per entry with its cost in dice ('(-)' entries such as "for 1 round" or "once a day" cost 0). A file
+whose entries do not add up to the tier's dice is refused with the count (F-TAB-25, AMB-59).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from furnace.errors import DataFileError, UnknownNameError
+from furnace.ruleset import Ruleset
+from furnace.tables import Row, Table
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    table: Table
+    item_type: str
+    tier: str
+    budget: int
+    entries: tuple[Row, ...]
+    cursed: bool = False
+
+    def explain(self) -> str:
+        spent = " + ".join(f"{r.text}" for r in self.entries)
+        curse = " (cursed)" if self.cursed else ""
+        return f"{self.name}: {self.tier} {self.item_type}{curse}, {self.budget} Magic Item Dice: {spent}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.item_type, "tier": self.tier, "budget": self.budget,
+                "cursed": self.cursed, "entries": [r.model_dump(mode="json", exclude_defaults=True)
+                                                   for r in self.entries]}
+
+
+def is_item(table: Table) -> bool:
+    return table.name.startswith("item-") and any(str(r.key) == "item" for r in table.rows)
+
+
+def tier_dice(tier: str, rules: Ruleset) -> int:
+    """Common 0, Uncommon 1, Rare 3, Epic 5 (F-TAB-25; four tiers, CF-18)."""
+    return int(rules.tables.get("item-tiers").lookup(tier.lower()).data["dice"])
+
+
+def item_from_table(table: Table, rules: Ruleset) -> Item:
+    where = rules.tables.source_of(table.id)
+    head = table.lookup("item").data
+    tier = str(head.get("tier", "common"))
+    budget = tier_dice(tier, rules)
+    entries = tuple(r for r in table.rows if str(r.key) != "item")
+    cost = sum(int(r.data.get("cost") or 0) for r in entries)
+    if int(head.get("budget", budget)) != budget:
+        raise DataFileError(where, f"a {tier} item has {budget} Magic Item Dice, not {head.get('budget')}", 1)
+    if cost != budget:
+        verb = "overspends" if cost > budget else "underspends"
+        raise DataFileError(where, f"the item {verb}: its entries cost {cost} dice where a {tier} item has {budget}")
+    name = table.title.split(":")[-1].strip()
+    return Item(name, table, str(head.get("item_type", "item")), tier, budget, entries, bool(head.get("cursed")))
+
+
+def get_item(rules: Ruleset, name: str) -> Item:
+    wanted = name.strip().lower()
+    for t in rules.tables:
+        if is_item(t) and wanted in (t.id.lower(), t.name, t.name.removeprefix("item-"),
+                                     t.title.split(":")[-1].strip().lower()):
+            return item_from_table(t, rules)
+    raise UnknownNameError("magic item", name, [t.name.removeprefix("item-") for t in rules.tables if is_item(t)])
+
+
+def all_items(rules: Ruleset) -> list[Item]:
+    return [item_from_table(t, rules) for t in rules.tables if is_item(t)]
