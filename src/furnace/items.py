@@ -62,12 +62,19 @@ def item_from_table(table: Table, rules: Ruleset) -> Item:
 
 
 def get_item(rules: Ruleset, name: str) -> Item:
-    wanted = name.strip().lower()
+    wanted = _plain(name)
     for t in rules.tables:
         if is_item(t) and wanted in (t.id.lower(), t.name, t.name.removeprefix("item-"),
-                                     t.title.split(":")[-1].strip().lower()):
+                                     _plain(t.title.split(":")[-1])):
             return item_from_table(t, rules)
     raise UnknownNameError("magic item", name, [t.name.removeprefix("item-") for t in rules.tables if is_item(t)])
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents, so 'Mjolnir' finds 'Mjölnir'."""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text.strip().lower()) if not unicodedata.combining(ch))
 
 
 def all_items(rules: Ruleset) -> list[Item]:
