@@ -57,6 +57,11 @@ class Weapon(BaseModel):
     kind: Literal["fist", "one-handed", "two-handed", "ranged"] = "one-handed"
     damage: str = "1d6"
     tags: list[str] = Field(default_factory=list)
+    weapon_class: Literal["sharp", "blunt", "strung", "pole", "hurled", "unarmed"] | None = None  # M-WPN
+    magic_bonus: int = 0
+    notches: int = Field(0, ge=0)           # M-WPN-02: −1 to hit and damage each
+    cracked: bool = False                   # M-WPN-05
+    broken: bool = False
 
 
 class Character(BaseModel):
@@ -81,7 +86,11 @@ class Character(BaseModel):
     expertise: list[str] = Field(default_factory=list)
     tools: list[str] = Field(default_factory=list)
     armor: str | None = None                        # a key of the armor table (F-TAB-21)
+    armor_damage: int = Field(0, ge=0)              # protection lost (F-TAB-38 row 16, M-ARM-03)
+    armor_magic: int = 0
     shield: bool = False
+    shield_magic: int = 0
+    helmet: bool = False                            # Middle Sea grievous injuries and armor damage
     weapons: list[Weapon] = Field(default_factory=list)
     items: list[str] = Field(default_factory=list)
     features: list[str] = Field(default_factory=list)
@@ -97,6 +106,8 @@ class Character(BaseModel):
     until_rest: list[str] = Field(default_factory=list)   # effects that any rest ends (D-7)
     injuries: list[str] = Field(default_factory=list)
     age: int | None = None
+    languages: list[str] = Field(default_factory=list)
+    extensions: dict[str, Any] = Field(default_factory=dict)   # state a rules module keeps, by module name
     swapped: tuple[Ability, Ability] | None = None  # the Human's one swap (F-RACE-02)
     dead: str | None = None                          # how the character died
 
