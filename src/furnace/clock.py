@@ -176,7 +176,7 @@ def _load_handlers() -> None:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
+            if exc.name is None or not module.startswith(exc.name):
                 raise
 
 
