@@ -476,4 +476,25 @@ def log_text(events: Iterable[Event], *, rolls: bool = True) -> str:
     return "\n".join(lines).strip()
 
 
-__all__ = ["ZONES", "Action", "act", "attack", "log_text", "run_fight", "run_round", "take_turn"]
+__all__ = ["ZONES", "Action", "Recorded", "act", "attack", "log_text", "replay", "run_fight", "run_round", "take_turn"]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One step of a recorded fight: a whole automatic round, or one combatant's chosen action."""
+
+    who: str | None = None          # None: run a round with the simple tactic
+    action: Action | None = None
+
+
+def replay(start: Encounter, seed: int, steps: Iterable[Recorded], rules: Ruleset) -> tuple[Encounter, list[Event]]:
+    """Replay a fight exactly from its starting state, its seed and the steps taken (the log's promise)."""
+    rng = dice.seeded(seed)
+    enc, events = start, []
+    for s in steps:
+        if s.who is None or s.action is None:
+            enc, new = run_round(enc, rng, rules)
+        else:
+            enc, new = take_turn(enc, s.who, s.action, rng, rules)
+        events += new
+    return enc, events

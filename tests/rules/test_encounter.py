@@ -611,3 +611,26 @@ def test_F_CMBT_05_funnel_fight_ends_and_replays_exactly_from_its_seed() -> None
     text = log_text(events)
     assert "== Round 1 ==" in text and f"== Round {enc.round} ==" in text
     assert log_text(events, rolls=False).count("\n    ") == 0            # no dice lines in the quiet log
+
+
+def test_F_CMBT_05_a_fight_replays_exactly_from_its_seed_and_actions() -> None:
+    """F-CMBT-05 / the log: rounds and chosen actions replay to the same events from the same seed."""
+    import random as _random
+
+    from furnace.encounter import Action as _Action
+    from furnace.encounter import Recorded, replay, run_round, take_turn
+    from furnace.fightfile import build as _build
+    from furnace.fightfile import load_fight as _load
+
+    rules = load_ruleset()
+    path = Path(__file__).resolve().parents[2] / "examples" / "funnel-vs-goblins.yaml"
+    start = _build(_load(path), path.parent, _random.Random(5), rules)
+    rng = _random.Random(11)
+    enc, events = run_round(start, rng, rules)
+    fighter = next(c for c in enc.combatants if c.side == "party" and c.active)
+    foe = next(c for c in enc.combatants if c.side == "monsters" and c.active)
+    enc, more = take_turn(enc, fighter.id, _Action("attack", foe.id), rng, rules)
+    steps = [Recorded(), Recorded(fighter.id, _Action("attack", foe.id))]
+    again, replayed = replay(start, 11, steps, rules)
+    assert [e.to_dict() for e in replayed] == [e.to_dict() for e in events + more]
+    assert again.model_dump() == enc.model_dump()
