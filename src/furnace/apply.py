@@ -117,6 +117,9 @@ def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Heal)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
+        if any(h.name == "CANT_BE_HEALED" for h in c.held):
+            step.log("heal", c.name, "cannot be healed (CANT_BE_HEALED)")
+            continue
         expr = e.dice
         if e.unit == "hit_die":  # "1" hit die of the class (d4 at level 0, D-12)
             expr = f"{e.dice}{c.hit_die}" if e.dice.isdigit() else e.dice.replace("HD", c.hit_die)

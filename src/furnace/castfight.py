@@ -33,9 +33,11 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules,
                        ability="WIS" if c.char_class == "Cleric" else "INT", label=f"{c.name} casts {spell.name}")
     step.log("spellcheck", c.name, f"casts {spell.name}: {check.explain()}", sl=check.sl)
-    if c.char_class == "Cleric" and check.natural <= c.disapproval and step.rules["cleric_natural_1"] != "mishap":
+    mode = str(step.rules["cleric_natural_1"])
+    divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
+    if divine:
         _disapproval(step, caster)
-    elif check.mishap:
+    if check.mishap and (not divine or mode == "also_mishap"):
         _mishap(step, caster, spell)
     if c.char_class == "Cleric" and not check.success:
         step.update(caster, disapproval=min(20, step.c(caster).disapproval + 1))
@@ -43,7 +45,8 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     if done.row is not None:
         step.log("spell", c.name, f"{spell.name} SL{check.sl}: {done.row.text}")
         _apply_spell(step, caster, target, list(done.effects))
-    _depletion(step, caster)
+    if check.success or step.rules["spell_depletion_counts"] == "attempts":
+        _depletion(step, caster)
 
 
 def _targets(step: Step, target: str, effects: list[Effect]) -> list[str]:

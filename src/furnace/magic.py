@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from furnace import dice
 from furnace.character import Character, CharacterError
 from furnace.dice import DiceSource
-from furnace.effects import Ability
+from furnace.effects import Ability, Condition, Save
 from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.rest import spend_hit_die
@@ -95,10 +95,10 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     """A SPELLCHECK for a known spell (or from a scroll), with mishap, disapproval and depletion."""
     rules = rules or load_ruleset()
     ability = casting_ability(character, scroll)
-    blocked = [x for x in character.until_rest if x.split(":")[0] in LOCKOUTS]
-    if blocked:
-        raise IllegalActionError(f"{character.name} cannot cast until a rest ({blocked[0]})")
     spell = get_spell(rules, name)
+    blocked = blocked_by(character, spell.name)
+    if blocked:
+        raise IllegalActionError(f"{character.name} cannot cast until a rest ({blocked})")
     if not scroll and spell.name not in character.spells:
         raise IllegalActionError(f"{character.name} does not know {spell.name}")
     scroll_easy, scroll_hard = _scroll_difficulty(character, rules) if scroll else ([], [])
@@ -109,23 +109,20 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
     if done.row is not None:
         events.append(Event("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
-    character, mishap = _natural_rolls(character, spell, check, rng, rules, events)
+    character, mishap = _natural_rolls(character, spell, check, rng, rules, events, room_dc)
     character = _depletion(character, check, rng, room_dc, rules, events)
     return Casting(character, done, mishap, tuple(events))
 
 
 def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: DiceSource, rules: Ruleset,
-                   events: list[Event]) -> tuple[Character, TableRoll | None]:
+                   events: list[Event], room_dc: int) -> tuple[Character, TableRoll | None]:
     """A natural 1 is a mishap (the spell's own table, else the general one); a Cleric's natural roll
     within the disapproval range is disapproval instead (D-10, CF-16, option cleric_natural_1)."""
     cleric = character.char_class == "Cleric"
     mode = str(rules["cleric_natural_1"])
     mishap: TableRoll | None = None
     if cleric and check.natural <= character.disapproval and mode in ("disapproval", "also_mishap"):
-        rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
-                                   label=f"{character.name}: disapproval (range {character.disapproval})")
-        events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
-        mishap = rolled
+        character, mishap = disapproval(character, rng, room_dc, rules, events)
         if check.natural != 1 or mode == "disapproval":
             return _after_prayer(character, check, events), mishap
     if check.mishap:
@@ -133,8 +130,17 @@ def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: D
         rolled = rules.tables.roll(table, rng, label=f"{character.name}: mishap casting {spell.name}")
         events.append(Event("mishap", character.name, rolled.explain(), (rolled.roll,)))
         mishap = rolled
-        character = _lockouts(character, rolled)
+        character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name)
     return (_after_prayer(character, check, events) if cleric else character), mishap
+
+
+def disapproval(character: Character, rng: DiceSource, room_dc: int, rules: Ruleset,
+                events: list[Event]) -> tuple[Character, TableRoll]:
+    """Roll 1d4 + the disapproval range on the disapproval table (F-CLR-04, D-10); lockouts stay to rest."""
+    rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
+                               label=f"{character.name}: disapproval (range {character.disapproval})")
+    events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
+    return _lockouts(character, rolled, rng, room_dc, rules, events, None), rolled
 
 
 def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) -> Character:
@@ -146,16 +152,42 @@ def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) 
     return character.model_copy(update={"disapproval": wider})
 
 
-def _lockouts(character: Character, rolled: TableRoll) -> Character:
-    """Mishap rows that last until rest ("can't cast until REST") go on the character (D-7)."""
-    keep = []
+def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc: int, rules: Ruleset,
+              events: list[Event], spell_name: str | None) -> Character:
+    """Rows that last until rest ("can't cast until REST") go on the character (D-7); an "X, Y SAVE" row
+    lets the caster make the Y SAVE vs ROOM DC first, and X happens only on a failure (AMB-20)."""
+    keep: list[str] = []
     for effect in rolled.row.effect_list():
-        inner = [effect, *getattr(effect, "on_fail", [])]
-        for e in inner:
-            duration = getattr(e, "duration", None)
-            if e.kind == "condition" and duration is not None and duration.unit == "until_rest":
-                keep.append(f"{getattr(e, 'name', 'CANT_CAST')}: {rolled.row.text}")
+        if isinstance(effect, Save):
+            if _saves(character, effect, rng, room_dc, rules, events):
+                continue
+            candidates = list(effect.on_fail)
+        else:
+            candidates = [effect]
+        for e in candidates:
+            if isinstance(e, Condition) and e.duration is not None and e.duration.unit in ("until_rest", "permanent"):
+                what = f"{e.name}: {spell_name}" if e.name == "CANT_CAST_THIS_SPELL" and spell_name else e.name
+                keep.append(f"{what}: {rolled.row.text}")
     return character.model_copy(update={"until_rest": [*character.until_rest, *keep]}) if keep else character
+
+
+def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rules: Ruleset,
+           events: list[Event]) -> bool:
+    ability = save.ability or "CON"
+    bonus = character.mod(ability) + (character.prof(rules) if ability in character.saves else 0)
+    roll = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
+    events.append(Event("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
+                        f"{'saved' if roll.total >= room_dc else 'failed'}", (roll,)))
+    return roll.total >= room_dc
+
+
+def blocked_by(character: Character, spell_name: str) -> str | None:
+    """The lockout that stops this cast, if any: no casting at all, or not this spell, until rest."""
+    for entry in character.until_rest:
+        name = entry.split(":")[0]
+        if name in LOCKOUTS or (name == "CANT_CAST_THIS_SPELL" and entry.startswith(f"{name}: {spell_name}:")):
+            return entry
+    return None
 
 
 def _depletion(character: Character, check: Spellcheck, rng: DiceSource, room_dc: int, rules: Ruleset,
@@ -198,8 +230,11 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
                        label=f"{cleric.name} Lay on Hands: SPELLCHECK")
     events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    if check.natural <= cleric.disapproval and rules["cleric_natural_1"] != "mishap":   # AMB-15 (e)
+        cleric, _ = disapproval(cleric, rng, room_dc, rules, events)
     if not check.success:
-        return cleric, recipient, events
+        cleric = _after_prayer(cleric, check, events)
+        return cleric, recipient if cleric.name != recipient.name else cleric, events
     hd = int(rules.tables.get("lay-on-hands").lookup(check.total).data.get("hd", 0))
     if check.crit:
         hd += int(rules["loh_nat20_extra_hd"])

@@ -117,12 +117,16 @@ def propose(name: str, kind: str, base_effect: str, rules: Ruleset, damage_type:
         raise ValueError(f"kind must be one of {', '.join(SPELL_DIE)}")
     die = SPELL_DIE[kind]
     template = TEMPLATES.get(base_effect, TEMPLATES["damage" if kind != "effect" else "condition"])
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    taken = {t.name for t in rules.tables} | {a for t in rules.tables for a in t.aliases}
+    slug, n = base, 2
+    while f"spell-{slug}" in taken:   # a new spell never takes a packaged spell's short name
+        slug, n = f"{base}-{n}", n + 1
     rows = [_row(sl, comps, die, damage_type, name.split()[-1]) for sl, comps in enumerate(template, 1)]
     rows.append({"key": 6, "text": f"WONDER: {name} beyond measure (the referee decides)",
                  "effects": [{"kind": "referee_prompt", "prompt": f"WONDER: what does {name} do at its peak?"}],
                  "data": {"components": [], "total_cost": None, "wonder": True}})
-    return {"id": f"house:spell-{slug}", "name": f"spell-{slug}", "title": f"{name} ({kind} spell)",
+    return {"id": f"house:spell-{base}", "name": f"spell-{slug}", "title": f"{name} ({kind} spell)",
             "source": "Furnace spell builder (F-SPELL-01): proposed rows for the referee to edit",
             "kind": "keyed", "key_name": "sl", "rules": ["F-SPELL-05", "F-SPELL-06"],
             "notes": [f"Proposed from the '{base_effect}' pattern; every SL row spends exactly its dice (1/2/4/7/11)."],
