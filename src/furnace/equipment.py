@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from furnace.character import Character, CharacterError, Weapon
+from furnace.errors import FurnaceError
 from furnace.ruleset import Ruleset
 
 TAG_DAMAGE = {"heavy": "1d12", "tiny": "1d4"}   # F-TAB-24: Heavy d12, the tiny dagger 1d4
@@ -112,3 +113,31 @@ def equip(character: Character, kit: Kit) -> Character:
     return character.model_copy(update={
         "weapons": [*kit.weapons, *character.weapons], "armor": kit.armor or character.armor,
         "shield": character.shield or kit.shield, "items": [*character.items, *kit.items]})
+
+
+# -- load and prices -----------------------------------------------------------------------------------
+BUNDLES = {"coin": 1000, "coins": 1000, "torch": 5, "torches": 5}   # F-LOAD-01: light things count in bulk
+
+
+def load_used(character: Character, coins: int = 0, torches: int = 0) -> int:
+    """F-LOAD-01: every item is one load; coins count per 1000 and torches per 5 (rounded up)."""
+    items = [i for i in character.items if i.lower() not in ("torch", "torches")]
+    gear = len(items) + len(character.weapons) + (1 if character.armor else 0) + (1 if character.shield else 0)
+    bundles = -(-coins // BUNDLES["coins"]) + -(-torches // BUNDLES["torches"])
+    return gear + bundles
+
+
+def over_load(character: Character, coins: int = 0, torches: int = 0) -> int:
+    """How many loads above 10 + STR the character carries (what that costs is the referee's, AMB-57)."""
+    return max(0, load_used(character, coins, torches) - character.load)
+
+
+def price(item: str, rules: Ruleset) -> str:
+    """F-EQ-07: the rules give no prices; a referee's price table (a keyed table named 'prices', loaded as
+    a table file) supplies them."""
+    try:
+        table = rules.tables.get("prices")
+    except FurnaceError:
+        raise FurnaceError("no price list is loaded: Furnace takes prices from another system (F-EQ-07); "
+                           "load a keyed table named 'prices' with --tables or a profile") from None
+    return str(table.lookup(item.lower()).data.get("price", table.lookup(item.lower()).text))
