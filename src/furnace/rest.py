@@ -83,6 +83,9 @@ def rest(character: Character, kind: str, rng: DiceSource, rules: Ruleset | None
          ) -> tuple[Character, list[Event]]:
     """A rest under the healing model in force (CF-32)."""
     rules = rules or load_ruleset()
+    from furnace.clock import _load_handlers  # the Hazards and Middle Sea modules register their models
+
+    _load_handlers()
     model = HEALING_MODELS.get(str(rules["healing_model"]))
     if model is None:
         raise CharacterError(f"the {rules['healing_model']} healing model is not built yet; use the furnace model")

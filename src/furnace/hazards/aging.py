@@ -1,0 +1,128 @@
+"""Aging (H-AGE-01..03, H-TAB-01, AMB-71, AMB-72).
+
+From the race's starting age, and every `interval` years after, a character makes a save vs. paralysis
+(D-5: the ability of save_vs_paralysis, CON) against hazard_save_dc, at −2 from the "−2" age and −4 from the
+"−4" age (inclusive by default: option aging_thresholds). A failure lowers a random ability (1d6 over STR,
+DEX, CON, INT, WIS, CHA) by 1 for good. Magical aging rolls at once every save whose age lies in (old, new].
+A Half-orc uses the row named by the option half_orc_aging_race (CF-43).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from furnace import dice
+from furnace.character import Character, CharacterError
+from furnace.checks import Modifier
+from furnace.clock import Campaign, Fire, handler, schedule, unit_seconds
+from furnace.dice import DiceSource
+from furnace.effects import ABILITIES
+from furnace.events import Event
+from furnace.hazards.common import hazard_save, member, require, ruleset, save_event, stamp
+from furnace.hazards.scores import lose
+from furnace.ruleset import Ruleset
+
+
+class AgingRow(NamedTuple):
+    race: str
+    start: int
+    minus_2: int
+    minus_4: int
+    interval: int
+
+
+class AgingSave(NamedTuple):
+    age: int
+    penalty: int
+
+
+def aging_row(race: str, rules: Ruleset) -> AgingRow:
+    """The H-TAB-01 row for a race (a Half-orc: the row of half_orc_aging_race)."""
+    key = str(rules["half_orc_aging_race"]) if race.lower() == "half-orc" else race
+    row = rules.tables.get("aging").lookup(key)
+    d = row.data
+    return AgingRow(str(row.key), int(d["start"]), int(d["minus_2"]), int(d["minus_4"]), int(d["interval_years"]))
+
+
+def penalty_at(row: AgingRow, age: int, rules: Ruleset) -> int:
+    """AMB-71: 0 below the −2 age, −2 from it, −4 from the −4 age (exclusive: from the year after)."""
+    inclusive = rules["aging_thresholds"] == "inclusive"
+
+    def past(limit: int) -> bool:
+        return age >= limit if inclusive else age > limit
+
+    return -4 if past(row.minus_4) else -2 if past(row.minus_2) else 0
+
+
+def saves_due(race: str, old_age: int, new_age: int, rules: Ruleset | None = None) -> list[AgingSave]:
+    """The aging saves of the ages in (old_age, new_age]: start, start + interval … (AMB-71, AMB-72)."""
+    rules = ruleset(rules)
+    row = aging_row(race, rules)
+    first = max(old_age + 1, row.start)
+    return [AgingSave(age, penalty_at(row, age, rules)) for age in range(first, new_age + 1)
+            if (age - row.start) % row.interval == 0]
+
+
+def age_character(character: Character, years: int, rng: DiceSource, rules: Ruleset | None = None,
+                  magical: bool = False) -> tuple[Character, list[Event]]:
+    """Add `years` to the age and roll every aging save that falls due (H-AGE-01; all at once, H-AGE-03)."""
+    rules = ruleset(rules)
+    require(rules, "hazards_aging", "H-AGE-01", "aging saves")
+    if character.age is None:
+        raise CharacterError(f"{character.name} has no age; set it before aging her")
+    if years < 0:
+        raise CharacterError("aging goes forward only")
+    old, new = character.age, character.age + years
+    due = saves_due(character.race, old, new, rules)
+    how = "magically aged" if magical else "ages"
+    row = aging_row(character.race, rules).race
+    note = "" if row.lower() == character.race.lower() else f" ({character.race}: the {row} row, CF-43)"
+    events = [Event("aging", character.name, f"{how} {old} → {new}: {len(due)} aging save(s) due{note}",
+                    before=old, after=new, data={"magical": magical, "saves": [s.age for s in due], "row": row})]
+    character = character.model_copy(update={"age": new})
+    for save in due:
+        character, rolled = aging_save(character, save, rng, rules)
+        events += rolled
+    return character, events
+
+
+def aging_save(character: Character, save: AgingSave, rng: DiceSource, rules: Ruleset,
+               ) -> tuple[Character, list[Event]]:
+    """One save (H-AGE-01); a failure: 1d6 picks the ability that loses 1 point for good (H-AGE-02)."""
+    if not character.alive:
+        return character, []
+    extra = [Modifier(save.penalty, f"age {save.age} (H-TAB-01)")] if save.penalty else []
+    result = hazard_save(character, "paralysis", rng, rules, f"aging at {save.age}", extra)
+    events = [save_event("aging_save", character, result, f"aging save at {save.age}", age=save.age,
+                         penalty=save.penalty)]
+    if result.success:
+        return character, events
+    pick = dice.roll("1d6", rng, label="which ability ages (1 STR, 2 DEX, 3 CON, 4 INT, 5 WIS, 6 CHA)")
+    ability = ABILITIES[pick.total - 1]
+    events.append(Event("aging", character.name, f"age takes 1 point of {ability}", (pick,), data={"ability": ability}))
+    character, lost = lose(character, ability, 1, rules, f"aging at {save.age}, permanent (H-AGE-02)")
+    return character, events + lost
+
+
+def schedule_aging(campaign: Campaign, name: str, rules: Ruleset | None = None) -> tuple[Campaign, list[Event]]:
+    """Put a yearly "aging" entry on the clock: each year the character is a year older and saves if due."""
+    rules = ruleset(rules)
+    require(rules, "hazards_aging", "H-AGE-01", "aging saves")
+    character = member(campaign, name)
+    if character.age is None:
+        raise CharacterError(f"{name} has no age; set it before aging her")
+    year = unit_seconds("year", rules)
+    campaign, entry = schedule(campaign, "aging", after=year, owner=name, every=year, label=f"{name} ages a year")
+    return campaign, [Event("aging", name, f"ages a year at a time from {character.age} (H-AGE-01)",
+                            data={"entry": entry, "race": character.race})]
+
+
+@handler("aging")
+def _aging(fire: Fire) -> None:
+    character = fire.character()
+    if not character.alive or character.age is None or not fire.rules["hazards_aging"]:
+        fire.stop_repeating()
+        return
+    character, events = age_character(character, 1, fire.rng, fire.rules)
+    fire.put(character)
+    stamp(fire, events)

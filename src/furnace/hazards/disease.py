@@ -1,0 +1,222 @@
+"""Disease (H-DIS-01..06, H-TAB-04, AMB-73).
+
+A disease has an incubation period, an interval, an infection time and an effect (H-DIS-02). On exposure
+the character saves vs. poison or is infected (H-DIS-03, AMB-73 a). Once infected, the first save comes at
+the end of incubation and another every interval: infection_time / interval saves in all (AMB-73 b; one
+more with disease_save_count = both_endpoints) — Green River Fever makes exactly 18. Each is a save vs.
+poison (D-5: CON) against hazard_save_dc, −2 when the character is not resting (H-DIS-05), and each failure
+applies the effect once (a temporary ability loss, AMB-73 c, which rest gives back by H-HEAL-06).
+
+Resting is the campaign flag `resting` (true, or a list of names) or extensions["hazards"]["resting"].
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from furnace.character import Character
+from furnace.checks import Modifier
+from furnace.clock import ALIASES, FIXED_UNITS, Campaign, Fire, cancel, handler, schedule, unit_seconds
+from furnace.dice import DiceSource
+from furnace.effects import Ability
+from furnace.errors import DataFileError, UnknownNameError
+from furnace.events import Event
+from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state
+from furnace.hazards.scores import Loss, lose
+from furnace.ruleset import Ruleset
+
+UNITS = {*FIXED_UNITS, *ALIASES, "round", "exploration_turn"}
+
+
+class Duration(BaseModel):
+    """An amount of a clock unit: `4 hours`, `{amount: 1, unit: week}`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    amount: int = Field(ge=1)
+    unit: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def from_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            match = re.fullmatch(r"\s*(\d+)\s*([A-Za-z_ ]+?)\s*", value)
+            if not match:
+                raise ValueError(f"a duration is like '4 hours' or {{amount: 4, unit: hour}}, not {value!r}")
+            return {"amount": int(match[1]), "unit": match[2]}
+        return value
+
+    @field_validator("unit")
+    @classmethod
+    def known_unit(cls, value: str) -> str:
+        name = value.strip().lower()
+        if name not in UNITS and name.rstrip("s") not in UNITS:
+            raise ValueError(f"unknown unit {value!r}; use round, turn, minute, hour, watch, day, week, month or year")
+        return name
+
+    def seconds(self, rules: Ruleset) -> int:
+        return self.amount * unit_seconds(self.unit, rules)
+
+    def __str__(self) -> str:
+        return f"{self.amount} {self.unit}{'' if self.amount == 1 or self.unit.endswith('s') else 's'}"
+
+
+class DiseaseEffect(BaseModel):
+    """What one failed save does: lose `amount` points of `ability` (disease_loss_per_failure when unset)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ability: Ability
+    amount: int | None = Field(None, ge=1)
+    permanent: bool = False
+
+
+class Disease(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    name: str = Field(min_length=1)
+    incubation: Duration
+    interval: Duration
+    infection_time: Duration = Field(alias="infection")
+    effect: DiseaseEffect
+    save_category: Category = "poison"
+    penalty_not_resting: int = -2
+
+    def save_count(self, rules: Ruleset) -> int:
+        """AMB-73 (b): infection_time / interval (18 for Green River Fever), + 1 with both_endpoints."""
+        count = self.infection_time.seconds(rules) // self.interval.seconds(rules)
+        return count + (1 if rules["disease_save_count"] == "both_endpoints" else 0)
+
+    def save_times(self, rules: Ruleset) -> list[int]:
+        """Seconds after infection of each save: incubation + k × interval."""
+        first, step = self.incubation.seconds(rules), self.interval.seconds(rules)
+        return [first + k * step for k in range(self.save_count(rules))]
+
+
+def from_data(data: Any, path: str) -> Disease:
+    """A disease from a mapping; a malformed one is refused naming the field."""
+    if not isinstance(data, dict):
+        raise DataFileError(path, "a disease is a mapping with name, incubation, interval, infection_time, effect")
+    try:
+        disease = Disease.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(x) for x in first["loc"]) or "disease"
+        raise DataFileError(path, f"field {field}: {first['msg']}") from None
+    if disease.interval.seconds(ruleset(None)) > disease.infection_time.seconds(ruleset(None)):
+        raise DataFileError(path, "field interval: longer than the infection time, so no save would fall due")
+    return disease
+
+
+def load_disease(path: str | Path) -> Disease:
+    """A referee's disease file (YAML)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise DataFileError(str(path), f"not valid YAML: {exc}") from None
+    except OSError as exc:
+        raise DataFileError(str(path), f"cannot read the disease file: {exc.strerror}") from None
+    return from_data(data, str(path))
+
+
+def packaged_disease(name: str, rules: Ruleset | None = None) -> Disease:
+    """A disease of the table in force (H-TAB-04): `Green River Fever` or its key `green-river-fever`."""
+    rules = ruleset(rules)
+    table = rules.tables.get("disease")
+    key = "-".join(name.lower().split())
+    row = next((r for r in table.rows if str(r.key) == key), None)
+    if row is None:
+        raise UnknownNameError("disease", name, [str(r.key) for r in table.rows])
+    d = row.data
+    loss = next(e for s in row.effects for e in getattr(s, "on_fail", []) if e.kind == "ability_loss")
+    effect = {"ability": getattr(loss, "ability", "INT"), "permanent": bool(getattr(loss, "permanent", False))}
+    return from_data({"name": str(row.text).split(":")[0], "incubation": d["incubation"], "interval": d["interval"],
+                      "infection_time": d["infection"], "effect": effect,
+                      "save_category": d.get("save_category", "poison"),
+                      "penalty_not_resting": d.get("penalty_not_resting", -2)}, rules.tables.source_of(table.id))
+
+
+def find_disease(file_or_name: str, rules: Ruleset | None = None) -> Disease:
+    """A disease file if the path exists, else a disease of H-TAB-04 by name."""
+    return load_disease(file_or_name) if Path(file_or_name).is_file() else packaged_disease(file_or_name, rules)
+
+
+# -- on the clock -----------------------------------------------------------------------------------------------
+def infect(campaign: Campaign, name: str, disease: Disease, rules: Ruleset | None = None,
+           ) -> tuple[Campaign, list[Event]]:
+    """H-DIS-04: schedule the saves: the first at the end of incubation, then one every interval."""
+    rules = ruleset(rules)
+    require(rules, "hazards_disease", "H-DIS-04", "disease")
+    member(campaign, name)
+    count = disease.save_count(rules)
+    campaign, entry = schedule(campaign, "disease_save", after=disease.incubation.seconds(rules), owner=name,
+                               every=disease.interval.seconds(rules), times=count, label=f"{name}: {disease.name}",
+                               data={"disease": disease.model_dump(by_alias=True), "saves": count})
+    what = (f"infected with {disease.name}: after {disease.incubation}, {count} saves, one every "
+            f"{disease.interval} (H-DIS-04)")
+    return campaign, [Event("disease", name, what, data={"disease": disease.name, "entry": entry, "saves": count})]
+
+
+def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rules: Ruleset | None = None,
+           ) -> tuple[Campaign, list[Event]]:
+    """H-DIS-03, AMB-73 (a): a save vs. poison on exposure; a failure infects."""
+    rules = ruleset(rules)
+    require(rules, "hazards_disease", "H-DIS-03", "disease")
+    character = member(campaign, name)
+    result = hazard_save(character, disease.save_category, rng, rules, f"exposed to {disease.name}")
+    events = [save_event("exposure_save", character, result, f"exposure to {disease.name}", disease=disease.name)]
+    if result.success:
+        return campaign, events
+    campaign, infected = infect(campaign, name, disease, rules)
+    return campaign, events + infected
+
+
+def cure(campaign: Campaign, name: str, disease_name: str) -> tuple[Campaign, list[Event]]:
+    """The disease is cured (Lay on Hands, F-CLR-06): its saves still to come are cancelled."""
+    entries = [e for e in campaign.clock.entries if e.kind == "disease_save" and e.owner == name
+               and e.data["disease"]["name"].lower() == disease_name.lower()]
+    if not entries:
+        raise UnknownNameError(f"disease of {name}", disease_name)
+    for e in entries:
+        campaign = cancel(campaign, e.id)
+    return campaign, [Event("disease", name, f"cured of {disease_name}", data={"disease": disease_name})]
+
+
+def resting(campaign: Campaign, character: Character) -> bool:
+    flag = campaign.flags.get("resting", False)
+    on = flag is True or (isinstance(flag, list | tuple | set | dict) and character.name in flag)
+    return on or bool(state(character).get("resting", False))
+
+
+def disease_save(character: Character, disease: Disease, number: int, of: int, is_resting: bool,
+                 rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
+    """One save of the course (H-DIS-04/05); a failure applies the effect once (H-DIS-06)."""
+    extra = [] if is_resting else [Modifier(disease.penalty_not_resting, "not resting (H-DIS-05)")]
+    result = hazard_save(character, disease.save_category, rng, rules, f"{disease.name}, save {number} of {of}", extra)
+    events = [save_event("disease_save", character, result, f"{disease.name} save {number} of {of}",
+                         disease=disease.name, number=number, of=of, resting=is_resting)]
+    if result.success:
+        return character, events
+    amount = disease.effect.amount or int(rules["disease_loss_per_failure"])
+    loss: Loss = "permanent" if disease.effect.permanent else "temporary"
+    character, lost = lose(character, disease.effect.ability, amount, rules, disease.name, loss)
+    return character, events + lost
+
+
+@handler("disease_save")
+def _disease_save(fire: Fire) -> None:
+    character = fire.character()
+    if not character.alive:
+        fire.stop_repeating()
+        return
+    disease = Disease.model_validate(fire.entry.data["disease"])
+    of = int(fire.entry.data["saves"])
+    number = of - (fire.entry.remaining or 1) + 1
+    character, events = disease_save(character, disease, number, of, resting(fire.campaign, character),
+                                     fire.rng, fire.rules)
+    fire.put(character)
+    stamp(fire, events)
+    if not character.alive:
+        fire.stop_repeating()

@@ -1,0 +1,180 @@
+"""Natural healing: the `hazards` healing model (H-HEAL-01..08, H-TAB-07, AMB-77, CF-32).
+
+- a peaceful night at half HP or more: +1 (H-HEAL-01); below half a night alone heals nothing (AMB-77);
+- a full day of rest, with food and water: +1d3 at half HP or more (H-HEAL-02); 1 below half (H-HEAL-03,
+  the fragment read per AMB-77 and the option hazards_below_half_recovery); +1 in a comfortable bed (H-HEAL-05);
+- a week of rest: every temporarily lowered score gets 1 point back, hunger and thirst losses 2 (H-HEAL-06,
+  H-STARV-05);
+- nothing in a hostile place when hazards_no_rest_in_dungeon is on (H-HEAL-07); never above the maximum
+  (H-HEAL-08). "At least half" is ceil(max / 2) (option half_hp_rounding).
+- a character at 0 HP or less wakes after 1d6 hours (H-HEAL-04): `knock_out` puts "wake_up" on the clock.
+
+`rest(character, "night" | "full_day" | "week", rng, rules)` of furnace.rest reaches this model when the
+option healing_model is hazards; the place is read from extensions["hazards"] (`bed`, `hostile`), and in a
+campaign from its flags (`rest_in_campaign`). Any rest ends the "until rest" effects (D-7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from furnace import dice
+from furnace.character import Character, CharacterError
+from furnace.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.hazards.common import member, ruleset, stamp, state
+from furnace.hazards.needs import needs
+from furnace.hazards.scores import recover
+from furnace.rest import HEALING_MODELS, RestFn
+from furnace.ruleset import Ruleset
+
+KINDS = ("night", "full_day", "week")
+HELPLESS = ("KNOCKED_DOWN", "CANT_USE_OBJECTS")     # while HP ≤ 0 after waking (H-HEAL-04)
+
+
+def half_hp(character: Character, rules: Ruleset) -> int:
+    """AMB-77: 'at least half' is HP ≥ ceil(max / 2) (floor with half_hp_rounding = floor)."""
+    return -(-character.hp_max // 2) if rules["half_hp_rounding"] == "ceil" else character.hp_max // 2
+
+
+def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Ruleset | None = None, *,
+                 bed: bool | None = None, hostile: bool | None = None, peaceful: bool = True,
+                 ) -> tuple[Character, list[Event]]:
+    """One rest of the hazards model; `bed` and `hostile` default to the character's Hazards state."""
+    rules = ruleset(rules)
+    if kind not in KINDS:
+        raise CharacterError(f"a Hazards rest is one of {', '.join(KINDS)}, not {kind!r}")
+    if not character.alive:
+        raise CharacterError(f"{character.name} is dead ({character.dead}) and cannot rest")
+    mine = state(character)
+    bed = bool(mine.get("bed", False)) if bed is None else bed
+    hostile = bool(mine.get("hostile", False)) if hostile is None else hostile
+    character, events = _end_until_rest(character)
+    if hostile and rules["hazards_no_rest_in_dungeon"]:
+        return character, [*events, Event("heal", character.name, "rests in a hostile place: no recovery (H-HEAL-07)",
+                                          before=character.hp, after=character.hp, data={"kind": kind})]
+    if kind == "week":
+        fed = bool(needs(character)["ate"] and needs(character)["drank"])
+        character, back = recover(character, 1, rules, fed)
+        return character, events + back
+    gains = _night(character, rules, peaceful) if kind == "night" else _full_day(character, rng, rules, bed)
+    character, healed = _heal(character, kind, gains)
+    return character, events + healed
+
+
+Gain = tuple[int, str, Any]
+
+
+def _night(character: Character, rules: Ruleset, peaceful: bool) -> list[Gain]:
+    """H-HEAL-01: a peaceful night at half HP or more heals 1."""
+    if not peaceful:
+        return [(0, "the night was not peaceful (H-HEAL-01, REF-34)", None)]
+    if character.hp < half_hp(character, rules):
+        return [(0, f"below half HP ({half_hp(character, rules)}): a night alone heals nothing (AMB-77)", None)]
+    return [(1, "a peaceful night at half HP or more (H-HEAL-01)", None)]
+
+
+def _full_day(character: Character, rng: DiceSource, rules: Ruleset, bed: bool) -> list[Gain]:
+    """H-HEAL-02/03/05: +1d3 at half or more, 1 below half, +1 in a comfortable bed; food and water needed."""
+    today = needs(character)
+    if not (today["ate"] and today["drank"]):
+        return [(0, "no rest without adequate food and water (H-HEAL-02)", None)]
+    if character.hp >= character.hp_max:
+        return []
+    gains: list[Gain] = []
+    if character.hp >= half_hp(character, rules):
+        roll = dice.roll("1d3", rng, label=f"{character.name} rests a full day at half HP or more (H-HEAL-02)")
+        gains.append((roll.total, "a full day of rest (H-HEAL-02)", roll))
+    elif rules["hazards_below_half_recovery"] == "one_hp_per_day":
+        gains.append((1, "a full day of rest below half HP (H-HEAL-03, inferred, AMB-77)", None))
+    if bed:
+        gains.append((1, "a comfortable bed in a clean room (H-HEAL-05)", None))
+    return gains
+
+
+def _heal(character: Character, kind: str, gains: list[Gain]) -> tuple[Character, list[Event]]:
+    """Add the gains, never above the maximum (H-HEAL-08); HP above 0 ends the helplessness of H-HEAL-04."""
+    before = character.hp
+    total = sum(g[0] for g in gains)
+    hp = max(before, min(character.hp_max, before + total))
+    rolls = tuple(g[2] for g in gains if g[2] is not None)
+    why = "; ".join(f"{'+' if g[0] else ''}{g[0] or ''} {g[1]}".strip() for g in gains) or "already at full HP"
+    capped = " (capped at the maximum, H-HEAL-08)" if before + total > character.hp_max else ""
+    after = character.model_copy(update={"hp": hp})
+    if hp > 0:
+        after = after.model_copy(update={"conditions": [c for c in after.conditions if c not in HELPLESS]})
+    return after, [Event("heal", character.name, f"{kind.replace('_', ' ')}: HP {before} → {hp}: {why}{capped}",
+                         rolls, before=before, after=hp, data={"kind": kind, "gained": hp - before})]
+
+
+def _end_until_rest(character: Character) -> tuple[Character, list[Event]]:
+    """D-7: any rest ends the effects that last until rest."""
+    if not character.until_rest:
+        return character, []
+    event = Event("rest", character.name, "no longer: " + "; ".join(character.until_rest))
+    return character.model_copy(update={"until_rest": []}), [event]
+
+
+def _flag(campaign: Campaign, flag: str, name: str) -> bool:
+    value = campaign.flags.get(flag, False)
+    return value is True or (isinstance(value, list | tuple | set | dict) and name in value)
+
+
+def rest_in_campaign(campaign: Campaign, name: str, kind: str, rng: DiceSource, rules: Ruleset | None = None,
+                     ) -> tuple[Campaign, list[Event]]:
+    """A rest where the campaign's flags say: `hostile`, `bed`, and `troubled` (the night was not peaceful)."""
+    character = member(campaign, name)
+    after, events = natural_rest(character, kind, rng, rules, bed=_flag(campaign, "bed", name) or None,
+                                 hostile=_flag(campaign, "hostile", name) or None,
+                                 peaceful=not _flag(campaign, "troubled", name))
+    return campaign.model_copy(update={"characters": {**campaign.characters, name: after}}), events
+
+
+# -- waking from 0 HP or less (H-HEAL-04) ------------------------------------------------------------------------
+def knock_out(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | None = None,
+              ) -> tuple[Campaign, list[Event]]:
+    """H-HEAL-04: a character at 0 HP or less is unconscious and wakes after 1d6 hours ("wake_up")."""
+    ruleset(rules)
+    character = member(campaign, name)
+    if character.hp > 0 or not character.alive:
+        raise CharacterError(f"{name} is not at 0 HP or less and alive (HP {character.hp})")
+    roll = dice.roll("1d6", rng, label=f"{name} wakes after 1d6 hours (H-HEAL-04)")
+    conditions = [*character.conditions, *([] if "UNCONSCIOUS" in character.conditions else ["UNCONSCIOUS"])]
+    campaign = campaign.model_copy(update={"characters": {
+        **campaign.characters, name: character.model_copy(update={"conditions": conditions})}})
+    campaign, entry = schedule(campaign, "wake_up", after=roll.total * HOUR, owner=name, label=f"{name} wakes up")
+    return campaign, [Event("unconscious", name, f"unconscious at {character.hp} HP: wakes in {roll.total} hour(s)",
+                            (roll,), data={"hours": roll.total, "entry": entry})]
+
+
+@handler("wake_up")
+def _wake_up(fire: Fire) -> None:
+    character = fire.character()
+    if not character.alive:
+        return
+    kept = [c for c in character.conditions if c != "UNCONSCIOUS"]
+    helpless = [c for c in HELPLESS if c not in kept] if character.hp <= 0 else []
+    fire.put(character.model_copy(update={"conditions": kept + helpless}))
+    what = "wakes up" + (": cannot stand or carry gear, can talk and crawl 10' while HP ≤ 0 (H-HEAL-04)"
+                         if character.hp <= 0 else "")
+    stamp(fire, [Event("wake_up", character.name, what, data={"hp": character.hp})])
+
+
+# -- the healing model, registered under its option value -----------------------------------------------------------
+class _Kinds(dict[str, RestFn]):
+    """The rests of the hazards model; an unknown kind is the user's error, named as such."""
+
+    def __missing__(self, kind: str) -> RestFn:
+        raise CharacterError(f"the hazards healing model rests by {', '.join(self)}, not {kind!r}")
+
+
+def _rest_fn(kind: str) -> RestFn:
+    def rest(character: Character, rng: DiceSource, rules: Ruleset | None = None) -> tuple[Character, list[Event]]:
+        return natural_rest(character, kind, rng, rules)
+
+    rest.__doc__ = f"A {kind.replace('_', ' ')} of the hazards healing model."
+    return rest
+
+
+HEALING_MODELS["hazards"] = _Kinds({kind: _rest_fn(kind) for kind in KINDS})

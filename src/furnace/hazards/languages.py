@@ -1,0 +1,93 @@
+"""Languages and literacy (H-LANG-01..03, H-TAB-03, AMB-78, REF-36).
+
+A character speaks her native tongue, and reads and writes if her INT score is 7 or more (H-LANG-01).
+Elves and Dwarves also speak their clan tongue, Halflings the local human tongue (H-LANG-02; a Half-orc the
+local tongue and an orc clan tongue, REF-36). A language met in play is known on 1d6 ≤ 1 + INT modifier +
+the row's modifier (local 0, not-local −1, exotic −2, ancient −3): a chance of 0 or less needs no roll and
+fails, 6 or more needs no roll and succeeds (AMB-78). One attempt per language, ever: the result is kept in
+extensions["hazards"]["language_attempts"] and a second attempt returns it without rolling. A magical
+language can never be known this way (no roll, and no attempt is used up).
+"""
+
+from __future__ import annotations
+
+from furnace import dice
+from furnace.character import Character
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.hazards.common import require, ruleset, state, with_state
+from furnace.ruleset import Ruleset
+
+LITERACY = 7
+CLAN = {"elf": "Elvish", "dwarf": "Dwarvish", "half-orc": "Orcish"}
+
+
+def literate(character: Character) -> bool:
+    """H-LANG-01: literate with an Intelligence score of 7 or more."""
+    return character.scores["INT"] >= LITERACY
+
+
+def starting_languages(character: Character, local: str = "Common", clan: str | None = None) -> Character:
+    """H-LANG-01/02: the native tongue, plus the clan tongue for Elves, Dwarves (and Half-orcs, REF-36)."""
+    race = character.race.lower()
+    spoken = [local] + ([clan or CLAN[race]] if race in CLAN else [])
+    languages = list(dict.fromkeys([*character.languages, *spoken]))
+    return with_state(character.model_copy(update={"languages": languages}), literate=literate(character))
+
+
+def chance_in_6(int_mod: int, kind: str, rules: Ruleset | None = None) -> int | None:
+    """AMB-78: 1 + INT + the row's modifier; None for a language that cannot be learnt this way."""
+    row = ruleset(rules).tables.get("languages").lookup(kind)
+    if not row.data.get("allowed", True) or row.data.get("modifier") is None:
+        return None
+    return 1 + int_mod + int(row.data["modifier"])
+
+
+def know_language(character: Character, language: str, kind: str, rng: DiceSource, rules: Ruleset | None = None,
+                  ) -> tuple[Character, list[Event]]:
+    """H-LANG-03: does the character know a language met in play? One attempt per language, ever."""
+    rules = ruleset(rules)
+    require(rules, "hazards_languages", "H-LANG-03", "the language roll")
+    attempts = state(character).get("language_attempts", {})
+    known = {lang.lower() for lang in character.languages}
+    if language.lower() in known:
+        return character, [Event("language", character.name, f"already speaks {language}",
+                                 data={"language": language, "known": True, "rolled": False})]
+    if language.lower() in attempts:
+        return character, [_remembered(character, language, attempts[language.lower()])]
+    chance = chance_in_6(character.mod("INT"), kind, rules)
+    if chance is None:
+        return character, [Event("language", character.name, f"{language} is magical: it cannot be known this way "
+                                 "(H-LANG-03)", data={"language": language, "known": False, "rolled": False})]
+    return _attempt(character, language, kind, chance, rng)
+
+
+def _remembered(character: Character, language: str, attempt: dict[str, object]) -> Event:
+    word = "knows" if attempt["known"] else "does not know"
+    return Event("language", character.name, f"{word} {language}: the one attempt was already made (H-LANG-03)",
+                 data={"language": language, "rolled": False, **attempt})
+
+
+def _attempt(character: Character, language: str, kind: str, chance: int, rng: DiceSource,
+             ) -> tuple[Character, list[Event]]:
+    rolls: tuple[dice.RollResult, ...] = ()
+    if chance <= 0 or chance >= 6:
+        success, how = chance >= 6, f"{chance} in 6: no roll needed (AMB-78)"
+    else:
+        roll = dice.roll("1d6", rng, label=f"{character.name} knows {language}? ({kind}, {chance} in 6)")
+        rolls, success = (roll,), roll.total <= chance
+        how = f"1d6 {roll.total} {'≤' if success else '>'} {chance}"
+    attempt = {"known": success, "chance": chance, "kind": kind, "roll": rolls[0].total if rolls else None}
+    attempts = {**state(character).get("language_attempts", {}), language.lower(): attempt}
+    after = with_state(character, language_attempts=attempts)
+    if success:
+        after = after.model_copy(update={"languages": [*after.languages, language]})
+    word = "knows" if success else "does not know"
+    return after, [Event("language", character.name, f"{word} {language}: {how}", rolls,
+                         data={"language": language, "rolled": bool(rolls), **attempt})]
+
+
+def language_kinds(rules: Ruleset | None = None) -> list[str]:
+    table = ruleset(rules).tables.get("languages")
+    return [str(r.key) for r in table.rows]
+

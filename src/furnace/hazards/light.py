@@ -1,0 +1,103 @@
+"""Light (H-LIGHT-01..04, H-TAB-02, AMB-81, CF-39, CF-51).
+
+A lit source is a "light_out" entry on the clock, due when it burns out: a torch after 6 exploration turns,
+a candle after 12, a lantern after 24 on each flask of oil (option exploration_turn_minutes: 10 minutes a
+turn). When a lantern's flask runs dry and its carrier has a flask of oil among her items, the lantern is
+refilled and burns 24 turns more (unless lit with refuel=False). A snuffed torch or candle keeps the time it
+has left (AMB-81) and can be lit again with `turns=`. While any source burns, the party carries light: it
+cannot surprise (H-LIGHT-03, option light_prevents_surprise, read by the surprise roll).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from furnace.clock import Campaign, Fire, Scheduled, cancel, handler, schedule, unit_seconds
+from furnace.errors import FurnaceError
+from furnace.events import Event
+from furnace.hazards.common import require, ruleset, stamp
+from furnace.ruleset import Ruleset
+
+OIL = "oil"
+
+
+class LightSource(NamedTuple):
+    name: str
+    radius_ft: int
+    turns: int                  # exploration turns it burns (a lantern: per flask)
+    fuel: str | None
+
+
+def light_source(name: str, rules: Ruleset | None = None) -> LightSource:
+    """A row of H-TAB-02 (torch, candle, lantern, or a referee's own source)."""
+    row = ruleset(rules).tables.get("light").lookup(name.strip().lower())
+    d = row.data
+    duration = d["duration"]
+    if duration.get("unit", "exploration_turn") not in ("exploration_turn", "turn"):
+        raise FurnaceError(f"light source {name}: burn time must be in exploration turns")
+    return LightSource(str(row.key), int(d["radius_ft"]), int(duration["amount"]), d.get("fuel"))
+
+
+def light(campaign: Campaign, owner: str, source: str, rules: Ruleset | None = None, *,
+          turns: float | None = None, refuel: bool = True) -> tuple[Campaign, list[Event]]:
+    """Light a source carried by `owner`: its burn-out goes on the clock (H-LIGHT-02)."""
+    rules = ruleset(rules)
+    require(rules, "hazards_light", "H-LIGHT-02", "burning light sources")
+    lit = light_source(source, rules)
+    burn = lit.turns if turns is None else turns
+    if burn <= 0:
+        raise FurnaceError(f"a light burns a positive number of turns, not {burn}")
+    seconds = round(burn * unit_seconds("exploration_turn", rules))
+    data = {"source": lit.name, "radius_ft": lit.radius_ft, "refuel": refuel, "needs_owner": False}
+    campaign, entry = schedule(campaign, "light_out", after=seconds, owner=owner, label=f"{owner}'s {lit.name}",
+                               data=data)
+    return campaign, [Event("light", owner, f"lights a {lit.name}: {lit.radius_ft}' radius, burns {burn:g} "
+                            f"exploration turns ({seconds // 60} minutes)", data={**data, "entry": entry,
+                                                                                  "turns": burn})]
+
+
+def lights(campaign: Campaign) -> list[Scheduled]:
+    """The sources burning now."""
+    return [e for e in campaign.clock.entries if e.kind == "light_out"]
+
+
+def party_lit(campaign: Campaign) -> bool:
+    """H-LIGHT-03, AMB-81: a party with any lit source carries light and cannot surprise."""
+    return bool(lights(campaign))
+
+
+def snuff(campaign: Campaign, entry_id: int, rules: Ruleset | None = None) -> tuple[Campaign, list[Event]]:
+    """Put a source out; it keeps the turns it has left (AMB-81)."""
+    entry = campaign.clock.find(entry_id)
+    if entry.kind != "light_out":
+        raise FurnaceError(f"clock entry {entry_id} is a {entry.kind}, not a light")
+    left = (entry.at - campaign.clock.now) / unit_seconds("exploration_turn", ruleset(rules))
+    return cancel(campaign, entry_id), [Event("light", entry.owner, f"puts out the {entry.data['source']}: "
+                                              f"{left:g} turns left to burn", data={"turns_left": left, **entry.data})]
+
+
+def _take_oil(items: list[str]) -> list[str] | None:
+    """The items without one flask of oil, or None if there is none."""
+    for i, item in enumerate(items):
+        if OIL in item.lower():
+            return items[:i] + items[i + 1:]
+    return None
+
+
+@handler("light_out")
+def _light_out(fire: Fire) -> None:
+    source = str(fire.entry.data.get("source", "light"))
+    owner = fire.entry.owner
+    carrier = fire.campaign.characters.get(owner)
+    rest = _take_oil(list(carrier.items)) if carrier and source == "lantern" and fire.entry.data.get("refuel") \
+        else None
+    if carrier is None or rest is None:
+        stamp(fire, [Event("light_out", owner, f"the {source} burns out (H-LIGHT-02)", data=dict(fire.entry.data))])
+        return
+    fire.put(carrier.model_copy(update={"items": rest}))
+    turns = light_source(source, fire.rules).turns
+    fire.schedule("light_out", after=turns * unit_seconds("exploration_turn", fire.rules), owner=owner,
+                  label=fire.entry.label, data=dict(fire.entry.data))
+    flasks = sum(OIL in i.lower() for i in rest)
+    stamp(fire, [Event("light_refuel", owner, f"the lantern's flask runs dry: refilled from a flask of oil, "
+                       f"{turns} turns more ({flasks} flask(s) left)", data={"source": source, "flasks_left": flasks})])

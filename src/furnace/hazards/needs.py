@@ -1,0 +1,129 @@
+"""Hunger, thirst and sleep (H-STARV-01..05, H-SLEEP-01, H-TAB-06, AMB-75, AMB-76).
+
+Each character's needs are kept in extensions["hazards"]["needs"] = {ate, drank, slept_hours}: how she is
+living now, until the referee records otherwise (a missing record means fed, watered and rested). A daily
+"daily_needs" entry on the clock closes each 24-hour period:
+
+- no food: save vs. poison (D-5: CON) or CON −1 (H-STARV-02);
+- no water: save vs. poison or CON halved, rounded down (H-STARV-03, option dehydration_rounding);
+- the third failed thirst save kills (AMB-75; option deprivation_death_counts = all_deprivation counts the
+  hunger saves too); the count runs until the lost CON has come back (H-STARV-05: 2 points a week);
+- under 4 hours of sleep: −1 to all rolls, −1 more for each further day, until a night of 4+ hours
+  (H-SLEEP-01, AMB-76). The day's saves are rolled with the penalty as it stood that morning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from furnace.character import Character
+from furnace.clock import DAY, Campaign, Fire, handler, schedule
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.hazards.common import hazard_save, member, ruleset, save_event, stamp, state, with_state
+from furnace.hazards.scores import kill, lose, set_score
+from furnace.ruleset import Ruleset
+
+WELL = {"ate": True, "drank": True, "slept_hours": 8}
+MIN_SLEEP = 4
+
+
+def needs(character: Character) -> dict[str, Any]:
+    return {**WELL, **state(character).get("needs", {})}
+
+
+def record_needs(character: Character, *, ate: bool | None = None, drank: bool | None = None,
+                 slept_hours: float | None = None) -> Character:
+    """H-STARV-01: record how the character eats, drinks and sleeps from now on."""
+    given = {"ate": ate, "drank": drank, "slept_hours": slept_hours}
+    return with_state(character, needs={**needs(character), **{k: v for k, v in given.items() if v is not None}})
+
+
+def schedule_daily_needs(campaign: Campaign, name: str, rules: Ruleset | None = None,
+                         ) -> tuple[Campaign, list[Event]]:
+    """Close every 24-hour period from now with the hunger, thirst and sleep rules."""
+    ruleset(rules)
+    member(campaign, name)
+    campaign, entry = schedule(campaign, "daily_needs", after=DAY, owner=name, every=DAY,
+                               label=f"{name}: food, water and sleep")
+    return campaign, [Event("needs", name, "food, water and sleep are counted every 24 hours (H-STARV-01)",
+                            data={"entry": entry})]
+
+
+def daily_needs(character: Character, rng: DiceSource, rules: Ruleset | None = None,
+                ) -> tuple[Character, list[Event]]:
+    """One 24-hour period: hunger, then thirst, then sleep."""
+    rules = ruleset(rules)
+    events: list[Event] = []
+    today = needs(character)
+    if rules["hazards_starvation"]:
+        if not today["ate"]:
+            character, new = _deprived(character, "hunger", rng, rules)
+            events += new
+        if not today["drank"]:
+            character, new = _deprived(character, "thirst", rng, rules)
+            events += new
+    if rules["hazards_sleep"] and character.alive:
+        least = float(rules.tables.get("deprivation").lookup("no-sleep").data["minimum_sleep_hours"])
+        character, new = _sleep(character, float(today["slept_hours"]), least)
+        events += new
+    return character, events
+
+
+def _deprived(character: Character, want: str, rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
+    if not character.alive:
+        return character, []
+    rule = "H-STARV-02" if want == "hunger" else "H-STARV-03"
+    result = hazard_save(character, "poison", rng, rules, f"a day without {'food' if want == 'hunger' else 'water'}")
+    events = [save_event(f"{want}_save", character, result, f"{want} save ({rule})", rule=rule)]
+    if result.success:
+        return character, events
+    character, lost = _cost(character, want, rules)
+    events += lost
+    failures = _count_failure(character, want, rules)
+    character = with_state(character, failed_deprivation_saves=failures)
+    limit = int(rules.tables.get("deprivation").lookup("third-failure").data["failed_saves"])
+    if failures >= limit and character.alive:
+        character, died = kill(character, f"{failures} failed deprivation saves (H-STARV-04, AMB-75)")
+        events += died
+    return character, events
+
+
+def _cost(character: Character, want: str, rules: Ruleset) -> tuple[Character, list[Event]]:
+    if want == "hunger":
+        return lose(character, "CON", 1, rules, "a day without food (H-STARV-02)", "deprivation")
+    con = character.scores["CON"]
+    half = con // 2 if rules["dehydration_rounding"] == "floor" else -(-con // 2)
+    return set_score(character, "CON", half, rules, "a day without water: halved (H-STARV-03)", "deprivation")
+
+
+def _count_failure(character: Character, want: str, rules: Ruleset) -> int:
+    """AMB-75: the failures that count toward death: thirst only, or both (deprivation_death_counts)."""
+    so_far = int(state(character).get("failed_deprivation_saves", 0))
+    counts = want == "thirst" or rules["deprivation_death_counts"] == "all_deprivation"
+    return so_far + 1 if counts else so_far
+
+
+def _sleep(character: Character, hours: float, least: float = MIN_SLEEP) -> tuple[Character, list[Event]]:
+    days = int(state(character).get("short_sleep_days", 0))
+    if hours >= least:
+        if not days:
+            return character, []
+        return with_state(character, short_sleep_days=0), [Event(
+            "sleep", character.name, f"sleeps {hours:g} hours: the penalty of {-days} is gone (H-SLEEP-01)",
+            before=-days, after=0)]
+    after = with_state(character, short_sleep_days=days + 1)
+    return after, [Event("sleep", character.name, f"only {hours:g} hours of sleep: {-(days + 1)} to all rolls "
+                         f"({-10 * (days + 1)}% on d%) (H-SLEEP-01)", before=-days, after=-(days + 1),
+                         data={"penalty": -(days + 1), "percent": -10 * (days + 1)})]
+
+
+@handler("daily_needs")
+def _daily_needs(fire: Fire) -> None:
+    character = fire.character()
+    if not character.alive:
+        fire.stop_repeating()
+        return
+    character, events = daily_needs(character, fire.rng, fire.rules)
+    fire.put(character)
+    stamp(fire, events)

@@ -1,0 +1,138 @@
+"""Drugs, alcohol and poison (H-DRUG-01/02, H-POIS-01, AMB-80, AMB-82, CF-35).
+
+- Poison: a save vs. poison (D-5: CON) against the poison's DC (hazard_save_dc unless it has its own, AMB-82);
+  a failure applies its one effect in full, a success nothing (all or nothing, H-POIS-01).
+- Drugs: like poison, with milder referee-defined effects; no save when taken on purpose (H-DRUG-01).
+- Drunk: the DRUNK condition, −2 to the DEX score (modifier recomputed; option drunk_dex_penalty = modifier
+  lowers the DEX modifier instead) and −2 to every save, for drunk_duration_hours (H-DRUG-02, AMB-80). The
+  score is never lowered below 1: drink alone does not kill (our reading).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from furnace import dice
+from furnace.character import Character
+from furnace.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.dice import DiceSource
+from furnace.effects import Ability
+from furnace.errors import FurnaceError
+from furnace.events import Event
+from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state, with_state
+from furnace.hazards.scores import Loss, kill, lose, set_score, take_damage
+from furnace.ruleset import Ruleset
+
+
+class ToxinEffect(BaseModel):
+    """What a failed save does: death, a condition (deep sleep …), ability loss or HP damage."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["death", "condition", "ability_loss", "damage"]
+    ability: Ability | None = None
+    amount: int = Field(1, ge=1)
+    dice: str | None = None
+    condition: str | None = None
+    permanent: bool = False
+
+
+class Toxin(BaseModel):
+    """A poison (all or nothing) or a drug (milder, no save when taken on purpose)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    effect: ToxinEffect
+    drug: bool = False
+    dc: int | None = None                 # AMB-82: the poison's own DC; hazard_save_dc when unset
+    save_category: Category = "poison"
+
+
+def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset | None = None, *,
+           intentional: bool = False) -> tuple[Character, list[Event]]:
+    """H-POIS-01 (and H-DRUG-01 for a drug): save or suffer the whole effect; a drug taken on purpose has no
+    save."""
+    rules = ruleset(rules)
+    require(rules, "hazards_poison_drugs", "H-POIS-01", "poison and drugs")
+    if not character.alive:
+        return character, []
+    events: list[Event] = []
+    if intentional and toxin.drug:
+        events.append(Event("drug", character.name, f"takes {toxin.name} on purpose: no save (H-DRUG-01)"))
+    else:
+        result = hazard_save(character, toxin.save_category, rng, rules, toxin.name, dc=toxin.dc)
+        events.append(save_event("poison_save", character, result, toxin.name, toxin=toxin.name))
+        if result.success:
+            return character, events
+    character, hurt = _suffer(character, toxin, rng, rules)
+    return character, events + hurt
+
+
+def _suffer(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
+    effect = toxin.effect
+    if effect.kind == "death":
+        return kill(character, f"{toxin.name} (H-POIS-01)")
+    if effect.kind == "condition":
+        name = (effect.condition or "UNCONSCIOUS").upper()
+        after = character.model_copy(update={"conditions": [*character.conditions, name]})
+        return after, [Event("condition", character.name, f"{toxin.name}: {name}", data={"condition": name})]
+    if effect.kind == "ability_loss":
+        if effect.ability is None:
+            raise FurnaceError(f"{toxin.name}: an ability_loss effect names its ability")
+        loss: Loss = "permanent" if effect.permanent else "temporary"
+        return lose(character, effect.ability, effect.amount, rules, toxin.name, loss)
+    roll = dice.roll(effect.dice or str(effect.amount), rng, label=f"{toxin.name} damage")
+    after, events = take_damage(character, roll.total, rules, toxin.name)
+    return after, [Event("poison", character.name, f"{toxin.name} deals {roll.total}", (roll,)), *events]
+
+
+# -- alcohol (H-DRUG-02) ---------------------------------------------------------------------------------------
+def make_drunk(character: Character, rules: Ruleset | None = None) -> tuple[Character, list[Event]]:
+    """DRUNK: −2 DEX (score or modifier, drunk_dex_penalty) and −2 to saves (added by every hazard SAVE)."""
+    rules = ruleset(rules)
+    require(rules, "hazards_poison_drugs", "H-DRUG-02", "drunkenness")
+    if "DRUNK" in character.conditions or not character.alive:
+        return character, []
+    after = character.model_copy(update={"conditions": [*character.conditions, "DRUNK"]})
+    if rules["drunk_dex_penalty"] == "modifier":
+        after = with_state(after, drunk={"dex_mod": -2})
+        return after, [Event("drunk", character.name, "drunk: −2 DEX modifier and −2 to saves (H-DRUG-02)")]
+    dex = character.scores["DEX"]
+    lowered = dex - max(1, dex - 2)
+    after, events = set_score(after, "DEX", dex - lowered, rules, "drunk (H-DRUG-02)", "passing")
+    after = with_state(after, drunk={"dex": lowered})
+    return after, [Event("drunk", character.name, f"drunk: DEX −{lowered} and −2 to saves (H-DRUG-02)"), *events]
+
+
+def sober_up(character: Character, rules: Ruleset | None = None) -> tuple[Character, list[Event]]:
+    """The drink wears off: DEX comes back and DRUNK ends."""
+    rules = ruleset(rules)
+    if "DRUNK" not in character.conditions:
+        return character, []
+    back = int(state(character).get("drunk", {}).get("dex", 0))
+    after = with_state(character.model_copy(update={"conditions": [c for c in character.conditions
+                                                                    if c != "DRUNK"]}), drunk={})
+    events = [Event("sober", character.name, "sobers up")]
+    if back and after.alive:
+        after, restored = set_score(after, "DEX", after.scores["DEX"] + back, rules, "sober again", "passing")
+        events += restored
+    return after, events
+
+
+def drink(campaign: Campaign, name: str, rules: Ruleset | None = None) -> tuple[Campaign, list[Event]]:
+    """Make a character drunk and put her sobering up on the clock (drunk_duration_hours, AMB-80)."""
+    rules = ruleset(rules)
+    after, events = make_drunk(member(campaign, name), rules)
+    campaign = campaign.model_copy(update={"characters": {**campaign.characters, name: after}})
+    if events:
+        hours = int(rules["drunk_duration_hours"])
+        campaign, _ = schedule(campaign, "sober_up", after=hours * HOUR, owner=name, label=f"{name} sobers up")
+    return campaign, events
+
+
+@handler("sober_up")
+def _sober_up(fire: Fire) -> None:
+    character, events = sober_up(fire.character(), fire.rules)
+    fire.put(character)
+    stamp(fire, events)
