@@ -471,7 +471,7 @@ def demo(seed: int | None, count: int) -> None:
     demo_output(_rng(seed), count)
 
 
-from furnace import cli_clock, cli_hazards, cli_magic, cli_play  # noqa: E402, F401  (register their commands)
+from furnace import cli_clock, cli_hazards, cli_magic, cli_middle_sea, cli_play  # noqa: E402, F401  (commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

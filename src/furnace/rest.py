@@ -89,4 +89,6 @@ def rest(character: Character, kind: str, rng: DiceSource, rules: Ruleset | None
     model = HEALING_MODELS.get(str(rules["healing_model"]))
     if model is None:
         raise CharacterError(f"the {rules['healing_model']} healing model is not built yet; use the furnace model")
+    if kind not in model:
+        raise CharacterError(f"the {rules['healing_model']} healing model rests by {', '.join(model)}, not {kind!r}")
     return model[kind](character, rng, rules)
