@@ -213,9 +213,18 @@ def _death(e: Effect, step: Step, actor: str, target: str) -> None:
             kill(step, c, e.note or "slain outright")
             continue
         r = step.roll(e.timer.amount, f"{c.name} dies in {e.timer.amount} {e.timer.unit}s")
-        step.update(t, doomed_round=step.enc.round + r.total)
-        step.log("doomed", c.name, f"will die in {r.total} {e.timer.unit}(s) (round {step.enc.round + r.total})"
+        rounds = r.total * rounds_per(e.timer.unit, step)
+        step.update(t, doomed_round=step.enc.round + rounds)
+        step.log("doomed", c.name, f"will die in {r.total} {e.timer.unit}(s) (round {step.enc.round + rounds})"
                  + (f" unless {e.unless}" if e.unless else ""), (r,))
+
+
+def rounds_per(unit: str, step: Step) -> int:
+    """How many action rounds a unit holds (AMB-03: an exploration turn is 10 minutes)."""
+    if unit in ("round", "next_turn", "segment"):
+        return 1
+    seconds = {"exploration_turn": int(step.rules["exploration_turn_minutes"]) * 60, "minute": 60, "hour": 3600}
+    return max(1, seconds.get(unit, 60) // max(1, int(step.rules["round_seconds"])))
 
 
 def _slay(e: Effect, step: Step, actor: str, target: str) -> None:

@@ -40,7 +40,12 @@ class Combatant(BaseModel):
     weapon: str = "weapon"
     ranged: bool = False
     armor_type: ArmorType = "none"
+    armor_key: str | None = None            # F-TAB-21 key: what the armor is made of (M-ARM)
+    helmet: bool = False
     shield: bool = False
+    weapon_class: str | None = None         # sharp, blunt, strung, pole, hurled, unarmed (M-WPN)
+    magic_bonus: int = 0
+    dex_score: int = 10
     saves: dict[Ability, int] = Field(default_factory=dict)
     con_mod: int = 0
     morale: int | None = None
@@ -65,7 +70,8 @@ class Combatant(BaseModel):
 
     @property
     def active(self) -> bool:
-        return self.status == "up"
+        """Up and able to fight: not dying, dead, fled, nor knocked senseless (UNCONSCIOUS)."""
+        return self.status == "up" and not any(h.name == "UNCONSCIOUS" for h in self.held)
 
     @property
     def in_fight(self) -> bool:
@@ -83,6 +89,24 @@ def armor_type(c: Character, rules: Ruleset) -> ArmorType:
     if kind == "light":
         return "light"
     return "heavy" if kind == "heavy" else "none"
+
+
+BLUNT = ("mace", "hammer", "club", "maul", "flail", "cudgel", "sledge")
+POLE = ("staff", "spear", "pole", "halberd", "glaive", "pike", "billhook", "quarterstaff")
+
+
+def weapon_class_of(weapon: Any) -> str | None:
+    """The Middle Sea weapon class (AMB-95): given on the weapon, else read from its name and kind."""
+    if weapon is None:
+        return "unarmed"
+    if weapon.weapon_class:
+        return str(weapon.weapon_class)
+    name = weapon.name.lower()
+    if weapon.kind == "ranged":
+        return "strung" if "bow" in name else "hurled"
+    if any(w in name for w in POLE):
+        return "pole"
+    return "blunt" if any(w in name for w in BLUNT) else "sharp"
 
 
 def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
@@ -105,7 +129,9 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
     return Combatant(
         id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, prof=prof, char_class=c.char_class,
         hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk, damage=dmg, weapon=name, ranged=ranged,
-        armor_type=armor_type(c, rules), shield=c.shield, saves=saves, con_mod=c.mod("CON"), zone=zone,
+        armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet, shield=c.shield,
+        weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
+        dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON"), zone=zone,
         crit_range=crit_range, features=tuple(features), hit_dice=c.hit_dice, hit_die=c.hit_die(rules),
         scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval, spells_cast=c.spells_cast,
         spell_mod={"Magic-user": c.mod("INT"), "Cleric": c.mod("WIS")}.get(c.char_class or ""),
@@ -125,4 +151,6 @@ def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource,
         damage=str(spec.get("damage", "1d6")), weapon=str(spec.get("weapon", "attack")),
         ranged=bool(spec.get("ranged", False)), armor_type=spec.get("armor", "none"),
         saves={a: save for a in ABILITIES}, morale=spec.get("morale"), zone=spec.get("zone", "NEAR"),
+        helmet=bool(spec.get("helmet", False)), shield=bool(spec.get("shield", False)),
+        armor_key=spec.get("armor_key"), weapon_class=spec.get("weapon_class"),
         features=tuple(spec.get("features", ())))

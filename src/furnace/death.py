@@ -73,9 +73,15 @@ def _middle_sea(step: Step, c: Combatant, amount: int) -> None:
         return
     rolled = step.rules.tables.roll("grievous-injury", step.rng, variables={"EXCESS": excess},
                                     label=f"{c.name} grievous injury, 3d6 + {excess} excess")
-    step.log("grievous", c.name, f"grievous injury {rolled.roll.total}: {rolled.row.text}", (rolled.roll,),
-             table=rolled.table.id)
-    apply_all(step, rolled.row.effect_list(), actor=c.id, target=c.id)
+    effects = rolled.row.effect_list()
+    helmet = c.helmet and "with_helmet" in rolled.row.data
+    if helmet:   # M-GRIEV-04/05: a helmet turns the blow to a lesser result
+        from furnace.effects import parse_effect
+
+        effects = [parse_effect(e) for e in rolled.row.data["with_helmet"]]
+    step.log("grievous", c.name, f"grievous injury {rolled.roll.total}: {rolled.row.text}"
+             + (" (with a helmet: the lesser result)" if helmet else ""), (rolled.roll,), table=rolled.table.id)
+    apply_all(step, effects, actor=c.id, target=c.id)
 
 
 DEATH_MODELS: dict[str, Callable[[Step, Combatant, int], None]] = {

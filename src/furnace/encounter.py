@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from furnace import conditions as cond
-from furnace import dice, luck
+from furnace import dice, luck, seafight
 from furnace.apply import apply_all, apply_periodic
 from furnace.castfight import can_cast, cast_in_fight
 from furnace.checks import enemy_morale, make_dc
@@ -66,7 +66,9 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     can_crit = crit_table(a, step.rules) is not None   # monsters only with the option (F-CRIT-03)
     if natural == 1 and not plain:
         step.log("fumble", a.name, f"misses {t.name}: natural 1", (roll,), total=roll.total)
-        if fumbles(a, step.rules):
+        if step.rules["fumble_model"] == "middle-sea":
+            seafight.fumble(step, actor)
+        elif fumbles(a, step.rules):
             _fumble(step, actor)
         return
     natural_hit = not plain and natural >= crit_on   # a natural 20 always hits (F-CRIT-01)
@@ -81,6 +83,12 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc}"
              f"{', natural 20' if natural_hit and not crit else ''})", (roll,),
              total=total, crit=crit)
+    if natural_hit and step.rules["crit_model"] == "middle-sea":
+        was_alive = step.c(target).active
+        seafight.crit(step, actor, target)
+        if was_alive and not step.c(target).active:
+            step.killed_by[target] = total
+        return
     _damage(step, actor, target, crit, total)
 
 
