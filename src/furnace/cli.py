@@ -90,7 +90,31 @@ def profile_option(fn: F) -> F:
                         help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
+LAZY_COMMANDS = {
+    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale"), "furnace.cli_play"),
+    **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli_magic"),
+    **dict.fromkeys(("clock",), "furnace.cli_clock"),
+    **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli_hazards"),
+    **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli_middle_sea"),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands in other modules are imported when named (or when help lists them)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            importlib.import_module(LAZY_COMMANDS[cmd_name])   # its decorators register it on `cli`
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="furnace-rpg")
 def cli() -> None:
     """Furnace: dice, tables and rules for the Furnace tabletop RPG.
@@ -469,9 +493,6 @@ def demo(seed: int | None, count: int) -> None:
     from furnace.render import demo_output
 
     demo_output(_rng(seed), count)
-
-
-from furnace import cli_clock, cli_hazards, cli_magic, cli_middle_sea, cli_play  # noqa: E402, F401  (commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -114,7 +114,10 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
     found = []
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
         found.append((prefix + name, command))
         if isinstance(command, click.Group):
             found += _commands(command, prefix + name + " ")
