@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace.abilities import modifier
 from furnace.effects import ABILITIES, Ability
-from furnace.errors import DataFileError, FurnaceError
+from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.ruleset import Ruleset, load_ruleset
 from furnace.tables import Table
 
@@ -209,9 +209,7 @@ class Character(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(x) for x in first["loc"])
-            raise DataFileError(path, f"field {field}: {first['msg']}") from None
+            raise from_validation(path, exc) from None
 
 
 def migrate(data: dict[str, Any], path: str) -> dict[str, Any]:

@@ -235,13 +235,17 @@ def table_roll(name: str, die: str | None, level: int | None, armor: str | None,
 
     tables = TableSet.packaged()
     key: int | str | None = level if level is not None else armor
-    result = tables.roll(name, _rng(seed), key=key, die=die, variables=_parse_vars(variables))
+    show_table_roll(tables.roll(name, _rng(seed), key=key, die=die, variables=_parse_vars(variables)), as_json)
+
+
+def show_table_roll(result: Any, as_json: bool) -> None:
+    """A roll on a table: the die and why, the roll, the row, and the row's effects."""
+    from furnace.effects import effect_summary
+
     if as_json:
         _emit(result.to_dict())
         return
     click.echo(result.explain())
-    from furnace.effects import effect_summary
-
     for effect in result.row.effects:
         click.echo(f"  · {effect_summary(effect)}")
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from furnace.cli import _emit, _load_character, _rng, cli, json_option, profile_option, seed_option
-from furnace.errors import DataFileError
+from furnace.errors import from_validation
 
 if TYPE_CHECKING:   # the clock (and pydantic) stay off the start-up path of `furnace roll`
     from furnace.clock import Campaign
@@ -32,8 +32,7 @@ def _load(path: str) -> Campaign:
     try:
         return Campaign.model_validate_json(file.read_text(encoding="utf-8"))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise DataFileError(file, f"field {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        raise from_validation(file, exc) from None
 
 
 def _save(path: str, campaign: Campaign) -> None:

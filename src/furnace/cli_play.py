@@ -7,7 +7,17 @@ from typing import Any
 
 import click
 
-from furnace.cli import _emit, _rng, cli, json_option, load_rules, option_option, profile_option, seed_option
+from furnace.cli import (
+    _emit,
+    _rng,
+    cli,
+    json_option,
+    load_rules,
+    option_option,
+    profile_option,
+    seed_option,
+    show_table_roll,
+)
 
 
 @cli.command()
@@ -56,7 +66,6 @@ def crit(char_class: str, level: int, seed: int | None, profile: str, as_json: b
     """
     from furnace.combatant import Combatant
     from furnace.crit import crit_level, crit_table
-    from furnace.effects import effect_summary
     from furnace.ruleset import load_ruleset
 
     rules = load_ruleset(profile)
@@ -66,13 +75,7 @@ def crit(char_class: str, level: int, seed: int | None, profile: str, as_json: b
                     char_class=cls, hp=1, hp_max=1, ac=10, attack_bonus=0)
     table = crit_table(who, rules)
     assert table is not None
-    result = rules.tables.roll(table, _rng(seed), key=crit_level(who, rules))
-    if as_json:
-        _emit(result.to_dict())
-        return
-    click.echo(result.explain())
-    for effect in result.row.effects:
-        click.echo(f"  · {effect_summary(effect)}")
+    show_table_roll(rules.tables.roll(table, _rng(seed), key=crit_level(who, rules)), as_json)
 
 
 @cli.command()
@@ -86,16 +89,9 @@ def fumble(armor: str, seed: int | None, profile: str, as_json: bool) -> None:
 
     Example: furnace fumble --armor heavy --seed 4
     """
-    from furnace.effects import effect_summary
     from furnace.ruleset import load_ruleset
 
-    result = load_ruleset(profile).tables.roll("fumble", _rng(seed), key=armor)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    click.echo(result.explain())
-    for effect in result.row.effects:
-        click.echo(f"  · {effect_summary(effect)}")
+    show_table_roll(load_ruleset(profile).tables.roll("fumble", _rng(seed), key=armor), as_json)
 
 
 def _modifiers(mods: tuple[str, ...]) -> list[Any]:

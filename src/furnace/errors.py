@@ -84,3 +84,12 @@ class IllegalActionError(FurnaceError):
     """An action the rules do not allow in the current state (the state is left unchanged)."""
 
     http_status = 409
+
+
+def from_validation(path: str | Path, exc: Exception, row: int | str | None = None) -> DataFileError:
+    """A pydantic ValidationError as a DataFileError naming the file and the first field that is wrong."""
+    errors = getattr(exc, "errors", lambda: [{"loc": (), "msg": str(exc)}])()
+    first = errors[0]
+    field = ".".join(str(x) for x in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return DataFileError(path, f"field {field}: {message}" if field else message, row)

@@ -24,7 +24,7 @@ from furnace import dice
 from furnace.character import Character
 from furnace.combatant import Combatant, Zone, from_character, monster
 from furnace.dice import DiceSource
-from furnace.errors import DataFileError, FurnaceError
+from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.ruleset import Ruleset
 from furnace.state import Encounter
 
@@ -87,9 +87,7 @@ def load_fight(path: str | Path) -> FightFile:
     try:
         return FightFile.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(x) for x in first["loc"])
-        raise DataFileError(file, f"field {field}: {first['msg']}") from None
+        raise from_validation(file, exc) from None
 
 
 def build(fight: FightFile, base: Path, rng: DiceSource, rules: Ruleset) -> Encounter:

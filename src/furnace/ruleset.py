@@ -20,7 +20,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from furnace.errors import DataFileError, RuleOptionError, UnknownNameError
+from furnace.errors import DataFileError, RuleOptionError, UnknownNameError, from_validation
 from furnace.tables import TableSet
 
 OptionType = Literal["choice", "bool", "int", "table", "dice", "text"]
@@ -114,9 +114,7 @@ def _load_yaml(path: Any, what: str) -> Any:
 
 
 def _validation(path: str, exc: ValidationError, row: int | str | None = None) -> DataFileError:
-    first = exc.errors()[0]
-    loc = ".".join(str(x) for x in first["loc"])
-    return DataFileError(path, f"{loc}: {first['msg']}", row)
+    return from_validation(path, exc, row)
 
 
 def option_specs() -> dict[str, OptionSpec]:
