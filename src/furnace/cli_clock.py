@@ -136,3 +136,42 @@ def clock_join(character_file: str, state_file: str) -> None:
     chars = {**campaign.characters, character.name: character}
     _save(state_file, campaign.model_copy(update={"characters": chars}))
     click.echo(f"{character.name} joins the campaign ({len(chars)} character(s))")
+
+
+@clock.command("edit")
+@click.argument("entry_id", type=int)
+@click.option("--in", "after", nargs=2, required=True, metavar="AMOUNT UNIT",
+              help="When it now falls due, from now: e.g. --in 2 turns.")
+@state_option
+@profile_option
+def clock_edit(entry_id: int, after: tuple[str, str], state_file: str, profile: str) -> None:
+    """Change what remains of a scheduled entry (a torch's turns, a disease's next save).
+
+    Example: furnace clock edit 3 --in 2 turns
+    """
+    from furnace.clock import reschedule, unit_seconds
+    from furnace.errors import FurnaceError
+    from furnace.ruleset import load_ruleset
+
+    if not after[0].isdigit():
+        raise FurnaceError(f"--in takes a whole number and a unit, not {' '.join(after)!r}")
+    seconds = int(after[0]) * unit_seconds(after[1], load_ruleset(profile))
+    campaign = reschedule(_load(state_file), entry_id, after=seconds)
+    _save(state_file, campaign)
+    click.echo(f"#{entry_id} now falls due {campaign.clock.describe(campaign.clock.find(entry_id).at)}")
+
+
+@clock.command("cancel")
+@click.argument("entry_id", type=int)
+@state_option
+def clock_cancel(entry_id: int, state_file: str) -> None:
+    """Take an entry off the clock (the torch is snuffed, the disease cured).
+
+    Example: furnace clock cancel 3
+    """
+    from furnace.clock import cancel
+
+    campaign = _load(state_file)
+    label = campaign.clock.find(entry_id).label
+    _save(state_file, cancel(campaign, entry_id))
+    click.echo(f"#{entry_id} '{label}' is off the clock")

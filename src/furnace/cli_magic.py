@@ -195,3 +195,32 @@ def item_list(profile: str) -> None:
 
     for found in all_items(load_ruleset(profile)):
         click.echo(f"{found.name:<22} {found.tier:<9} {found.item_type:<10} {found.budget} dice")
+
+
+@item.command("new")
+@click.argument("name")
+@click.option("--type", "item_type", default="weapon", show_default=True, help="What the item is.")
+@click.option("--tier", type=click.Choice(["common", "uncommon", "rare", "epic"]), default="uncommon",
+              show_default=True)
+@click.option("--kind", type=click.Choice(["effect", "ranged", "melee"]), default="melee", show_default=True,
+              help="Its Magic Item Die: effect d4, ranged d6, melee d8.")
+@click.option("--cursed", is_flag=True, help="Add a curse entry for the referee to write.")
+@click.option("--out", default=None, help="Write the item file here (YAML).")
+@profile_option
+def item_new(name: str, item_type: str, tier: str, kind: str, cursed: bool, out: str | None, profile: str) -> None:
+    """Build a magic item: entries that spend exactly the tier's Magic Item Dice (1/3/5).
+
+    Example: furnace item new "Frost Brand" --tier rare --kind melee --out frost-brand.yaml
+    """
+    from furnace.items import build_item, propose_item
+    from furnace.ruleset import load_ruleset
+    from furnace.spellbuilder import to_yaml
+
+    rules = load_ruleset(profile)
+    data = propose_item(name, item_type, tier, kind, rules, cursed=cursed)
+    built = build_item(data, rules)
+    if out:
+        _write(out, to_yaml(data))
+        click.echo(f"wrote {out}: {built.explain()}")
+        return
+    click.echo(to_yaml(data))

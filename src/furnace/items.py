@@ -7,7 +7,7 @@ whose entries do not add up to the tier's dice is refused with the count (F-TAB-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from furnace.errors import DataFileError, UnknownNameError
@@ -79,3 +79,51 @@ def _plain(text: str) -> str:
 
 def all_items(rules: Ruleset) -> list[Item]:
     return [item_from_table(t, rules) for t in rules.tables if is_item(t)]
+
+
+# -- the item builder ----------------------------------------------------------------------------------
+ITEM_DIE = {"effect": "d4", "ranged": "d6", "melee": "d8"}   # F-TAB-26
+
+
+def propose_item(name: str, item_type: str, tier: str, kind: str, rules: Ruleset, *,
+                 damage_type: str | None = None, cursed: bool = False) -> dict[str, Any]:
+    """An item table whose entries spend exactly the tier's Magic Item Dice (F-MAGIC-01…04): the dice go
+    to the item's effect, then a duration, then more effect; 'once a day' is free. For the referee to edit."""
+    budget = tier_dice(tier, rules)
+    die = ITEM_DIE[kind]
+    kind_word = {"effect": "AC", "ranged": f"{damage_type + ' ' if damage_type else ''}DAM",
+                 "melee": f"{damage_type + ' ' if damage_type else ''}DAM"}[kind]
+    effect_dice = max(1, budget - (budget // 3)) if budget else 0
+    duration_dice = budget - effect_dice
+    rows: list[dict[str, Any]] = [{"key": "item", "text": f"{name}: {tier} {item_type}, {budget} Magic Item Dice.",
+                                   "data": {"item_type": item_type, "tier": tier.lower(), "budget": budget,
+                                            "total_cost": budget, "cursed": cursed}}]
+    if effect_dice:
+        rows.append({"key": "effect", "text": f"+{effect_dice}{die} {kind_word} ({_dice_word(effect_dice)}).",
+                     "data": {"effect": f"+{effect_dice}{die} {kind_word}", "dice": f"{effect_dice}{die}",
+                              "cost": effect_dice}})
+    rows.append({"key": "duration", "text": f"Lasts {duration_dice}d4 rounds ({_dice_word(duration_dice)})."
+                 if duration_dice else "Lasts 1 round (free).",
+                 "data": {"effect": "duration", "cost": duration_dice}})
+    rows.append({"key": "uses", "text": "Once a day (free).", "data": {"uses_per_day": 1, "cost": 0}})
+    if cursed:
+        rows.append({"key": "curse", "text": "Cursed: the referee writes the curse (F-MAGIC-04).",
+                     "effects": [{"kind": "referee_prompt", "prompt": f"the curse of {name}"}],
+                     "data": {"curse": True, "cost": 0}})
+    slug = "-".join(name.lower().split())
+    return {"id": f"house:item-{slug}", "name": f"item-{slug}", "title": f"Magic item: {name}",
+            "source": "Furnace item builder (F-MAGIC-01…04): proposed entries for the referee to edit",
+            "kind": "keyed", "key_name": "component", "rules": ["F-MAGIC-01", "F-MAGIC-02", "F-MAGIC-04"],
+            "rows": rows}
+
+
+def _dice_word(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
+def build_item(data: dict[str, Any], rules: Ruleset) -> Item:
+    """Validate a proposed (or edited) item like an item file: the table, then the tier's budget."""
+    from furnace.tables import validate_table
+
+    table = validate_table(data, "<item builder>")
+    return item_from_table(table, replace(rules, tables=rules.tables.with_table(table)))

@@ -252,3 +252,44 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
 def new_day(character: Character) -> Character:
     """A new in-game day resets the daily healing count (AMB-14: not every long rest)."""
     return character.model_copy(update={"healed_today": 0})
+
+
+def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, rng: DiceSource, room_dc: int,
+                      rules: Ruleset | None = None, *, approved: bool = False,
+                      ) -> tuple[Character, Character, list[Event]]:
+    """F-CLR-06, CF-47: instead of HP, Lay on Hands may cure a condition (a broken bone, a disease, poison,
+    paralysis …) when the referee approves it; it counts as one Cure Serious Wounds and heals no HP."""
+    rules = rules or load_ruleset()
+    if not approved:
+        return cleric, recipient, [Event("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
+                                         f"{condition}? (F-CLR-06; approve to roll)", data={"referee_prompt": True})]
+    check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
+                       label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK")
+    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    if not check.success:
+        return _after_prayer(cleric, check, events), recipient, events
+    wanted = condition.lower()
+    keep = {field: [x for x in getattr(recipient, field) if wanted not in x.lower()]
+            for field in ("conditions", "injuries", "until_rest")}
+    cured = any(len(keep[f]) != len(getattr(recipient, f)) for f in keep)
+    events.append(Event("cure", cleric.name, f"{recipient.name}: {condition} "
+                        + ("cured (no HP healed)" if cured else "was not found on the character")))
+    return cleric, recipient.model_copy(update=keep) if cured else recipient, events
+
+
+def extra_hit_dice(recipient: Character, rng: DiceSource, room_dc: int, rules: Ruleset | None = None,
+                   ) -> tuple[Character, list[Event]]:
+    """F-CLR-08 (optional, off by default): after Lay on Hands, a CON SAVE vs ROOM DC regains one Hit Die
+    into the pool (how many is the referee's, REF-05; one by default), never above the level's pool."""
+    rules = rules or load_ruleset()
+    if not rules["loh_extra_hd_recovery"]:
+        raise CharacterError("the optional extra Hit Die recovery is off (option loh_extra_hd_recovery, F-CLR-08)")
+    from furnace.rest import pool_size
+
+    bonus = recipient.mod("CON") + (recipient.prof(rules) if "CON" in recipient.saves else 0)
+    save = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
+    if save.total < room_dc:
+        return recipient, [Event("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
+    pool = min(pool_size(recipient, rules), recipient.hit_dice + 1)
+    return recipient.model_copy(update={"hit_dice": pool}), [
+        Event("heal", recipient.name, f"CON SAVE {save.total}: Hit Dice pool {recipient.hit_dice} → {pool}", (save,))]
