@@ -248,9 +248,11 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
         return Action("wait")
     if can_cast(c):   # a caster casts the first spell it knows
         return Action("cast", target, spell=c.spells[0])
+    # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
+    sneak = "Sneak Attack" in c.features and enc.round == 1 and enc.get(target).side in enc.surprised
     if c.ranged or c.zone == "CLOSE":
-        return Action("attack", target)
-    return Action("move_attack", target)
+        return Action("attack", target, sneak=sneak)
+    return Action("move_attack", target, sneak=sneak)
 
 
 def start_turn(step: Step, cid: str) -> bool:

@@ -634,3 +634,18 @@ def test_F_CMBT_05_a_fight_replays_exactly_from_its_seed_and_actions() -> None:
     again, replayed = replay(start, 11, steps, rules)
     assert [e.to_dict() for e in replayed] == [e.to_dict() for e in events + more]
     assert again.model_dump() == enc.model_dump()
+
+
+def test_F_ROG_04_F_SURP_01_a_rogue_sneak_attacks_the_surprised_in_round_one() -> None:
+    """F-ROG-04, F-SURP-01: the surprised side does not act in round 1 and is unaware: the Rogue's tactic
+    makes a Sneak Attack (EASY, and a hit is a crit)."""
+    from furnace.encounter import tactic_attack_nearest
+    from furnace.state import Encounter as _Encounter
+
+    rogue = Combatant(id="r", name="Wren", side="party", kind="pc", level=3, prof=2, char_class="Rogue", hp=12,
+                      hp_max=12, ac=13, attack_bonus=4, damage="1d8+2", zone="CLOSE", features=("Sneak Attack",))
+    foe = Combatant(id="g", name="Goblin", side="goblins", hp=6, hp_max=6, ac=12, attack_bonus=2, zone="CLOSE")
+    enc = _Encounter(room_dc=12, combatants=(rogue, foe), surprised=("goblins",), round=1)
+    assert tactic_attack_nearest(enc, rogue).sneak
+    assert not tactic_attack_nearest(enc.model_copy(update={"round": 2}), rogue).sneak
+    assert not tactic_attack_nearest(enc.model_copy(update={"surprised": ()}), rogue).sneak
