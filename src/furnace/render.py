@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from furnace import dice
-from furnace.abilities import modifier, roll_in_order
+from furnace.abilities import modifier
 from furnace.character import Character
 from furnace.effects import effect_summary
 from furnace.funnel import Party
@@ -75,21 +75,12 @@ def rules_table(ruleset: Ruleset) -> None:
 
 
 def demo_output(rng: dice.DiceSource, count: int) -> None:
-    """A few 0-level characters (3d6 in order, 1d4 HP) and a sample roll with its explanation."""
-    out = RichTable(title=f"{count} 0-level characters (3d6 in order, 1d4 HP)")
-    out.add_column("#")
-    for ability in ("STR", "DEX", "CON", "INT", "WIS", "CHA"):
-        out.add_column(ability, justify="right")
-    out.add_column("HP", justify="right")
-    hp = dice.parse("1d4")
-    for i in range(1, count + 1):
-        scores = roll_in_order(rng)
-        cells = [f"{s.score} ({modifier(s.score):+d})" for s in scores]
-        out.add_row(str(i), *cells, str(hp.roll(rng, label="0-level HP").total))
-    console = _console()
-    console.print(out)
+    """The main job's showcase: a funnel of 0-level characters and a sample roll with its explanation."""
+    from furnace.funnel import run_funnel
+
+    party_table(run_funnel(rng, 1, count))
     sample = dice.roll("d20+STR+PROF", rng, {"STR": 2, "PROF": 1}, label="a sample ATK (STR +2, PROF +1)")
-    console.print(sample.explain())
+    _console().print(sample.explain())
 
 
 def party_table(party: Party) -> None:
