@@ -173,7 +173,21 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
         r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc}")
         ok = r.total >= dc
         step.log("save", c.name, f"{name} SAVE {r.total} vs DC {dc}: {'saved' if ok else 'failed'}", (r,))
+        record_luck(step, t, ok, "SAVE")
         apply_all(step, e.on_success if ok else e.on_fail, actor=actor, target=t)
+
+
+def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
+    """F-LUCK-01/02: a PC's second failed d20 roll in a row earns a Luck Die, and each one after; at most 3."""
+    from furnace import luck
+
+    c = step.c(cid)
+    if c.kind != "pc":
+        return
+    state, event = luck.record(luck.LuckState(c.luck_dice, c.luck_streak), success, kind, step.rules, who=c.name)
+    step.update(cid, luck_dice=state.dice, luck_streak=state.streak)
+    if event is not None:
+        step.events.append(event)
 
 
 def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:

@@ -109,6 +109,18 @@ def weapon_class_of(weapon: Any) -> str | None:
     return "blunt" if any(w in name for w in BLUNT) else "sharp"
 
 
+def state_modifiers(c: Character) -> tuple[int, int]:
+    """What the character's state does to her ATK and SAVEs in a fight: short of sleep −N to every roll
+    (H-SLEEP-01), drunk −2 to saves (H-DRUG-02; the −2 DEX is already in her scores), Liquid Courage −1 to
+    hit (M-DRINK-01). The rules live in their modules; this reads them."""
+    from furnace.hazards.common import sleep_penalty
+    from furnace.houserules.middle_sea import courage_modifiers
+
+    sleep = sleep_penalty(c)
+    drunk = -2 if "DRUNK" in c.conditions else 0
+    return sleep + courage_modifiers(c).get("to_hit", 0), sleep + drunk
+
+
 def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
                    ) -> Combatant:
     """A character's numbers for the fight: AC, the first weapon's ATK and damage, SAVE bonuses."""
@@ -120,7 +132,9 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
             weapon.kind == "ranged"
     else:
         atk, dmg, name, ranged = c.mod("STR") + prof, str(max(1, 1 + c.mod("STR"))), "fist", False
-    saves = {a: c.mod(a) + (prof if a in c.saves else 0) for a in ABILITIES}
+    to_hit, save_mod = state_modifiers(c)
+    atk += to_hit
+    saves = {a: c.mod(a) + (prof if a in c.saves else 0) + save_mod for a in ABILITIES}
     features = [*c.features, *c.archetype_features]
     crit_range = 20
     for data in c.archetype_feature_data(rules):

@@ -14,7 +14,7 @@ from typing import Literal
 
 from furnace import conditions as cond
 from furnace import dice, luck, seafight
-from furnace.apply import apply_all, apply_periodic
+from furnace.apply import apply_all, apply_periodic, record_luck
 from furnace.castfight import can_cast, cast_in_fight
 from furnace.checks import enemy_morale, make_dc
 from furnace.combatant import ZONES, Combatant
@@ -108,14 +108,7 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
 
 
 def _record_luck(step: Step, actor: str, success: bool) -> None:
-    """F-LUCK-01/02: the second failed d20 roll in a row earns a Luck Die, and each one after; at most 3."""
-    a = step.c(actor)
-    if a.kind != "pc":
-        return
-    state, event = luck.record(luck.LuckState(a.luck_dice, a.luck_streak), success, "ATK", step.rules, who=a.name)
-    step.update(actor, luck_dice=state.dice, luck_streak=state.streak)
-    if event is not None:
-        step.events.append(event)
+    record_luck(step, actor, success, "ATK")
 
 
 def _damage_expression(a: Combatant) -> str:
