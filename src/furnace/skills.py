@@ -72,7 +72,12 @@ def skill_check(character: Character, skill: str, rng: DiceSource, room_dc: int,
     rules = rules or load_ruleset()
     own_easy, own_hard = situational(character, skill, rules)
     dc = make_dc(room_dc, [*(own_easy if situation else []), *easy], [*own_hard, *hard], rules)
-    return check(rng, dc, skill_modifiers(character, skill, rules), kind="CHECK",
+    from furnace.hazards.common import sleep_penalty
+
+    mods = skill_modifiers(character, skill, rules)
+    if sleep_penalty(character):   # H-SLEEP-01: short of sleep, −N to every roll
+        mods.append(Modifier(sleep_penalty(character), "short of sleep (H-SLEEP-01)"))
+    return check(rng, dc, mods, kind="CHECK",
                  label=f"{character.name}: {skill} ({SKILL_ABILITY[skill]})", rules=rules)
 
 

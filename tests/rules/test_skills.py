@@ -77,3 +77,10 @@ def test_F_CMBT_04_stunt_sets_the_follow_up() -> None:
     """F-CMBT-04: jump the table (Acrobatics vs ROOM DC): success → the ATK is EASY, failure → HARD."""
     assert stunt(rogue(), "Acrobatics", ScriptedDice([15]), 12, RULES).follow_up == "EASY"
     assert stunt(rogue(), "Acrobatics", ScriptedDice([2]), 12, RULES).follow_up == "HARD"
+
+
+def test_H_SLEEP_01_short_sleep_lowers_skill_checks() -> None:
+    """H-SLEEP-01: three days short of sleep: −3 to a skill CHECK too."""
+    tired = rogue(extensions={"hazards": {"short_sleep_days": 3}})
+    assert skill_check(tired, "Stealth", ScriptedDice([7]), 12, RULES).total == skill_check(
+        rogue(), "Stealth", ScriptedDice([7]), 12, RULES).total - 3
