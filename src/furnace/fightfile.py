@@ -17,12 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from furnace import dice
 from furnace.character import Character
 from furnace.combatant import Combatant, Zone, from_character, monster
+from furnace.datafile import read_yaml
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.ruleset import Ruleset
@@ -76,12 +76,7 @@ class FightFile(BaseModel):
 
 def load_fight(path: str | Path) -> FightFile:
     file = Path(path)
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataFileError(file, f"cannot read the fight file: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise DataFileError(file, f"not valid YAML: {exc}") from None
+    data = read_yaml(file, "fight file")
     if not isinstance(data, dict):
         raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
     try:

@@ -17,9 +17,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from furnace.datafile import read_yaml
 from furnace.errors import DataFileError, RuleOptionError, UnknownNameError, from_validation
 from furnace.tables import TableSet
 
@@ -104,15 +104,6 @@ class Ruleset:
                 "options": {n: {"value": v.value, "source": v.source} for n, v in self.values.items()}}
 
 
-def _load_yaml(path: Any, what: str) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(str(path), f"not valid YAML ({what}): {exc}") from None
-    except OSError as exc:
-        raise DataFileError(str(path), f"cannot read {what}: {exc.strerror}") from None
-
-
 def _validation(path: str, exc: ValidationError, row: int | str | None = None) -> DataFileError:
     return from_validation(path, exc, row)
 
@@ -147,7 +138,7 @@ _CACHE: dict[str, Any] = {}
 def _SPECS() -> dict[str, OptionSpec]:
     if "specs" not in _CACHE:
         entry = resources.files("furnace") / "data" / "options.yaml"
-        _CACHE["specs"] = _specs_from(_load_yaml(entry, "rule options"), "furnace/data/options.yaml")
+        _CACHE["specs"] = _specs_from(read_yaml(entry, "rule options"), "furnace/data/options.yaml")
     specs: dict[str, OptionSpec] = _CACHE["specs"]
     return specs
 
@@ -158,7 +149,7 @@ def builtin_profiles() -> dict[str, Profile]:
         found: dict[str, Profile] = {}
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.name.endswith(".yaml"):
-                found_profile = _profile_from(_load_yaml(entry, "profile"), f"furnace/data/profiles/{entry.name}")
+                found_profile = _profile_from(read_yaml(entry, "profile"), f"furnace/data/profiles/{entry.name}")
                 found[found_profile.name] = found_profile
         _CACHE["profiles"] = found
     profiles: dict[str, Profile] = _CACHE["profiles"]
@@ -200,7 +191,7 @@ def load_ruleset(profile: str = "furnace", overrides: Mapping[str, Any] | None =
         file = Path(profile)
         if not file.exists():
             raise UnknownNameError("profile", profile, sorted(profiles))
-        chosen, path = _profile_from(_load_yaml(file, "profile"), str(file)), str(file)
+        chosen, path = _profile_from(read_yaml(file, "profile"), str(file)), str(file)
         extra_tables = [file.parent / t for t in chosen.tables]
     values = {name: OptionValue(spec, spec.default, "default") for name, spec in specs.items()}
     for member, member_path in _chain(chosen, profiles, path):

@@ -22,10 +22,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from furnace import dice
+from furnace.datafile import read_yaml
 from furnace.dice import DiceSource, RollResult
 from furnace.effects import Effect, EffectList, check_dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
@@ -192,13 +192,6 @@ class TableRoll:
 
 
 # -- the registry ----------------------------------------------------------------------------------
-def _read_yaml(path: Path | Any) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else None
-        raise DataFileError(str(path), f"not valid YAML: {getattr(exc, 'problem', exc)}", where) from None
 
 
 def _row_of(error: Mapping[str, Any]) -> int | None:
@@ -259,7 +252,7 @@ class TableSet:
 
     def load_files(self, paths: Iterable[str | Path]) -> TableSet:
         """A new set with these files laid over this one; all are validated before any takes effect."""
-        loaded = [(str(p), validate_table(_read_yaml(Path(p)), p)) for p in paths]
+        loaded = [(str(p), validate_table(read_yaml(Path(p), "table"), p)) for p in paths]
         other = self.copy()
         for path, table in loaded:
             other._by_id[table.id] = table
@@ -340,7 +333,7 @@ def _packaged() -> TableSet:
         tables = []
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.name.endswith(".yaml"):
-                tables.append(validate_table(_read_yaml(entry), f"furnace/data/tables/{entry.name}"))
+                tables.append(validate_table(read_yaml(entry, "table"), f"furnace/data/tables/{entry.name}"))
         _PACKAGED = TableSet(tables)
         _PACKAGED._check_names()
     return _PACKAGED

@@ -16,12 +16,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from furnace.character import Character
 from furnace.checks import Modifier
 from furnace.clock import ALIASES, FIXED_UNITS, Campaign, Fire, cancel, handler, schedule, unit_seconds
+from furnace.datafile import read_yaml
 from furnace.dice import DiceSource
 from furnace.effects import Ability
 from furnace.errors import DataFileError, UnknownNameError
@@ -112,13 +112,7 @@ def from_data(data: Any, path: str) -> Disease:
 
 def load_disease(path: str | Path) -> Disease:
     """A referee's disease file (YAML)."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DataFileError(str(path), f"not valid YAML: {exc}") from None
-    except OSError as exc:
-        raise DataFileError(str(path), f"cannot read the disease file: {exc.strerror}") from None
-    return from_data(data, str(path))
+    return from_data(read_yaml(Path(path), "disease file"), str(path))
 
 
 def packaged_disease(name: str, rules: Ruleset | None = None) -> Disease:
