@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import pytest
+from recorder import Recorder
 
 from furnace import dice
 from furnace.dice import ScriptedDice
@@ -22,20 +23,11 @@ def brute_force(sides: Sequence[int], combine: Callable[..., int | Fraction]) ->
     return {total: Fraction(n, size) for total, n in counts.items()}
 
 
-class _Recorder:
-    """A dice source that shows 1 on every die and records which dice were asked for."""
-
-    def __init__(self) -> None:
-        self.sides: list[int] = []
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        self.sides.append(start if stop is None else stop - start)
-        return 0
 
 
 def enumerate_rolls(text: str, variables: Mapping[str, int | str] | None = None) -> dict[int, Fraction]:
     """The distribution of `text` found by rolling it once with every possible tuple of faces."""
-    recorder = _Recorder()
+    recorder = Recorder()
     dice.roll(text, recorder, variables)
     expression = dice.parse(text)
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from recorder import Recorder
 
 from furnace import dice
 from furnace.dice import ScriptedDice
@@ -169,13 +170,6 @@ def test_scripted_replay_gives_the_same_roll(text: str, seed: int) -> None:
 
 # -- odds against the roller ----------------------------------------------------------------------------
 
-class _Recorder:
-    def __init__(self) -> None:
-        self.sides: list[int] = []
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        self.sides.append(start if stop is None else stop - start)
-        return 0
 
 
 SMALL = expressions(st.integers(0, 6).map(str) | dice_terms(max_count=3, sides=(2, 3, 4, 6)), max_leaves=3)
@@ -185,7 +179,7 @@ SMALL = expressions(st.integers(0, 6).map(str) | dice_terms(max_count=3, sides=(
 @given(SMALL)
 def test_exact_odds_match_every_roll(text: str) -> None:
     """The icepool distribution equals rolling every combination of faces, and lies within bounds()."""
-    recorder = _Recorder()
+    recorder = Recorder()
     try:
         dice.roll(text, recorder)
         distribution = dice.parse(text).distribution()

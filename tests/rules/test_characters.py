@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from scores import score_faces
 
 from furnace.abilities import modifier, roll_in_order
 from furnace.character import SCHEMA_VERSION, Character, CharacterError, HpGain, Occupation, Weapon
@@ -24,16 +25,8 @@ RULES = load_ruleset()
 TEN = dict.fromkeys(ABILITIES, 10)
 
 
-def three(total: int) -> list[int]:
-    """Three d6 faces that add up to `total` (3..18)."""
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
 
 
-def score_faces(scores: dict[str, int]) -> list[int]:
-    """The 18 faces that roll these scores 3d6 in order STR..CHA."""
-    return [f for a in ABILITIES for f in three(scores[a])]
 
 
 def zero_level_dice(scores: dict[str, int], hp: int = 2, occupation: int = 3) -> ScriptedDice:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from scores import score_faces
 
 from furnace.character import Character, CharacterError, Occupation
 from furnace.dice import ScriptedDice
@@ -22,15 +23,8 @@ RULES = load_ruleset()
 TEN = dict.fromkeys(ABILITIES, 10)
 
 
-def three(total: int) -> list[int]:
-    """Three d6 faces that add up to `total` (3..18)."""
-    a = min(6, total - 2)
-    b = min(6, total - a - 1)
-    return [a, b, total - a - b]
 
 
-def score_faces(scores: dict[str, int]) -> list[int]:
-    return [f for a in ABILITIES for f in three(scores[a])]
 
 
 def peasant(scores: dict[str, int] | None = None, *, hp: int = 3, race: str = "Human", **fields: Any) -> Character:
