@@ -1,0 +1,21 @@
+"""Write the golden logs anew (only when a rule changed on purpose)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from pathlib import Path
+
+from furnace.cli import main
+from tests.golden.cases import CASES
+
+LOGS = Path(__file__).parent / "logs"
+
+if __name__ == "__main__":
+    os.chdir(Path(__file__).resolve().parents[2])
+    for name, argv in CASES.items():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(argv) == 0, name
+        (LOGS / f"{name}.txt").write_text(out.getvalue(), encoding="utf-8")
