@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 browser: $(STAMP)   # only the real-Chromium sheet tests (needs /usr/bin/chromium: apt-get install chromium)
-	$(BIN)/pytest -m browser tests/sheets
+	$(BIN)/pytest -m browser tests/render
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_dice.py

@@ -2,6 +2,7 @@
 
 Run after changing an option: .venv/bin/python scripts/gen_rule_options_doc.py (a test checks the doc matches)."""
 import pathlib
+
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

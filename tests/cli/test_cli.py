@@ -7,7 +7,7 @@ import json
 import click
 import pytest
 
-from furnace.cli import cli, main
+from furnace.cli.app import cli, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

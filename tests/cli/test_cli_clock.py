@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from furnace.cli import main
+from furnace.cli.app import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 

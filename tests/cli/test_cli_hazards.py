@@ -1,4 +1,4 @@
-"""The Hazards commands of the CLI (`furnace.cli_hazards`), run in-process.
+"""The Hazards commands of the CLI (`furnace.cli.hazards`), run in-process.
 
 RULES.md H-TRAV-01/02 (travel: the hidden lost roll, none on a trail), H-FALL-01 (fall: 20d6 at 250'), H-DIS-06
 (disease: Green River Fever's 18 saves; a referee's file), H-LIGHT-02 (light: radius and burn time), H-LANG-03
@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from furnace import cli_hazards  # noqa: F401  (registers the commands on `cli` until cli.py imports it)
-from furnace.cli import main
+from furnace.cli.app import main
 
 COMMANDS = ("travel", "fall", "disease", "light", "language", "age")
 

@@ -1,4 +1,4 @@
-"""The magic commands of the CLI (`furnace.cli_magic`), run in-process: spellcheck, spell list/show/cast/new,
+"""The magic commands of the CLI (`furnace.cli.magic`), run in-process: spellcheck, spell list/show/cast/new,
 item show/list; --json shapes and exit codes.
 
 RULES.md F-SPELL-01 (the player view; the spell builder), F-SPELL-02..08 (SPELLCHECK, SL, Spell Dice, the crit),
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from furnace.cli import main
-from furnace.ruleset import load_ruleset
-from furnace.spellcheck import success_level
-from furnace.spells import get_spell
+from furnace.cli.app import main
+from furnace.magic.spellcheck import success_level
+from furnace.magic.spells import get_spell
+from furnace.rules.ruleset import load_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MAELIS = str(EXAMPLES / "characters" / "maelis.json")

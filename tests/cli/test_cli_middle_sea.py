@@ -1,4 +1,4 @@
-"""The Middle Sea commands of the CLI (`furnace.cli_middle_sea`), run in-process.
+"""The Middle Sea commands of the CLI (`furnace.cli.middle_sea`), run in-process.
 
 RULES.md M-GRIEV-01..09 (`grievous`), M-WPN-01..08 (`weapon-mishap`), M-ARM-01..05 (`armor-hit`), M-COIN-01
 (`coins`). Importing the module registers its commands on the `furnace` group.
@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-import furnace.cli_middle_sea  # noqa: F401  (registers the commands)
-from furnace.cli import cli, main
+import furnace.cli.middle_sea  # noqa: F401  (registers the commands)
+from furnace.cli.app import cli, main
 
 COMMANDS = ("grievous", "weapon-mishap", "armor-hit", "coins")
 

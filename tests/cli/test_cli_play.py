@@ -1,4 +1,4 @@
-"""The play commands of the CLI (`furnace.cli_play`), run in-process: fight, crit, fumble.
+"""The play commands of the CLI (`furnace.cli.play`), run in-process: fight, crit, fumble.
 
 RULES.md F-INIT-01 / F-CMBT-01..05 (a fight file resolved round by round and replayed from its seed),
 F-CRIT-01/02 (F-TAB-30/31: the crit die d20+4 at level 7), F-FUMB-01/02 (F-TAB-35/36: the d12 in heavy armor).
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from furnace.cli import main
+from furnace.cli.app import main
 
 FUNNEL = str(Path(__file__).resolve().parents[2] / "examples" / "funnel-vs-goblins.yaml")
 

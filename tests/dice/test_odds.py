@@ -9,11 +9,11 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import pytest
-from recorder import Recorder
 
 from furnace import dice
 from furnace.dice import ScriptedDice
 from furnace.errors import DiceError
+from tests.helpers.recorder import Recorder
 
 
 def brute_force(sides: Sequence[int], combine: Callable[..., int | Fraction]) -> dict[int, Fraction]:

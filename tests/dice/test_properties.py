@@ -12,12 +12,12 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from recorder import Recorder
 
 from furnace import dice
 from furnace.dice import ScriptedDice
 from furnace.dice.result import dice_groups
 from furnace.errors import DiceError
+from tests.helpers.recorder import Recorder
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

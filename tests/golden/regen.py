@@ -7,7 +7,7 @@ import io
 import os
 from pathlib import Path
 
-from furnace.cli import main
+from furnace.cli.app import main
 from tests.golden.cases import CASES
 
 LOGS = Path(__file__).parent / "logs"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from furnace.cli import main
+from furnace.cli.app import main
 from tests.golden.cases import CASES
 
 ROOT = Path(__file__).resolve().parents[2]

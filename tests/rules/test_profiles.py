@@ -8,12 +8,12 @@ from pathlib import Path
 
 import yaml
 
-from furnace.combatant import Combatant
 from furnace.dice import ScriptedDice
-from furnace.encounter import attack, log_text, run_fight
-from furnace.fightfile import build, load_fight
-from furnace.ruleset import load_ruleset
-from furnace.state import Encounter, Step
+from furnace.play.combatant import Combatant
+from furnace.play.encounter import attack, log_text, run_fight
+from furnace.play.fightfile import build, load_fight
+from furnace.play.state import Encounter, Step
+from furnace.rules.ruleset import load_ruleset
 
 FIGHT = Path(__file__).resolve().parents[2] / "examples" / "funnel-vs-goblins.yaml"
 

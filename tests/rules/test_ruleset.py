@@ -1,4 +1,4 @@
-"""Rule options and profiles (`furnace.ruleset`).
+"""Rule options and profiles (`furnace.rules.ruleset`).
 
 RULES.md Section A (conflicts CF-nn) and Section B (ambiguities AMB-nn), as revised by the review
 decisions D-1..D-12, become named options whose default is the recommended reading. The built-in
@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError
-from furnace.ruleset import builtin_profiles, load_ruleset, option_specs
+from furnace.rules.ruleset import builtin_profiles, load_ruleset, option_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "rule-options.md"

@@ -4,7 +4,7 @@ Each rule takes its dice source and ruleset (the `hazards` profile when none is 
 state with the events that explain it, rolls included. What has a duration goes on the campaign clock,
 through handlers registered here: "aging" (yearly), "disease_save", "daily_needs" (hunger, thirst, sleep),
 "light_out", "wake_up" and "sober_up". Importing this package also registers the `hazards` healing model
-in furnace.rest.HEALING_MODELS (rests "night", "full_day" and "week").
+in furnace.play.rest.HEALING_MODELS (rests "night", "full_day" and "week").
 
     travel        H-TRAV-01..04   travel, travel_day, TravelState, set_course, find_way
     scores        H-ABIL-01..03   set_score, lose, recover, take_damage (H-DMG-01..03 out of an encounter)

@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from furnace import dice
-from furnace.character import Character, CharacterError
-from furnace.checks import Modifier
-from furnace.clock import Campaign, Fire, handler, schedule, unit_seconds
+from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
-from furnace.effects import ABILITIES
 from furnace.events import Event
 from furnace.hazards.common import hazard_save, member, require, ruleset, save_event, stamp
 from furnace.hazards.scores import lose
-from furnace.ruleset import Ruleset
+from furnace.play.checks import Modifier
+from furnace.play.clock import Campaign, Fire, handler, schedule, unit_seconds
+from furnace.rules.effects import ABILITIES
+from furnace.rules.ruleset import Ruleset
 
 
 class AgingRow(NamedTuple):

@@ -14,16 +14,16 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from furnace.character import Character
-from furnace.checks import CheckResult, Modifier, OptionOffError, check, plain_dc
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
-from furnace.effects import Ability
 from furnace.errors import UnknownNameError
 from furnace.events import Event
-from furnace.ruleset import Ruleset, load_ruleset
+from furnace.play.checks import CheckResult, Modifier, OptionOffError, check, plain_dc
+from furnace.rules.effects import Ability
+from furnace.rules.ruleset import Ruleset, load_ruleset
 
 if TYPE_CHECKING:
-    from furnace.clock import Campaign, Fire
+    from furnace.play.clock import Campaign, Fire
 
 KEY = "hazards"
 Category = Literal["poison", "paralysis", "death", "fear"]

@@ -18,17 +18,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from furnace.character import Character
-from furnace.checks import Modifier
-from furnace.clock import ALIASES, FIXED_UNITS, Campaign, Fire, cancel, handler, schedule, unit_seconds
-from furnace.datafile import read_yaml
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
-from furnace.effects import Ability
 from furnace.errors import DataFileError, UnknownNameError
 from furnace.events import Event
 from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state
 from furnace.hazards.scores import Loss, lose
-from furnace.ruleset import Ruleset
+from furnace.play.checks import Modifier
+from furnace.play.clock import ALIASES, FIXED_UNITS, Campaign, Fire, cancel, handler, schedule, unit_seconds
+from furnace.rules.datafile import read_yaml
+from furnace.rules.effects import Ability
+from furnace.rules.ruleset import Ruleset
 
 UNITS = {*FIXED_UNITS, *ALIASES, "round", "exploration_turn"}
 

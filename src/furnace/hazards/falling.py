@@ -6,13 +6,13 @@ Option fall_rounding = up counts any part of 10 feet as a whole d6. Under 10 fee
 from __future__ import annotations
 
 from furnace import dice
-from furnace.character import Character
+from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.hazards.common import require, ruleset
 from furnace.hazards.scores import take_damage
-from furnace.ruleset import Ruleset
+from furnace.rules.ruleset import Ruleset
 
 MAX_DICE = 20
 PER_FEET = 10

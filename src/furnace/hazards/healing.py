@@ -9,7 +9,7 @@
   (H-HEAL-08). "At least half" is ceil(max / 2) (option half_hp_rounding).
 - a character at 0 HP or less wakes after 1d6 hours (H-HEAL-04): `knock_out` puts "wake_up" on the clock.
 
-`rest(character, "night" | "full_day" | "week", rng, rules)` of furnace.rest reaches this model when the
+`rest(character, "night" | "full_day" | "week", rng, rules)` of furnace.play.rest reaches this model when the
 option healing_model is hazards; the place is read from extensions["hazards"] (`bed`, `hostile`), and in a
 campaign from its flags (`rest_in_campaign`). Any rest ends the "until rest" effects (D-7).
 """
@@ -19,15 +19,15 @@ from __future__ import annotations
 from typing import Any
 
 from furnace import dice
-from furnace.character import Character, CharacterError
-from furnace.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
 from furnace.events import Event
 from furnace.hazards.common import member, ruleset, stamp, state
 from furnace.hazards.needs import needs
 from furnace.hazards.scores import recover
-from furnace.rest import HEALING_MODELS, RestFn
-from furnace.ruleset import Ruleset
+from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.play.rest import HEALING_MODELS, RestFn
+from furnace.rules.ruleset import Ruleset
 
 KINDS = ("night", "full_day", "week")
 HELPLESS = ("KNOCKED_DOWN", "CANT_USE_OBJECTS")     # while HP ≤ 0 after waking (H-HEAL-04)

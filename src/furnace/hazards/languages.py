@@ -12,11 +12,11 @@ language can never be known this way (no roll, and no attempt is used up).
 from __future__ import annotations
 
 from furnace import dice
-from furnace.character import Character
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.events import Event
 from furnace.hazards.common import require, ruleset, state, with_state
-from furnace.ruleset import Ruleset
+from furnace.rules.ruleset import Ruleset
 
 LITERACY = 7
 CLAN = {"elf": "Elvish", "dwarf": "Dwarvish", "half-orc": "Orcish"}

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from furnace.clock import Campaign, Fire, Scheduled, cancel, handler, schedule, unit_seconds
 from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.hazards.common import require, ruleset, stamp
-from furnace.ruleset import Ruleset
+from furnace.play.clock import Campaign, Fire, Scheduled, cancel, handler, schedule, unit_seconds
+from furnace.rules.ruleset import Ruleset
 
 OIL = "oil"
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from furnace.character import Character
+from furnace.characters.character import Character
 from furnace.events import Event
 from furnace.hazards.common import require, ruleset
-from furnace.ruleset import Ruleset
+from furnace.rules.ruleset import Ruleset
 
 HANDS = 2
 

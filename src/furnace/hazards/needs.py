@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from furnace.character import Character
-from furnace.clock import DAY, Campaign, Fire, handler, schedule
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.events import Event
 from furnace.hazards.common import hazard_save, member, ruleset, save_event, stamp, state, with_state
 from furnace.hazards.scores import kill, lose, set_score
-from furnace.ruleset import Ruleset
+from furnace.play.clock import DAY, Campaign, Fire, handler, schedule
+from furnace.rules.ruleset import Ruleset
 
 WELL = {"ate": True, "drank": True, "slept_hours": 8}
 MIN_SLEEP = 4

@@ -15,15 +15,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from furnace import dice
-from furnace.character import Character
-from furnace.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
-from furnace.effects import Ability
 from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state, with_state
 from furnace.hazards.scores import Loss, kill, lose, set_score, take_damage
-from furnace.ruleset import Ruleset
+from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.rules.effects import Ability
+from furnace.rules.ruleset import Ruleset
 
 
 class ToxinEffect(BaseModel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from furnace.clock import Campaign
+from furnace.play.clock import Campaign
 
 EXPLORATION = "exploration"
 

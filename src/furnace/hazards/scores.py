@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from furnace.abilities import modifier
-from furnace.character import ABSOLUTE_CAP, Character
-from furnace.effects import ABILITIES, Ability
+from furnace.characters.abilities import modifier
+from furnace.characters.character import ABSOLUTE_CAP, Character
 from furnace.events import Event
 from furnace.hazards.common import state, with_state
-from furnace.ruleset import Ruleset
+from furnace.rules.effects import ABILITIES, Ability
+from furnace.rules.ruleset import Ruleset
 
 Loss = Literal["permanent", "temporary", "deprivation", "passing"]   # passing: undone by its cause (drink)
 BUCKETS = {"temporary": "temporary_loss", "deprivation": "deprivation_loss"}

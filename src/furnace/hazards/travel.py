@@ -17,12 +17,12 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from furnace import dice
-from furnace.clock import Campaign, advance
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.hazards.common import require, ruleset
-from furnace.ruleset import Ruleset
+from furnace.play.clock import Campaign, advance
+from furnace.rules.ruleset import Ruleset
 
 HEADINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 FLAG = "travel"                      # where a Campaign keeps the party's travel state (campaign.flags)

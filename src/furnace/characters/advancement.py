@@ -1,0 +1,97 @@
+"""Advancement: pure Hit Dice to level 5, flat $ after, PROF by level, +1 scores, archetype features.
+
+F-HP-01…06, F-ADV-01…03, CF-09 (capped floor), CF-10 (flat after 5), AMB-11 (floor at level 1).
+"""
+
+from __future__ import annotations
+
+from furnace import dice
+from furnace.characters.character import Character, CharacterError, HpGain, archetype_table, clamp_natural
+from furnace.dice import DiceSource, RollResult
+from furnace.events import Event
+from furnace.rules.effects import ABILITIES, Ability
+from furnace.rules.ruleset import Ruleset, load_ruleset
+
+MAX_LEVEL = 10
+
+
+def hp_floor(character: Character, rules: Ruleset) -> int:
+    """The least a rolled level gives: min(1 + CON, HD/2) (capped, CF-09) or 1 + CON (uncapped)."""
+    sides = int(character.hit_die(rules).removeprefix("d"))
+    floor = 1 + character.mod("CON")
+    return min(floor, sides // 2) if rules["hp_floor"] == "capped" else floor
+
+
+def gain_hp(character: Character, level: int, rng: DiceSource, rules: Ruleset) -> tuple[HpGain, list[RollResult]]:
+    """The HP a character gains on reaching `level` (the character already has its class)."""
+    data = character.class_data(rules)
+    die = character.hit_die(rules)
+    if level == 1 and rules["level1_hp"] == "fixed":
+        fixed = max(1, int(data["fixed_hp_1"]) + character.mod("CON"))
+        return HpGain(level=1, gained=fixed, reason=f"fixed {data['fixed_hp_1']} + CON"), []
+    if level > 5 and rules["hp_after_level_5"] == "flat":
+        flat = int(data["hp_after_5"])
+        return HpGain(level=level, gained=flat, reason=f"flat +{flat} after level 5 (no roll)"), []
+    roll = dice.parse(die).roll(rng, label=f"HP for level {level}, {die} for a {character.char_class}")
+    floor = hp_floor(character, rules)
+    use_floor = level > 1 or bool(rules["hp_floor_at_level_1"])
+    gained = max(roll.total, floor) if use_floor else roll.total
+    why = f"rolled {roll.total} on {die}" + (f", floor {floor} applies" if use_floor and floor > roll.total else "")
+    return HpGain(level=level, gained=gained, die=die, rolled=roll.total, floor=floor if use_floor else None,
+                  reason=why), [roll]
+
+
+def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None, *,
+             ability: Ability | None = None, feature: str | None = None) -> tuple[Character, list[Event]]:
+    """One level up: HP, the pool, +1 to a chosen score at 4/6/8/10, an archetype feature where due."""
+    rules = rules or load_ruleset()
+    if not character.alive:
+        raise CharacterError(f"{character.name} is dead")
+    if character.char_class is None:
+        raise CharacterError(f"{character.name} is 0-level: promote the survivor to a class first")
+    if character.level >= MAX_LEVEL:
+        raise CharacterError(f"level {MAX_LEVEL} is the highest level")
+    level = character.level + 1
+    row = rules.tables.get(str(rules["advancement_table"])).lookup(level).data
+    features = list(row.get("features", []))
+    update: dict[str, object] = {"level": level}
+    events: list[Event] = []
+    if "ability_score_plus_1" in features:
+        if ability not in ABILITIES:
+            raise CharacterError(f"level {level} gives +1 to an ability score: choose one of {', '.join(ABILITIES)}")
+        scores = dict(character.scores)
+        before = scores[ability]
+        scores[ability] = max(before, clamp_natural(before + 1))  # stops at 18, never lowers a magical 19
+        update["scores"] = scores
+        events.append(Event("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
+                            before=before, after=scores[ability]))
+    if "archetype_feature" in features:
+        chosen = _feature(character, rules, feature)
+        update["archetype_features"] = [*character.archetype_features, chosen]
+        events.append(Event("feature", character.name, f"gains archetype feature {chosen}"))
+    stepped = character.model_copy(update=update)
+    gain, rolls = gain_hp(stepped, level, rng, rules)
+    pool = int(row.get("hd_pool", min(level, 5)))
+    after = stepped.model_copy(update={
+        "hp_max": character.hp_max + gain.gained, "hp": character.hp + gain.gained,
+        "hit_dice": min(pool, character.hit_dice + (1 if level <= 5 else 0)),
+        "hp_history": [*character.hp_history, gain]})
+    events.insert(0, Event("level_up", character.name,
+                           f"reaches level {level}: +{gain.gained} HP ({gain.reason}); PROF +{after.prof(rules)}",
+                           tuple(rolls), before=character.hp_max, after=after.hp_max))
+    return after, events
+
+
+def _feature(character: Character, rules: Ruleset, wanted: str | None) -> str:
+    """The chosen archetype feature, or the first one not yet taken (AMB-46: the player chooses)."""
+    assert character.archetype is not None
+    table = archetype_table(rules, character.archetype)
+    options = [str(r.key) for r in table.rows if r.data.get("part") == "feature"]
+    free = [k for k in options if k not in character.archetype_features]
+    if wanted is not None:
+        if wanted not in free:
+            raise CharacterError(f"feature {wanted!r} is not available; choose one of {', '.join(free)}")
+        return wanted
+    if not free:
+        raise CharacterError(f"{character.name} has every {character.archetype} feature already")
+    return free[0]

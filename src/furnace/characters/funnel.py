@@ -1,0 +1,222 @@
+"""The 0-level funnel: roll peasants, record who died and how, promote the survivors to level 1.
+
+F-CHAR-01/02, F-ABIL-01, F-RACE-01…06, F-HP-05, F-HP-03, F-CHAR-03/04.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from furnace import dice
+from furnace.characters.abilities import roll_in_order
+from furnace.characters.advancement import gain_hp
+from furnace.characters.character import (
+    CLASSES,
+    Character,
+    CharacterError,
+    Occupation,
+    Weapon,
+    archetype_table,
+    clamp_natural,
+)
+from furnace.characters.equipment import equip, starting_kit
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.rules.effects import ABILITIES, Ability
+from furnace.rules.ruleset import Ruleset, load_ruleset
+
+RACES = ("Human", "Dwarf", "Elf", "Halfling", "Half-orc")
+DEFAULT_ARCHETYPES = {"Fighter": "Barbarian", "Cleric": "Bloodshaman", "Rogue": "Arcane Trickster",
+                      "Magic-user": "Wizard"}
+
+
+def roll_occupation(rng: DiceSource, rules: Ruleset) -> tuple[Occupation, dice.RollResult]:
+    """d100 on Furnace's occupation table: a skill or tool proficiency and a trade item (F-CHAR-02)."""
+    rolled = rules.tables.roll("occupations", rng, label="occupation, d100")
+    data = rolled.row.data
+    prof = data["proficiency"]
+    name = prof.get("name") or prof["choices"][rng.randrange(len(prof["choices"]))]
+    return Occupation(name=data["occupation"], proficiency=name, proficiency_kind=prof.get("kind", "skill"),
+                      item=str(data.get("item", "")), roll=rolled.roll.total), rolled.roll
+
+
+def trade_weapon(occupation: Occupation, rules: Ruleset) -> list[Weapon]:
+    """A peasant fights with the trade item when it can serve as a weapon (its damage in X-TAB-01)."""
+    if occupation.roll is None:
+        return []
+    data = rules.tables.get("occupations").lookup(occupation.roll).data
+    damage = data.get("item_damage")
+    if not damage:
+        return []
+    ranged = any(word in occupation.item.lower() for word in ("bow", "sling"))
+    kind = "two-handed" if damage == "1d8" else ("ranged" if ranged else "one-handed")
+    return [Weapon(name=occupation.item, category="simple", kind=kind, damage=str(damage))]
+
+
+def apply_race(scores: dict[Ability, int], race: str, rules: Ruleset) -> dict[Ability, int]:
+    """Racial +1/−1 to scores; the +1 is natural, so it stops at 18 (AMB-09)."""
+    adjust = rules.tables.get("races").lookup(race).data.get("adjust", {}) or {}
+    out = dict(scores)
+    for ability, delta in adjust.items():
+        key = ability.removesuffix("_score")
+        out[key] = clamp_natural(out[key] + int(delta)) if delta > 0 else max(0, out[key] + int(delta))
+    return out
+
+
+def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str = "", race: str | None = None,
+                   player: str | None = None, swap: tuple[Ability, Ability] | None = None,
+                   ) -> tuple[Character, list[Event]]:
+    """A 0-level character: 3d6 in order, a race, the Human's optional swap, 1d4 HP, an occupation."""
+    rules = rules or load_ruleset()
+    rolls = roll_in_order(rng)
+    scores: dict[Ability, int] = {r.ability: r.score for r in rolls}
+    race = race or RACES[rng.randrange(len(RACES))]
+    known_races = rules.tables.get("races").keys()
+    if race not in RACES and race not in known_races:
+        raise CharacterError(f"unknown race {race!r}; known: {', '.join(RACES)}")
+    name = name or f"Peasant {rng.randrange(1000):03d}"
+    events = [Event("ability_scores", name, "3d6 in order: " + ", ".join(f"{a} {s}" for a, s in scores.items()),
+                    tuple(r.roll for r in rolls))]
+    if swap is not None:
+        if race != "Human":
+            raise CharacterError("only a Human may swap two ability scores (F-RACE-02)")
+        a, b = swap
+        if a not in ABILITIES or b not in ABILITIES:
+            raise CharacterError(f"a swap names two of {', '.join(ABILITIES)}, not {a} and {b}")
+        scores[a], scores[b] = scores[b], scores[a]
+        events.append(Event("swap", name, f"Human swap: {a} ↔ {b}"))
+    scores = apply_race(scores, race, rules)
+    hp = dice.parse("1d4").roll(rng, label="0-level HP, 1d4")
+    occupation, occ_roll = roll_occupation(rng, rules)
+    events.append(Event("race", name, f"race {race}: scores now " + ", ".join(f"{a} {s}" for a, s in scores.items())))
+    events.append(Event("hp", name, f"0-level HP {hp.total}", (hp,)))
+    events.append(Event("occupation", name, f"occupation {occupation.name}: {occupation.proficiency}, "
+                        f"carries {occupation.item}", (occ_roll,)))
+    skills = [occupation.proficiency] if occupation.proficiency_kind == "skill" else []
+    tools = [occupation.proficiency] if occupation.proficiency_kind == "tool" else []
+    character = Character(name=name, player=player, race=race, occupation=occupation, level=0, scores=scores,
+                          hp_max=hp.total, hp=hp.total, hit_dice=1, skills=skills, tools=tools,
+                          items=[occupation.item] if occupation.item else [], swapped=swap,
+                          weapons=trade_weapon(occupation, rules))
+    return character, events
+
+
+@dataclass(frozen=True)
+class Party:
+    """A funnel party: each player's characters, and how the fallen fell."""
+
+    characters: tuple[Character, ...]
+    events: tuple[Event, ...] = field(default=(), repr=False)
+
+    def by_player(self) -> dict[str, list[Character]]:
+        out: dict[str, list[Character]] = {}
+        for c in self.characters:
+            out.setdefault(c.player or "", []).append(c)
+        return out
+
+    @property
+    def survivors(self) -> list[Character]:
+        return [c for c in self.characters if c.alive]
+
+    def record_death(self, name: str, how: str) -> Party:
+        """Mark a character dead with the cause; the roster keeps them (the funnel's story)."""
+        found = False
+        chars = []
+        for c in self.characters:
+            if c.name == name:
+                if not c.alive:
+                    raise CharacterError(f"{name} is already dead ({c.dead})")
+                c, found = c.model_copy(update={"dead": how, "hp": min(c.hp, 0)}), True
+            chars.append(c)
+        if not found:
+            raise CharacterError(f"no character named {name!r} in the party")
+        return replace(self, characters=tuple(chars),
+                       events=(*self.events, Event("death", name, f"died: {how}")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"characters": [c.model_dump(mode="json") for c in self.characters],
+                "events": [e.to_dict() for e in self.events]}
+
+
+def run_funnel(rng: DiceSource, players: int = 4, per_player: int = 4, rules: Ruleset | None = None) -> Party:
+    """N players × 4 characters (F-CHAR-01)."""
+    if not 1 <= players <= 20 or not 1 <= per_player <= 10:
+        raise CharacterError("a funnel has 1–20 players with 1–10 characters each")
+    rules = rules or load_ruleset()
+    chars: list[Character] = []
+    events: list[Event] = []
+    for p in range(1, players + 1):
+        for i in range(1, per_player + 1):
+            c, evs = new_zero_level(rng, rules, name=f"P{p}-{i}", player=f"Player {p}")
+            chars.append(c)
+            events += evs
+    return Party(tuple(chars), tuple(events))
+
+
+def promote(character: Character, char_class: str, archetype: str, rng: DiceSource,
+            rules: Ruleset | None = None, *, skills: Sequence[str] = (), extra_save: Ability | None = None,
+            expertise: Sequence[str] = (), fighting_style: str | None = None,
+            kit: Sequence[int] | None = None, with_kit: bool = True,
+            ) -> tuple[Character, list[Event]]:
+    """A funnel survivor becomes level 1: class, archetype, class HP, saves, skills (F-CHAR-03/04)."""
+    rules = rules or load_ruleset()
+    if not character.alive:
+        raise CharacterError(f"{character.name} is dead and cannot advance")
+    if character.level != 0:
+        raise CharacterError(f"{character.name} is level {character.level}, not a 0-level survivor")
+    if char_class not in CLASSES:
+        raise CharacterError(f"class must be one of {', '.join(CLASSES)}")
+    basic = archetype_table(rules, archetype).lookup("basic").data
+    if basic.get("archetype_of") not in (None, char_class):
+        raise CharacterError(f"{archetype} is an archetype of the {basic['archetype_of']}, not the {char_class}")
+    needed = (basic.get("prerequisite") or {}).get("race")
+    if needed and character.race != needed:
+        raise CharacterError(f"{archetype} needs a {needed} (F-ARCH-03), not a {character.race}")
+    data = rules.tables.get("classes").lookup(char_class).data
+    save_ability = data["save_ability"]
+    saves = [save_ability] + ([extra_save] if extra_save and extra_save != save_ability else [])
+    archetype_skills = list(basic.get("skill_profs", []))
+    allowed = skill_count(character, char_class, rules)
+    if len(skills) > allowed:
+        raise CharacterError(f"a level-1 {char_class} with INT {character.mod('INT'):+d} chooses {allowed} skills")
+    if len(expertise) > (2 if char_class == "Rogue" else 0):
+        raise CharacterError("only a Rogue gains Expertise: two more proficient skills (F-ROG-03)")
+    if char_class == "Fighter" and fighting_style is None:
+        fighting_style = "Defense"
+    stepped = character.model_copy(update={
+        "char_class": char_class, "archetype": archetype, "level": 1, "saves": saves,
+        "skills": _unique(character.skills + archetype_skills + list(skills)),
+        "expertise": list(expertise) if char_class == "Rogue" else [],
+        "features": list(data.get("features", [])), "fighting_style": fighting_style,
+    })
+    gain, rolls = gain_hp(stepped, 1, rng, rules)
+    carry = str(rules["funnel_hp_carryover"])
+    hp_max = (character.hp_max if carry == "add" else 0) + gain.gained
+    promoted = stepped.model_copy(update={
+        "hp_max": hp_max, "hp": hp_max, "hit_dice": 1, "hp_history": [*character.hp_history, gain]})
+    events = [Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
+                    f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
+                    before=character.hp_max, after=hp_max)]
+    if with_kit:
+        chosen = starting_kit(char_class, rules, kit)
+        promoted = equip(promoted, chosen)
+        gear = [w.name for w in chosen.weapons] + ([chosen.armor] if chosen.armor else []) + \
+            (["shield"] if chosen.shield else [])
+        events.append(Event("kit", character.name, f"starting kit: {', '.join(gear + list(chosen.items))}"))
+    return promoted, events
+
+
+def skill_count(character: Character, char_class: str, rules: Ruleset) -> int:
+    """1 + INT (Rogue 3 + INT per option), never below 0 (CF-08, AMB-43); a Human's one more (F-RACE-02)."""
+    base = 3 if char_class == "Rogue" and rules["rogue_skills"] == "class_section" else 1
+    race = rules.tables.get("races").lookup(character.race).data
+    return max(0, base + character.mod("INT")) + int(race.get("bonus_skill_profs", 0))
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+__all__ = ["ABILITIES", "RACES", "Party", "new_zero_level", "promote", "roll_occupation", "run_funnel"]

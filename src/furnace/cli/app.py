@@ -1,0 +1,521 @@
+"""The `furnace` command: a thin layer over the library. Errors become one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from furnace import dice
+from furnace.errors import FurnaceError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _parse_vars(pairs: Sequence[str]) -> dict[str, int | str]:
+    out: dict[str, int | str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise FurnaceError(f"--var takes NAME=VALUE, not {pair!r}")
+        text = value.strip()
+        try:
+            out[name.strip().upper()] = int(text)
+        except ValueError:
+            out[name.strip().upper()] = text      # a die such as d8, for 5HD
+    return out
+
+
+def _rng(seed: int | None) -> dice.DiceSource:
+    return dice.seeded(seed) if seed is not None else dice.system()
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(fn)
+
+
+def seed_option(fn: F) -> F:
+    return click.option("--seed", type=int, default=None,
+                        help="Seed the dice for a repeatable result (default: system randomness).")(fn)
+
+
+def var_option(fn: F) -> F:
+    return click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                        help="Bind a variable of the expression (repeatable), e.g. --var STR=2 --var HD=d8.")(fn)
+
+
+def html_option(fn: F) -> F:
+    return click.option("--html", metavar="FILE", default=None,
+                        help="Also write a printable HTML sheet to FILE.")(fn)
+
+
+def _write(path: str, text: str) -> None:
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FurnaceError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def option_option(fn: F) -> F:
+    return click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                        help="Override one rule option for this run (repeatable), e.g. --option enemy_morale=true.")(fn)
+
+
+def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
+    """The profile's ruleset with `--option` overrides (values read as YAML scalars: true, 3, d8)."""
+    import yaml
+
+    from furnace.rules.ruleset import load_ruleset
+
+    overrides: dict[str, Any] = {}
+    for pair in options:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise FurnaceError(f"--option takes NAME=VALUE, not {pair!r}")
+        overrides[name.strip()] = yaml.safe_load(value) if value.strip() else ""
+    return load_ruleset(profile, overrides)
+
+
+def profile_option(fn: F) -> F:
+    return click.option("--profile", default="furnace", show_default=True,
+                        help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
+
+
+# Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
+LAZY_COMMANDS = {
+    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale"), "furnace.cli.play"),
+    **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
+    **dict.fromkeys(("clock",), "furnace.cli.clock"),
+    **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
+    **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands in other modules are imported when named (or when help lists them)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            importlib.import_module(LAZY_COMMANDS[cmd_name])   # its decorators register it on `cli`
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="furnace-rpg")
+def cli() -> None:
+    """Furnace: dice, tables and rules for the Furnace tabletop RPG.
+
+    Example: furnace roll 4d6kh3 --seed 7
+    """
+
+
+@cli.command()
+@click.argument("expression")
+@seed_option
+@var_option
+@click.option("--times", type=click.IntRange(1, 1000), default=1, help="Roll this many times.")
+@click.option("--label", default="", help="Why it is rolled, kept with the result.")
+@json_option
+def roll(expression: str, seed: int | None, variables: Sequence[str], times: int, label: str,
+         as_json: bool) -> None:
+    """Roll a dice expression and show every die.
+
+    Notation: NdM, dM, d%, + - * /, ceil() floor() max() min() abs(), keep/drop (4d6kh3, 2d20kl1,
+    4d6dl1), advantage (d20adv, d20dis), variables bound with --var (d20+STR+PROF, 5HD+3).
+
+    Example: furnace roll "d20+STR+PROF" --var STR=2 --var PROF=1 --seed 3
+    """
+    expr = dice.parse(expression)
+    rng, bound = _rng(seed), _parse_vars(variables)
+    results = [expr.roll(rng, bound, label) for _ in range(times)]
+    if as_json:
+        _emit([r.to_dict() for r in results] if times > 1 else results[0].to_dict())
+        return
+    for r in results:
+        click.echo(r.explain())
+
+
+@cli.command()
+@click.argument("expression")
+@click.option("--dc", type=int, default=None, help="Also show P(total ≥ DC) (meet or beat).")
+@var_option
+@json_option
+def odds(expression: str, dc: int | None, variables: Sequence[str], as_json: bool) -> None:
+    """Exact odds of an expression, as a bar chart, and P(total ≥ DC).
+
+    Example: furnace odds "d20+3" --dc 15
+    """
+    from furnace.render.text import odds_chart
+
+    expr = dice.parse(expression)
+    bound = _parse_vars(variables)
+    dist = expr.distribution(bound)
+    chance = expr.probability_at_least(dc, bound) if dc is not None else None
+    if as_json:
+        _emit({"expression": expr.text, "distribution": {str(k): str(v) for k, v in sorted(dist.items())},
+               "dc": dc, "p_at_least_dc": None if chance is None else str(chance),
+               "p_at_least_dc_float": None if chance is None else float(chance)})
+        return
+    click.echo(odds_chart(expr.text, dist, dc, chance))
+
+
+@cli.group()
+def table() -> None:
+    """List, show and roll the rule tables (by short name or RULES.md id).
+
+    Example: furnace table roll crit-fighter --level 7
+    """
+
+
+@table.command("list")
+@json_option
+def table_list(as_json: bool) -> None:
+    """Every table with its id, short name and how it is rolled.
+
+    Example: furnace table list
+    """
+    from furnace.render.text import table_list as render_list
+    from furnace.rules.tables import TableSet
+
+    tables = list(TableSet.packaged())
+    if as_json:
+        _emit([{"id": t.id, "name": t.name, "title": t.title, "kind": t.kind, "roll": t.roll,
+                "die_table": t.die_table, "rows": len(t.rows)} for t in tables])
+        return
+    render_list(tables)
+
+
+@table.command("show")
+@click.argument("name")
+@json_option
+def table_show(name: str, as_json: bool) -> None:
+    """Show a table's rows, their effects and the readings chosen.
+
+    Example: furnace table show fumble
+    """
+    from furnace.render.text import table_show as render_show
+    from furnace.rules.tables import TableSet
+
+    t = TableSet.packaged().get(name)
+    if as_json:
+        _emit(t.model_dump(mode="json", exclude_defaults=True))
+        return
+    render_show(t)
+
+
+@table.command("roll")
+@click.argument("name")
+@click.option("--die", default=None, help="Roll with this expression instead of the table's own die.")
+@click.option("--level", type=int, default=None, help="Character level, for tables whose die depends on it.")
+@click.option("--armor", default=None, help="none, light or heavy, for the fumble table.")
+@var_option
+@seed_option
+@json_option
+def table_roll(name: str, die: str | None, level: int | None, armor: str | None, variables: Sequence[str],
+               seed: int | None, as_json: bool) -> None:
+    """Roll on a table: the die (and why), the roll and the row, with its effects.
+
+    Example: furnace table roll crit-fighter --level 7 --seed 1
+    """
+    from furnace.rules.tables import TableSet
+
+    tables = TableSet.packaged()
+    key: int | str | None = level if level is not None else armor
+    show_table_roll(tables.roll(name, _rng(seed), key=key, die=die, variables=_parse_vars(variables)), as_json)
+
+
+def show_table_roll(result: Any, as_json: bool) -> None:
+    """A roll on a table: the die and why, the roll, the row, and the row's effects."""
+    from furnace.rules.effects import effect_summary
+
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+    for effect in result.row.effects:
+        click.echo(f"  · {effect_summary(effect)}")
+
+
+@cli.group()
+def rules() -> None:
+    """The rule options in force and where each value comes from.
+
+    Example: furnace rules list --profile middle-sea
+    """
+
+
+@rules.command("list")
+@profile_option
+@json_option
+def rules_list(profile: str, as_json: bool) -> None:
+    """Every option with its value and the RULES.md ids behind it.
+
+    Example: furnace rules list --profile hazards
+    """
+    from furnace.render.text import rules_table
+    from furnace.rules.ruleset import load_ruleset
+
+    ruleset = load_ruleset(profile)
+    if as_json:
+        _emit(ruleset.to_dict())
+        return
+    rules_table(ruleset)
+
+
+@rules.command("show")
+@click.argument("option")
+@profile_option
+@json_option
+def rules_show(option: str, profile: str, as_json: bool) -> None:
+    """One option: its value, where it comes from, its choices and sources.
+
+    Example: furnace rules show death_model --profile middle-sea
+    """
+    from furnace.rules.ruleset import load_ruleset
+
+    value = load_ruleset(profile).option(option)
+    spec = value.spec
+    if as_json:
+        _emit({"name": spec.name, "value": value.value, "source": value.source, "default": spec.default,
+               "choices": spec.choices, "sources": spec.sources, "title": spec.title,
+               "description": spec.description, "read_by": spec.read_by})
+        return
+    click.echo(f"{spec.name} = {value.value!r}   ({value.source}; default {spec.default!r})")
+    click.echo(f"  {spec.title}")
+    if spec.choices:
+        click.echo(f"  choices: {', '.join(map(str, spec.choices))}")
+    if spec.description:
+        click.echo(f"  {spec.description}")
+    click.echo(f"  sources: {', '.join(spec.sources)}")
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True, help="How many players.")
+@click.option("--per-player", type=click.IntRange(1, 10), default=4, show_default=True,
+              help="0-level characters per player.")
+@seed_option
+@profile_option
+@html_option
+@json_option
+def funnel(players: int, per_player: int, seed: int | None, profile: str, html: str | None, as_json: bool) -> None:
+    """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
+
+    --html writes a printable sheet, four characters to a page (A4 or Letter).
+
+    Example: furnace funnel --players 4 --seed 1 --html funnel.html
+    """
+    from furnace.characters.funnel import run_funnel
+    from furnace.render.sheets import funnel_html
+    from furnace.render.text import party_table
+    from furnace.rules.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    party = run_funnel(_rng(seed), players, per_player, rules)
+    if html:
+        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {players} players"))
+    if as_json:
+        _emit(party.to_dict())
+        return
+    party_table(party)
+
+
+@cli.group()
+def character() -> None:
+    """Make, show, promote and level characters (JSON files).
+
+    Example: furnace character new --class Fighter --level 3 --seed 2 > hero.json
+    """
+
+
+def _load_character(path: str) -> Any:
+    from pathlib import Path
+
+    from furnace.characters.character import Character
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FurnaceError(f"cannot read {path}: {exc.strerror}") from None
+    return Character.from_json(text, path)
+
+
+def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, as_json: bool) -> None:
+    """Write the changed character back (unless --no-write) and print what happened."""
+    from pathlib import Path
+
+    if write:
+        Path(file).write_text(after.to_json(), encoding="utf-8")
+    if as_json:
+        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(e.explain())
+
+
+def _show_character(c: Any, profile: str, as_json: bool) -> None:
+    if as_json:
+        click.echo(c.to_json())
+        return
+    from furnace.render.text import character_sheet
+    from furnace.rules.ruleset import load_ruleset
+
+    character_sheet(c, load_ruleset(profile))
+
+
+@character.command("new")
+@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", default=None, help="Default: the class's example archetype.")
+@click.option("--race", default=None, help="Human, Dwarf, Elf, Halfling or Half-orc (default: rolled).")
+@click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
+@click.option("--name", default="", help="The character's name.")
+@seed_option
+@profile_option
+@json_option
+def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
+                  seed: int | None, profile: str, as_json: bool) -> None:
+    """A new character of a class and level: a funnel peasant promoted and levelled.
+
+    Example: furnace character new --class Rogue --level 5 --seed 4 --json
+    """
+    from furnace.characters.advancement import level_up
+    from furnace.characters.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
+    from furnace.rules.ruleset import load_ruleset
+
+    rules, rng = load_ruleset(profile), _rng(seed)
+    archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
+    race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
+    c, _ = new_zero_level(rng, rules, name=name, race=race)
+    c, _ = promote(c, char_class, archetype, rng, rules)
+    while c.level < level:
+        c, _ = level_up(c, rng, rules, ability=best_ability(c))
+    _show_character(c, profile, as_json)
+
+
+def best_ability(c: Any) -> Any:
+    """For quick generation: raise the class's save ability, else the highest score below 18."""
+    return max(c.scores, key=lambda a: (c.scores[a] < 18, a in c.saves[:1], c.scores[a]))
+
+
+@character.command("show")
+@click.argument("file")
+@profile_option
+@click.option("--markdown", is_flag=True, help="Print the sheet as Markdown.")
+@html_option
+@json_option
+def character_show(file: str, profile: str, markdown: bool, html: str | None, as_json: bool) -> None:
+    """Show a character file as a sheet (or re-validated JSON, or Markdown); --html writes a printable one.
+
+    Example: furnace character show hero.json --markdown --html hero.html
+    """
+    c = _load_character(file)
+    if html or markdown:
+        from furnace.render.sheets import character_html, character_markdown
+        from furnace.rules.ruleset import load_ruleset
+
+        rules = load_ruleset(profile)
+        if html:
+            _write(html, character_html(c, rules))
+        if markdown and not as_json:
+            click.echo(character_markdown(c, rules), nl=False)
+            return
+    _show_character(c, profile, as_json)
+
+
+@character.command("level-up")
+@click.argument("file")
+@click.option("--ability", default=None, help="The score to raise at levels 4, 6, 8, 10.")
+@click.option("--feature", default=None, help="The archetype feature to take, where one is due.")
+@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
+@seed_option
+@profile_option
+@json_option
+def character_level_up(file: str, ability: str | None, feature: str | None, write: bool, seed: int | None,
+                       profile: str, as_json: bool) -> None:
+    """Advance a character one level: HP roll (or flat $), PROF, scores, features.
+
+    Example: furnace character level-up hero.json --ability STR --seed 5
+    """
+    from furnace.characters.advancement import level_up
+    from furnace.rules.ruleset import load_ruleset
+
+    c = _load_character(file)
+    wanted = ability.upper() if ability else None
+    if wanted is not None and wanted not in c.scores:
+        raise FurnaceError(f"--ability must be one of {', '.join(c.scores)}")
+    after, events = level_up(c, _rng(seed), load_ruleset(profile), ability=wanted,  # type: ignore[arg-type]
+                             feature=feature)
+    _save_and_report(file, after, events, write, as_json)
+
+
+@character.command("promote")
+@click.argument("file")
+@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", required=True, help="Barbarian, Bloodshaman, Arcane Trickster, Wizard or your own.")
+@click.option("--skill", "skills", multiple=True, help="A chosen skill (repeatable; 1+INT, Rogue 3+INT).")
+@click.option("--save", "extra_save", default=None, help="The one chosen save besides the class's own.")
+@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
+@seed_option
+@profile_option
+@json_option
+def character_promote(file: str, char_class: str, archetype: str, skills: Sequence[str], extra_save: str | None,
+                      write: bool, seed: int | None, profile: str, as_json: bool) -> None:
+    """Promote a funnel survivor to level 1 of a class and archetype.
+
+    Example: furnace character promote peasant.json --class Fighter --archetype Barbarian --seed 3
+    """
+    from furnace.characters.funnel import promote
+    from furnace.rules.ruleset import load_ruleset
+
+    c = _load_character(file)
+    after, events = promote(c, char_class, archetype, _rng(seed), load_ruleset(profile), skills=skills,
+                            extra_save=extra_save.upper() if extra_save else None)  # type: ignore[arg-type]
+    _save_and_report(file, after, events, write, as_json)
+
+
+@cli.command()
+@seed_option
+@click.option("--count", type=click.IntRange(1, 40), default=4, help="How many 0-level characters.")
+def demo(seed: int | None, count: int) -> None:
+    """Roll a handful of 0-level characters and a sample roll.
+
+    Example: furnace demo --seed 1
+    """
+    from furnace.render.text import demo_output
+
+    demo_output(_rng(seed), count)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; a user's error prints one line and returns 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except FurnaceError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

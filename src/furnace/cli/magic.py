@@ -1,0 +1,226 @@
+"""The magic commands of the `furnace` CLI: SPELLCHECKs, spells, the spell builder, magic items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from furnace.cli.app import _emit, _load_character, _rng, _write, cli, json_option, profile_option, seed_option
+
+
+@cli.command()
+@click.option("--mod", type=int, required=True, help="The casting modifier: INT (arcane) or WIS (divine).")
+@click.option("--prof", type=int, required=True, help="The caster's PROF.")
+@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC the total must also reach.")
+@click.option("--spell", "spell_name", default=None, help="Also show what this spell does at the SL bought.")
+@click.option("--luck", type=click.IntRange(0, 3), default=0, help="Luck Dice to spend (the SL moves at most 1).")
+@seed_option
+@profile_option
+@json_option
+def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, seed: int | None, profile: str,
+               as_json: bool) -> None:
+    """A SPELLCHECK: d20 + modifier + PROF → Success Level and Spell Dice (F-SPELL-02…09).
+
+    Example: furnace spellcheck --mod 3 --prof 2 --dc 14 --spell Fireball --seed 9
+    """
+    from furnace.magic.spellcheck import spellcheck as run
+    from furnace.magic.spells import cast, get_spell
+    from furnace.rules.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    check = run(_rng(seed), mod, prof, dc, rules, luck_dice=luck)
+    done = cast(get_spell(rules, spell_name), check) if spell_name else None
+    if as_json:
+        _emit(done.to_dict() if done else check.to_dict())
+        return
+    click.echo(done.explain() if done else check.explain())
+
+
+@cli.group()
+def spell() -> None:
+    """List, show, cast and build spells (spells are data: one row per Success Level).
+
+    Example: furnace spell show Fireball
+    """
+
+
+@spell.command("list")
+@profile_option
+@json_option
+def spell_list(profile: str, as_json: bool) -> None:
+    """Every spell with its kind and Spell Die.
+
+    Example: furnace spell list
+    """
+    from furnace.magic.spells import all_spells
+    from furnace.rules.ruleset import load_ruleset
+
+    spells = all_spells(load_ruleset(profile))
+    if as_json:
+        _emit([{"name": s.name, "kind": s.kind, "die": s.die, "levels": sorted(s.levels), "table": s.table.id,
+                "mishap_table": s.mishap_table} for s in spells])
+        return
+    for s in spells:
+        click.echo(f"{s.name:<14} {s.kind:<7} {s.die:<3} SL {', '.join(map(str, sorted(s.levels)))}  ({s.table.id})")
+
+
+@spell.command("show")
+@click.argument("name")
+@click.option("--player", is_flag=True, help="Only what the player is told (F-SPELL-01).")
+@profile_option
+@json_option
+def spell_show(name: str, player: bool, profile: str, as_json: bool) -> None:
+    """A spell's rows: what each Success Level buys and what each part costs.
+
+    Example: furnace spell show "Chill Touch"
+    """
+    from furnace.magic.spells import get_spell
+    from furnace.rules.ruleset import load_ruleset
+
+    s = get_spell(load_ruleset(profile), name)
+    if player:
+        click.echo(s.player_view())
+        return
+    if as_json:
+        _emit(s.table.model_dump(mode="json", exclude_defaults=True))
+        return
+    from furnace.render.text import table_show
+
+    table_show(s.table)
+
+
+@spell.command("cast")
+@click.argument("name")
+@click.option("--caster", "caster_file", required=True, help="The caster's character file.")
+@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC.")
+@click.option("--scroll", is_flag=True, help="Cast from a scroll (EASY for a Wizard, HARD for an Arcane Trickster).")
+@click.option("--write/--no-write", default=False, show_default=True,
+              help="Save the caster back (depletion, disapproval, lockouts).")
+@seed_option
+@profile_option
+@json_option
+def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, seed: int | None, profile: str,
+               as_json: bool) -> None:
+    """Cast a spell the caster knows: SPELLCHECK, SL, effects, mishap or disapproval, depletion.
+
+    Example: furnace spell cast Fireball --caster examples/characters/maelis.json --dc 12 --seed 4
+    """
+    from furnace.magic.casting import cast_spell
+    from furnace.rules.ruleset import load_ruleset
+
+    caster = _load_character(caster_file)
+    result = cast_spell(caster, name, _rng(seed), dc, load_ruleset(profile), scroll=scroll)
+    if write:
+        Path(caster_file).write_text(result.character.to_json(), encoding="utf-8")
+    if as_json:
+        _emit({**result.cast.to_dict(), "events": [e.to_dict() for e in result.events],
+               "mishap": result.mishap.to_dict() if result.mishap else None})
+        return
+    click.echo(result.cast.explain())
+    for e in result.events[1:]:
+        click.echo(e.explain())
+
+
+@spell.command("new")
+@click.option("--name", default=None, help="The spell's name (default: rolled on the two word tables).")
+@click.option("--kind", type=click.Choice(["effect", "ranged", "melee"]), default=None,
+              help="Its Spell Die: effect d4, ranged d6, melee d8 (default: what the name suggests).")
+@click.option("--base", "base_effect", default=None,
+              type=click.Choice(["damage", "condition", "protection", "summon", "area", "movement"]),
+              help="The base effect the rows grow from (default: what the name suggests).")
+@click.option("--out", default=None, help="Write the spell file here (YAML) to edit and load as a table file.")
+@seed_option
+@profile_option
+def spell_new(name: str | None, kind: str | None, base_effect: str | None, out: str | None, seed: int | None,
+              profile: str) -> None:
+    """Build a spell with the player: a random name and proposed rows under the dice budget.
+
+    Example: furnace spell new --seed 4 --out ember-swarm.yaml
+    """
+    from furnace.magic.spellbuilder import build, propose, random_name, to_yaml
+    from furnace.rules.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    rolled = random_name(_rng(seed), rules)
+    hint = {"d4": "effect", "d6": "ranged", "d8": "melee"}
+    kind = kind or hint.get(str(rolled.element.get("spell_die_hint")), "ranged")
+    base_effect = base_effect or str(rolled.form.get("base_effect", "damage"))
+    data = propose(name or rolled.name, kind, base_effect, rules, rolled.element.get("damage_type"))
+    build(data, rules)
+    text = to_yaml(data)
+    if out:
+        _write(out, text)
+        click.echo(f"wrote {out}: {data['title']}, rows for SL1–SL5 under the 1/2/4/7/11 budget and a WONDER")
+        return
+    click.echo(text)
+
+
+@cli.group()
+def item() -> None:
+    """Magic items: tiers, Magic Item Dice and their budget.
+
+    Example: furnace item show Mjolnir
+    """
+
+
+@item.command("show")
+@click.argument("name")
+@profile_option
+@json_option
+def item_show(name: str, profile: str, as_json: bool) -> None:
+    """An item's tier, its Magic Item Dice and how they are spent (F-MAGIC-01…04).
+
+    Example: furnace item show shield-of-shielding
+    """
+    from furnace.magic.items import get_item
+    from furnace.rules.ruleset import load_ruleset
+
+    found = get_item(load_ruleset(profile), name)
+    if as_json:
+        _emit(found.to_dict())
+        return
+    click.echo(found.explain())
+
+
+@item.command("list")
+@profile_option
+def item_list(profile: str) -> None:
+    """Every magic item and its tier.
+
+    Example: furnace item list
+    """
+    from furnace.magic.items import all_items
+    from furnace.rules.ruleset import load_ruleset
+
+    for found in all_items(load_ruleset(profile)):
+        click.echo(f"{found.name:<22} {found.tier:<9} {found.item_type:<10} {found.budget} dice")
+
+
+@item.command("new")
+@click.argument("name")
+@click.option("--type", "item_type", default="weapon", show_default=True, help="What the item is.")
+@click.option("--tier", type=click.Choice(["common", "uncommon", "rare", "epic"]), default="uncommon",
+              show_default=True)
+@click.option("--kind", type=click.Choice(["effect", "ranged", "melee"]), default="melee", show_default=True,
+              help="Its Magic Item Die: effect d4, ranged d6, melee d8.")
+@click.option("--cursed", is_flag=True, help="Add a curse entry for the referee to write.")
+@click.option("--out", default=None, help="Write the item file here (YAML).")
+@profile_option
+def item_new(name: str, item_type: str, tier: str, kind: str, cursed: bool, out: str | None, profile: str) -> None:
+    """Build a magic item: entries that spend exactly the tier's Magic Item Dice (1/3/5).
+
+    Example: furnace item new "Frost Brand" --tier rare --kind melee --out frost-brand.yaml
+    """
+    from furnace.magic.items import build_item, propose_item
+    from furnace.magic.spellbuilder import to_yaml
+    from furnace.rules.ruleset import load_ruleset
+
+    rules = load_ruleset(profile)
+    data = propose_item(name, item_type, tier, kind, rules, cursed=cursed)
+    built = build_item(data, rules)
+    if out:
+        _write(out, to_yaml(data))
+        click.echo(f"wrote {out}: {built.explain()}")
+        return
+    click.echo(to_yaml(data))

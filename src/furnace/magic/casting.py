@@ -1,0 +1,295 @@
+"""Casting rules on the character: spells known, cantrips, SPELLCHECKs with their mishaps and divine
+disapproval, Spell Depletion, scrolls, and Lay on Hands with its daily cap.
+
+F-CLR-03…08, F-MU-03…06, F-ARCH-03…05 (spell parts), F-SPELL-10/11, D-7, D-10, CF-16, CF-17, AMB-15, AMB-41.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from furnace import dice
+from furnace.characters.character import Character, CharacterError
+from furnace.dice import DiceSource
+from furnace.errors import IllegalActionError
+from furnace.events import Event
+from furnace.magic.spellcheck import Spellcheck, spellcheck
+from furnace.magic.spells import Cast, Spell, cast, get_spell
+from furnace.play.rest import spend_hit_die
+from furnace.rules.effects import Ability, Condition, Save
+from furnace.rules.ruleset import Ruleset, load_ruleset
+from furnace.rules.tables import TableRoll
+
+CASTERS: dict[str, Ability] = {"Cleric": "WIS", "Magic-user": "INT"}
+DEPLETION_AFTER = 4
+CANTRIPS_KNOWN = 2
+LOCKOUTS = ("CANT_CAST", "DEPLETED")
+
+
+def casting_ability(character: Character, scroll: bool = False) -> Ability:
+    if scroll and "scroll-reader" in character.archetype_features:
+        return "INT"   # the Arcane Trickster reads arcane scrolls (F-ARCH-04)
+    if character.char_class not in CASTERS:
+        raise CharacterError(f"a {character.char_class or '0-level character'} casts no spells (F-CLR-03, F-MU-03)")
+    return CASTERS[character.char_class]
+
+
+def spells_known_cap(character: Character, rules: Ruleset | None = None) -> int:
+    """Cleric 1 + LVL prayers (F-CLR-03); Magic-user 1 + LVL + INT (F-MU-05), +2 with Bookworm (F-ARCH-05)."""
+    rules = rules or load_ruleset()
+    if character.char_class == "Cleric":
+        return 1 + character.level
+    if character.char_class == "Magic-user":
+        extra = 2 if "bookworm" in character.archetype_features else 0
+        return max(0, 1 + character.level + character.mod("INT")) + extra
+    return 0
+
+
+def learn_spell(character: Character, name: str, rules: Ruleset | None = None) -> Character:
+    """Add a spell to what the character knows, within the cap."""
+    rules = rules or load_ruleset()
+    casting_ability(character)
+    spell = get_spell(rules, name)
+    if spell.name in character.spells:
+        raise CharacterError(f"{character.name} already knows {spell.name}")
+    cap = spells_known_cap(character, rules)
+    if len(character.spells) >= cap:
+        raise CharacterError(f"{character.name} knows {len(character.spells)} spells, the most a level-"
+                             f"{character.level} {character.char_class} can (F-MU-05, F-CLR-03)")
+    return character.model_copy(update={"spells": [*character.spells, spell.name]})
+
+
+def learn_cantrip(character: Character, name: str) -> Character:
+    """F-MU-06: a Magic-user knows 2 cantrips (the Arcane Trickster's Trickster feature: 1, F-ARCH-04)."""
+    cap = CANTRIPS_KNOWN if character.char_class == "Magic-user" else (
+        1 if "trickster" in character.archetype_features else 0)
+    if len(character.cantrips) >= cap:
+        raise CharacterError(f"{character.name} can know {cap} cantrip(s)")
+    return character.model_copy(update={"cantrips": [*character.cantrips, name]})
+
+
+@dataclass(frozen=True)
+class Casting:
+    """What happened when a character cast: the cast, a mishap or disapproval roll, depletion, events."""
+
+    character: Character
+    cast: Cast
+    mishap: TableRoll | None = None
+    events: tuple[Event, ...] = field(default=())
+
+    def explain(self) -> str:
+        return "\n".join(e.explain() for e in self.events)
+
+
+def _scroll_difficulty(character: Character, rules: Ruleset) -> tuple[list[str], list[str]]:
+    """Scrolls: EASY for a Wizard (F-ARCH-05), HARD for an Arcane Trickster (F-ARCH-04)."""
+    easy = ["scroll (Wizard)"] if "scroll-caster" in character.archetype_features else []
+    hard = ["arcane scroll (Arcane Trickster)"] if "scroll-reader" in character.archetype_features else []
+    return easy, hard
+
+
+def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, rules: Ruleset | None = None, *,
+               scroll: bool = False, easy: Sequence[str] = (), hard: Sequence[str] = (), luck_dice: int = 0,
+               ) -> Casting:
+    """A SPELLCHECK for a known spell (or from a scroll), with mishap, disapproval and depletion."""
+    rules = rules or load_ruleset()
+    ability = casting_ability(character, scroll)
+    spell = get_spell(rules, name)
+    blocked = blocked_by(character, spell.name)
+    if blocked:
+        raise IllegalActionError(f"{character.name} cannot cast until a rest ({blocked})")
+    if not scroll and spell.name not in character.spells:
+        raise IllegalActionError(f"{character.name} does not know {spell.name}")
+    scroll_easy, scroll_hard = _scroll_difficulty(character, rules) if scroll else ([], [])
+    check = spellcheck(rng, character.mod(ability), character.prof(rules), room_dc, rules,
+                       easy=[*easy, *scroll_easy], hard=[*hard, *scroll_hard], luck_dice=luck_dice,
+                       ability=ability, label=f"{character.name} casts {spell.name}: SPELLCHECK")
+    done = cast(spell, check)
+    events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
+    if done.row is not None:
+        events.append(Event("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
+    character, mishap = _natural_rolls(character, spell, check, rng, rules, events, room_dc)
+    character = _depletion(character, check, rng, room_dc, rules, events)
+    return Casting(character, done, mishap, tuple(events))
+
+
+def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: DiceSource, rules: Ruleset,
+                   events: list[Event], room_dc: int) -> tuple[Character, TableRoll | None]:
+    """A natural 1 is a mishap (the spell's own table, else the general one); a Cleric's natural roll
+    within the disapproval range is disapproval instead (D-10, CF-16, option cleric_natural_1)."""
+    cleric = character.char_class == "Cleric"
+    mode = str(rules["cleric_natural_1"])
+    mishap: TableRoll | None = None
+    if cleric and check.natural <= character.disapproval and mode in ("disapproval", "also_mishap"):
+        character, mishap = disapproval(character, rng, room_dc, rules, events)
+        if check.natural != 1 or mode == "disapproval":
+            return _after_prayer(character, check, events), mishap
+    if check.mishap:
+        table = spell.mishap_table or "mishap"
+        rolled = rules.tables.roll(table, rng, label=f"{character.name}: mishap casting {spell.name}")
+        events.append(Event("mishap", character.name, rolled.explain(), (rolled.roll,)))
+        mishap = rolled
+        character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name)
+    return (_after_prayer(character, check, events) if cleric else character), mishap
+
+
+def disapproval(character: Character, rng: DiceSource, room_dc: int, rules: Ruleset,
+                events: list[Event]) -> tuple[Character, TableRoll]:
+    """Roll 1d4 + the disapproval range on the disapproval table (F-CLR-04, D-10); lockouts stay to rest."""
+    rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
+                               label=f"{character.name}: disapproval (range {character.disapproval})")
+    events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
+    return _lockouts(character, rolled, rng, room_dc, rules, events, None), rolled
+
+
+def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) -> Character:
+    """DCC-style: each failed prayer widens the disapproval range by one (F-CLR-04, D-10)."""
+    if check.success or character.disapproval >= 20:
+        return character
+    wider = character.disapproval + 1
+    events.append(Event("disapproval_range", character.name, f"disapproval range {character.disapproval} → {wider}"))
+    return character.model_copy(update={"disapproval": wider})
+
+
+def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc: int, rules: Ruleset,
+              events: list[Event], spell_name: str | None) -> Character:
+    """Rows that last until rest ("can't cast until REST") go on the character (D-7); an "X, Y SAVE" row
+    lets the caster make the Y SAVE vs ROOM DC first, and X happens only on a failure (AMB-20)."""
+    keep: list[str] = []
+    for effect in rolled.row.effect_list():
+        if isinstance(effect, Save):
+            if _saves(character, effect, rng, room_dc, rules, events):
+                continue
+            candidates = list(effect.on_fail)
+        else:
+            candidates = [effect]
+        for e in candidates:
+            if isinstance(e, Condition) and e.duration is not None and e.duration.unit in ("until_rest", "permanent"):
+                what = f"{e.name}: {spell_name}" if e.name == "CANT_CAST_THIS_SPELL" and spell_name else e.name
+                keep.append(f"{what}: {rolled.row.text}")
+    return character.model_copy(update={"until_rest": [*character.until_rest, *keep]}) if keep else character
+
+
+def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rules: Ruleset,
+           events: list[Event]) -> bool:
+    ability = save.ability or "CON"
+    bonus = character.mod(ability) + (character.prof(rules) if ability in character.saves else 0)
+    roll = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
+    events.append(Event("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
+                        f"{'saved' if roll.total >= room_dc else 'failed'}", (roll,)))
+    return roll.total >= room_dc
+
+
+def blocked_by(character: Character, spell_name: str) -> str | None:
+    """The lockout that stops this cast, if any: no casting at all, or not this spell, until rest."""
+    for entry in character.until_rest:
+        name = entry.split(":")[0]
+        if name in LOCKOUTS or (name == "CANT_CAST_THIS_SPELL" and entry.startswith(f"{name}: {spell_name}:")):
+            return entry
+    return None
+
+
+def _depletion(character: Character, check: Spellcheck, rng: DiceSource, room_dc: int, rules: Ruleset,
+               events: list[Event]) -> Character:
+    """F-MU-04: after 4 spells, an INT SAVE vs ROOM DC; a failure means no casting until rest (AMB-41)."""
+    if character.char_class == "Cleric" and not rules["cleric_spell_depletion"]:
+        return character
+    if rules["spell_depletion_counts"] == "successes" and not check.success:
+        return character
+    count = character.spells_cast + 1
+    if count < DEPLETION_AFTER:
+        return character.model_copy(update={"spells_cast": count})
+    bonus = character.mod("INT") + (character.prof(rules) if "INT" in character.saves else 0)
+    save = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{character.name} INT SAVE vs ROOM DC {room_dc} (depletion)")
+    if save.total >= room_dc:
+        events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} holds; count reset",
+                            (save,)))
+        return character.model_copy(update={"spells_cast": 0})
+    events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} fails: no casting until "
+                        "rest (F-MU-04)", (save,)))
+    return character.model_copy(update={"spells_cast": 0,
+                                        "until_rest": [*character.until_rest, "DEPLETED: Spell Depletion"]})
+
+
+# -- Lay on Hands --------------------------------------------------------------------------------------
+def heal_cap(character: Character, rules: Ruleset) -> int:
+    """F-CLR-07: no more magical healing a day than the level in HD (a level-0 cap per option, CF-17)."""
+    return character.level if character.level > 0 else int(rules["zero_level_heal_cap"])
+
+
+def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_dc: int,
+                 rules: Ruleset | None = None) -> tuple[Character, Character, list[Event]]:
+    """F-CLR-05: a SPELLCHECK (d20 + WIS + PROF) read on F-TAB-06 gives up to N HD, which the recipient
+    spends from her own pool, within her daily cap; it needs 12 and the ROOM DC (AMB-15)."""
+    rules = rules or load_ruleset()
+    if cleric.char_class != "Cleric":
+        raise CharacterError(f"{cleric.name} is not a Cleric")
+    if cleric.name == recipient.name and not rules["loh_self"]:
+        raise IllegalActionError("Lay on Hands on oneself is off (option loh_self)")
+    check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
+                       label=f"{cleric.name} Lay on Hands: SPELLCHECK")
+    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    if check.natural <= cleric.disapproval and rules["cleric_natural_1"] != "mishap":   # AMB-15 (e)
+        cleric, _ = disapproval(cleric, rng, room_dc, rules, events)
+    if not check.success:
+        cleric = _after_prayer(cleric, check, events)
+        return cleric, recipient if cleric.name != recipient.name else cleric, events
+    hd = int(rules.tables.get("lay-on-hands").lookup(check.total).data.get("hd", 0))
+    if check.crit:
+        hd += int(rules["loh_nat20_extra_hd"])
+    allowed = min(hd, recipient.hit_dice, max(0, heal_cap(recipient, rules) - recipient.healed_today))
+    events.append(Event("lay_on_hands", cleric.name, f"{check.total} → {hd} HD; {recipient.name} may spend "
+                        f"{allowed} (pool {recipient.hit_dice}, today {recipient.healed_today}/"
+                        f"{heal_cap(recipient, rules)})"))
+    for _ in range(allowed):
+        recipient, event = spend_hit_die(recipient, rng, rules, "Lay on Hands")
+        events.append(event)
+    recipient = recipient.model_copy(update={"healed_today": recipient.healed_today + allowed})
+    return cleric, recipient, events
+
+
+def new_day(character: Character) -> Character:
+    """A new in-game day resets the daily healing count (AMB-14: not every long rest)."""
+    return character.model_copy(update={"healed_today": 0})
+
+
+def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, rng: DiceSource, room_dc: int,
+                      rules: Ruleset | None = None, *, approved: bool = False,
+                      ) -> tuple[Character, Character, list[Event]]:
+    """F-CLR-06, CF-47: instead of HP, Lay on Hands may cure a condition (a broken bone, a disease, poison,
+    paralysis …) when the referee approves it; it counts as one Cure Serious Wounds and heals no HP."""
+    rules = rules or load_ruleset()
+    if not approved:
+        return cleric, recipient, [Event("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
+                                         f"{condition}? (F-CLR-06; approve to roll)", data={"referee_prompt": True})]
+    check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
+                       label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK")
+    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    if not check.success:
+        return _after_prayer(cleric, check, events), recipient, events
+    wanted = condition.lower()
+    keep = {field: [x for x in getattr(recipient, field) if wanted not in x.lower()]
+            for field in ("conditions", "injuries", "until_rest")}
+    cured = any(len(keep[f]) != len(getattr(recipient, f)) for f in keep)
+    events.append(Event("cure", cleric.name, f"{recipient.name}: {condition} "
+                        + ("cured (no HP healed)" if cured else "was not found on the character")))
+    return cleric, recipient.model_copy(update=keep) if cured else recipient, events
+
+
+def extra_hit_dice(recipient: Character, rng: DiceSource, room_dc: int, rules: Ruleset | None = None,
+                   ) -> tuple[Character, list[Event]]:
+    """F-CLR-08 (optional, off by default): after Lay on Hands, a CON SAVE vs ROOM DC regains one Hit Die
+    into the pool (how many is the referee's, REF-05; one by default), never above the level's pool."""
+    rules = rules or load_ruleset()
+    if not rules["loh_extra_hd_recovery"]:
+        raise CharacterError("the optional extra Hit Die recovery is off (option loh_extra_hd_recovery, F-CLR-08)")
+    from furnace.play.rest import pool_size
+
+    bonus = recipient.mod("CON") + (recipient.prof(rules) if "CON" in recipient.saves else 0)
+    save = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
+    if save.total < room_dc:
+        return recipient, [Event("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
+    pool = min(pool_size(recipient, rules), recipient.hit_dice + 1)
+    return recipient.model_copy(update={"hit_dice": pool}), [
+        Event("heal", recipient.name, f"CON SAVE {save.total}: Hit Dice pool {recipient.hit_dice} → {pool}", (save,))]

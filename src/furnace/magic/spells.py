@@ -1,0 +1,143 @@
+"""Spells as data: a spell is a keyed table (`spell-…`) with one row per Success Level.
+
+Each row lists its components with their cost in Spell Dice; the budget of an SL is what the
+SPELLCHECK table buys (1/2/4/7/11, F-SPELL-06; SL6 is a WONDER with no budget). A spell that spends
+more or less than its SL buys is refused with the level and the count; the only exception is a row
+marked `failure: true` (Animate Dead's SL1, whose base effect costs two dice, F-SPELL-12). Casting
+returns the row's structured effects, with a crit's two extra Spell Dice added to its damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from furnace.errors import DataFileError, UnknownNameError
+from furnace.magic.spellcheck import Spellcheck, dice_for_sl
+from furnace.rules.effects import Damage, Effect, RefereePrompt
+from furnace.rules.ruleset import Ruleset
+from furnace.rules.tables import Row, Table
+
+SpellKind = Literal["effect", "ranged", "melee"]
+SPELL_DIE: dict[str, str] = {"effect": "d4", "ranged": "d6", "melee": "d8"}   # F-TAB-12
+WONDER_SL = 6
+
+
+@dataclass(frozen=True)
+class Spell:
+    name: str
+    table: Table
+    kind: SpellKind
+    die: str
+    mishap_table: str | None = None
+    levels: dict[int, Row] = field(default_factory=dict)
+
+    def row(self, sl: int) -> Row | None:
+        return self.levels.get(sl)
+
+    def player_view(self) -> str:
+        """F-SPELL-01: the player sees what the spell does at its lowest level, not the whole table."""
+        first = min(self.levels) if self.levels else None
+        return f"{self.name} ({self.kind} spell, {self.die} Spell Dice)" + (
+            f": {self.levels[first].text} …" if first is not None else "")
+
+
+def is_spell(table: Table) -> bool:
+    return table.name.startswith("spell-") and "spell_kind" in table.data
+
+
+def check_budget(table: Table, rules: Ruleset, where: str) -> None:
+    """Every SL row spends exactly the dice its SL buys, and its components add up (F-SPELL-06)."""
+    for i, row in enumerate(table.rows, 1):
+        sl = int(str(row.key))
+        components = row.data.get("components", [])
+        if sl == WONDER_SL or row.data.get("wonder"):
+            continue
+        if not 1 <= sl <= 5:
+            raise DataFileError(where, f"SL{sl}: a spell has rows for SL1 to SL6", i)
+        cost = sum(int(c.get("cost") or 0) for c in components)
+        stated = row.data.get("total_cost", cost)
+        budget = dice_for_sl(sl, rules)
+        if cost != stated:
+            raise DataFileError(where, f"SL{sl}: the components cost {cost} dice but total_cost says {stated}", i)
+        if row.data.get("failure") and cost == 0:
+            continue
+        if cost != budget:
+            verb = "overspends" if cost > (budget or 0) else "underspends"
+            raise DataFileError(where, f"SL{sl} {verb}: {cost} dice where SL{sl} buys {budget}", i)
+
+
+def spell_from_table(table: Table, rules: Ruleset) -> Spell:
+    where = rules.tables.source_of(table.id)
+    kind = table.data.get("spell_kind")
+    if kind not in SPELL_DIE:
+        raise DataFileError(where, f"data.spell_kind must be one of {', '.join(SPELL_DIE)}, not {kind!r}")
+    check_budget(table, rules, where)
+    return Spell(name=str(table.data.get("spell", table.title)), table=table, kind=kind,
+                 die=str(table.data.get("spell_die", SPELL_DIE[kind])), mishap_table=table.data.get("mishap_table"),
+                 levels={int(str(r.key)): r for r in table.rows})
+
+
+def all_spells(rules: Ruleset) -> list[Spell]:
+    return [spell_from_table(t, rules) for t in rules.tables if is_spell(t)]
+
+
+def get_spell(rules: Ruleset, name: str) -> Spell:
+    """A spell by name (Fireball), short name (spell-fireball) or table id."""
+    wanted = name.strip().lower()
+    for t in rules.tables:
+        if is_spell(t) and wanted in (t.id.lower(), t.name, str(t.data.get("spell", "")).lower(),
+                                      t.name.removeprefix("spell-")):
+            return spell_from_table(t, rules)
+    raise UnknownNameError("spell", name, [str(t.data.get("spell", t.name)) for t in rules.tables if is_spell(t)])
+
+
+@dataclass(frozen=True)
+class Cast:
+    """A cast spell: the SPELLCHECK, the row it bought, and the effects to apply (nothing on a failure)."""
+
+    spell: Spell
+    check: Spellcheck
+    row: Row | None
+    effects: tuple[Effect, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def explain(self) -> str:
+        head = f"{self.spell.name}: {self.check.explain()}"
+        if self.row is None:
+            return head
+        return f"{head}\n  SL{self.check.sl}: {self.row.text}" + "".join(f"\n  {n}" for n in self.notes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spell": self.spell.name, "check": self.check.to_dict(), "sl": self.check.sl,
+                "row": None if self.row is None else self.row.model_dump(mode="json", exclude_defaults=True),
+                "effects": [e.model_dump(mode="json", exclude_defaults=True) for e in self.effects],
+                "notes": list(self.notes)}
+
+
+def cast(spell: Spell, check: Spellcheck) -> Cast:
+    """The effects a SPELLCHECK buys from a spell (F-SPELL-05…08). A crit's +2 Spell Dice go to the
+    spell's damage (its base effect) when it has one, else to the referee (how to spend them)."""
+    if not check.success:
+        return Cast(spell, check, None)
+    row = spell.row(check.sl)
+    if row is None:
+        prompt = RefereePrompt(kind="referee_prompt", prompt=f"{spell.name} has no SL{check.sl} row: write it")
+        return Cast(spell, check, None, (prompt,), ("no row for this SL",))
+    effects = list(row.effect_list())
+    notes: list[str] = []
+    if check.crit and check.sl < WONDER_SL:
+        effects, note = _crit_dice(effects, spell)
+        notes.append(note)
+    if check.sl == WONDER_SL and not any(e.kind == "referee_prompt" for e in effects):
+        effects.insert(0, RefereePrompt(kind="referee_prompt", prompt=f"WONDER: {row.text}"))
+    return Cast(spell, check, row, tuple(effects), tuple(notes))
+
+
+def _crit_dice(effects: list[Effect], spell: Spell) -> tuple[list[Effect], str]:
+    for i, effect in enumerate(effects):
+        if isinstance(effect, Damage) and effect.every is None:
+            extra = effect.model_copy(update={"dice": f"{effect.dice}+2{spell.die}"})
+            return [*effects[:i], extra, *effects[i + 1:]], f"natural 20: +2{spell.die} to the damage (F-SPELL-08)"
+    prompt = RefereePrompt(kind="referee_prompt", prompt=f"natural 20: spend 2 more {spell.die} Spell Dice")
+    return [*effects, prompt], "natural 20: 2 more Spell Dice for the referee to place"

@@ -1,0 +1,332 @@
+"""Apply effects to the encounter: one short function per effect kind (a registry, like the kinds).
+
+`apply_all(step, effects, actor=…, target=…)` resolves each effect's `target` (target, self, a random
+ally …) and dispatches on its kind. What the engine cannot decide is logged as a referee prompt, so no
+row is silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from furnace import dice
+from furnace.play.combatant import Combatant
+from furnace.play.conditions import Held, modifier_name
+from furnace.play.death import kill, take_damage
+from furnace.play.state import Step
+from furnace.rules.effects import (
+    AbilityLoss,
+    Area,
+    ArmorEffect,
+    Attack,
+    Condition,
+    Damage,
+    Death,
+    Duration,
+    Effect,
+    ExtraAttack,
+    Heal,
+    HpFractionLoss,
+    Injury,
+    Lasting,
+    Modifier,
+    RefereePrompt,
+    Save,
+    Slay,
+    WeaponEffect,
+)
+
+Applier = Callable[[Effect, Step, str, str], None]
+
+
+def resolve_targets(step: Step, who: str, actor: str, target: str) -> list[str]:
+    a, t = step.c(actor), step.c(target)
+    if who in ("target",):
+        return [target]
+    if who in ("self", "attacker"):
+        return [actor]
+    if who == "random_ally":
+        pick = step.choose(step.enc.allies_of(a))
+        return [pick.id] if pick else []
+    if who == "random_ally_close_to_target":   # friendly fire: one of the attacker's allies in CLOSE
+        pick = step.choose([o for o in step.enc.allies_of(a) if o.zone == "CLOSE"])
+        return [pick.id] if pick else []
+    if who in ("all_near_target", "all_close_to_target"):
+        zones = ("CLOSE",) if who == "all_close_to_target" else ("CLOSE", "NEAR")
+        return [o.id for o in step.enc.combatants if o.side == t.side and o.active and o.zone in zones]
+    return [target]
+
+
+def held_for(step: Step, name: str, duration: Duration | None, source: str, value: int = 0) -> Held:
+    """A condition's expiry on the action clock (AMB-03: a Furnace turn is a round)."""
+    if duration is None:
+        return Held(name=name, source=source, ending="encounter", value=value)
+    unit = duration.unit
+    if unit in ("round", "next_turn", "segment"):
+        amount = 1 if unit != "round" else step.roll(duration.amount, f"duration of {name}").total
+        return Held(name=name, source=source, ending="round", until_round=step.enc.round + max(1, amount),
+                    value=value)
+    endings = {"until_rest": "rest", "until_stands": "stands", "until_cured": "cured", "until_healed": "cured",
+               "until_repaired": "repaired", "permanent": "permanent", "encounter": "encounter"}
+    return Held(name=name, source=source, ending=endings.get(unit, "encounter"), value=value)
+
+
+def periodic(e: Damage | Save, step: Step, actor: str, target: str) -> bool:
+    """An effect with `every` (open wound, torso wound) is held and applied at each of the holder's turns."""
+    if e.every is None:
+        return False
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        held = Held(name=f"EVERY:{e.kind}", source=e.note or f"{e.kind} every {e.every}", ending="cured",
+                    effect=e.model_dump(exclude={"every"}, mode="json"))
+        step.update(t, held=(*c.held, held))
+        step.log("condition", c.name, f"from now on, at each of its turns: {held.source}")
+    return True
+
+
+def apply_periodic(step: Step, cid: str) -> None:
+    """At the start of a turn: the held periodic effects, only while the holder is up (D-11)."""
+    from furnace.rules.effects import parse_effect
+
+    for h in step.c(cid).held:
+        if h.effect is not None and step.c(cid).active:
+            apply_all(step, [parse_effect({**h.effect, "target": "self"})], actor=cid, target=cid)
+
+
+def _damage(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Damage)
+    if periodic(e, step, actor, target):
+        return
+    a = step.c(actor)
+    expr = dice.parse(e.dice)
+    if e.maximum:
+        amount = expr.bounds(step.variables(a))[1]
+        text = f"maximum {e.dice} = {amount}"
+        rolls: tuple[dice.RollResult, ...] = ()
+    else:
+        r = expr.roll(step.rng, step.variables(a), f"{e.dice} {e.type + ' ' if e.type else ''}DAM")
+        amount, text, rolls = r.total, e.dice, (r,)
+    kind = f"{e.type} DAM" if e.type else "DAM"
+    for t in resolve_targets(step, e.target, actor, target):
+        step.log("effect", step.c(t).name, f"{text} {kind}", rolls)
+        take_damage(step, t, amount, f"{a.name}'s {e.type or 'extra'} damage")
+
+
+def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Heal)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        if any(h.name == "CANT_BE_HEALED" for h in c.held):
+            step.log("heal", c.name, "cannot be healed (CANT_BE_HEALED)")
+            continue
+        expr = e.dice
+        if e.unit == "hit_die":  # "1" hit die of the class (d4 at level 0, D-12)
+            expr = f"{e.dice}{c.hit_die}" if e.dice.isdigit() else e.dice.replace("HD", c.hit_die)
+        r = step.roll(expr, f"{c.name} heals {e.dice}{' hit die' if e.unit == 'hit_die' else ''}",
+                      step.variables(c))
+        hp = min(c.hp_max, max(c.hp, 0) + r.total) if c.status != "dead" else c.hp
+        status = "up" if hp > 0 and c.status in ("dying", "stable", "unconscious", "up") else c.status
+        step.update(t, hp=hp, status=status, dying_turns=None if status == "up" else c.dying_turns)
+        step.log("heal", c.name, f"heals {r.total}: HP {c.hp} → {hp}", (r,))
+
+
+def _condition(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Condition)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        held = held_for(step, e.name, e.duration, f"from {step.c(actor).name}")
+        step.update(t, held=(*c.held, held))
+        step.log("condition", c.name, f"is {held.describe()}", condition=e.name)
+
+
+def _modifier(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Modifier)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        held = held_for(step, modifier_name(e.applies_to, e.mode), e.duration,
+                        e.note or f"{e.applies_to} {e.mode}", e.value)
+        step.update(t, held=(*c.held, held))
+        step.log("modifier", c.name, f"{e.applies_to} {e.mode}{f' {e.value:+d}' if e.value else ''}"
+                 f" ({held.describe()})")
+
+
+def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
+    """The SAVE bonus: an ability, or a category mapped to an ability (AMB-05, D-5)."""
+    ability = e.ability
+    if ability is None and e.category in ("poison", "paralysis", "death", "fear"):
+        ability = str(step.rules[f"save_vs_{e.category}"])  # type: ignore[assignment]
+    return c.save_bonus(ability), ability or (e.category or "save")
+
+
+def _save(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Save)
+    if periodic(e, step, actor, target):
+        return
+    a = step.c(actor)
+    dc = dice.roll(e.dc, step.rng, step.variables(a)).total
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        if not c.in_fight:
+            continue
+        bonus, name = save_of(step, c, e)
+        r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc}")
+        ok = r.total >= dc
+        step.log("save", c.name, f"{name} SAVE {r.total} vs DC {dc}: {'saved' if ok else 'failed'}", (r,))
+        record_luck(step, t, ok, "SAVE")
+        apply_all(step, e.on_success if ok else e.on_fail, actor=actor, target=t)
+
+
+def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
+    """F-LUCK-01/02: a PC's second failed d20 roll in a row earns a Luck Die, and each one after; at most 3."""
+    from furnace.play import luck
+
+    c = step.c(cid)
+    if c.kind != "pc":
+        return
+    state, event = luck.record(luck.LuckState(c.luck_dice, c.luck_streak), success, kind, step.rules, who=c.name)
+    step.update(cid, luck_dice=state.dice, luck_streak=state.streak)
+    if event is not None:
+        step.events.append(event)
+
+
+def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, ExtraAttack)
+    step.queue.append((actor, target, {"target": e.target, "repeat": e.repeat, "only_if": e.only_if}))
+
+
+def _attack(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Attack)
+    for t in resolve_targets(step, e.target, actor, target):
+        step.queue.append((actor, t, {"target": "same", "repeat": "once", "only_if": None, "plain": True,
+                                      "auto_hit": t == actor}))
+
+
+def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, AbilityLoss)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        ability = e.ability if e.ability != "random" else list(c.scores or {"STR": 0})[step.rng.randrange(6)]
+        r = step.roll(e.dice, f"{c.name} loses {e.dice} {ability}")
+        if not c.scores:
+            step.log("ability", c.name, f"loses {r.total} {ability} (no scores to change)", (r,))
+            continue
+        before = c.scores[ability]  # type: ignore[index]
+        after = max(0, before // 2 if e.mode == "halve" else before - r.total)
+        c = step.update(t, scores={**c.scores, ability: after})
+        step.log("ability", c.name, f"{ability} {before} → {after}", (r,), ability=ability)
+        if after == 0:
+            kill(step, c, f"{ability} fell to 0 (F-ABIL-05)")
+
+
+def _death(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Death)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        if e.timer is None:
+            kill(step, c, e.note or "slain outright")
+            continue
+        r = step.roll(e.timer.amount, f"{c.name} dies in {e.timer.amount} {e.timer.unit}s")
+        rounds = r.total * rounds_per(e.timer.unit, step)
+        step.update(t, doomed_round=step.enc.round + rounds)
+        step.log("doomed", c.name, f"will die in {r.total} {e.timer.unit}(s) (round {step.enc.round + rounds})"
+                 + (f" unless {e.unless}" if e.unless else ""), (r,))
+
+
+def rounds_per(unit: str, step: Step) -> int:
+    """How many action rounds a unit holds (AMB-03: an exploration turn is 10 minutes)."""
+    if unit in ("round", "next_turn", "segment"):
+        return 1
+    seconds = {"exploration_turn": int(step.rules["exploration_turn_minutes"]) * 60, "minute": 60, "hour": 3600}
+    return max(1, seconds.get(unit, 60) // max(1, int(step.rules["round_seconds"])))
+
+
+def _slay(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Slay)
+    a, t = step.c(actor), step.c(target)
+    if t.hp < a.hp:
+        kill(step, t, f"slain outright: HP {t.hp} below {a.name}'s {a.hp}")
+    else:
+        apply_all(step, e.otherwise, actor=actor, target=target)
+
+
+def _fraction(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, HpFractionLoss)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        base = c.hp if e.of == "current" else c.hp_max
+        take_damage(step, t, int(Fraction(e.fraction) * max(0, base)), f"losing {e.fraction} of its HP")
+
+
+def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, WeaponEffect)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        if e.action in ("sunder", "destroy") and c.weapon in ("fist", "attack", "claws", "bite"):
+            apply_all(step, e.otherwise, actor=actor, target=t)
+            continue
+        apply_all(step, e.then, actor=actor, target=t)
+        if e.action in ("sunder", "destroy"):
+            step.update(t, weapon="fist", damage="1", ranged=False)
+        elif e.action in ("drop", "knock_away", "entangled", "loose"):
+            step.update(t, held=(*c.held, held_for(step, "CANT_ATTACK", Duration(amount="1", unit="next_turn"),
+                                                   f"weapon {e.action}")))
+        step.log("weapon", c.name, f"weapon {e.action.replace('_', ' ')}" + (f" ({e.note})" if e.note else ""))
+
+
+def _armor(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, ArmorEffect)
+    for t in resolve_targets(step, e.target, actor, target):
+        c = step.c(t)
+        if e.ac_delta:
+            step.update(t, ac=c.ac + e.ac_delta)
+        change = f": AC {c.ac} → {c.ac + e.ac_delta}" if e.ac_delta else ""
+        step.log("armor", c.name, f"{e.piece} {e.action}{change}")
+
+
+def _injury(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Injury)
+    c = step.c(target)
+    rolled = step.rules.tables.roll(e.table, step.rng, label=f"{c.name} rolls on {e.table}")
+    step.update(target, injuries=(*c.injuries, rolled.row.text))
+    step.log("injury", c.name, f"{rolled.table.name} {rolled.roll.total}: {rolled.row.text}", (rolled.roll,))
+    apply_all(step, rolled.row.effect_list(), actor=target, target=target)
+
+
+def _lasting(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Lasting)
+    c = step.c(target)
+    step.update(target, injuries=(*c.injuries, e.name))
+    apply_all(step, e.effects, actor=actor, target=target)
+
+
+def _prompt(e: Effect, step: Step, actor: str, target: str) -> None:
+    text = e.prompt if isinstance(e, RefereePrompt) else f"{e.kind}: {e.note or e.model_dump(exclude={'kind'})}"
+    step.log("referee", step.c(target).name, f"referee: {text}", prompt=text)
+
+
+def _area(e: Effect, step: Step, actor: str, target: str) -> None:
+    assert isinstance(e, Area)
+    step.log("referee", step.c(target).name, f"referee: the effect also reaches everyone {e.zone} of the {e.of}")
+
+
+APPLIERS: dict[str, Applier] = {
+    "damage": _damage, "heal": _heal, "condition": _condition, "modifier": _modifier, "save": _save,
+    "extra_attack": _extra_attack, "attack": _attack, "ability_loss": _ability_loss, "death": _death,
+    "slay": _slay, "hp_fraction_loss": _fraction, "weapon": _weapon, "armor": _armor, "injury": _injury,
+    "lasting": _lasting, "referee_prompt": _prompt, "area": _area, "nothing": lambda e, s, a, t: None,
+    "spell": _prompt, "summon": _prompt, "move": _prompt,
+}
+
+
+ALWAYS = frozenset({"nothing", "referee_prompt", "extra_attack", "attack"})
+
+
+def apply_all(step: Step, effects: Sequence[Effect], *, actor: str, target: str) -> None:
+    """Apply each effect; those that land on a target already out of the fight are skipped, but
+    another attack still happens (crit rows 19 and 28+)."""
+    for effect in effects:
+        lands_on_target = getattr(effect, "target", "target") == "target"
+        if lands_on_target and not step.c(target).in_fight and effect.kind not in ALWAYS:
+            continue
+        APPLIERS[effect.kind](effect, step, actor, target)

@@ -1,0 +1,116 @@
+"""Terminal rendering for the CLI (rich): charts and tables people would rather look at than read."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from furnace import dice
+from furnace.characters.abilities import modifier
+from furnace.characters.character import Character
+from furnace.characters.funnel import Party
+from furnace.rules.effects import effect_summary
+from furnace.rules.ruleset import Ruleset
+from furnace.rules.tables import Table
+
+BAR_WIDTH = 40
+
+
+def _console() -> Console:
+    # piped output gets a wide page rather than rich's 80-column default
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+
+
+def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
+    """A horizontal bar per total; totals that meet the DC are marked."""
+    top = max(dist.values())
+    lines = [f"{expression}: {len(dist)} totals, mean {float(sum(k * p for k, p in dist.items())):.2f}"]
+    for total, p in sorted(dist.items()):
+        bar = "█" * max(1, round(BAR_WIDTH * p / top)) if p else ""
+        mark = "✓" if dc is not None and total >= dc else " "
+        lines.append(f"{total:>5} {mark} {float(p) * 100:6.2f}% {bar}")
+    if dc is not None and chance is not None:
+        lines.append(f"P({expression} ≥ {dc}) = {chance} ≈ {float(chance) * 100:.2f}%")
+    return "\n".join(lines)
+
+
+def table_list(tables: list[Table]) -> None:
+    out = RichTable(title="Furnace tables", show_lines=False)
+    for col in ("id", "name", "title", "rolled with", "rows"):
+        out.add_column(col)
+    for t in tables:
+        how = t.roll or (f"die by {t.die_key} ({t.die_table})" if t.die_table else f"by {t.key_name or 'key'}")
+        out.add_row(t.id, t.name, t.title, how, str(len(t.rows)))
+    _console().print(out)
+
+
+def table_show(t: Table) -> None:
+    how = t.roll or (f"die by {t.die_key} from {t.die_table}" if t.die_table else f"looked up by {t.key_name or 'key'}")
+    out = RichTable(title=f"{t.id} · {t.title} ({t.name}; {how})", show_lines=True)
+    out.add_column("roll" if t.kind == "range" else (t.key_name or "key"), no_wrap=True)
+    out.add_column("result")
+    out.add_column("effects")
+    for row in t.rows:
+        text = row.text + (f"  [die {row.die}]" if row.die else "")
+        out.add_row(row.span, text, "\n".join(effect_summary(e) for e in row.effects))
+    console = _console()
+    console.print(out)
+    for note in t.notes:
+        console.print(f"• {note}")
+    console.print(f"source: {t.source}; rules: {', '.join(t.rules)}")
+
+
+def rules_table(ruleset: Ruleset) -> None:
+    out = RichTable(title=f"Rule options · profile {ruleset.profile}")
+    for col in ("option", "value", "from", "sources"):
+        out.add_column(col)
+    for value in ruleset:
+        changed = value.source != "default"
+        shown = f"[bold]{value.value}[/bold]" if changed else str(value.value)
+        out.add_row(value.spec.name, shown, value.source, ", ".join(value.spec.sources[:4]))
+    _console().print(out)
+
+
+def demo_output(rng: dice.DiceSource, count: int) -> None:
+    """The main job's showcase: a funnel of 0-level characters and a sample roll with its explanation."""
+    from furnace.characters.funnel import run_funnel
+
+    party_table(run_funnel(rng, 1, count))
+    sample = dice.roll("d20+STR+PROF", rng, {"STR": 2, "PROF": 1}, label="a sample ATK (STR +2, PROF +1)")
+    _console().print(sample.explain())
+
+
+def party_table(party: Party) -> None:
+    out = RichTable(title=f"Funnel party: {len(party.characters)} 0-level characters")
+    for col in ("player", "name", "race", "STR", "DEX", "CON", "INT", "WIS", "CHA", "HP", "occupation",
+                "proficiency", "item"):
+        out.add_column(col)
+    for c in party.characters:
+        occ = c.occupation
+        out.add_row(c.player or "", c.name, c.race, *(f"{s} ({modifier(s):+d})" for s in c.scores.values()),
+                    str(c.hp), occ.name if occ else "", occ.proficiency if occ else "", occ.item if occ else "")
+    _console().print(out)
+
+
+def character_sheet(c: Character, rules: Ruleset) -> None:
+    console = _console()
+    title = f"{c.name} · {c.race} {c.char_class or '0-level'} {c.archetype or ''} · level {c.level}"
+    out = RichTable(title=title, show_header=False)
+    out.add_column("field")
+    out.add_column("value")
+    out.add_row("abilities", "  ".join(f"{a} {s} ({modifier(s):+d})" for a, s in c.scores.items()))
+    out.add_row("HP", f"{c.hp}/{c.hp_max}   Hit Dice {c.hit_dice} × {c.hit_die(rules)}")
+    out.add_row("PROF / AC / load", f"+{c.prof(rules)} / {c.ac(rules)} / {c.load}")
+    out.add_row("saves", ", ".join(c.saves) or "—")
+    out.add_row("skills", ", ".join(c.skills + [f"{s} (expertise)" for s in c.expertise]) or "—")
+    if c.occupation:
+        out.add_row("occupation", f"{c.occupation.name}: {c.occupation.proficiency}; {c.occupation.item}")
+    out.add_row("features", ", ".join(c.features + c.archetype_features) or "—")
+    if c.hp_history:
+        out.add_row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))
+    if c.dead:
+        out.add_row("dead", c.dead)
+    console.print(out)

@@ -1,0 +1,336 @@
+"""Effects as data: the typed things a table row, spell level, injury or feature does.
+
+Each kind is a small pydantic model registered under its `kind` name. Data files list effects as
+mappings (`{kind: damage, dice: 1d8}`); `parse_effect` validates one against its kind. The engine
+keeps one `apply` per kind; whatever it cannot decide alone is a `referee_prompt`, so nothing is
+silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from furnace.errors import FurnaceError
+
+Ability = Literal["STR", "DEX", "CON", "INT", "WIS", "CHA"]
+ABILITIES: tuple[Ability, ...] = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
+
+# Who an effect lands on, from the point of view of the one whose roll it is.
+Target = Literal[
+    "target", "self", "attacker", "random_ally", "random_ally_close_to_target", "all_near_target",
+    "all_close_to_target", "all_near", "random_target", "random_creature", "ally",
+]
+
+# Units a duration can be counted in (AMB-03: a Furnace turn is a round; the exploration turn is 10 min).
+DurationUnit = Literal[
+    "round", "exploration_turn", "segment", "minute", "hour", "day", "week", "month", "year",
+    "next_turn", "until_rest", "until_cured", "until_repaired", "until_healed", "until_stands",
+    "encounter", "permanent",
+]
+
+# Named conditions (AMB-22 gives their meaning; `furnace.play.conditions` adds their mechanics).
+CONDITIONS: dict[str, str] = {
+    "PRONE": "on the ground; stands up with movement",
+    "STUNNED": "can't act; attacks against it are EASY",
+    "BLINDED": "can't see; its ATK are HARD, ATK against it are EASY",
+    "PARALYSED": "can't move or act; ATK against it are EASY",
+    "FRIGHTENED": "won't approach the source; its checks are HARD",
+    "WEAK": "STR checks, saves and melee damage are HARD",
+    "UNCONSCIOUS": "senseless and helpless",
+    "INCAPACITATED": "can't take actions",
+    "CANT_MOVE": "can't move",
+    "CANT_ATTACK": "can't ATK",
+    "CANT_ACT": "takes no action",
+    "CANT_SPEAK": "can't speak (nor cast spells aloud)",
+    "CANT_CAST": "can't cast any spell",
+    "CANT_CAST_THIS_SPELL": "can't attempt the same spell",
+    "CANT_TARGET_SAME": "can't target the same creature with a spell",
+    "CANT_USE_OBJECTS": "hands can't hold or use objects",
+    "CANT_BE_HEALED": "no healing takes effect",
+    "MOVE_NEAR_ONLY": "can move only as far as NEAR",
+    "LAST_TO_ACT": "acts last",
+    "EXPOSED": "ATK against it are EASY",
+    "KNOCKED_DOWN": "down and conscious",
+    "OFF_BALANCE": "loses DEX and shield AC, loses time next round",
+    "DYING": "unconscious at 0 HP, dies when the timer ends",
+    "BLEEDING": "loses HP each round or dies when the timer ends unless treated",
+    "CHILLED": "slowed by cold",
+    "DRUNK": "DEX and saves are worse",
+    "DEPLETED": "can't cast until rest (Spell Depletion)",
+    "RAGING": "Barbarian rage: +PROF damage, -PROF AC",
+    "POLYMORPHED": "turned into a critter",
+}
+
+
+class EffectError(FurnaceError):
+    """An effect mapping that does not validate."""
+
+
+class Effect(BaseModel):
+    """Base of every effect kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str
+    note: str | None = None
+    KIND: ClassVar[str] = ""
+
+
+EFFECT_KINDS: dict[str, type[Effect]] = {}
+E = TypeVar("E", bound=type[Effect])
+
+
+def effect_kind(name: str) -> Callable[[E], E]:
+    """Register an effect kind; later modules may add their own."""
+
+    def register(cls: E) -> E:
+        cls.KIND = name
+        EFFECT_KINDS[name] = cls
+        return cls
+
+    return register
+
+
+def _dice_text(value: Any) -> Any:
+    if isinstance(value, int):
+        value = str(value)
+    if isinstance(value, str):
+        check_dice(value)
+    return value
+
+
+def check_dice(text: str) -> str:
+    """Parse a dice expression inside a validator: its error becomes a ValueError so pydantic locates it."""
+    from furnace.dice import parse
+
+    try:
+        parse(text)
+    except FurnaceError as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
+def _effects(value: Any) -> list[Effect]:
+    try:
+        return [parse_effect(e) for e in (value or [])]
+    except EffectError as exc:
+        raise ValueError(str(exc)) from None
+
+
+DiceText = Annotated[str, BeforeValidator(_dice_text)]
+
+
+class Duration(BaseModel):
+    """`{amount: 1d4, unit: round}`; amount is a dice expression (or 1 for 'next turn')."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    amount: DiceText = "1"
+    unit: DurationUnit = "round"
+
+
+def parse_effect(data: Any) -> Effect:
+    if isinstance(data, Effect):
+        return data
+    if not isinstance(data, dict) or "kind" not in data:
+        raise EffectError(f"an effect is a mapping with a 'kind', not {data!r}")
+    cls = EFFECT_KINDS.get(str(data["kind"]))
+    if cls is None:
+        raise EffectError(f"unknown effect kind {data['kind']!r}; known: {', '.join(sorted(EFFECT_KINDS))}")
+    return cls.model_validate(data)
+
+
+EffectList = Annotated[list[Any], BeforeValidator(_effects)]
+
+
+@effect_kind("damage")
+class Damage(Effect):
+    dice: DiceText
+    type: str | None = None           # fire, cold …
+    target: Target = "target"
+    maximum: bool = False             # deal the maximum instead of rolling (crits)
+    every: DurationUnit | None = None  # damage over time: every round …
+    duration: Duration | None = None
+
+
+@effect_kind("heal")
+class Heal(Effect):
+    dice: DiceText
+    unit: Literal["hp", "hit_die"] = "hp"
+    target: Target = "self"
+
+
+@effect_kind("condition")
+class Condition(Effect):
+    name: str
+    target: Target = "target"
+    duration: Duration | None = None
+
+    @field_validator("name")
+    @classmethod
+    def known(cls, value: str) -> str:
+        if value.upper() not in CONDITIONS:
+            raise ValueError(f"unknown condition {value!r}; known: {', '.join(CONDITIONS)}")
+        return value.upper()
+
+
+@effect_kind("save")
+class Save(Effect):
+    """A SAVE; `on_fail` happens when it fails (and `on_success` when it holds)."""
+
+    ability: Ability | None = None
+    category: Literal["poison", "paralysis", "death", "fear", "crushing_blow", "normal_blow", "magic"] | None = None
+    dc: DiceText = "ROOM_DC"          # e.g. 10+PC_LVL, 15
+    target: Target = "target"
+    modifier: DiceText = "0"
+    every: DurationUnit | None = None  # a save repeated at each of the holder's turns (torso wound)
+    on_fail: EffectList = Field(default_factory=list)
+    on_success: EffectList = Field(default_factory=list)
+
+
+@effect_kind("modifier")
+class Modifier(Effect):
+    """EASY/HARD (or a flat bonus) on some kind of roll, e.g. 'ATK against it is EASY'."""
+
+    applies_to: Literal[
+        "atk", "atk_against", "checks", "all_rolls", "saves", "ac", "damage", "to_hit_and_damage",
+        "ranged_atk", "perception_sight", "persuasion", "intimidation", "next_atk", "next_atk_against",
+        "spellcheck", "morale", "fear_saves", "dex",
+    ]
+    mode: Literal["EASY", "HARD", "ADVANTAGE", "DISADVANTAGE", "BONUS"] = "HARD"
+    value: int = 0
+    target: Target = "target"
+    duration: Duration | None = None
+
+
+@effect_kind("extra_attack")
+class ExtraAttack(Effect):
+    target: Literal["same", "another_near", "any_near"] = "same"
+    repeat: Literal["once", "until_miss"] = "once"
+    only_if: Literal["target_dies"] | None = None
+
+
+@effect_kind("attack")
+class Attack(Effect):
+    """The roller attacks someone else, e.g. a random ally (fumble 11) or itself (fumble 12)."""
+
+    target: Target = "random_ally"
+
+
+@effect_kind("ability_loss")
+class AbilityLoss(Effect):
+    ability: Ability | Literal["random"]
+    dice: DiceText = "1"
+    mode: Literal["subtract", "halve"] = "subtract"
+    permanent: bool = True
+    target: Target = "self"
+
+
+@effect_kind("death")
+class Death(Effect):
+    """Death now, or when a timer runs out (`timer: 1d4`, unit rounds)."""
+
+    timer: Duration | None = None
+    target: Target = "target"
+    unless: str | None = None         # what stops the timer, in words
+
+
+@effect_kind("slay")
+class Slay(Effect):
+    """The target dies outright when a comparison holds, otherwise `otherwise` happens."""
+
+    when: Literal["target_hp_below_attacker_hp"]
+    otherwise: EffectList = Field(default_factory=list)
+
+
+@effect_kind("hp_fraction_loss")
+class HpFractionLoss(Effect):
+    fraction: str = "1/2"
+    of: Literal["current", "maximum"] = "current"
+    target: Target = "target"
+
+
+@effect_kind("weapon")
+class WeaponEffect(Effect):
+    action: Literal["drop", "knock_away", "damage", "destroy", "sunder", "loose", "entangled", "notch",
+                    "slip", "string_snaps", "crack"]
+    target: Target = "target"
+    then: EffectList = Field(default_factory=list)        # when the weapon is there (sunder: +1d10 DAM)
+    otherwise: EffectList = Field(default_factory=list)   # e.g. sunder with no weapon → 1d12 damage
+
+
+@effect_kind("armor")
+class ArmorEffect(Effect):
+    action: Literal["damage", "destroy", "seize"] = "damage"
+    ac_delta: int = 0
+    piece: Literal["armor", "shield", "helmet", "any"] = "armor"
+    target: Target = "target"
+
+
+@effect_kind("spell")
+class SpellEffect(Effect):
+    """A spell let loose by a mishap: random spell, redirected, backfiring; SL rolled on `sl` dice."""
+
+    spell: Literal["random_known", "this"] = "this"
+    target: Target = "random_target"
+    sl: DiceText = "1d6"
+
+
+@effect_kind("summon")
+class Summon(Effect):
+    creature: str
+    count: DiceText = "1"
+    duration: Duration | None = None
+
+
+@effect_kind("area")
+class Area(Effect):
+    """The effect also reaches everyone in this zone around the target."""
+
+    zone: Literal["CLOSE", "NEAR", "FAR", "battlefield"]
+    of: Literal["target", "self"] = "target"
+
+
+@effect_kind("injury")
+class Injury(Effect):
+    """Roll on another table (the lingering injury table, a bone or limb table)."""
+
+    table: str
+
+
+@effect_kind("lasting")
+class Lasting(Effect):
+    """A lasting mark on the character (scar, lost eye, limp) with the mechanics given as effects."""
+
+    name: str
+    effects: EffectList = Field(default_factory=list)
+    duration: Duration | None = None
+
+
+@effect_kind("move")
+class Move(Effect):
+    """Something moves: a slipped weapon 2d6 feet away, a crawling character."""
+
+    what: Literal["weapon", "self", "target"] = "weapon"
+    distance: DiceText = "0"
+    unit: Literal["feet", "inches", "zone"] = "feet"
+
+
+@effect_kind("nothing")
+class Nothing(Effect):
+    """The row has no mechanical effect."""
+
+
+@effect_kind("referee_prompt")
+class RefereePrompt(Effect):
+    """What the engine cannot decide alone; shown to the referee, never dropped."""
+
+    prompt: str
+
+
+def effect_summary(effect: Effect) -> str:
+    """A short human reading of an effect, for tables and logs."""
+    fields = effect.model_dump(exclude={"kind", "note"}, exclude_defaults=True)
+    inner = ", ".join(f"{k}={v}" for k, v in fields.items())
+    return f"{effect.kind}({inner})"

@@ -1,0 +1,339 @@
+"""Rule tables as data: every table of RULES.md is a YAML file in `furnace/data/tables`.
+
+Two kinds of table:
+- `range`: rows with `min`/`max` (inclusive; `null` = open end), rolled with `roll` (a dice expression,
+  possibly with variables: `d20`, `3d6+EXCESS`, `2d6+CHA`) or with a die another table picks
+  (`die_table`: the crit die by level, the fumble die by armor). Rows must cover `covers` (default: the
+  roll's range) with no gap and no overlap.
+- `keyed`: rows with a unique `key` (a level, an armor type, a race), looked up, not rolled.
+
+Each row has our own short wording (`text`), structured `effects` (see `furnace.rules.effects`) and any further
+columns in `data`. A referee's file with the same `id` replaces a table; a file that does not validate is
+refused with its path, row and reason, and the tables in force stay as they were.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from furnace import dice
+from furnace.dice import DiceSource, RollResult
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError
+from furnace.rules.datafile import read_yaml
+from furnace.rules.effects import Effect, EffectList, check_dice
+
+TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    min: int | None = None
+    max: int | None = None
+    key: str | int | None = None
+    die: str | None = None           # in a die-selector table: the die this row names
+    text: str
+    effects: EffectList = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("die")
+    @classmethod
+    def die_parses(cls, value: str | None) -> str | None:
+        return None if value is None else check_dice(value)
+
+    @property
+    def span(self) -> str:
+        if self.key is not None:
+            return str(self.key)
+        lo = "…" if self.min is None else str(self.min)
+        hi = "+" if self.max is None else str(self.max)
+        return lo if self.min == self.max else (f"{lo}{hi}" if hi == "+" else f"{lo}–{hi}")
+
+    def effect_list(self) -> list[Effect]:
+        return list(self.effects)
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    name: str
+    title: str
+    source: str
+    kind: Literal["range", "keyed"]
+    roll: str | None = None
+    variables: list[str] = Field(default_factory=list)   # what the caller binds in `roll`
+    die_table: str | None = None
+    die_key: str | None = None                           # level, armor …
+    key_name: str | None = None                          # for keyed tables: what the key is
+    covers: tuple[int | None, int | None] | None = None
+    aliases: list[str] = Field(default_factory=list)
+    rules: list[str] = Field(default_factory=list)       # RULES.md ids this table serves
+    notes: list[str] = Field(default_factory=list)       # gaps, overlaps and the reading chosen
+    data: dict[str, Any] = Field(default_factory=dict)   # table-wide facts (a spell's die, an item's tier)
+    rows: list[Row]
+
+    @field_validator("id")
+    @classmethod
+    def id_form(cls, value: str) -> str:
+        if not TABLE_ID.match(value):
+            raise ValueError(f"table id {value!r} is not like F-TAB-31 or house:my-table")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def name_form(cls, value: str) -> str:
+        if not NAME.match(value):
+            raise ValueError(f"short name {value!r} must be lower-case words joined by '-'")
+        return value
+
+    @field_validator("roll")
+    @classmethod
+    def roll_parses(cls, value: str | None) -> str | None:
+        return None if value is None else check_dice(value)
+
+    @model_validator(mode="after")
+    def rows_fit(self) -> Table:
+        if not self.rows:
+            raise ValueError("a table needs at least one row")
+        if self.kind == "keyed":
+            _check_keys(self.rows)
+        else:
+            _check_ranges(self.rows, self.span())
+        return self
+
+    def span(self) -> tuple[int | None, int | None] | None:
+        """The totals the rows must cover."""
+        if self.covers is not None:
+            return self.covers
+        if self.roll is not None and not self.variables:
+            return dice.parse(self.roll).bounds()
+        return None
+
+    # -- use ----------------------------------------------------------------------------------------
+    def lookup(self, value: int | str) -> Row:
+        """The row for a total (range tables) or a key (keyed tables)."""
+        if self.kind == "keyed":
+            wanted = str(value).lower()
+            for row in self.rows:
+                if str(row.key).lower() == wanted:
+                    return row
+            raise UnknownNameError(f"{self.key_name or 'key'} in {self.name}", str(value),
+                                   [str(r.key) for r in self.rows])
+        total = int(value)
+        for row in self.rows:
+            if (row.min is None or total >= row.min) and (row.max is None or total <= row.max):
+                return row
+        raise FurnaceError(f"{self.name}: no row for {total}")
+
+    def keys(self) -> list[str]:
+        return [str(r.key) for r in self.rows]
+
+
+def _check_keys(rows: list[Row]) -> None:
+    seen: set[str] = set()
+    for i, row in enumerate(rows, 1):
+        if row.key is None:
+            raise ValueError(f"row {i}: a keyed table's rows need a key")
+        k = str(row.key).lower()
+        if k in seen:
+            raise ValueError(f"row {i}: key {row.key!r} appears twice")
+        seen.add(k)
+
+
+def _check_ranges(rows: list[Row], span: tuple[int | None, int | None] | None) -> None:
+    for i, row in enumerate(rows, 1):
+        if row.min is None and row.max is None:
+            raise ValueError(f"row {i}: a range row needs min or max")
+        if row.min is not None and row.max is not None and row.min > row.max:
+            raise ValueError(f"row {i}: min {row.min} is above max {row.max}")
+    for i, (a, b) in enumerate(itertools.pairwise(rows), 2):
+        if a.max is None or b.min is None:
+            raise ValueError(f"row {i}: only the first row may start open and only the last may end open")
+        if b.min <= a.max:
+            raise ValueError(f"row {i}: {b.span} overlaps the row before ({a.span})")
+        if b.min != a.max + 1:
+            raise ValueError(f"row {i}: gap between {a.max} and {b.min}")
+    if span is None:
+        return
+    lo, hi = span
+    first, last = rows[0], rows[-1]
+    if lo is not None and first.min is not None and first.min > lo:
+        raise ValueError(f"row 1: rows start at {first.min} but a roll can give {lo}")
+    if hi is not None and last.max is not None and last.max < hi:
+        raise ValueError(f"row {len(rows)}: rows end at {last.max} but a roll can give {hi}")
+
+
+@dataclass(frozen=True)
+class TableRoll:
+    """A roll on a table: the table, the die and why it was chosen, the roll, and the row it landed on."""
+
+    table: Table
+    roll: RollResult
+    row: Row
+    die_reason: str = ""
+
+    def explain(self) -> str:
+        head = f"{self.table.name} ({self.table.id})"
+        why = f" [{self.die_reason}]" if self.die_reason else ""
+        r = self.roll
+        return f"{head}{why}: {r.expression} → {dice.render(r.tree)} = {r.total} → {self.row.span}: {self.row.text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table": self.table.id, "name": self.table.name, "die_reason": self.die_reason,
+                "roll": self.roll.to_dict(), "row": self.row.model_dump(mode="json", exclude_defaults=True)}
+
+
+# -- the registry ----------------------------------------------------------------------------------
+
+
+def _row_of(error: Mapping[str, Any]) -> int | None:
+    loc = error.get("loc", ())
+    if len(loc) >= 2 and loc[0] == "rows" and isinstance(loc[1], int):
+        return int(loc[1]) + 1
+    return None
+
+
+def validate_table(data: Any, path: str | Path) -> Table:
+    """Validate one table mapping, or raise `DataFileError` naming the path, the row and the reason."""
+    if not isinstance(data, dict):
+        raise DataFileError(path, "a table file holds one mapping with id, name, kind and rows")
+    try:
+        return Table.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        message = str(first["msg"]).removeprefix("Value error, ")
+        row = _row_of(first)
+        m = re.match(r"row (\d+): (.*)", message)
+        if m:
+            row, message = int(m.group(1)), m.group(2)
+        return _raise(path, f"{loc}: {message}" if loc and not m else message, row)
+    except FurnaceError as exc:  # a dice expression inside that does not parse
+        return _raise(path, str(exc), None)
+
+
+def _raise(path: str | Path, reason: str, row: int | None) -> Table:
+    raise DataFileError(path, reason, row)
+
+
+class TableSet:
+    """The tables in force: the packaged ones, with a referee's files laid over them by id."""
+
+    def __init__(self, tables: Iterable[Table] = ()) -> None:
+        self._by_id: dict[str, Table] = {}
+        self._sources: dict[str, str] = {}
+        for t in tables:
+            self._by_id[t.id] = t
+
+    @classmethod
+    def packaged(cls) -> TableSet:
+        return _packaged()
+
+    def copy(self) -> TableSet:
+        other = TableSet(self._by_id.values())
+        other._sources = dict(self._sources)
+        return other
+
+    def with_table(self, table: Table, source: str = "<memory>") -> TableSet:
+        """A new set with one more (or a replaced) table."""
+        other = self.copy()
+        other._by_id[table.id] = table
+        other._sources[table.id] = source
+        other._check_names()
+        return other
+
+    def load_files(self, paths: Iterable[str | Path]) -> TableSet:
+        """A new set with these files laid over this one; all are validated before any takes effect."""
+        loaded = [(str(p), validate_table(read_yaml(Path(p), "table"), p)) for p in paths]
+        other = self.copy()
+        for path, table in loaded:
+            other._by_id[table.id] = table
+            other._sources[table.id] = path
+        other._check_names()
+        return other
+
+    def _check_names(self) -> None:
+        seen: dict[str, str] = {}
+        for t in self._by_id.values():
+            for name in [t.name, *t.aliases]:
+                if name in seen and seen[name] != t.id:
+                    raise DataFileError(self._sources.get(t.id, t.id), f"name {name!r} is used by {seen[name]} too")
+                seen[name] = t.id
+
+    def __iter__(self) -> Any:
+        return iter(sorted(self._by_id.values(), key=lambda t: _sort_key(t.id)))
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def source_of(self, table_id: str) -> str:
+        return self._sources.get(table_id, "packaged")
+
+    def get(self, name: str) -> Table:
+        """A table by id (`F-TAB-31`, any case) or short name (`crit-fighter`) or alias."""
+        wanted = name.strip()
+        for t in self._by_id.values():
+            if t.id.lower() == wanted.lower() or t.name == wanted.lower() or wanted.lower() in t.aliases:
+                return t
+        raise UnknownNameError("table", name, sorted(t.name for t in self._by_id.values()))
+
+    # -- rolling --------------------------------------------------------------------------------------
+    def die_for(self, table: Table, key: int | str) -> tuple[str, str]:
+        """The die a table is rolled with for this key (level, armor), and the reason, for the log."""
+        if table.die_table is None:
+            raise FurnaceError(f"{table.name} is rolled with {table.roll}, not a die chosen by {table.die_key}")
+        selector = self.get(table.die_table)
+        row = selector.lookup(key)
+        if row.die is None:
+            raise DataFileError(self.source_of(selector.id), f"row {row.key} names no die", str(row.key))
+        return row.die, f"{row.die} for {selector.key_name or table.die_key} {key}"
+
+    def roll(self, name: str, rng: DiceSource, *, key: int | str | None = None, die: str | None = None,
+             variables: Mapping[str, int | str] | None = None, label: str = "") -> TableRoll:
+        """Roll on a table with its own die, a die chosen by `key` (level, armor), or a given `die`."""
+        table = self.get(name)
+        if table.kind != "range":
+            raise FurnaceError(f"{table.name} is looked up by {table.key_name or 'key'}, not rolled")
+        reason = ""
+        expression = die
+        if expression is None and key is not None:
+            expression, reason = self.die_for(table, key)
+        if expression is None:
+            expression = table.roll
+        if expression is None:
+            hint = f" --{table.die_key} or" if table.die_key else ""
+            raise FurnaceError(f"{table.name} needs a die: give{hint} --die EXPR")
+        result = dice.roll(expression, rng, variables, label or f"{table.name} ({reason or expression})")
+        return TableRoll(table, result, table.lookup(result.total), reason)
+
+
+def _sort_key(table_id: str) -> tuple[int, int, str]:
+    order = {"F": 0, "H": 1, "M": 2}
+    m = re.match(r"([FHM])-TAB-(\d+)([a-z]?)", table_id)
+    if not m:
+        return (9, 0, table_id)
+    return (order[m.group(1)], int(m.group(2)), m.group(3))
+
+
+_PACKAGED: TableSet | None = None
+
+
+def _packaged() -> TableSet:
+    global _PACKAGED
+    if _PACKAGED is None:
+        folder = resources.files("furnace") / "data" / "tables"
+        tables = []
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(".yaml"):
+                tables.append(validate_table(read_yaml(entry, "table"), f"furnace/data/tables/{entry.name}"))
+        _PACKAGED = TableSet(tables)
+        _PACKAGED._check_names()
+    return _PACKAGED

@@ -1,0 +1,121 @@
+"""The printable sheets in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright).
+
+RULES.md F-CHAR-01: a funnel of 2 players × 4 characters prints as exactly 2 pages of 4 cards, on A4 and
+on Letter, with no card's content overflowing. Marked `browser`; Playwright's own browsers are never
+downloaded. Without /usr/bin/chromium these tests skip, except in CI (CI=true), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from furnace.characters.funnel import run_funnel
+from furnace.render.sheets import character_html, funnel_html
+from furnace.rules.ruleset import load_ruleset
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PDF_PAGE = re.compile(rb"/Type\s*/Page[^s]")
+RULES = load_ruleset()
+
+
+def _need_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does) "
+               "to run the browser tests")
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
+
+
+def pdf_pages(pdf: bytes) -> int:
+    return len(PDF_PAGE.findall(pdf))
+
+
+def assert_cards_fit(page: Any) -> None:
+    """No card's content overflows, and every card lies inside its page."""
+    report = page.evaluate("""() => [...document.querySelectorAll('.page')].map(p => {
+        const pb = p.getBoundingClientRect();
+        return [...p.querySelectorAll('.card')].map(el => {
+            const b = el.getBoundingClientRect();
+            return {name: el.dataset.name, sh: el.scrollHeight, ch: el.clientHeight, sw: el.scrollWidth,
+                    cw: el.clientWidth, inside: b.left >= pb.left - 0.5 && b.top >= pb.top - 0.5
+                        && b.right <= pb.right + 0.5 && b.bottom <= pb.bottom + 0.5};
+        });
+    })""")
+    for cards in report:
+        for card in cards:
+            assert card["sh"] <= card["ch"] + 1, f"{card['name']} overflows vertically: {card}"
+            assert card["sw"] <= card["cw"] + 1, f"{card['name']} overflows horizontally: {card}"
+            assert card["inside"], f"{card['name']} sticks out of its page: {card}"
+
+
+def test_F_CHAR_01_funnel_sheet_prints_two_pages_of_four(page: Any, tmp_path: Path) -> None:
+    """F-CHAR-01: 2 players × 4 characters → 2 pages × 4 cards that fit, 2 PDF pages on A4 and on Letter."""
+    party = run_funnel(random.Random(1), 2, 4, RULES)
+    page.set_content(funnel_html(party, RULES))
+    assert page.locator(".page").count() == 2
+    for i in range(2):
+        assert page.locator(".page").nth(i).locator(".card").count() == 4
+    assert_cards_fit(page)
+    for fmt in ("A4", "Letter"):
+        pdf = page.pdf(format=fmt)
+        assert pdf.startswith(b"%PDF") and len(pdf) > 1000
+        assert pdf_pages(pdf) == 2, fmt
+    shot = tmp_path / "funnel.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 1000
+
+
+def test_F_CHAR_01_long_text_still_fits(page: Any) -> None:
+    """Long names, occupations and items wrap inside the card instead of spilling over."""
+    party = run_funnel(random.Random(9), 1, 4, RULES)
+    long = [c.model_copy(update={
+        "name": "Wilhelmina Ashcroft-Underbridge the Unlucky " + c.name, "player": "A player with a long name",
+        "occupation": c.occupation and c.occupation.model_copy(update={
+            "name": "Itinerant tinker and knife-grinder of the lower marches",
+            "item": "a cart of pots, pans, whetstones, bellows, tongs and a very old donkey"}),
+    }) for c in party.characters]
+    page.set_content(funnel_html(long, RULES))
+    assert_cards_fit(page)
+    assert pdf_pages(page.pdf(format="Letter")) == 1
+
+
+def test_character_sheet_prints_one_page(page: Any) -> None:
+    from furnace.characters.advancement import level_up
+    from furnace.characters.funnel import new_zero_level, promote
+
+    rng = random.Random(5)
+    c, _ = new_zero_level(rng, RULES, name="Brannoc", race="Human", player="Ada")
+    c, _ = promote(c, "Fighter", "Barbarian", rng, RULES)
+    while c.level < 10:
+        c, _ = level_up(c, rng, RULES, ability="STR")
+    page.set_content(character_html(c, RULES))
+    assert page.locator(".page .card").count() == 1
+    assert_cards_fit(page)
+    for fmt in ("A4", "Letter"):
+        assert pdf_pages(page.pdf(format=fmt)) == 1, fmt
