@@ -31,8 +31,8 @@ from furnace.hazards import (
 from furnace.play.checks import OptionOffError
 from furnace.play.clock import HOUR, Campaign, advance
 from furnace.play.combatant import Combatant
-from furnace.play.death import DEATH_MODELS
 from furnace.play.encounter import Action, take_turn
+from furnace.play.registry import DEATH_MODELS
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
 

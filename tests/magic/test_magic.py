@@ -534,7 +534,7 @@ def fight(*combatants: Combatant, rnd: int = 1) -> Encounter:
 def cast_in(enc: Encounter, spell: str, target: str, faces: list[int], rules: Ruleset = RULES,
             who: str = "m") -> tuple[Encounter, list[Event], ScriptedDice]:
     dice = ScriptedDice(faces)
-    after, events = take_turn(enc, who, Action("cast", target, spell=spell), dice, rules)
+    after, events = take_turn(enc, who, Action("cast", target, detail=spell), dice, rules)
     return after, events, dice
 
 
@@ -638,7 +638,7 @@ def test_F_MU_04_in_a_fight_depletion_holds_and_the_tactic_falls_back_to_attacki
     assert events[-1].kind == "depletion" and "F-MU-04" in events[-1].what
     assert tactic_attack_nearest(after, me).kind in ("attack", "move_attack")
     with pytest.raises(IllegalActionError, match="cannot cast until a rest"):
-        act(Step(after, ScriptedDice([15]), RULES), "m", Action("cast", "g1", spell="Fireball"))
+        act(Step(after, ScriptedDice([15]), RULES), "m", Action("cast", "g1", detail="Fireball"))
 
 
 def test_F_MU_04_in_a_fight_a_held_save_resets_the_count() -> None:

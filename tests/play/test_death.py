@@ -15,8 +15,10 @@ from furnace.dice import ScriptedDice
 from furnace.events import Event
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import modifier_name
-from furnace.play.death import DEATH_MODELS, death_threshold, roll_injury, take_damage
+from furnace.play.death import death_threshold, take_damage
 from furnace.play.encounter import Action, act, start_turn
+from furnace.play.injuries import roll_injury
+from furnace.play.registry import DEATH_MODELS
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset, load_ruleset
 

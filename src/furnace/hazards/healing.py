@@ -177,4 +177,4 @@ def _rest_fn(kind: str) -> RestFn:
     return rest
 
 
-HEALING_MODELS["hazards"] = _Kinds({kind: _rest_fn(kind) for kind in KINDS})
+HEALING_MODELS.add("hazards", _Kinds({kind: _rest_fn(kind) for kind in KINDS}))

@@ -13,7 +13,8 @@ from furnace.magic.spells import Spell, cast, get_spell
 from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant, monster
 from furnace.play.conditions import Held
-from furnace.play.state import Step
+from furnace.play.registry import ACTIONS
+from furnace.play.state import Encounter, Step
 from furnace.rules.effects import Area, Damage, Effect, Summon
 
 LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST"})
@@ -21,6 +22,21 @@ LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST"})
 
 def can_cast(c: Combatant) -> bool:
     return c.spell_mod is not None and bool(c.spells) and not ({h.name for h in c.held} & LOCKOUTS)
+
+
+class Cast:
+    """Casting a spell as the turn's action (F-CMBT-01, F-SPELL-01), registered with the engine as "cast"."""
+
+    def run(self, step: Step, cid: str, target: str, detail: str | None) -> None:
+        if detail is None:
+            raise IllegalActionError("casting needs a spell and a target")
+        cast_in_fight(step, cid, detail, target)
+
+    def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
+        return c.spells[0] if can_cast(c) else None   # the automatic tactic casts the first spell known
+
+
+ACTIONS.add("cast", Cast())
 
 
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:

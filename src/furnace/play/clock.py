@@ -11,7 +11,6 @@ time; the referee can see and edit what remains (`remaining`, `reschedule`, `can
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +21,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError, UnknownNameError
 from furnace.events import Event
+from furnace.play.registry import Registry
 from furnace.rules.ruleset import Ruleset
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
@@ -30,7 +30,6 @@ FIXED_UNITS = {"second": 1, "minute": MINUTE, "hour": HOUR, "watch": 4 * HOUR, "
 ALIASES = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "week", "turn": "exploration_turn",
            "exploration turn": "exploration_turn", "rounds": "round"}
 MAX_ADVANCE = 200 * 365 * DAY
-MODULES = ("furnace.hazards", "furnace.houserules.middle_sea")   # they register their handlers
 
 
 class ClockError(FurnaceError):
@@ -153,15 +152,12 @@ class Fire:
 
 
 Handler = Callable[[Fire], None]
-HANDLERS: dict[str, Handler] = {}
+# each kind of entry fires through the handler its chapter registered (the chapters load on first look-up)
+HANDLERS: Registry[Handler] = Registry("clock handler")
 
 
 def handler(kind: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        HANDLERS[kind] = fn
-        return fn
-
-    return register
+    return HANDLERS.register(kind)
 
 
 @handler("timer")
@@ -169,15 +165,6 @@ def _timer(fire: Fire) -> None:
     """A referee's timer (F-OPT-07): when it runs out, the referee is told."""
     fire.log("timer", fire.entry.owner or "referee", f"timer '{fire.entry.label}' runs out: "
              f"{fire.entry.data.get('prompt', 'the referee decides what happens')}", referee_prompt=True)
-
-
-def _load_handlers() -> None:
-    for module in MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
 
 
 def advance(campaign: Campaign, amount: int, unit: str, rng: DiceSource, rules: Ruleset,
@@ -188,7 +175,6 @@ def advance(campaign: Campaign, amount: int, unit: str, rng: DiceSource, rules: 
     span = amount * unit_seconds(unit, rules)
     if span > MAX_ADVANCE:
         raise ClockError("advance at most 200 years at a time")
-    _load_handlers()
     target = campaign.clock.now + span
     events: list[Event] = []
     while True:
@@ -205,7 +191,7 @@ def _fire(campaign: Campaign, entry: Scheduled, rng: DiceSource, rules: Ruleset)
     clock = campaign.clock.model_copy(update={
         "now": entry.at, "entries": tuple(e for e in campaign.clock.entries if e.id != entry.id)})
     fire = Fire(campaign.model_copy(update={"clock": clock}), rng, rules, entry)
-    fn = HANDLERS.get(entry.kind)
+    fn = HANDLERS.find(entry.kind)
     if fn is None:
         fire.log("referee", entry.owner or "referee", f"'{entry.label}' falls due (no rule handles {entry.kind})")
     elif entry.owner and entry.owner not in fire.campaign.characters and entry.data.get("needs_owner", True) \

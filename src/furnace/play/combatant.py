@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from furnace import dice
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
+from furnace.play import registry
 from furnace.play.conditions import Held
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset
@@ -110,15 +111,11 @@ def weapon_class_of(weapon: Any) -> str | None:
 
 
 def state_modifiers(c: Character) -> tuple[int, int]:
-    """What the character's state does to her ATK and SAVEs in a fight: short of sleep −N to every roll
-    (H-SLEEP-01), drunk −2 to saves (H-DRUG-02; the −2 DEX is already in her scores), Liquid Courage −1 to
-    hit (M-DRINK-01). The rules live in their modules; this reads them."""
-    from furnace.hazards.common import sleep_penalty
-    from furnace.houserules.middle_sea import courage_modifiers
-
-    sleep = sleep_penalty(c)
-    drunk = -2 if "DRUNK" in c.conditions else 0
-    return sleep + courage_modifiers(c).get("to_hit", 0), sleep + drunk
+    """What the character's state does to her ATK and SAVEs in a fight: the chapters' registered modifiers
+    (short of sleep −N to every roll, H-SLEEP-01; drunk −2 to saves, H-DRUG-02; Liquid Courage −1 to hit,
+    M-DRINK-01). The rules live in their chapters; the engine only adds them up."""
+    parts = registry.state_modifiers(c)
+    return sum(p.to_hit for p in parts), sum(p.saves for p in parts)
 
 
 def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,

@@ -8,9 +8,8 @@ injury table). Monsters die at 0 (or are out of the fight, CF-50).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from furnace.play.combatant import Combatant
+from furnace.play.registry import DEATH_MODELS
 from furnace.play.state import Step
 
 
@@ -50,43 +49,7 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
         step.log("save", c.name, f"survives being knocked down twice (CON SAVE {save.total})", (save,))
 
 
-def _hazards(step: Step, c: Combatant, amount: int) -> None:
-    if c.hp <= -3:
-        kill(step, c, f"HP {c.hp}: dead at −3 (H-DMG-03)")
-    elif c.hp <= 0 and c.status == "up":
-        step.update(c.id, status="unconscious")
-        step.log("unconscious", c.name, f"drops at {c.hp} HP: unconscious, wakes after d6 hours (H-DMG-02)")
-
-
-def _middle_sea(step: Step, c: Combatant, amount: int) -> None:
-    if c.hp > 0:
-        return
-    from furnace.play.apply import apply_all  # the grievous table's rows are effects like any other
-
-    excess = -c.hp
-    c = step.update(c.id, hp=0)
-    if excess == 0:
-        from furnace.play.conditions import Held
-
-        step.update(c.id, held=(*c.held, Held(name="KNOCKED_DOWN", source="0 HP", ending="stands")))
-        step.log("knocked_down", c.name, "exactly 0 HP: knocked down, conscious (D-4)")
-        return
-    rolled = step.rules.tables.roll("grievous-injury", step.rng, variables={"EXCESS": excess},
-                                    label=f"{c.name} grievous injury, 3d6 + {excess} excess")
-    effects = rolled.row.effect_list()
-    helmet = c.helmet and "with_helmet" in rolled.row.data
-    if helmet:   # M-GRIEV-04/05: a helmet turns the blow to a lesser result
-        from furnace.rules.effects import parse_effect
-
-        effects = [parse_effect(e) for e in rolled.row.data["with_helmet"]]
-    step.log("grievous", c.name, f"grievous injury {rolled.roll.total}: {rolled.row.text}"
-             + (" (with a helmet: the lesser result)" if helmet else ""), (rolled.roll,), table=rolled.table.id)
-    apply_all(step, effects, actor=c.id, target=c.id)
-
-
-DEATH_MODELS: dict[str, Callable[[Step, Combatant, int], None]] = {
-    "furnace": _furnace, "hazards": _hazards, "middle-sea": _middle_sea,
-}
+DEATH_MODELS.add("furnace", _furnace)
 
 
 def take_damage(step: Step, target_id: str, amount: int, source: str) -> int:
@@ -105,7 +68,7 @@ def take_damage(step: Step, target_id: str, amount: int, source: str) -> int:
             step.update(c.id, status="out" if out else "dead")
             step.log("death", c.name, "is out of the fight" if out else "dies", how=source)
         return overflow
-    DEATH_MODELS[str(step.rules["death_model"])](step, step.c(target_id), amount)
+    DEATH_MODELS.get(str(step.rules["death_model"]))(step, step.c(target_id), amount)
     return overflow
 
 
@@ -123,31 +86,3 @@ def dying_turn(step: Step, cid: str) -> None:
         return
     step.update(cid, dying_turns=left)
     step.log("dying", c.name, f"still dying ({check.total}): {left} turn(s) left", (check,))
-
-
-def stabilise(step: Step, healer_id: str, target_id: str) -> None:
-    """Stop the death timer (Medicine CHECK vs ROOM DC, AMB-28), then roll the Injuries table (F-INJ-01)."""
-    healer, target = step.c(healer_id), step.c(target_id)
-    if target.status != "dying":
-        step.log("stabilise", healer.name, f"{target.name} is not dying")
-        return
-    check = step.roll("d20+WIS", f"{healer.name} Medicine CHECK vs ROOM DC {step.enc.room_dc} to stabilise "
-                      f"{target.name}", {"WIS": healer.save_bonus("WIS")})
-    if check.total < step.enc.room_dc:
-        step.log("stabilise", healer.name, f"fails to stabilise {target.name} ({check.total})", (check,))
-        return
-    step.update(target_id, status="stable", dying_turns=None)
-    step.log("stabilise", healer.name, f"stabilises {target.name} ({check.total})", (check,))
-    roll_injury(step, target_id)
-
-
-def roll_injury(step: Step, cid: str) -> None:
-    from furnace.play.apply import apply_all
-
-    c = step.c(cid)
-    rolled = step.rules.tables.roll(str(step.rules["injury_table"]), step.rng, label=f"{c.name} injury on "
-                                    "stabilisation (F-INJ-01)")
-    step.update(cid, injuries=(*c.injuries, rolled.row.text))
-    step.log("injury", c.name, f"injury {rolled.roll.total}: {rolled.row.text}", (rolled.roll,),
-             table=rolled.table.id)
-    apply_all(step, rolled.row.effect_list(), actor=cid, target=cid)

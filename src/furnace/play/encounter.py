@@ -8,7 +8,7 @@ F-INIT-01/02, F-SURP-01, F-CMBT-01…03, F-CRIT-01/02, F-FUMB-01/02, F-FTR-03 (C
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,31 +16,30 @@ from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event
-from furnace.houserules.middle_sea import fight as seafight
-from furnace.magic.fight import can_cast, cast_in_fight
 from furnace.play import conditions as cond
-from furnace.play import luck
+from furnace.play import luck, registry
 from furnace.play.apply import apply_all, apply_periodic, record_luck
 from furnace.play.checks import enemy_morale, make_dc
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
-from furnace.play.death import dying_turn, kill, stabilise, take_damage
+from furnace.play.death import dying_turn, kill, take_damage
+from furnace.play.injuries import stabilise
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.ruleset import Ruleset
 
-ActionKind = Literal["attack", "move_attack", "cast", "dodge", "disengage", "go_ranged", "stabilise", "wait",
-                     "free"]
+# the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
+ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
 
 @dataclass(frozen=True)
 class Action:
     """One action a turn (F-CMBT-01): what, and at whom."""
 
-    kind: ActionKind
+    kind: ActionKind | str
     target: str | None = None
     note: str = ""
     sneak: bool = False
-    spell: str | None = None
+    detail: str | None = None   # what a chapter's action needs: the spell's name for "cast"
 
 
 # -- attacks -------------------------------------------------------------------------------------------
@@ -68,8 +67,9 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     can_crit = crit_table(a, step.rules) is not None   # monsters only with the option (F-CRIT-03)
     if natural == 1 and not plain:
         step.log("fumble", a.name, f"misses {t.name}: natural 1", (roll,), total=roll.total)
-        if step.rules["fumble_model"] == "middle-sea":
-            seafight.fumble(step, actor)
+        model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
+        if model is not None:
+            model(step, actor)
         elif fumbles(a, step.rules):
             _fumble(step, actor)
         return
@@ -85,9 +85,10 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc}"
              f"{', natural 20' if natural_hit and not crit else ''})", (roll,),
              total=total, crit=crit)
-    if natural_hit and step.rules["crit_model"] == "middle-sea":
+    crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit else None
+    if crit_model is not None:
         was_alive = step.c(target).active
-        seafight.crit(step, actor, target)
+        crit_model(step, actor, target)
         if was_alive and not step.c(target).active:
             step.killed_by[target] = total
         return
@@ -236,13 +237,18 @@ def _nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | No
     return min(foes, key=lambda o: (zone_index(o), o.hp, o.id)).id
 
 
+Tactic = Callable[[Encounter, Combatant], Action]   # who acts how, when no one chooses for them
+
+
 def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
     """The simple tactic: attack the nearest enemy, closing in first if need be."""
     target = _nearest_enemy(enc, c)
     if target is None:
         return Action("wait")
-    if can_cast(c):   # a caster casts the first spell it knows
-        return Action("cast", target, spell=c.spells[0])
+    for kind, rule in registry.ACTIONS.items():   # a chapter's action first: a caster casts
+        detail = rule.tactic(enc, c, target)
+        if detail is not None:
+            return Action(kind, target, detail=detail)
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
     sneak = "Sneak Attack" in c.features and enc.round == 1 and enc.get(target).side in enc.surprised
     if c.ranged or c.zone == "CLOSE":
@@ -307,11 +313,11 @@ def _act(step: Step, cid: str, action: Action) -> None:
         _rage(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
-    elif action.kind == "cast":
-        if action.target is None or action.spell is None:
-            raise IllegalActionError("casting needs a spell and a target")
+    elif action.kind in registry.ACTIONS:
+        if action.target is None:
+            raise IllegalActionError(f"{action.kind} needs a target")
         step.c(action.target)
-        cast_in_fight(step, cid, action.spell, action.target)
+        registry.ACTIONS.get(action.kind).run(step, cid, action.target, action.detail)
     elif action.kind == "dodge":
         step.update(cid, held=(*c.held, cond.Held(name=cond.modifier_name("atk_against", "HARD"), source="DODGE",
                                                   until_round=step.enc.round + 1)))
@@ -368,7 +374,7 @@ def _finish(step: Step) -> None:
 
 
 def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
-              choose: object = tactic_attack_nearest) -> tuple[Encounter, list[Event]]:
+              choose: Tactic = tactic_attack_nearest) -> tuple[Encounter, list[Event]]:
     """One round: initiative (first round, or each round per option), then each phase's actors act."""
     if enc.over:
         raise IllegalActionError("the fight is over")
@@ -381,15 +387,14 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
         for cid in _actors(step.enc, phase):
             if step.enc.round == 1 and step.c(cid).side in step.enc.surprised:
                 continue
-            if together and step.c(cid).status == "dead" and cid in step.killed_by:
-                if not _strikes_back(step, cid):
-                    continue
-            elif not step.c(cid).in_fight:
+            # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)
+            slain_this_phase = together and step.c(cid).status == "dead" and cid in step.killed_by
+            if not slain_this_phase and not step.c(cid).in_fight:
                 continue
             if not start_turn(step, cid) and not (together and cid in step.killed_by):
                 continue
             c = step.c(cid)
-            action = choose(step.enc, c)  # type: ignore[operator]
+            action = choose(step.enc, c)
             if c.active or cid in step.killed_by:
                 _act_even_if_fallen(step, cid, action)
             if step.enc.over:
@@ -423,11 +428,6 @@ def _morale(step: Step) -> None:
         if result.breaks:
             for c in standing:
                 step.update(c.id, status="fled")
-
-
-def _strikes_back(step: Step, cid: str) -> bool:
-    """In a simultaneous phase, a creature killed before its turn still strikes if its ATK is not lower."""
-    return True
 
 
 def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:

@@ -7,12 +7,13 @@ and Middle Sea models plug in under the same names (CF-32).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
 from furnace.events import Event
+from furnace.play.registry import Registry
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 
@@ -74,19 +75,16 @@ def _check_alive(character: Character) -> None:
 
 
 RestFn = Callable[[Character, DiceSource, Ruleset | None], tuple[Character, list[Event]]]
-HEALING_MODELS: dict[str, dict[str, RestFn]] = {
-    "furnace": {"short": short_rest, "long": long_rest},
-}
+# the `healing_model` option names the model; the Hazards and Middle Sea chapters register theirs (CF-32)
+HEALING_MODELS: Registry[Mapping[str, RestFn]] = Registry("healing model")
+HEALING_MODELS.add("furnace", {"short": short_rest, "long": long_rest})
 
 
 def rest(character: Character, kind: str, rng: DiceSource, rules: Ruleset | None = None,
          ) -> tuple[Character, list[Event]]:
     """A rest under the healing model in force (CF-32)."""
     rules = rules or load_ruleset()
-    from furnace.play.clock import _load_handlers  # the Hazards and Middle Sea modules register their models
-
-    _load_handlers()
-    model = HEALING_MODELS.get(str(rules["healing_model"]))
+    model = HEALING_MODELS.find(str(rules["healing_model"]))
     if model is None:
         raise CharacterError(f"the {rules['healing_model']} healing model is not built yet; use the furnace model")
     if kind not in model:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from furnace.characters.character import SKILLS, Character, CharacterError
 from furnace.dice import DiceSource
+from furnace.play import registry
 from furnace.play.checks import CheckResult, Modifier, check, make_dc
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -72,11 +73,8 @@ def skill_check(character: Character, skill: str, rng: DiceSource, room_dc: int,
     rules = rules or load_ruleset()
     own_easy, own_hard = situational(character, skill, rules)
     dc = make_dc(room_dc, [*(own_easy if situation else []), *easy], [*own_hard, *hard], rules)
-    from furnace.hazards.common import sleep_penalty
-
     mods = skill_modifiers(character, skill, rules)
-    if sleep_penalty(character):   # H-SLEEP-01: short of sleep, −N to every roll
-        mods.append(Modifier(sleep_penalty(character), "short of sleep (H-SLEEP-01)"))
+    mods += [Modifier(p.checks, p.source) for p in registry.state_modifiers(character) if p.checks]
     return check(rng, dc, mods, kind="CHECK",
                  label=f"{character.name}: {skill} ({SKILL_ABILITY[skill]})", rules=rules)
 

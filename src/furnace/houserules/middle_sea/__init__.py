@@ -211,7 +211,7 @@ def rest_day(character: Character, rng: DiceSource, rules: Ruleset | None = None
     return _end_until_rest(character, events, rules, full_day=True)
 
 
-HEALING_MODELS["middle-sea"] = {"post_combat": post_combat, "hour": rest_hour, "day": rest_day}
+HEALING_MODELS.add("middle-sea", {"post_combat": post_combat, "hour": rest_hour, "day": rest_day})
 
 
 # -- M-GRIEV-01..10: grievous injury, death and dismemberment -------------------------------------------

@@ -1,22 +1,29 @@
-"""The Middle Sea combat models in the encounter engine (the options crit_model and fumble_model).
+"""The Middle Sea in the encounter engine, registered with it: the crit, fumble and death models (the
+options crit_model, fumble_model and death_model) and Liquid Courage's −1 to hit.
 
 A natural 20 (M-CRIT-01, M-ARM-01…03, D-1): against the unarmored, maximum damage and nothing else;
 against armor, normal damage and the piece that takes the blow (the shield first) saves vs crushing blow
 (melee, hurled) or normal blow (missiles), or loses protection. A natural 1 (M-WPN-01…07): the weapon
-is damaged by its class. The rules themselves are `furnace.houserules.middle_sea`'s; this module maps
-them onto combatants.
+is damaged by its class. 0 HP (M-GRIEV-01, D-4): HP stop at 0 and the excess is rolled on the grievous
+injury table (3d6 + excess), a helmet turning a head blow to the lesser result. The rules themselves are
+`furnace.houserules.middle_sea`'s; this module maps them onto combatants.
 """
 
 from __future__ import annotations
 
 from furnace import dice
-from furnace.characters.character import Weapon
+from furnace.characters.character import Character, Weapon
 from furnace.houserules import middle_sea as ms
+from furnace.play.apply import apply_all
+from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.death import take_damage
+from furnace.play.registry import CRIT_MODELS, DEATH_MODELS, FUMBLE_MODELS, MODIFIERS, StateModifier
 from furnace.play.state import Step
+from furnace.rules.effects import parse_effect
 
 
+@CRIT_MODELS.register("middle-sea")
 def crit(step: Step, actor: str, target: str) -> None:
     a, t = step.c(actor), step.c(target)
     armored = t.armor_type != "none"
@@ -53,6 +60,7 @@ def _armor_hit(step: Step, target: str, attack: str) -> None:
     step.log("armor", t.name, f"{what} ({save.explain()})", rolls)
 
 
+@FUMBLE_MODELS.register("middle-sea")
 def fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
     weapon = Weapon(name=a.weapon, kind="ranged" if a.ranged else "one-handed", damage=a.damage,
@@ -70,3 +78,30 @@ def fumble(step: Step, actor: str) -> None:
         name = "OFF_BALANCE" if mishap.outcome == "off_balance" else "CANT_ATTACK"
         step.update(actor, held=(*a.held, Held(name=name, source=f"{a.weapon} {mishap.outcome}",
                                                until_round=step.enc.round + 1)))
+
+
+@DEATH_MODELS.register("middle-sea")
+def grievous_at_zero(step: Step, c: Combatant, amount: int) -> None:
+    if c.hp > 0:
+        return
+    excess = -c.hp
+    c = step.update(c.id, hp=0)
+    if excess == 0:
+        step.update(c.id, held=(*c.held, Held(name="KNOCKED_DOWN", source="0 HP", ending="stands")))
+        step.log("knocked_down", c.name, "exactly 0 HP: knocked down, conscious (D-4)")
+        return
+    rolled = step.rules.tables.roll("grievous-injury", step.rng, variables={"EXCESS": excess},
+                                    label=f"{c.name} grievous injury, 3d6 + {excess} excess")
+    effects = rolled.row.effect_list()
+    helmet = c.helmet and "with_helmet" in rolled.row.data
+    if helmet:   # M-GRIEV-04/05: a helmet turns the blow to a lesser result
+        effects = [parse_effect(e) for e in rolled.row.data["with_helmet"]]
+    step.log("grievous", c.name, f"grievous injury {rolled.roll.total}: {rolled.row.text}"
+             + (" (with a helmet: the lesser result)" if helmet else ""), (rolled.roll,), table=rolled.table.id)
+    apply_all(step, effects, actor=c.id, target=c.id)
+
+
+@MODIFIERS.register("middle-sea:liquid-courage")
+def liquid_courage(c: Character) -> StateModifier:
+    """M-DRINK-01: while Liquid Courage lasts, −1 to hit (its morale and fear-save bonuses are the SAVE's)."""
+    return StateModifier("Liquid Courage (M-DRINK-01)", to_hit=ms.courage_modifiers(c).get("to_hit", 0))

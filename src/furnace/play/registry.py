@@ -1,0 +1,118 @@
+"""The engine's registries: where a chapter plugs its rules into the engine without the engine importing it.
+
+The engine (this package) knows no chapter. Magic, the Hazards chapter and the Middle Sea house rules each
+register what they add — an action (casting a spell), a modifier on a character's rolls (short of sleep,
+drunk, Liquid Courage), a death, crit, fumble or healing model chosen by a rule option, a fight hook, a
+clock handler — into the registries below. Rules still read options, never a profile's name: the
+`death_model` option names the model, the registry holds the function.
+
+Chapters are found through the `furnace.chapters` entry-point group of the installed package (see
+pyproject.toml), so a referee's own plug-in package can add a chapter the same way. They are imported the
+first time the engine looks something up, not at `import furnace`, so the dice and the CLI start fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from furnace.errors import UnknownNameError
+
+if TYPE_CHECKING:
+    from furnace.characters.character import Character
+    from furnace.play.combatant import Combatant
+    from furnace.play.state import Encounter, Step
+
+T = TypeVar("T")
+CHAPTER_GROUP = "furnace.chapters"
+_loaded: list[str] = []
+
+
+def load_chapters() -> tuple[str, ...]:
+    """Import every installed chapter once (each registers itself as it is imported); their names."""
+    if not _loaded:
+        _loaded.append("")   # before importing: a chapter that looks something up does not recurse
+        for entry in sorted(metadata.entry_points(group=CHAPTER_GROUP), key=lambda e: e.name):
+            entry.load()
+            _loaded.append(entry.name)
+    return tuple(_loaded[1:])
+
+
+class Registry(Generic[T]):
+    """Named entries of one kind; a look-up loads the chapters first and names the known entries on a miss."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._entries: dict[str, T] = {}
+
+    def add(self, name: str, value: T) -> T:
+        self._entries[name] = value
+        return value
+
+    def register(self, name: str) -> Callable[[T], T]:
+        """Decorator form of `add`."""
+        return lambda value: self.add(name, value)
+
+    def get(self, name: str) -> T:
+        load_chapters()
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise UnknownNameError(self.what, name, sorted(self._entries)) from None
+
+    __getitem__ = get
+
+    def find(self, name: str) -> T | None:
+        load_chapters()
+        return self._entries.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        load_chapters()
+        return name in self._entries
+
+    def items(self) -> Iterator[tuple[str, T]]:
+        load_chapters()
+        return iter(sorted(self._entries.items()))
+
+
+@dataclass(frozen=True)
+class StateModifier:
+    """What a character's state does to her rolls: to ATK, to SAVEs, to CHECKs and to the SPELLCHECK."""
+
+    source: str = ""
+    to_hit: int = 0
+    saves: int = 0
+    checks: int = 0
+    spellcheck: int = 0
+
+    def __bool__(self) -> bool:
+        return any((self.to_hit, self.saves, self.checks, self.spellcheck))
+
+
+class ActionRule(Protocol):
+    """An action a chapter adds to the fight's menu (F-CMBT-01): casting a spell is one."""
+
+    def run(self, step: Step, cid: str, target: str, detail: str | None) -> None: ...
+
+    def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
+        """The detail (a spell's name …) with which the automatic tactic takes this action, or None."""
+        ...
+
+
+Modifier = Callable[["Character"], StateModifier]
+DeathModel = Callable[["Step", "Combatant", int], None]
+BlowHook = Callable[["Step", str, str], None]      # (step, actor, target): a crit under a chapter's model
+FumbleHook = Callable[["Step", str], None]          # (step, actor): a natural 1 under a chapter's model
+
+ACTIONS: Registry[ActionRule] = Registry("action")
+MODIFIERS: Registry[Modifier] = Registry("state modifier")
+DEATH_MODELS: Registry[DeathModel] = Registry("death model")
+CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
+FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
+
+
+def state_modifiers(c: Character) -> tuple[StateModifier, ...]:
+    """Every registered modifier that holds for this character now (short of sleep, drunk, courage …)."""
+    return tuple(part for _, m in MODIFIERS.items() if (part := m(c)))
