@@ -18,6 +18,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/pytest
 
 browser: $(STAMP)   # only the real-Chromium sheet tests (needs /usr/bin/chromium: apt-get install chromium)
