@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from furnace import dice
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
+from furnace.errors import DataFileError
 from furnace.play import registry
 from furnace.play.conditions import Held
 from furnace.rules.effects import ABILITIES, Ability
@@ -67,6 +68,7 @@ class Combatant(BaseModel):
     disapproval: int = 1                    # a Cleric's disapproval range (F-CLR-04)
     luck_dice: int = 0                      # F-LUCK-01/02: PCs earn them on failed rolls in a row
     luck_streak: int = 0
+    hd: float = 0                           # a monster's Hit Dice; "1-1" and "1/2" are under one (M-MOOK-02)
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
 
     @property
@@ -149,6 +151,21 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         status="up" if c.hp > 0 else "unconscious")
 
 
+def monster_hd(value: Any) -> float:
+    """A monster's Hit Dice as written: 7, 0.5, "1/2", or "1-1" (one die less a point: under one full HD)."""
+    text = str(value).strip()
+    top, slash, bottom = text.partition("/")
+    whole, minus, less = text.rpartition("-") if "-" in text.lstrip("-") else ("", "", "")
+    parts = (top, bottom) if slash else (whole, less) if minus else (text,)
+    if not all(p.replace(".", "", 1).isdigit() and len(p) < 6 for p in parts) or (slash and float(bottom) == 0):
+        raise DataFileError("monster", f"Hit Dice are a number, 1/2 or 1-1, not {text!r}")
+    if slash:
+        return float(top) / float(bottom)
+    if minus:
+        return float(whole) - (0.1 if float(less) > 0 else 0)
+    return float(text)
+
+
 def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource, *, id: str) -> Combatant:
     """A monster from a fight file: hp (a number or dice like 2d8), and AC/ATK/saves from the ROOM DC."""
     hp_text = str(spec.get("hp", "1d8"))
@@ -157,7 +174,7 @@ def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource,
     save = int(spec.get("save_bonus", room_dc - 10))
     return Combatant(
         id=id, name=str(spec.get("name", id)), side=side, kind="monster",
-        level=int(spec.get("level", spec.get("hd", 1))),
+        level=int(spec.get("level", max(1, int(monster_hd(spec.get("hd", 1)))))), hd=monster_hd(spec.get("hd", 1)),
         hp=max(1, hp), hp_max=max(1, hp), ac=int(spec.get("ac", room_dc)), attack_bonus=bonus,
         damage=str(spec.get("damage", "1d6")), weapon=str(spec.get("weapon", "attack")),
         ranged=bool(spec.get("ranged", False)), armor_type=spec.get("armor", "none"),

@@ -19,11 +19,12 @@ from furnace.events import Event
 from furnace.play import conditions as cond
 from furnace.play import luck, registry
 from furnace.play.apply import apply_all, apply_periodic, record_luck
-from furnace.play.checks import enemy_morale, make_dc
+from furnace.play.checks import make_dc
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import dying_turn, kill, take_damage
 from furnace.play.injuries import stabilise
+from furnace.play.reaction import enemy_morale
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.ruleset import Ruleset
 
@@ -229,6 +230,24 @@ def _extra_attacks(step: Step) -> None:
             step.queue.append((actor, who, {**spec, "target": "any_near"}))
 
 
+def _attacks(step: Step, actor: str, target: str) -> int:
+    return max((hook(step, actor, target) for _, hook in registry.ATTACKS_PER_ACTION.items()), default=1)
+
+
+def _more_attacks(step: Step, actor: str, target: str) -> None:
+    """Attacks a chapter grants on top of the action's one (M-MOOK-02: a Fighter's one per level against
+    creatures under 1 HD); each goes at the same foe while it stands, then at the nearest such foe close by."""
+    for _ in range(_attacks(step, actor, target) - 1):
+        a = step.c(actor)
+        foes = [target] if step.c(target).in_fight else [
+            o.id for o in sorted(step.enc.enemies_of(a), key=lambda o: (zone_index(o), o.hp, o.id))
+            if o.zone in ("CLOSE", "NEAR") and _attacks(step, actor, o.id) > 1]
+        if not foes or not a.active:
+            return
+        attack(step, actor, foes[0])
+        _extra_attacks(step)
+
+
 # -- turns and rounds -----------------------------------------------------------------------------------
 def _nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | None:
     foes = [o for o in enc.enemies_of(c) if not near or o.zone in ("CLOSE", "NEAR")]
@@ -313,6 +332,7 @@ def _act(step: Step, cid: str, action: Action) -> None:
         _rage(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
+        _more_attacks(step, cid, action.target)
     elif action.kind in registry.ACTIONS:
         if action.target is None:
             raise IllegalActionError(f"{action.kind} needs a target")

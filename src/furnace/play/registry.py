@@ -106,7 +106,10 @@ DeathModel = Callable[["Step", "Combatant", int], None]
 BlowHook = Callable[["Step", str, str], None]      # (step, actor, target): a crit under a chapter's model
 FumbleHook = Callable[["Step", str], None]          # (step, actor): a natural 1 under a chapter's model
 
+AttacksHook = Callable[["Step", str, str], int]     # (step, actor, target): ATKs one attack action makes
+
 ACTIONS: Registry[ActionRule] = Registry("action")
+ATTACKS_PER_ACTION: Registry[AttacksHook] = Registry("attacks-per-action rule")
 MODIFIERS: Registry[Modifier] = Registry("state modifier")
 DEATH_MODELS: Registry[DeathModel] = Registry("death model")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")

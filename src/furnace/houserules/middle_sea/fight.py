@@ -18,7 +18,14 @@ from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.death import take_damage
-from furnace.play.registry import CRIT_MODELS, DEATH_MODELS, FUMBLE_MODELS, MODIFIERS, StateModifier
+from furnace.play.registry import (
+    ATTACKS_PER_ACTION,
+    CRIT_MODELS,
+    DEATH_MODELS,
+    FUMBLE_MODELS,
+    MODIFIERS,
+    StateModifier,
+)
 from furnace.play.state import Step
 from furnace.rules.effects import parse_effect
 
@@ -105,3 +112,12 @@ def grievous_at_zero(step: Step, c: Combatant, amount: int) -> None:
 def liquid_courage(c: Character) -> StateModifier:
     """M-DRINK-01: while Liquid Courage lasts, −1 to hit (its morale and fear-save bonuses are the SAVE's)."""
     return StateModifier("Liquid Courage (M-DRINK-01)", to_hit=ms.courage_modifiers(c).get("to_hit", 0))
+
+
+@ATTACKS_PER_ACTION.register("middle-sea:mooks")
+def fighter_against_mooks(step: Step, actor: str, target: str) -> int:
+    """M-MOOK-02 (option mook_extra_attacks): a Fighter attacks once per level against a creature under 1 HD."""
+    a, t = step.c(actor), step.c(target)
+    if not step.rules["mook_extra_attacks"] or a.char_class != "Fighter" or t.kind != "monster" or t.hd >= 1:
+        return 1
+    return max(1, a.level)
