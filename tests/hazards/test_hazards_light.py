@@ -11,8 +11,8 @@ import pytest
 from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.hazards import light, light_source, lights, party_lit, snuff
-from furnace.play.checks import surprise
 from furnace.play.clock import MINUTE, Campaign, advance
+from furnace.play.surprise import surprise
 from furnace.rules.ruleset import load_ruleset
 
 HAZARDS = load_ruleset("hazards")

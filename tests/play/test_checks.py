@@ -1,7 +1,7 @@
-"""Checks (`furnace.play.checks`): d20 + modifiers vs DC, EASY/HARD, and the optional rules built on checks.
+"""Checks and DCs (`furnace.play.checks`): d20 + modifiers vs DC, EASY/HARD, advantage.
 
-RULES.md F.1 (F-BASE-02 CHECK, F-BASE-03 ROOM DC, F-BASE-04 EASY/HARD), F.13 (F-NPC-01 reaction,
-F-SURP-01 surprise), F.17 (F-OPT-01..07), AMB-04, AMB-06, AMB-50..56, review decision D-3, CF-51.
+RULES.md F.1 (F-BASE-02 CHECK, F-BASE-03 ROOM DC, F-BASE-04 EASY/HARD), F.17 (F-OPT-01 advantage),
+AMB-04, AMB-06, AMB-56.
 """
 
 from __future__ import annotations
@@ -18,30 +18,17 @@ from furnace.play.checks import (
     DC,
     CheckError,
     Difficulty,
-    Effort,
     Modifier,
     OptionOffError,
-    SkillChallenge,
-    Timer,
     check,
-    contested,
-    effort,
-    enemy_morale,
     make_dc,
     net_advantage,
-    pc_morale,
     plain_dc,
-    reaction,
-    reaction_roller,
-    surprise,
 )
 from furnace.rules.ruleset import load_ruleset
 
 RULES = load_ruleset()
 ADV = RULES.with_options({"use_advantage": True})
-OPTIONAL = RULES.with_options({
-    "use_advantage": True, "contested_checks": True, "effort": True, "skill_challenges": True, "timers": True,
-    "enemy_morale": True, "pc_morale": True, "surprise_roll": True})
 DEX2 = [Modifier(2, "DEX")]
 
 
@@ -232,219 +219,3 @@ def test_F_OPT_01_advantage_and_disadvantage_cancel() -> None:
     assert net_advantage(True, False) == "adv"
     assert net_advantage(False, True) == "dis"
     assert net_advantage(False, False) is None
-
-
-# -- F-OPT-02 contested roll-under CHECKs (AMB-53) -------------------------------------------------------------
-def test_F_OPT_02_is_refused_when_the_option_is_off() -> None:
-    """F-OPT-02: contested_checks off (default) raises."""
-    with pytest.raises(OptionOffError, match="contested_checks"):
-        contested(dice(5, 5), 12, 10, rules=RULES)
-
-
-@pytest.mark.parametrize(("faces", "scores", "winner", "reroll"), [
-    ((9, 11), (12, 10), "A", ""),          # A under (9 ≤ 12), B over (11 > 10)
-    ((8, 10), (12, 10), "B", ""),          # both under: the higher roll (10) wins
-    ((7, 7), (12, 10), "A", ""),           # both under, equal rolls: the higher score wins
-    ((7, 7), (12, 12), None, "now"),       # equal rolls and scores: roll again
-    ((15, 12), (12, 10), "B", ""),         # both over, closest: B is 2 over, A 3 over
-    ((15, 13), (12, 10), "A", ""),         # equally close (3 over): the higher score wins
-])
-def test_F_OPT_02_contested_roll_under(faces: tuple[int, int], scores: tuple[int, int], winner: str | None,
-                                       reroll: str) -> None:
-    """F-OPT-02, AMB-53: d20 ≤ score succeeds; both succeed → higher roll, then higher score; both fail → closest."""
-    result = contested(dice(*faces), *scores, rules=OPTIONAL)
-    assert (result.winner, result.reroll) == (winner, reroll)
-    assert result.explain()
-
-
-def test_F_OPT_02_both_fail_reroll_option() -> None:
-    """F-OPT-02, AMB-53 alternative (contested_both_fail: reroll): both over → roll again next turn."""
-    rules = OPTIONAL.with_options({"contested_both_fail": "reroll"})
-    result = contested(dice(15, 12), 12, 10, a_label="Ulf", b_label="Ogre", rules=rules)
-    assert (result.winner, result.reroll) == (None, "next turn")
-    assert not result.a.success and not result.b.success
-
-
-# -- F-OPT-03 effort (F-TAB-41, AMB-54) ------------------------------------------------------------------------
-def test_F_OPT_03_effort_dice_from_F_TAB_41() -> None:
-    """F-OPT-03, F-TAB-41: with PROF 1d8 + mod (5 + 2 = 7); without 1d4 + mod (3 + 2 = 5); at least 1."""
-    assert effort(dice(5), True, 2, rules=OPTIONAL).value == 7
-    assert effort(dice(3), False, 2, rules=OPTIONAL).value == 5
-    low = effort(dice(1), False, -3, rules=OPTIONAL)
-    assert (low.roll.total, low.value) == (-2, 1)
-
-
-def test_F_OPT_03_effort_accumulates_to_the_room_dc() -> None:
-    """F-OPT-03, AMB-54: effort needed = ROOM DC 12; 7, a failed CHECK (nothing), then 6 → done at 13."""
-    task = Effort.start(12, rules=OPTIONAL)
-    assert (task.needed, task.progress, task.done) == (12, 0, False)
-    task = task.add(dice(5), True, 2, rules=OPTIONAL)
-    assert (task.progress, task.remaining) == (7, 5)
-    failed = check(dice(3), 12, rules=OPTIONAL)
-    task = task.add(dice(), True, 2, check=failed, rules=OPTIONAL)   # no effort die is rolled
-    assert (task.progress, len(task.attempts)) == (7, 2)
-    task = task.add(dice(4), True, 2, rules=OPTIONAL)
-    assert (task.progress, task.remaining, task.done) == (13, 0, True)
-    assert "done" in task.explain()
-    with pytest.raises(CheckError, match="already done"):
-        task.add(dice(4), True, 2, rules=OPTIONAL)
-
-
-def test_F_OPT_03_effort_needs_the_option_and_takes_an_arbitrary_target() -> None:
-    """F-OPT-03: effort is refused while the option is off; the referee may set the effort needed."""
-    with pytest.raises(OptionOffError, match="effort"):
-        Effort.start(12, rules=RULES)
-    with pytest.raises(OptionOffError):
-        effort(dice(4), True, 0, rules=RULES)
-    assert Effort.start(12, needed=20, rules=OPTIONAL).needed == 20
-
-
-# -- F-OPT-04 enemy morale (AMB-52) ----------------------------------------------------------------------------
-def test_F_OPT_04_morale_is_half_the_room_dc_rounded_down() -> None:
-    """F-OPT-04, AMB-52: ROOM DC 15 → morale 7; 2d6 = 8 is over it (surrender), 7 is not (hold)."""
-    broke = enemy_morale(dice(4, 4), 15, OPTIONAL)
-    assert (broke.morale, broke.roll.total, broke.breaks, broke.outcome) == (7, 8, True, "surrender")
-    held = enemy_morale(dice(3, 4), 15, OPTIONAL)
-    assert (held.morale, held.breaks, held.outcome) == (7, False, "hold")
-    assert enemy_morale(dice(3, 4), 13, OPTIONAL).morale == 6
-
-
-def test_F_OPT_04_morale_options() -> None:
-    """F-OPT-04, AMB-52 alternatives: over_or_equal breaks on 7 vs 7; flee instead of surrender; a set morale."""
-    rules = OPTIONAL.with_options({"morale_roll_over": "over_or_equal", "morale_failure_result": "flee"})
-    result = enemy_morale(dice(3, 4), 15, rules)
-    assert (result.breaks, result.outcome) == (True, "flee")
-    assert enemy_morale(dice(6, 6), 15, OPTIONAL, morale=12).breaks is False
-    with pytest.raises(OptionOffError, match="enemy_morale"):
-        enemy_morale(dice(3, 4), 15, RULES)
-
-
-# -- F-OPT-05 PC morale ----------------------------------------------------------------------------------------
-def test_F_OPT_05_pc_morale_is_a_wis_save_vs_room_dc() -> None:
-    """F-OPT-05: d20 10 + WIS 1 + PROF 2 = 13 vs ROOM DC 13 succeeds; without PROF 11 fails."""
-    brave = pc_morale(dice(10), 1, 2, True, 13, OPTIONAL)
-    assert (brave.kind, brave.total, brave.success) == ("SAVE", 13, True)
-    assert [m.source for m in brave.modifiers] == ["WIS", "PROF"]
-    shaken = pc_morale(dice(10), 1, 2, False, 13, OPTIONAL)
-    assert (shaken.total, shaken.success) == (11, False)
-    with pytest.raises(OptionOffError, match="pc_morale"):
-        pc_morale(dice(10), 1, 2, True, 13, RULES)
-
-
-# -- F-OPT-06 skill challenges (AMB-55) ------------------------------------------------------------------------
-def test_F_OPT_06_skill_challenge_succeeds_at_the_threshold() -> None:
-    """F-OPT-06: DC 12, 3 successes needed: 14, 5 (a failure), 12, 20 → succeeds on the third success."""
-    challenge = SkillChallenge.start(12, 3, OPTIONAL)
-    events = []
-    for face in (14, 5, 12, 20):
-        challenge, event = challenge.attempt(dice(face), rules=OPTIONAL)
-        events.append(event)
-    assert (challenge.successes, challenge.failures, challenge.status) == (3, 1, "succeeded")
-    assert events[:3] == [None, None, None]
-    assert events[3] is not None and events[3].after == "succeeded"
-
-
-def test_F_OPT_06_three_failures_end_the_challenge() -> None:
-    """F-OPT-06, AMB-55: the default failure threshold is 3 (skill_challenge_failures)."""
-    challenge = SkillChallenge.start(make_dc(12, hard=["storm"], rules=OPTIONAL), 4, OPTIONAL)
-    assert (challenge.dc.value, challenge.failure_threshold) == (15, 3)
-    for face in (3, 4, 5):
-        challenge, event = challenge.attempt(dice(face), rules=OPTIONAL)
-    assert challenge.status == "failed"
-    assert event is not None and "failed" in event.what
-    with pytest.raises(CheckError, match="already failed"):
-        challenge.attempt(dice(20), rules=OPTIONAL)
-    two = SkillChallenge.start(12, 4, OPTIONAL.with_options({"skill_challenge_failures": 2}))
-    assert two.failure_threshold == 2
-
-
-def test_F_OPT_06_needs_the_option() -> None:
-    """F-OPT-06: skill_challenges off (default) raises."""
-    with pytest.raises(OptionOffError, match="skill_challenges"):
-        SkillChallenge.start(12, 3, RULES)
-
-
-# -- F-OPT-07 timers -------------------------------------------------------------------------------------------
-def test_F_OPT_07_timer_counts_down_1d4_turns_and_fires_at_zero() -> None:
-    """F-OPT-07: 1d4 shows 3; two ticks leave 1 turn, the third reaches 0 and fires the referee's prompt."""
-    timer = Timer.start(dice(3), "flood", "the chamber floods", rules=OPTIONAL)
-    assert timer.turns_left == 3
-    timer, first = timer.tick()
-    timer, second = timer.tick()
-    assert (timer.turns_left, first, second) == (1, None, None)
-    timer, event = timer.tick()
-    assert timer.expired and event is not None
-    assert event.data["referee_prompt"] == "the chamber floods"
-    assert (event.before, event.after) == (1, 0)
-    with pytest.raises(CheckError, match="already run out"):
-        timer.tick()
-
-
-def test_F_OPT_07_timer_needs_the_option() -> None:
-    """F-OPT-07: timers off (default) raises."""
-    with pytest.raises(OptionOffError, match="timers"):
-        Timer.start(dice(3), "flood", "the chamber floods", rules=RULES)
-
-
-# -- F-NPC-01 reaction (F-TAB-29, AMB-51) ----------------------------------------------------------------------
-@pytest.mark.parametrize(("faces", "cha", "total", "attitude"), [
-    ((1, 1), 0, 2, "hostile"),
-    ((1, 1), -1, 1, "hostile"),
-    ((1, 2), 0, 3, "unfriendly"),
-    ((2, 3), 0, 5, "unfriendly"),
-    ((3, 3), 0, 6, "neutral"),
-    ((4, 4), 0, 8, "neutral"),
-    ((4, 5), 0, 9, "indifferent"),
-    ((5, 6), 0, 11, "indifferent"),
-    ((5, 5), 2, 12, "helpful"),
-    ((6, 6), 3, 15, "helpful"),
-])
-def test_F_NPC_01_reaction_2d6_plus_cha_bands(faces: tuple[int, int], cha: int, total: int,
-                                              attitude: str) -> None:
-    """F-NPC-01, F-TAB-29: 2d6 + CHA: ≤2 hostile, 3–5 unfriendly, 6–8 neutral, 9–11 indifferent, 12+ helpful."""
-    result = reaction(dice(*faces), cha, RULES)
-    assert (result.table_roll.roll.total, result.attitude) == (total, attitude)
-    assert result.table_roll.table.id == "F-TAB-29"
-
-
-def test_F_NPC_01_whose_cha_reacts() -> None:
-    """F-NPC-01, AMB-51: the named spokesperson speaks; none named (or highest_cha) → the highest CHA."""
-    party = {"Ann": 1, "Bo": 3, "Cy": -1}
-    assert reaction_roller(party, "Cy", RULES) == ("Cy", -1)
-    assert reaction_roller(party, None, RULES) == ("Bo", 3)
-    assert reaction_roller(party, "Cy", RULES.with_options({"reaction_roller": "highest_cha"})) == ("Bo", 3)
-    with pytest.raises(CheckError, match="Dan"):
-        reaction_roller(party, "Dan", RULES)
-
-
-# -- F-SURP-01 surprise (D-3, AMB-50, CF-51) -------------------------------------------------------------------
-def test_F_SURP_01_surprise_is_2_in_6_per_side() -> None:
-    """F-SURP-01, D-3: each side rolls 1d6, surprised on 1–2: party 2 (surprised), enemies 3 → enemies act first."""
-    result = surprise(dice(2, 3), OPTIONAL)
-    assert (result.party.surprised, result.enemies.surprised, result.free_turn) == (True, False, "the enemies")
-    assert surprise(dice(3, 6), OPTIONAL).free_turn is None
-    both = surprise(dice(1, 2), OPTIONAL)
-    assert (both.party.surprised, both.enemies.surprised, both.free_turn) == (True, True, None)
-    assert surprise(dice(4, 1), OPTIONAL).free_turn == "the party"
-
-
-def test_F_SURP_01_surprise_chance_option() -> None:
-    """F-SURP-01, D-3: surprise_chance 1 makes a 2 no longer a surprise."""
-    rules = OPTIONAL.with_options({"surprise_chance": 1})
-    assert not surprise(dice(2, 2), rules).party.surprised
-
-
-def test_F_SURP_01_a_lit_party_cannot_surprise() -> None:
-    """F-SURP-01, CF-51, H-LIGHT-03: with light_prevents_surprise on, a lit party's enemies are not surprised."""
-    rules = OPTIONAL.with_options({"light_prevents_surprise": True})
-    lit = surprise(dice(3), rules, lit=True)          # only the party's die is rolled
-    assert (lit.enemies.surprised, lit.enemies.roll, lit.free_turn) == (False, None, None)
-    assert "light" in lit.explain()
-    # with the option off (Furnace), light changes nothing
-    assert surprise(dice(3, 1), OPTIONAL, lit=True).enemies.surprised
-
-
-def test_F_SURP_01_the_roll_needs_the_option() -> None:
-    """F-SURP-01, D-3: surprise_roll off (default): the referee declares surprise, so rolling raises."""
-    with pytest.raises(OptionOffError, match="surprise_roll"):
-        surprise(dice(2, 3), RULES)

@@ -151,7 +151,7 @@ def reaction(cha: int, seed: int | None, profile: str, as_json: bool) -> None:
 
     Example: furnace reaction --cha 2 --seed 8
     """
-    from furnace.play.checks import reaction as run_reaction
+    from furnace.play.reaction import reaction as run_reaction
     from furnace.rules.ruleset import load_ruleset
 
     result = run_reaction(_rng(seed), cha, load_ruleset(profile))
@@ -172,7 +172,7 @@ def morale(room_dc: int, value: int | None, seed: int | None, profile: str, as_j
 
     Example: furnace morale --room-dc 14 --seed 2
     """
-    from furnace.play.checks import enemy_morale
+    from furnace.play.reaction import enemy_morale
     from furnace.rules.ruleset import load_ruleset
 
     rules = load_ruleset(profile)
