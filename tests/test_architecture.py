@@ -63,3 +63,19 @@ def test_import_furnace_is_cheap() -> None:
     code = "import sys, furnace; print(' '.join(sorted(m for m in sys.modules if m.startswith('furnace'))))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert set(loaded) <= {"furnace", "furnace.errors"}
+
+
+@pytest.mark.parametrize("package", ["rules", "characters", "play", "magic", "render"])
+def test_the_public_api_of_each_layer(package: str) -> None:
+    """`__all__` lists exactly the lazy exports; each resolves; the type checker sees the same names."""
+    import importlib
+
+    module = importlib.import_module(f"furnace.{package}")
+    exports = module._EXPORTS
+    assert module.__all__ == sorted(exports)
+    for name, where in exports.items():
+        assert getattr(module, name) is getattr(importlib.import_module(f"furnace.{package}.{where}"), name)
+    tree = ast.parse((SRC / package / "__init__.py").read_text(encoding="utf-8"))
+    typed = {(alias.name, node.module) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             for alias in node.names if node.module and node.module.startswith(f"furnace.{package}.")}
+    assert typed == {(n, f"furnace.{package}.{m}") for n, m in exports.items()}
