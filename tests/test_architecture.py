@@ -73,6 +73,7 @@ def test_the_public_api_of_each_layer(package: str) -> None:
     module = importlib.import_module(f"furnace.{package}")
     exports = module._EXPORTS
     assert module.__all__ == sorted(exports)
+    assert not set(exports) & {p.stem for p in (SRC / package).glob("*.py")}, "a name that is also a module"
     for name, where in exports.items():
         assert getattr(module, name) is getattr(importlib.import_module(f"furnace.{package}.{where}"), name)
     tree = ast.parse((SRC / package / "__init__.py").read_text(encoding="utf-8"))

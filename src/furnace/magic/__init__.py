@@ -12,12 +12,11 @@ if TYPE_CHECKING:
     from furnace.magic.casting import Casting, cast_spell, lay_on_hands, learn_cantrip, learn_spell, new_day
     from furnace.magic.items import Item, all_items, build_item, get_item
     from furnace.magic.spellbuilder import build, propose, random_name
-    from furnace.magic.spellcheck import Spellcheck, dice_for_sl, spellcheck, success_level
+    from furnace.magic.spellcheck import Spellcheck, dice_for_sl, success_level
     from furnace.magic.spells import Spell, all_spells, cast, get_spell
 
 _EXPORTS = {
     "Spellcheck": "spellcheck",
-    "spellcheck": "spellcheck",
     "success_level": "spellcheck",
     "dice_for_sl": "spellcheck",
     "Spell": "spells",
@@ -58,7 +57,6 @@ __all__ = [
     "new_day",
     "propose",
     "random_name",
-    "spellcheck",
     "success_level",
 ]
 __getattr__, __dir__ = lazy(__name__, _EXPORTS)

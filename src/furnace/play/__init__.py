@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from furnace.play.combatant import Combatant, from_character, monster
     from furnace.play.contests import contested
     from furnace.play.death import death_threshold, take_damage
-    from furnace.play.effort import SkillChallenge, effort
+    from furnace.play.effort import SkillChallenge
     from furnace.play.encounter import (
         Action,
         Tactic,
@@ -34,12 +34,11 @@ if TYPE_CHECKING:
     from furnace.play.fightfile import FightFile, build, load_fight
     from furnace.play.injuries import roll_injury, stabilise
     from furnace.play.luck import LuckState, record, spend
-    from furnace.play.reaction import enemy_morale, pc_morale, reaction
+    from furnace.play.reaction import enemy_morale, pc_morale
     from furnace.play.registry import Registry, StateModifier, load_chapters
-    from furnace.play.rest import long_rest, rest, short_rest
+    from furnace.play.rest import long_rest, short_rest
     from furnace.play.skills import skill_check, stunt
     from furnace.play.state import Encounter, Step
-    from furnace.play.surprise import surprise
     from furnace.play.timers import Timer
 
 _EXPORTS = {
@@ -48,13 +47,10 @@ _EXPORTS = {
     "check": "checks",
     "make_dc": "checks",
     "contested": "contests",
-    "effort": "effort",
     "SkillChallenge": "effort",
     "Timer": "timers",
-    "reaction": "reaction",
     "enemy_morale": "reaction",
     "pc_morale": "reaction",
-    "surprise": "surprise",
     "skill_check": "skills",
     "stunt": "skills",
     "LuckState": "luck",
@@ -81,7 +77,6 @@ _EXPORTS = {
     "death_threshold": "death",
     "stabilise": "injuries",
     "roll_injury": "injuries",
-    "rest": "rest",
     "short_rest": "rest",
     "long_rest": "rest",
     "Campaign": "clock",
@@ -121,7 +116,6 @@ __all__ = [
     "check",
     "contested",
     "death_threshold",
-    "effort",
     "enemy_morale",
     "from_character",
     "handler",
@@ -132,12 +126,10 @@ __all__ = [
     "make_dc",
     "monster",
     "pc_morale",
-    "reaction",
     "record",
     "remaining",
     "replay",
     "reschedule",
-    "rest",
     "roll_injury",
     "run_fight",
     "run_round",
@@ -147,7 +139,6 @@ __all__ = [
     "spend",
     "stabilise",
     "stunt",
-    "surprise",
     "tactic_attack_nearest",
     "take_damage",
     "take_turn",
