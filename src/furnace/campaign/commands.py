@@ -1,0 +1,99 @@
+"""Campaign commands: each a function from the campaign's state to the next state and its events.
+
+A command is built from its arguments and a dice source (`damage("ann1", 4)`, `roll("d20+2", rng)`) and run
+by `Store.apply`, which logs what it did in the same transaction as the change. The rules are the engine's
+and the chapters'; a command only finds the member, calls the rule and puts the result back in the roster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from furnace import dice
+from furnace.campaign.state import CampaignError, CampaignState, Death, Member
+from furnace.campaign.store import Command
+from furnace.characters.character import Character
+from furnace.events import Event
+from furnace.rules.ruleset import Ruleset, load_ruleset
+
+
+def rules_of(state: CampaignState) -> Ruleset:
+    """The campaign's ruleset: its profile with the referee's option overrides."""
+    return load_ruleset(state.profile, state.options or None)
+
+
+def status_of(character: Character) -> str:
+    if not character.alive:
+        return "dead"
+    return "dying" if character.hp <= 0 else "alive"
+
+
+def put(state: CampaignState, member: Member, character: Character, cause: str = "") -> CampaignState:
+    """The member with her new character; a death is recorded with its cause and the time it came."""
+    status = status_of(character) if member.status != "retired" else "retired"
+    death = member.death
+    if status == "dead" and death is None:
+        death = Death(cause=character.dead or cause or "unknown", at=state.clock.now)
+    return state.with_member(member.model_copy(update={"character": character, "status": status, "death": death}))
+
+
+def join(character: Character, player: str = "") -> Command:
+    """A character joins the roster, with a short id unique in the campaign."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        cid = state.new_id(character.name)
+        member = Member(id=cid, character=character, player=player or character.player or "",
+                        status=status_of(character), joined=state.clock.now)
+        return state.with_member(member), [Event("join", character.name, f"joins the campaign as {cid}"
+                                                 + (f" (player {member.player})" if member.player else ""))]
+
+    return run
+
+
+def on_member(who: str, rule: Callable[[Character, Ruleset], tuple[Character, Sequence[Event]]]) -> Command:
+    """A command that applies one rule to one living member of the roster."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        member = state.member(who)
+        if member.status == "dead":
+            cause = member.death.cause if member.death else "the dead stay dead"
+            raise CampaignError(f"{member.character.name} ({member.id}) is dead: {cause}")
+        after, events = rule(member.character, rules_of(state))
+        return put(state, member, after), list(events)
+
+    return run
+
+
+def damage(who: str, amount: int, source: str = "the referee") -> Command:
+    """Damage out of a fight (H-DMG-01..03 with the campaign's death model)."""
+    if not isinstance(amount, int) or not 0 < amount <= 10_000:
+        raise CampaignError(f"damage is a whole number from 1 to 10000, not {amount!r}")
+    from furnace.hazards.scores import take_damage
+
+    return on_member(who, lambda c, rules: take_damage(c, amount, rules, source))
+
+
+def heal(who: str, amount: int, source: str = "the referee") -> Command:
+    """Hit points back, up to the maximum; a character at 0 or below who reaches 1 wakes."""
+    if not isinstance(amount, int) or not 0 < amount <= 10_000:
+        raise CampaignError(f"healing is a whole number from 1 to 10000, not {amount!r}")
+
+    def rule(c: Character, _rules: Ruleset) -> tuple[Character, list[Event]]:
+        hp = min(c.hp_max, c.hp + amount)
+        woke = [x for x in c.conditions if x != "UNCONSCIOUS"] if hp > 0 else c.conditions
+        after = c.model_copy(update={"hp": hp, "conditions": woke})
+        return after, [Event("heal", c.name, f"heals {hp - c.hp} from {source}: HP {c.hp} → {hp}",
+                             before=c.hp, after=hp)]
+
+    return on_member(who, rule)
+
+
+def roll(expression: str, rng: dice.DiceSource, *, label: str = "", who: str = "",
+         variables: dict[str, int | str] | None = None) -> Command:
+    """A roll at the table, kept in the log with its whole tree; it changes nothing else."""
+    result = dice.parse(expression).roll(rng, variables or {}, label=label)
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        return state, [Event("roll", who, f"rolls {result.explain()}", (result,), data={"total": result.total})]
+
+    return run

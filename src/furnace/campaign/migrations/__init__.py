@@ -1,0 +1,1 @@
+"""Alembic migrations of the campaign store (run by `furnace.campaign.migrate`)."""

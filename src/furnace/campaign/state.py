@@ -1,0 +1,156 @@
+"""A campaign's state: its profile and the referee's overrides, the roster, the clock, the fight in progress.
+
+The state is an immutable value. The store never saves it whole except as a snapshot: a command's events
+record which *entities* of it changed, before and after (`entities` splits the state into them: the
+campaign's own settings, each override, each member of the roster, the clock, the encounter). Replaying
+those changes in order rebuilds the state without rolling a die or running a rule again, so a campaign
+replays to the same state even after a rule's code changes, and undoing a command is restoring its
+"before" values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from furnace.characters.character import Character
+from furnace.errors import FurnaceError, UnknownNameError
+from furnace.play.clock import Campaign as ClockCampaign
+from furnace.play.clock import Clock
+
+Status = Literal["alive", "dying", "dead", "retired"]
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,63}$")
+OVERRIDE_KINDS = ("table", "option", "archetype", "spell", "item", "monster", "profile")
+
+
+class CampaignError(FurnaceError):
+    """A campaign request that cannot be met: an unknown member, a bad name, a name taken."""
+
+
+class Death(BaseModel):
+    """How and when a character died (the dead stay dead, and the roster remembers)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    cause: str
+    at: int = 0                       # campaign clock seconds
+    round: int | None = None          # the round of the fight, if it was one
+    encounter: str | None = None
+
+
+class Member(BaseModel):
+    """One character of the roster, past or present, with the player who runs it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    character: Character
+    player: str = ""
+    status: Status = "alive"
+    death: Death | None = None
+    joined: int = 0                   # campaign clock seconds
+
+
+class Override(BaseModel):
+    """A referee's data file kept in the campaign: a table, archetype, spell, item or monster by id."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str
+    id: str
+    text: str                         # the file as the referee wrote it (YAML), validated when added
+    source: str = ""                  # the file name it came from
+
+
+class CampaignState(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    profile: str = "furnace"
+    options: dict[str, Any] = Field(default_factory=dict)       # the referee's rule-option overrides
+    flags: dict[str, Any] = Field(default_factory=dict)         # hostile place, wilderness … (the clock's)
+    session: int = 1
+    overrides: dict[str, Override] = Field(default_factory=dict)  # "kind:id" → the referee's file
+    roster: dict[str, Member] = Field(default_factory=dict)     # short id → member
+    clock: Clock = Field(default_factory=Clock)
+    encounter: dict[str, Any] | None = None                     # the fight in progress, as JSON
+
+    # -- the roster ---------------------------------------------------------------------------------------
+    def member(self, who: str) -> Member:
+        """A member by short id, or by name where the name is unique in the campaign."""
+        if who in self.roster:
+            return self.roster[who]
+        named = [m for m in self.roster.values() if m.character.name.lower() == who.strip().lower()]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            ids = ", ".join(f"{m.id} ({m.status})" for m in named)
+            raise CampaignError(f"{len(named)} characters are named {who!r}: use an id ({ids})")
+        raise UnknownNameError("character", who, [m.character.name for m in self.roster.values()])
+
+    def new_id(self, name: str) -> str:
+        """A short id unique in the campaign: the name's first letters and a number (ann1, bo2 …)."""
+        stem = re.sub(r"[^a-z]", "", name.lower())[:4] or "pc"
+        n = 1
+        while f"{stem}{n}" in self.roster:
+            n += 1
+        return f"{stem}{n}"
+
+    def with_member(self, member: Member) -> CampaignState:
+        return self.model_copy(update={"roster": {**self.roster, member.id: member}})
+
+    def clock_campaign(self) -> ClockCampaign:
+        """What the clock acts on: the living characters by name, the time and the flags."""
+        living = {m.character.name: m.character for m in self.roster.values() if m.status != "dead"}
+        return ClockCampaign(clock=self.clock, characters=living, flags=self.flags)
+
+    # -- entities: how the store records changes -------------------------------------------------------
+    def entities(self) -> dict[str, Any]:
+        """The state as JSON values by path; a change to the campaign is a change to some of these."""
+        out: dict[str, Any] = {"campaign": self.model_dump(mode="json", include={
+            "name", "profile", "options", "flags", "session"}), "clock": self.clock.model_dump(mode="json")}
+        if self.encounter is not None:
+            out["encounter"] = self.encounter
+        out.update({f"override/{k}": v.model_dump(mode="json") for k, v in self.overrides.items()})
+        out.update({f"member/{k}": v.model_dump(mode="json") for k, v in self.roster.items()})
+        return out
+
+    @classmethod
+    def from_entities(cls, entities: dict[str, Any]) -> CampaignState:
+        try:
+            return cls(**entities["campaign"], clock=entities.get("clock", {}), encounter=entities.get("encounter"),
+                       overrides={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("override/")},
+                       roster={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("member/")})
+        except (KeyError, ValidationError) as exc:
+            raise CampaignError(f"the stored campaign does not validate: {exc}") from None
+
+
+def check_name(name: str) -> str:
+    """Campaign names: letters, digits, spaces and . _ ' - ; at most 64 characters."""
+    if not isinstance(name, str) or not NAME.match(name):
+        raise CampaignError(f"{name!r} is not a campaign name: use letters, digits, spaces, '.', '_', \"'\" or "
+                            "'-', at most 64 characters, starting with a letter or digit")
+    return name
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entities a command changed: path, value before (None: new), value after (None: removed)."""
+    paths = sorted(set(before) | set(after))
+    return [{"path": p, "before": before.get(p), "after": after.get(p)} for p in paths
+            if _canonical(before.get(p)) != _canonical(after.get(p))]
+
+
+def apply_changes(entities: dict[str, Any], changed: list[dict[str, Any]], *, undo: bool = False) -> None:
+    """Replay recorded changes onto entities in place (their 'before' values when undoing)."""
+    for change in changed:
+        value = change["before"] if undo else change["after"]
+        if value is None:
+            entities.pop(change["path"], None)
+        else:
+            entities[change["path"]] = value
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+canonical = _canonical

@@ -1,0 +1,380 @@
+"""The campaign store: campaigns kept in SQLite (the embedded default) or PostgreSQL, as an append-only log.
+
+A command is a function from the campaign's state to the next state and the events that explain it. The
+store runs it inside one transaction: it reads the state (the latest snapshot plus the changes logged after
+it), runs the command, appends its events — rolls, full trees and the entities it changed — each chained
+to the one before by a SHA-256 hash, bumps the campaign's version, and commits. A `FurnaceError` from the
+command rolls everything back: bad input changes nothing. Two writers never lose an update: SQLite's
+`BEGIN IMMEDIATE` and PostgreSQL's `SELECT … FOR UPDATE` serialise them, and a caller that read the state
+earlier can pass the version it saw and gets a `ConflictError` if another command came first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from furnace.campaign.schema import campaigns, events, snapshots
+from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
+from furnace.errors import FurnaceError
+from furnace.events import Event
+
+GENESIS = "0" * 64
+SNAPSHOT_EVERY = 1000
+RETRIES = 8
+Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
+
+
+class ConflictError(CampaignError):
+    """Another command changed the campaign after this one read it: read it again and retry."""
+
+    http_status = 409
+
+
+class StoreError(CampaignError):
+    """The database cannot be opened or used (a missing folder, a locked or foreign file)."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One row of the log, as stored: what happened, its rolls, and what it changed."""
+
+    seq: int
+    command_id: int
+    command: str
+    kind: str
+    who: str
+    what: str
+    rolls: list[dict[str, Any]]
+    data: dict[str, Any]
+    changes: list[dict[str, Any]] | None
+    undoes: int | None
+    created_at: str
+    prev_hash: str
+    hash: str
+
+    def explain(self, *, rolls: bool = True) -> str:
+        lines = [f"{self.who}: {self.what}" if self.who else self.what]
+        if rolls:
+            lines += [f"    {r.get('explanation', '')}" for r in self.rolls if r.get("explanation")]
+        return "\n".join(lines)
+
+    def body(self) -> dict[str, Any]:
+        """What the hash covers: everything but the hashes themselves."""
+        return {"seq": self.seq, "command_id": self.command_id, "command": self.command, "kind": self.kind,
+                "who": self.who, "what": self.what, "rolls": self.rolls, "data": self.data,
+                "changes": self.changes, "undoes": self.undoes, "created_at": self.created_at}
+
+
+def chain_hash(prev_hash: str, body: dict[str, Any]) -> str:
+    return hashlib.sha256((prev_hash + canonical(body)).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A command's outcome: the new state, the events it appended, and the campaign's version after it."""
+
+    state: CampaignState
+    events: tuple[StoredEvent, ...]
+    version: int
+
+
+# -- where the database is ------------------------------------------------------------------------------
+def data_dir() -> Path:
+    """The user's data directory (platformdirs), or FURNACE_DATA_DIR."""
+    if os.environ.get("FURNACE_DATA_DIR"):
+        return Path(os.environ["FURNACE_DATA_DIR"])
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("furnace", appauthor=False))
+
+
+def resolve_url(db: str | None = None) -> str:
+    """--db (a path or a URL) > FURNACE_DATABASE_URL > the default SQLite file in the data directory."""
+    chosen = db or os.environ.get("FURNACE_DATABASE_URL") or str(data_dir() / "furnace.db")
+    if "://" in chosen:
+        return chosen
+    return f"sqlite:///{Path(chosen).expanduser().resolve()}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _event_row(e: Event) -> tuple[str, str, str, list[dict[str, Any]], dict[str, Any]]:
+    rolls = [{**r.to_dict(), "explanation": r.explain()} for r in e.rolls]
+    data = json.loads(json.dumps(e.data, default=str)) if e.data else {}
+    return e.kind, e.who, e.what, rolls, data
+
+
+def _stored(row: Any) -> StoredEvent:
+    return StoredEvent(seq=row.seq, command_id=row.command_id, command=row.command, kind=row.kind, who=row.who,
+                       what=row.what, rolls=json.loads(row.rolls), data=json.loads(row.data),
+                       changes=json.loads(row.changes) if row.changes is not None else None, undoes=row.undoes,
+                       created_at=row.created_at, prev_hash=row.prev_hash, hash=row.hash)
+
+
+class Store:
+    """The campaigns of one database. `Store(resolve_url(db))`; every method is one transaction."""
+
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        if migrate:
+            from furnace.campaign.migrate import upgrade
+
+            upgrade(self)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- transactions ----------------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as conn:
+                conn.info["immediate"] = write
+                with conn.begin():
+                    yield conn
+        except OperationalError as exc:
+            raise StoreError(f"the database {self.where()} cannot be used: {exc.orig}") from None
+
+    def where(self) -> str:
+        path = sqlite_path(self.url)
+        return str(path) if path else self.engine.url.render_as_string(hide_password=True)
+
+    # -- campaigns -------------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        with self.transaction() as conn:
+            return list(conn.scalars(select(campaigns.c.name).order_by(campaigns.c.name)))
+
+    def create(self, name: str, profile: str = "furnace", options: dict[str, Any] | None = None) -> CampaignState:
+        """A new campaign; its first event records its settings, so the log alone rebuilds it."""
+        check_name(name)
+        try:
+            with self.transaction(write=True) as conn:
+                conn.execute(insert(campaigns).values(name=name, created_at=_now(), version=0, event_count=0,
+                                                      last_hash=GENESIS))
+        except IntegrityError:
+            raise CampaignError(f"a campaign named {name!r} exists already") from None
+        start = CampaignState(name=name, profile=profile, options=options or {})
+        text = f"campaign {name!r} begins (profile {profile})"
+        return self.apply(name, "campaign new", lambda _: (start, [Event("campaign", "", text)])).state
+
+    def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
+        query = select(campaigns).where(campaigns.c.name == name)
+        if lock and conn.dialect.name == "postgresql":
+            query = query.with_for_update()
+        found = conn.execute(query).first()
+        if found is None:
+            raise CampaignError(f"there is no campaign named {name!r} in {self.where()} "
+                                f"(known: {', '.join(self._names(conn)) or 'none'})")
+        return found
+
+    @staticmethod
+    def _names(conn: Connection) -> list[str]:
+        return list(conn.scalars(select(campaigns.c.name).order_by(campaigns.c.name)))
+
+    def version(self, name: str) -> int:
+        with self.transaction() as conn:
+            return int(self.row(conn, name).version)
+
+    def rename(self, name: str, new: str) -> None:
+        check_name(new)
+        try:
+            with self.transaction(write=True) as conn:
+                self.row(conn, name, lock=True)
+                conn.execute(update(campaigns).where(campaigns.c.name == name).values(name=new))
+        except IntegrityError:
+            raise CampaignError(f"a campaign named {new!r} exists already") from None
+
+    def delete(self, name: str) -> None:
+        with self.transaction(write=True) as conn:
+            cid = self.row(conn, name, lock=True).id
+            conn.execute(delete(snapshots).where(snapshots.c.campaign_id == cid))
+            conn.execute(delete(events).where(events.c.campaign_id == cid))
+            conn.execute(delete(campaigns).where(campaigns.c.id == cid))
+
+    # -- reading ---------------------------------------------------------------------------------------
+    def open(self, name: str) -> CampaignState:
+        """The current state: the latest snapshot plus the changes logged after it."""
+        with self.transaction() as conn:
+            return self._state(conn, self.row(conn, name))
+
+    def _state(self, conn: Connection, camp: Any, *, snapshots_on: bool = True) -> CampaignState:
+        entities: dict[str, Any] = {}
+        since = 0
+        if snapshots_on:
+            snap = conn.execute(select(snapshots.c.seq, snapshots.c.state).where(
+                snapshots.c.campaign_id == camp.id, snapshots.c.seq <= camp.event_count)
+                .order_by(snapshots.c.seq.desc()).limit(1)).first()
+            if snap is not None:
+                entities, since = json.loads(snap.state), snap.seq
+        for (changed,) in conn.execute(select(events.c.changes).where(
+                events.c.campaign_id == camp.id, events.c.seq > since, events.c.seq <= camp.event_count,
+                events.c.changes.is_not(None)).order_by(events.c.seq)):
+            apply_changes(entities, json.loads(changed))
+        if not entities:
+            raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
+        return CampaignState.from_entities(entities)
+
+    def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        with self.transaction() as conn:
+            camp = self.row(conn, name)
+            query = select(events).where(events.c.campaign_id == camp.id, events.c.seq > since).order_by(
+                events.c.seq)
+            return [_stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+
+    def replay(self, name: str) -> CampaignState:
+        """The state rebuilt from the whole log, no snapshot used and no die rolled."""
+        with self.transaction() as conn:
+            return self._state(conn, self.row(conn, name), snapshots_on=False)
+
+    # -- writing ---------------------------------------------------------------------------------------
+    def apply(self, name: str, command: str, fn: Command, *, expected_version: int | None = None) -> Applied:
+        """Run one command on the campaign and append what it did, in one transaction (retried on a clash)."""
+        for attempt in range(RETRIES):
+            try:
+                return self._apply_once(name, command, fn, expected_version)
+            except ConflictError:
+                if expected_version is not None or attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _apply_once(self, name: str, command: str, fn: Command, expected: int | None,
+                    undoes: int | None = None) -> Applied:
+        with self.transaction(write=True) as conn:
+            camp = self.row(conn, name, lock=True)
+            if expected is not None and camp.version != expected:
+                raise ConflictError(f"the campaign {name!r} changed (version {camp.version}, you read version "
+                                    f"{expected}): read it again and retry")
+            before = self._state(conn, camp) if camp.event_count else None
+            after, logged = fn(before) if before is not None else fn(CampaignState(name=name))
+            changed = changes(before.entities() if before else {}, after.entities()) or None
+            stored = self._append(conn, camp, command, list(logged), changed, undoes)
+            if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
+                self._snapshot(conn, camp.id, stored[-1], after)
+            return Applied(after, tuple(stored), camp.version + 1)
+
+    def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
+                changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
+        if not logged:
+            logged = [Event(command.split()[0], "", command)]
+        first, prev, now = camp.event_count + 1, camp.last_hash, _now()
+        stored = []
+        for i, e in enumerate(logged):
+            kind, who, what, rolls, data = _event_row(e)
+            last = i == len(logged) - 1
+            body = StoredEvent(first + i, first, command, kind, who, what, rolls, data, changed if last else None,
+                               undoes if last else None, now, prev, "")
+            digest = chain_hash(prev, body.body())
+            stored.append(StoredEvent(**{**body.__dict__, "hash": digest}))
+            prev = digest
+        conn.execute(insert(events), [{**s.body(), "campaign_id": camp.id, "rolls": json.dumps(s.rolls),
+                                       "data": json.dumps(s.data),
+                                       "changes": json.dumps(s.changes) if s.changes is not None else None,
+                                       "prev_hash": s.prev_hash, "hash": s.hash} for s in stored])
+        done = conn.execute(update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version)
+                            .values(version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev))
+        if done.rowcount != 1:
+            raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
+        return stored
+
+    def _snapshot(self, conn: Connection, campaign_id: int, at: StoredEvent, state: CampaignState) -> None:
+        text = canonical(state.entities())
+        conn.execute(insert(snapshots).values(
+            campaign_id=campaign_id, seq=at.seq, event_hash=at.hash, state=text,
+            state_hash=hashlib.sha256((at.hash + text).encode("utf-8")).hexdigest(), created_at=_now()))
+
+    # -- undo ------------------------------------------------------------------------------------------
+    def undo(self, name: str) -> Applied:
+        """Reverse the last command not yet undone, as an event of its own; history is never deleted."""
+        for attempt in range(RETRIES):
+            try:
+                return self._undo_once(name)
+            except ConflictError:
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _undo_once(self, name: str) -> Applied:
+        with self.transaction() as conn:
+            camp = self.row(conn, name)
+            target = self._last_undoable(conn, camp.id)
+        if target is None:
+            raise CampaignError(f"nothing to undo in {name!r}: only the campaign's creation is logged")
+        reverse = [{"path": c["path"], "before": c["after"], "after": c["before"]} for c in target.changes or []]
+
+        def restore(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+            entities = state.entities()
+            apply_changes(entities, reverse)
+            return CampaignState.from_entities(entities), [
+                Event("undo", "", f"undo: {target.command} (event {target.command_id}) is reversed")]
+
+        return self._apply_once(name, "undo", restore, camp.version, undoes=target.command_id)
+
+    @staticmethod
+    def _last_undoable(conn: Connection, campaign_id: int) -> StoredEvent | None:
+        undone = set(conn.scalars(select(events.c.undoes).where(events.c.campaign_id == campaign_id,
+                                                                events.c.undoes.is_not(None))))
+        query = select(events).where(
+            events.c.campaign_id == campaign_id, events.c.changes.is_not(None), events.c.undoes.is_(None),
+            events.c.command != "campaign new")
+        if undone:
+            query = query.where(events.c.command_id.not_in(undone))
+        rows = conn.execute(query.order_by(events.c.seq.desc()).limit(1)).first()
+        return _stored(rows) if rows is not None else None
+
+    def count(self, name: str) -> int:
+        with self.transaction() as conn:
+            camp = self.row(conn, name)
+            return int(conn.scalar(select(func.count()).where(events.c.campaign_id == camp.id)) or 0)
+
+
+def _engine(url: str) -> Engine:
+    path = sqlite_path(url)
+    if path is not None and not path.parent.is_dir():
+        if path.parent == data_dir():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            raise StoreError(f"cannot open the database {path}: its folder does not exist")
+    try:
+        engine = create_engine(url, future=True, pool_pre_ping=path is None)
+    except (ImportError, ValueError) as exc:   # a URL of an unknown dialect, or its driver not installed
+        raise StoreError(f"cannot use the database URL {url!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        _sqlite_pragmas(engine)
+    return engine
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    """WAL, synchronous=FULL and foreign keys on every connection; writers take the lock up front."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi: Any, _record: Any) -> None:
+        dbapi.isolation_level = None   # SQLAlchemy's BEGIN below, not pysqlite's own
+        cur = dbapi.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=30000"):
+            cur.execute(f"PRAGMA {pragma}")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("immediate") else "BEGIN")
+
+
+__all__ = ["Applied", "ConflictError", "FurnaceError", "Store", "StoreError", "StoredEvent", "resolve_url"]
