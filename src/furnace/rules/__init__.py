@@ -1,7 +1,8 @@
 """The foundation's rules as data: tables, rule options and profiles, the effect schema, the data-file reader.
 
 Nothing here knows a character or a fight: these modules load and validate `furnace/data/**.yaml` (and a
-referee's own files) into immutable values that the layers above read.
+referee's own files) into immutable values that the layers above read. F-BASE-01 (the referee may reinterpret
+or override any rule) is why every table, option and profile here can be replaced by id.
 """
 
 from __future__ import annotations
