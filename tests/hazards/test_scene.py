@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from furnace.hazards.scene import describe_dimensions, sight_feet, terrain_report
-from furnace.houserules import middle_sea
-from furnace.houserules.middle_sea import ExternalRuleError, register_plugin, use_rule
+from furnace.houserules.middle_sea import ExternalRuleError, external, register_plugin, use_rule
 from furnace.play.clock import Campaign
 
 
@@ -36,6 +35,6 @@ def test_M_CSPELL_02_druid_preparation_is_a_plug_in_point(monkeypatch: pytest.Mo
     them, until the referee registers an implementation."""
     with pytest.raises(ExternalRuleError, match="M-CSPELL-02"):
         use_rule("M-CSPELL-02")
-    monkeypatch.setattr(middle_sea, "PLUGINS", dict(middle_sea.PLUGINS))   # leave the registry as it was
+    monkeypatch.setattr(external, "PLUGINS", dict(external.PLUGINS))   # leave the registry as it was
     register_plugin("M-CSPELL-02", lambda level: f"prepare {level} spells")
     assert use_rule("M-CSPELL-02", 3) == "prepare 3 spells"

@@ -1,37 +1,18 @@
-"""Middle Sea grievous injuries outside the encounter engine (`furnace.houserules.middle_sea`).
+"""Middle Sea grievous injuries outside the encounter engine (`furnace.houserules.middle_sea.grievous_injury`).
 
-RULES.md M-GRIEV-01..10, M-BONE-01/02, M-SEVER-01/02, M-MOOK-01, D-4, AMB-91..94 (M-TAB-01..03). Every test
-scripts the dice: 3d6 shows [1, 1, 1] and the excess makes the total wanted.
+RULES.md M-GRIEV-01..10, M-BONE-01, M-SEVER-01/02, D-5, AMB-91..94 (M-TAB-01..03). Every test scripts the
+dice: 3d6 shows [1, 1, 1] and the excess makes the total wanted (`tests.helpers.middle_sea.roll_total`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from furnace.characters.character import Character, CharacterError
+from furnace.characters.character import CharacterError
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
-from furnace.play.clock import Campaign, advance
-from furnace.rules.ruleset import load_ruleset
 from furnace.rules.tables import validate_table
-
-RULES = load_ruleset("middle-sea")
-SCORES = {"STR": 14, "DEX": 12, "CON": 14, "INT": 10, "WIS": 10, "CHA": 10}   # CON +1
-
-
-def hero(**kw: Any) -> Character:
-    """A level-5 Fighter (d10, PROF 3) proficient in CON saves: a helmet save is d20 + 4."""
-    spec: dict[str, Any] = dict(name="Hero", char_class="Fighter", level=5, scores=dict(SCORES), hp_max=40, hp=10,
-                                saves=["STR", "CON"])
-    return Character(**{**spec, **kw})
-
-
-def roll_total(total: int, after: list[int], **kw: Any) -> tuple[ms.Grievous, ScriptedDice]:
-    """3d6 = [1, 1, 1] + an excess of total - 3, then the faces `after`."""
-    dice = ScriptedDice([1, 1, 1, *after])
-    return ms.grievous(kw.pop("character", hero()), total - 3, dice, kw.pop("rules", RULES), **kw), dice
+from tests.helpers.middle_sea import RULES, hero, roll_total
 
 
 @pytest.mark.parametrize(("total", "after", "band"), [
@@ -123,64 +104,6 @@ def test_M_BONE_01_AMB_94_a_helmet_save_ignores_a_broken_skull() -> None:
     assert "UNCONSCIOUS" in bare.character.conditions and bare.character.injuries == ["broken skull"]
 
 
-def test_M_BONE_02_one_cure_mends_one_break_and_heals_no_hp() -> None:
-    """M-BONE-02: Cure Serious mends one break (of two in the right leg); a second spell mends the other; no HP."""
-    first, _ = roll_total(15, [1, 2, 2])
-    campaign, scheduled = ms.schedule_grievous(Campaign(), first)
-    campaign, _ = ms.schedule_grievous(campaign, ms.grievous(scheduled.character, 12, ScriptedDice([1, 1, 1, 2, 1]),
-                                                             RULES))
-    assert ms.state_of(campaign.characters["Hero"])["breaks"]["R. Leg"]["count"] == 2
-    campaign, events = ms.cure(campaign, "Hero", "Cure Serious Wounds", rules=RULES)
-    assert "1 break(s) there still need" in events[0].what
-    campaign, events = ms.cure(campaign, "Hero", "cure critical", location="R. Leg", rules=RULES)
-    hero_after = campaign.characters["Hero"]
-    assert hero_after.hp == 0 and hero_after.injuries == [] and ms.state_of(hero_after)["breaks"] == {}
-    assert [e.kind for e in campaign.clock.entries] == []
-    with pytest.raises(ms.MiddleSeaError, match="no fatal wound"):
-        ms.cure(campaign, "Hero", "cure serious", rules=RULES)
-
-
-def test_M_GRIEV_06_broken_bone_heals_on_the_clock_and_a_repeat_break_moves_it() -> None:
-    """M-GRIEV-06, AMB-93: a `bone_heals` entry 11 weeks on; a repeat break 3 weeks later adds 2 weeks (1d4); the
-    break and its effect end when the clock reaches it."""
-    first, _ = roll_total(15, [6, 1, 1])
-    campaign, scheduled = ms.schedule_grievous(Campaign(), first)
-    (entry,) = campaign.clock.entries
-    assert (entry.kind, entry.at, entry.data) == ("bone_heals", 11 * ms.WEEK, {"location": "Rib"})
-    campaign, _ = advance(campaign, 3, "week", ScriptedDice([]), RULES)
-    again = ms.grievous(campaign.characters["Hero"], 12, ScriptedDice([1, 1, 1, 6, 2]), RULES)
-    campaign, _ = ms.schedule_grievous(campaign, again)
-    assert [e.at for e in campaign.clock.entries] == [13 * ms.WEEK]
-    campaign, _ = advance(campaign, 9, "week", ScriptedDice([]), RULES)
-    assert campaign.characters["Hero"].injuries == ["broken rib"]
-    campaign, events = advance(campaign, 1, "week", ScriptedDice([]), RULES)
-    assert campaign.characters["Hero"].injuries == [] and ms.state_of(campaign.characters["Hero"])["breaks"] == {}
-    assert events[0].kind == "bone_heals" and scheduled.timers == ()
-
-
-def test_M_GRIEV_07_AMB_92_a_fatal_wound_kills_after_1d6_exploration_turns() -> None:
-    """M-GRIEV-07, AMB-92: 17–18 leaves the character UNCONSCIOUS; death 3 exploration turns (30 minutes) later."""
-    result, _ = roll_total(17, [3])
-    campaign, result = ms.schedule_grievous(Campaign(), result)
-    (entry,) = campaign.clock.entries
-    assert (entry.kind, entry.at) == ("fatal_wound", 30 * 60) and result.timers[0].entry == entry.id
-    campaign, _ = advance(campaign, 29, "minute", ScriptedDice([]), RULES)
-    assert campaign.characters["Hero"].alive
-    campaign, events = advance(campaign, 1, "minute", ScriptedDice([]), RULES)
-    assert "fatal wound" in (campaign.characters["Hero"].dead or "") and events[0].kind == "death"
-
-
-def test_M_GRIEV_07_cure_serious_stops_the_fatal_wound_and_heals_no_hp() -> None:
-    """M-GRIEV-07: Cure Serious (or Critical) cast in time stops the death; no HP; still unconscious."""
-    result, _ = roll_total(18, [6])
-    campaign, _ = ms.schedule_grievous(Campaign(), result)
-    campaign, events = ms.cure(campaign, "Hero", "cure_serious", rules=RULES)
-    after = campaign.characters["Hero"]
-    assert campaign.clock.entries == () and after.hp == 0 and "UNCONSCIOUS" in after.conditions
-    campaign, _ = advance(campaign, 2, "hour", ScriptedDice([]), RULES)
-    assert campaign.characters["Hero"].alive and "no HP" in events[0].what
-
-
 def test_AMB_92_fatal_wound_timer_unit_option() -> None:
     """AMB-92 (option fatal_wound_timer_unit = round): the 1d6 counts rounds instead of exploration turns."""
     result, _ = roll_total(17, [3], rules=RULES.with_options({"fatal_wound_timer_unit": "round"}))
@@ -214,82 +137,12 @@ def test_M_SEVER_01_the_head_is_instant_death_a_helmet_save_makes_it_stunned(fac
     assert failed.character.dead
 
 
-def test_M_GRIEV_08_bleeding_stops_only_for_cauterise_tourniquet_or_cure_critical() -> None:
-    """M-GRIEV-08: Cure Serious does not stop the bleeding; a tourniquet does (BLEEDING ends, still
-    INCAPACITATED); untreated, the character dies when the 2d6 rounds (60-second rounds here) run out."""
-    result, _ = roll_total(19, [7, 2, 3])
-    campaign, _ = ms.schedule_grievous(Campaign(), result)
-    with pytest.raises(ms.MiddleSeaError, match="does not stop the bleeding"):
-        ms.cure(campaign, "Hero", "Cure Serious Wounds", rules=RULES)
-    treated, events = ms.cure(campaign, "Hero", "tourniquet", rules=RULES)
-    after = treated.characters["Hero"]
-    assert "BLEEDING" not in after.conditions and "INCAPACITATED" in after.conditions
-    assert treated.clock.entries == () and events[0].data["timer"] == "bleeding"
-    untreated, _ = advance(campaign, 4, "round", ScriptedDice([]), RULES)
-    assert untreated.characters["Hero"].alive
-    untreated, _ = advance(untreated, 1, "round", ScriptedDice([]), RULES)
-    assert "bled to death" in (untreated.characters["Hero"].dead or "")
-    cured, _ = ms.cure(campaign, "Hero", "Cure Critical Wounds", rules=RULES)
-    cauterised, _ = ms.cure(campaign, "Hero", "cauterize", rules=RULES)
-    assert cured.clock.entries == () == cauterised.clock.entries
-
-
-def test_CF_47_lay_on_hands_needs_the_referee() -> None:
-    """CF-47: a Lay on Hands cure counts as one Cure Serious Wounds only once the referee approves it."""
-    result, _ = roll_total(17, [3])
-    campaign, _ = ms.schedule_grievous(Campaign(), result)
-    same, events = ms.cure(campaign, "Hero", "lay on hands", rules=RULES)
-    assert same is campaign and events[0].data["referee_prompt"]
-    cured, _ = ms.cure(campaign, "Hero", "lay on hands", rules=RULES, approved=True)
-    assert cured.clock.entries == ()
-    with pytest.raises(ms.MiddleSeaError, match="loh_counts_as_cure_serious"):
-        ms.cure(campaign, "Hero", "lay on hands", rules=RULES.with_options({"loh_counts_as_cure_serious": False}))
-    with pytest.raises(ms.MiddleSeaError, match="unknown cure"):
-        ms.cure(campaign, "Hero", "prayer", rules=RULES)
-
-
 def test_M_GRIEV_09_instant_death() -> None:
     """M-GRIEV-09: 21+ kills outright; an excess of 18 or more always does."""
     result, dice = roll_total(21, [])
     assert result.character.dead == "killed outright: grievous injury 21" and dice.remaining == 0
     with pytest.raises(CharacterError, match="dead"):
         ms.grievous(result.character, 1, ScriptedDice([1, 1, 1]), RULES)
-
-
-def test_D_4_exactly_zero_hp_is_knocked_down_with_no_roll() -> None:
-    """D-4, AMB-91 a: a blow to exactly 0 rolls nothing: knocked down, conscious (option middle_sea_zero_hp);
-    'unconscious' is the AD&D reading."""
-    dice = ScriptedDice([])
-    result = ms.take_blow(hero(), 10, dice, RULES)
-    assert (result.band, result.character.hp, result.character.conditions) == ("exactly_zero", 0, ["KNOCKED_DOWN"])
-    other = ms.take_blow(hero(), 10, dice, RULES.with_options({"middle_sea_zero_hp": "unconscious"}))
-    assert other.character.conditions == ["UNCONSCIOUS"]
-    with pytest.raises(ms.MiddleSeaError, match="excess of 1"):
-        ms.grievous(hero(), 0, dice, RULES)
-
-
-def test_M_GRIEV_01_AMB_91_b_a_blow_past_zero_rolls_with_the_excess() -> None:
-    """M-GRIEV-01: 14 damage on 10 HP rolls 3d6 + 4; AMB-91 b: a character already at 0 rolls with all the
-    damage; a lesser blow only takes HP."""
-    result = ms.take_blow(hero(), 14, ScriptedDice([1, 1, 1]), RULES)
-    assert (result.total, result.band, result.character.hp) == (7, "knocked_down", 0)
-    assert result.events[0].kind == "damage"
-    again = ms.take_blow(result.character, 4, ScriptedDice([1, 1, 1]), RULES)
-    assert again.total == 7
-    hurt = ms.take_blow(hero(), 4, ScriptedDice([]), RULES)
-    assert (hurt.band, hurt.character.hp) == ("hurt", 6)
-
-
-def test_M_MOOK_01_most_npcs_are_out_of_the_fight_at_zero() -> None:
-    """M-MOOK-01, REF-42 (option npc_grievous): an NPC not flagged named is out of the fight at 0 with no roll;
-    a named one rolls; under 'all' every NPC rolls."""
-    mook = ms.take_blow(hero(name="Guard"), 15, ScriptedDice([]), RULES, npc=True)
-    assert mook.band == "out_of_fight" and mook.referee_prompts and mook.character.conditions == ["INCAPACITATED"]
-    named = ms.take_blow(hero(name="Captain"), 15, ScriptedDice([1, 1, 1]), RULES, npc=True, named=True)
-    assert named.band == "knocked_down"
-    every = ms.take_blow(hero(name="Guard"), 15, ScriptedDice([1, 1, 1]),
-                         RULES.with_options({"npc_grievous": "all"}), npc=True)
-    assert every.total == 8
 
 
 def test_M_GRIEV_10_fire_breaks_no_bones_arrows_sever_no_arms() -> None:
@@ -320,11 +173,3 @@ def test_M_GRIEV_10_vetoes_are_data() -> None:
 def test_M_SEVER_02_sword_of_sharpness_uses_the_limb_table() -> None:
     """M-SEVER-02 (optional): a Sword of Sharpness may use the severed-limb table (d12) for the place."""
     assert ms.sharpness_location(ScriptedDice([7]), RULES).row.data["location"] == "R. Arm"
-
-
-def test_M_GRIEV_wound_on_a_campaign() -> None:
-    """M-GRIEV-01, M-GRIEV-07: `wound` takes the blow on a campaign's character and puts its timer on the clock."""
-    campaign = Campaign(characters={"Hero": hero()})
-    campaign, result = ms.wound(campaign, "Hero", 24, ScriptedDice([1, 1, 1, 5]), RULES)
-    assert result.band == "fatal_wound" and [e.kind for e in campaign.clock.entries] == ["fatal_wound"]
-    assert ms.state_of(campaign.characters["Hero"])["timers"][0]["entry"] == campaign.clock.entries[0].id

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 
+from furnace.campaign.location import sqlite_path
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -57,8 +59,6 @@ def downgrade(store: Store, revision: str) -> None:
 
 
 def _backup(store: Store, revision: str | None) -> None:
-    from furnace.campaign.store import sqlite_path
-
     path = sqlite_path(store.url)
     if path is None or revision is None or not path.exists():
         return

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from furnace.campaign.location import data_dir, resolve_url, sqlite_path
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
@@ -87,28 +86,6 @@ class Applied:
     state: CampaignState
     events: tuple[StoredEvent, ...]
     version: int
-
-
-# -- where the database is ------------------------------------------------------------------------------
-def data_dir() -> Path:
-    """The user's data directory (platformdirs), or FURNACE_DATA_DIR."""
-    if os.environ.get("FURNACE_DATA_DIR"):
-        return Path(os.environ["FURNACE_DATA_DIR"])
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("furnace", appauthor=False))
-
-
-def resolve_url(db: str | None = None) -> str:
-    """--db (a path or a URL) > FURNACE_DATABASE_URL > the default SQLite file in the data directory."""
-    chosen = db or os.environ.get("FURNACE_DATABASE_URL") or str(data_dir() / "furnace.db")
-    if "://" in chosen:
-        return chosen
-    return f"sqlite:///{Path(chosen).expanduser().resolve()}"
-
-
-def sqlite_path(url: str) -> Path | None:
-    return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
 
 
 def _now() -> str:

@@ -1,0 +1,122 @@
+"""Broken bones, severed limbs and fatal wounds on the campaign clock (RULES.md M.3).
+
+`schedule_grievous` puts a grievous result on a campaign: a `bone_heals` entry when the broken bone has knit
+(2d4+9 weeks, M-GRIEV-06, M-BONE-01), moved later by a repeat break (AMB-93), and a `fatal_wound` (M-GRIEV-07,
+AMB-92) or `bleeding_out` entry (M-GRIEV-08, M-SEVER-01) for each death that comes unless treated; `wound` is
+`take_blow` on a campaign's character, then `schedule_grievous`. Importing the module registers the handlers of
+those three kinds of entry with `furnace.play.clock`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.houserules.middle_sea.common import _member, _put, _rules, state_of, with_state
+from furnace.houserules.middle_sea.grievous_injury import Grievous, Timer
+from furnace.houserules.middle_sea.zero_hp import take_blow
+from furnace.play.clock import (
+    FIXED_UNITS,
+    Campaign,
+    Fire,
+    handler,
+    remaining,
+    reschedule,
+    schedule,
+    unit_seconds,
+)
+from furnace.rules.ruleset import Ruleset
+
+WEEK = FIXED_UNITS["week"]
+TIMER_KINDS = {"fatal_wound": "fatal_wound", "bleeding": "bleeding_out"}
+
+
+def _schedule_timers(campaign: Campaign, name: str, state: dict[str, Any], rules: Ruleset,
+                     events: list[Event]) -> tuple[Campaign, list[Timer]]:
+    done: list[Timer] = []
+    for t in state.get("timers", []):
+        if t.get("entry") is not None:
+            continue
+        campaign, t["entry"] = schedule(campaign, TIMER_KINDS[t["kind"]], owner=name,
+                                        after=int(t["amount"]) * unit_seconds(str(t["unit"]), rules),
+                                        label=f"{name} dies of the {t['kind'].replace('_', ' ')} unless treated",
+                                        data={"timer": t["kind"]})
+        done.append(Timer(t["kind"], int(t["amount"]), str(t["unit"]), t["entry"]))
+        events.append(Event("clock", name, f"on the clock: death from the {t['kind'].replace('_', ' ')} in "
+                            f"{t['amount']} {str(t['unit']).replace('_', ' ')}(s) (entry #{t['entry']})"))
+    return campaign, done
+
+
+def _schedule_bone(campaign: Campaign, name: str, state: dict[str, Any], result: Grievous,
+                   events: list[Event]) -> Campaign:
+    bone = state.get("breaks", {}).get(result.location or "")
+    if result.band != "broken_bone" or bone is None or result.heal_weeks is None:
+        return campaign
+    entry = bone.get("entry")
+    if entry is not None and any(e.id == entry for e in campaign.clock.entries):
+        if result.repeat_break:
+            campaign = reschedule(campaign, entry, after=remaining(campaign, entry) + result.heal_weeks * WEEK)
+            events.append(Event("clock", name, f"the {result.location} now heals {result.heal_weeks} week(s) "
+                                f"later (entry #{entry})"))
+        return campaign
+    campaign, bone["entry"] = schedule(campaign, "bone_heals", owner=name, after=int(bone["weeks"]) * WEEK,
+                                       label=f"{name}'s broken {result.location} heals",
+                                       data={"location": result.location})
+    events.append(Event("clock", name, f"on the clock: the {result.location} heals in {bone['weeks']} weeks "
+                        f"(entry #{bone['entry']})"))
+    return campaign
+
+
+def schedule_grievous(campaign: Campaign, result: Grievous, rules: Ruleset | None = None,
+                      ) -> tuple[Campaign, Grievous]:
+    """Put a result on the campaign: the character, a `bone_heals` entry (moved later by a repeat break) and a
+    `fatal_wound` or `bleeding_out` entry for each death timer not yet on the clock."""
+    rules = _rules(rules)
+    character = result.character
+    state = state_of(character)
+    events = list(result.events)
+    campaign, timers = _schedule_timers(campaign, character.name, state, rules, events)
+    campaign = _schedule_bone(campaign, character.name, state, result, events)
+    character = with_state(character, state)
+    return _put(campaign, character), replace(result, character=character, timers=tuple(timers) or result.timers,
+                                              events=tuple(events))
+
+
+def wound(campaign: Campaign, name: str, damage: int, rng: DiceSource, rules: Ruleset | None = None,
+          **options: Any) -> tuple[Campaign, Grievous]:
+    """`take_blow` on a campaign's character, then `schedule_grievous` (options as take_blow's)."""
+    rules = _rules(rules)
+    return schedule_grievous(campaign, take_blow(_member(campaign, name), damage, rng, rules, **options), rules)
+
+
+@handler("bone_heals")
+def _bone_heals(fire: Fire) -> None:
+    """M-GRIEV-06, AMB-93: the location has knit; every break there and its effect end."""
+    c = fire.character()
+    state = state_of(c)
+    location = str(fire.entry.data.get("location"))
+    bone = state.get("breaks", {}).pop(location, None)
+    if bone is None:
+        return
+    c = c.model_copy(update={"injuries": [i for i in c.injuries if i != bone.get("injury")]})
+    fire.put(with_state(c, state))
+    fire.log("bone_heals", c.name, f"the broken {location} has knit ({bone['count']} break(s), M-GRIEV-06)",
+             location=location)
+
+
+@handler("fatal_wound")
+@handler("bleeding_out")
+def _death_comes(fire: Fire) -> None:
+    """M-GRIEV-07 / M-GRIEV-08: the time ran out with no cure."""
+    c = fire.character()
+    state = state_of(c)
+    timers = state.get("timers", [])
+    if not c.alive or not any(t.get("entry") == fire.entry.id for t in timers):
+        return
+    state["timers"] = [t for t in timers if t.get("entry") != fire.entry.id]
+    how = ("bled to death from a severed limb (M-GRIEV-08)" if fire.entry.kind == "bleeding_out"
+           else "died of a fatal wound: no Cure Serious or Critical Wounds in time (M-GRIEV-07)")
+    fire.put(with_state(c.model_copy(update={"dead": how}), state))
+    fire.log("death", c.name, how, how=how)

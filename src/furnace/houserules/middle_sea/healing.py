@@ -1,0 +1,121 @@
+"""Recovery of hit points (RULES.md M.2): M-HEAL-01 post-combat recovery, M-HEAL-02 hourly rest below half,
+M-HEAL-03 a full day of rest at or above half (AMB-90; D-7 ends the 'until rest' effects).
+
+Importing the module registers the `middle-sea` healing model of `furnace.play.rest`: post_combat, hour, day
+(CF-32).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from furnace import dice
+from furnace.characters.character import Character
+from furnace.dice import DiceSource, RollResult
+from furnace.events import Event
+from furnace.houserules.middle_sea.common import MiddleSeaError, _alive, _rules, state_of, with_state
+from furnace.play.rest import HEALING_MODELS
+from furnace.rules.ruleset import Ruleset
+
+
+def half_hp(character: Character, rules: Ruleset) -> int:
+    """'At least half' the hit points (option half_hp_rounding, AMB-90): ceil or floor of max / 2."""
+    half = Fraction(character.hp_max, 2)
+    return math.ceil(half) if rules["half_hp_rounding"] == "ceil" else math.floor(half)
+
+
+def _hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: str) -> RollResult:
+    die = character.hit_die(rules)
+    return dice.roll(die, rng, label=f"{character.name} rolls a hit die ({die}) {why}")
+
+
+def _healed(character: Character, roll: RollResult, cap: int, why: str) -> tuple[Character, Event]:
+    """Heal the roll up to `cap` (no CON, AMB-90 d); HP already above the cap are not taken away."""
+    hp = max(character.hp, min(cap, max(character.hp, 0) + roll.total))
+    event = Event("heal", character.name, f"{why}: HP {character.hp} → {hp}", (roll,), before=character.hp,
+                  after=hp, data={"cap": cap})
+    return character.model_copy(update={"hp": hp}), event
+
+
+def enter_combat(character: Character) -> Character:
+    """Record the HP a character has as a combat begins: the post-combat roll stops there (AMB-90 a)."""
+    return with_state(character, {**state_of(character), "hp_at_combat_start": character.hp})
+
+
+def post_combat(character: Character, rng: DiceSource, rules: Ruleset | None = None,
+                hp_at_start: int | None = None) -> tuple[Character, list[Event]]:
+    """M-HEAL-01: after a combat in which it lost HP, one hit-die roll, capped at the HP it entered with."""
+    rules = _rules(rules)
+    _alive(character)
+    state = state_of(character)
+    recorded = state.pop("hp_at_combat_start", None)
+    start = hp_at_start if hp_at_start is not None else recorded
+    if start is None:
+        raise MiddleSeaError(f"{character.name}: no HP recorded at the start of the combat; call enter_combat "
+                             "when it begins or pass hp_at_start (M-HEAL-01)")
+    after = with_state(character, state)
+    if character.hp >= start:
+        return after, [Event("heal", character.name, f"lost no HP in the combat ({character.hp} of {start}): "
+                             "no recovery roll (M-HEAL-01)")]
+    roll = _hit_die(character, rng, rules, "after the combat")
+    after, event = _healed(after, roll, min(start, character.hp_max),
+                           f"recovers after the combat, up to the {start} HP it entered with (M-HEAL-01)")
+    return after, [event]
+
+
+def _hour(character: Character, rng: DiceSource, rules: Ruleset, half: int) -> tuple[Character, Event]:
+    cap = character.hp_max if rules["middle_sea_hourly_cap"] == "max_hp" else half
+    roll = _hit_die(character, rng, rules, "for an hour of rest below half HP")
+    return _healed(character, roll, cap, "an hour of rest below half HP (M-HEAL-02)")
+
+
+def _end_until_rest(character: Character, events: list[Event], rules: Ruleset, *, full_day: bool,
+                    ) -> tuple[Character, list[Event]]:
+    """D-7: a rest ends the 'until rest' effects (an hour counts only under until_rest_ends_at any_rest)."""
+    if character.until_rest and (full_day or rules["until_rest_ends_at"] == "any_rest"):
+        events.append(Event("rest", character.name, "no longer: " + "; ".join(character.until_rest)))
+        character = character.model_copy(update={"until_rest": []})
+    return character, events
+
+
+def rest_hour(character: Character, rng: DiceSource, rules: Ruleset | None = None,
+              ) -> tuple[Character, list[Event]]:
+    """M-HEAL-02: below half HP, an hour of rest gives one more hit-die roll; it may overshoot half (AMB-90)."""
+    rules = _rules(rules)
+    _alive(character)
+    half = half_hp(character, rules)
+    if character.hp >= half:
+        events = [Event("rest", character.name, f"at or above half HP ({character.hp} of {character.hp_max}): an "
+                        "hour of rest heals nothing; a full day gives a hit die (M-HEAL-03)")]
+    else:
+        character, event = _hour(character, rng, rules, half)
+        events = [event]
+    return _end_until_rest(character, events, rules, full_day=False)
+
+
+def rest_day(character: Character, rng: DiceSource, rules: Ruleset | None = None,
+             ) -> tuple[Character, list[Event]]:
+    """M-HEAL-03: at or above half HP, a full day of rest gives one hit-die roll, capped at the maximum.
+
+    A day begun below half is spent in hourly rests (M-HEAL-02) until half is reached; the daily roll
+    starts with the next day (the day was not spent at half)."""
+    rules = _rules(rules)
+    _alive(character)
+    half = half_hp(character, rules)
+    events: list[Event] = []
+    if character.hp < half:
+        for _ in range(24):
+            character, event = _hour(character, rng, rules, half)
+            events.append(event)
+            if character.hp >= half:
+                break
+    elif character.hp < character.hp_max:
+        roll = _hit_die(character, rng, rules, "for a full day of rest")
+        character, event = _healed(character, roll, character.hp_max, "a full day of rest at or above half HP "
+                                   "(M-HEAL-03)")
+        events.append(event)
+    return _end_until_rest(character, events, rules, full_day=True)
+
+
+HEALING_MODELS.add("middle-sea", {"post_combat": post_combat, "hour": rest_hour, "day": rest_day})

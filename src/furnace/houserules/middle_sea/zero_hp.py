@@ -1,0 +1,72 @@
+"""A blow that takes a character to 0 HP under the Middle Sea rules: HP stop at 0, and past 0 the excess is rolled
+on the grievous-injury table (M-GRIEV-01; a character already at 0 rolls with the whole damage, AMB-91 b);
+exactly 0 follows the option middle_sea_zero_hp (D-4, AMB-91 a); an NPC that is not named is out of the fight
+with no roll (M-MOOK-01, REF-42, CF-50). M-MOOK-02, the extra attacks against creatures under 1 HD, is the
+encounter engine's (`fight`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from furnace.characters.character import Character
+from furnace.dice import DiceSource
+from furnace.events import Event
+from furnace.houserules.middle_sea.common import MiddleSeaError, _added, _alive, _rules
+from furnace.houserules.middle_sea.grievous_injury import Grievous, HeldCondition, grievous
+from furnace.rules.ruleset import Ruleset
+
+ZERO_HP = {   # D-4, option middle_sea_zero_hp
+    "knocked_down": ("KNOCKED_DOWN", "exactly 0 HP: knocked down, conscious and prone (D-4)"),
+    "unconscious": ("UNCONSCIOUS", "exactly 0 HP: unconscious (the AD&D 1e reading, D-4)"),
+    "conscious_limited": ("INCAPACITATED", "exactly 0 HP: conscious, but can do no more than crawl (AMB-91 a)"),
+}
+
+
+def npc_rolls(rules: Ruleset, named: bool) -> bool:
+    """M-MOOK-01, REF-42 (option npc_grievous): whether an NPC rolls on the grievous table."""
+    return {"named_only": named, "all": True, "none": False}[str(rules["npc_grievous"])]
+
+
+def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset | None = None, *,
+              npc: bool = False, named: bool = False, helmet: bool | None = None, hit_die: str | None = None,
+              damage_type: str | None = None, room_dc: int | None = None,
+              vetoes: Mapping[str, list[dict[str, Any]]] | None = None) -> Grievous:
+    """A blow under the Middle Sea rules: HP stop at 0; exactly 0 follows middle_sea_zero_hp (D-4); an NPC that
+    is not `named` is out of the fight at 0 (M-MOOK-01); past 0 the excess is rolled (M-GRIEV-01). A character
+    already at 0 rolls with the whole damage as excess (AMB-91 b)."""
+    rules = _rules(rules)
+    _alive(character)
+    if damage < 0:
+        raise MiddleSeaError(f"damage is 0 or more, not {damage}")
+    before, left = character.hp, max(character.hp - damage, 0)
+    hit = Event("damage", character.name, f"takes {damage}: HP {before} → {left}", before=before, after=left,
+                data={"amount": damage})
+    if damage == 0 or before > damage:
+        return Grievous(character.model_copy(update={"hp": before - damage}), "hurt" if damage else "unhurt",
+                        events=(hit,))
+    if npc and not npc_rolls(rules, named):
+        return _out_of_fight(character, hit)
+    excess = damage - max(before, 0)
+    if excess == 0:
+        return _exactly_zero(character, rules, hit)
+    result = grievous(character, excess, rng, rules, helmet, hit_die=hit_die, damage_type=damage_type,
+                      room_dc=room_dc, vetoes=vetoes)
+    return replace(result, events=(hit, *result.events))
+
+
+def _exactly_zero(character: Character, rules: Ruleset, hit: Event) -> Grievous:
+    name, what = ZERO_HP[str(rules["middle_sea_zero_hp"])]
+    after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, name)})
+    return Grievous(after, "exactly_zero", conditions=(HeldCondition(name),),
+                    events=(hit, Event("knocked_down", character.name, what, data={"condition": name})))
+
+
+def _out_of_fight(character: Character, hit: Event) -> Grievous:
+    prompt = ("M-MOOK-01: out of the fight at 0 HP with no grievous roll; the referee decides whether dead or "
+              "disabled (CF-50)")
+    after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, "INCAPACITATED")})
+    return Grievous(after, "out_of_fight", conditions=(HeldCondition("INCAPACITATED"),), referee_prompts=(prompt,),
+                    events=(hit, Event("out_of_fight", character.name, prompt, data={"referee_prompt": True})))
