@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from furnace import dice
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
-from furnace.errors import DataFileError
 from furnace.play import registry
 from furnace.play.conditions import Held
+from furnace.rules.bestiary import hd_value
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset
 
@@ -152,18 +152,9 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
 
 
 def monster_hd(value: Any) -> float:
-    """A monster's Hit Dice as written: 7, 0.5, "1/2", or "1-1" (one die less a point: under one full HD)."""
-    text = str(value).strip()
-    top, slash, bottom = text.partition("/")
-    whole, minus, less = text.rpartition("-") if "-" in text.lstrip("-") else ("", "", "")
-    parts = (top, bottom) if slash else (whole, less) if minus else (text,)
-    if not all(p.replace(".", "", 1).isdigit() and len(p) < 6 for p in parts) or (slash and float(bottom) == 0):
-        raise DataFileError("monster", f"Hit Dice are a number, 1/2 or 1-1, not {text!r}")
-    if slash:
-        return float(top) / float(bottom)
-    if minus:
-        return float(whole) - (0.1 if float(less) > 0 else 0)
-    return float(text)
+    """A monster's Hit Dice as written: 7, 0.5, "1/2", or "1-1" (one die less a point: under one full HD).
+    The bestiary's reading, so a fight file and a bestiary entry mean the same thing."""
+    return hd_value(value)
 
 
 def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource, *, id: str) -> Combatant:

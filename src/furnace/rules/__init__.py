@@ -12,12 +12,16 @@ from typing import TYPE_CHECKING
 from furnace._exports import lazy
 
 if TYPE_CHECKING:
+    from furnace.rules.bestiary import Bestiary, Monster, parse_monsters
     from furnace.rules.datafile import read_yaml
     from furnace.rules.effects import Duration, Effect, effect_summary, parse_effect
     from furnace.rules.ruleset import OptionSpec, Profile, Ruleset, builtin_profiles, load_ruleset, option_specs
     from furnace.rules.tables import Row, Table, TableRoll, TableSet, validate_table
 
 _EXPORTS = {
+    "Bestiary": "bestiary",
+    "Monster": "bestiary",
+    "parse_monsters": "bestiary",
     "OptionSpec": "ruleset",
     "Profile": "ruleset",
     "Ruleset": "ruleset",
@@ -36,6 +40,8 @@ _EXPORTS = {
     "read_yaml": "datafile",
 }
 __all__ = [
+    "Bestiary",
+    "Monster",
     "Duration",
     "Effect",
     "OptionSpec",
@@ -48,6 +54,7 @@ __all__ = [
     "builtin_profiles",
     "effect_summary",
     "load_ruleset",
+    "parse_monsters",
     "option_specs",
     "parse_effect",
     "read_yaml",
