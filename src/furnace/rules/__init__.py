@@ -41,9 +41,9 @@ _EXPORTS = {
 }
 __all__ = [
     "Bestiary",
-    "Monster",
     "Duration",
     "Effect",
+    "Monster",
     "OptionSpec",
     "Profile",
     "Row",
@@ -54,9 +54,9 @@ __all__ = [
     "builtin_profiles",
     "effect_summary",
     "load_ruleset",
-    "parse_monsters",
     "option_specs",
     "parse_effect",
+    "parse_monsters",
     "read_yaml",
     "validate_table",
 ]
