@@ -131,7 +131,7 @@ def test_distribution_against_brute_force(text: str, sides: list[int], combine: 
     assert sum(distribution.values()) == 1
 
 
-@pytest.mark.parametrize("hd", ["d8", 8])
+@pytest.mark.parametrize("hd", ["d8", "D8"])
 def test_counted_die_variable_distribution(hd: int | str) -> None:
     expected = brute_force([8, 8, 8], lambda *f: sum(f) + 2)
     assert dice.parse("3HD+CON").distribution({"HD": hd, "CON": 2}) == expected
@@ -182,3 +182,39 @@ def test_bounds_refuse_a_possible_zero_divisor() -> None:
         dice.parse("1/(d6-d6)").bounds()
     with pytest.raises(DiceError, match="zero"):
         dice.parse("1/0").bounds()
+
+
+# -- against icepool, an independent implementation -------------------------------------------------------
+
+def _icepool(text: str) -> dict[int, Fraction]:
+    import icepool
+
+    def die(sides: int, reroll: int | None = None, minimum: int | None = None) -> icepool.Die:
+        d = icepool.d(sides)
+        if reroll is not None:
+            d = d.reroll([reroll], depth=1)
+        if minimum is not None:
+            d = d.map(lambda face: max(face, minimum))
+        return d
+
+    cases = {
+        "3d6": lambda: 3 @ die(6),
+        "20d6": lambda: 20 @ die(6),
+        "4d6kh3": lambda: die(6).pool(4).highest(3).sum(),
+        "5d8kl2": lambda: die(8).pool(5).lowest(2).sum(),
+        "12d10kh4": lambda: die(10).pool(12).highest(4).sum(),
+        "d20adv": lambda: die(20).pool(2).highest(1).sum(),
+        "2d6ro1": lambda: 2 @ die(6, reroll=1),
+        "3d6mi2": lambda: 3 @ die(6, minimum=2),
+        "4d6ro1mi2kh3": lambda: die(6, 1, 2).pool(4).highest(3).sum(),
+        "6d4ro4dl2": lambda: die(4, reroll=4).pool(6).highest(4).sum(),
+        "3d20ro1dh1": lambda: die(20, reroll=1).pool(3).lowest(2).sum(),
+    }
+    result = cases[text]()
+    return {int(outcome): Fraction(quantity, result.denominator()) for outcome, quantity in result.items()}
+
+
+@pytest.mark.parametrize("text", ["3d6", "20d6", "4d6kh3", "5d8kl2", "12d10kh4", "d20adv", "2d6ro1", "3d6mi2",
+                                  "4d6ro1mi2kh3", "6d4ro4dl2", "3d20ro1dh1"])
+def test_distribution_agrees_with_icepool(text: str) -> None:
+    assert dice.parse(text).distribution() == _icepool(text)

@@ -260,8 +260,9 @@ def test_module_docstring_example() -> None:
 
 
 def test_scripted_dice_refuse_impossible_faces_and_running_out() -> None:
-    with pytest.raises(ValueError, match="d6"):
+    with pytest.raises(ValueError, match="d6") as face:   # still a ValueError, as rule tests expect …
         dice.roll("d6", ScriptedDice([7]))
+    assert isinstance(face.value, DiceError)             # … and a DiceError, as every bad input is
     with pytest.raises(ScriptExhausted) as info:
         dice.roll("2d6", ScriptedDice([1]))
     assert isinstance(info.value, FurnaceError)

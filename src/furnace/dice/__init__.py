@@ -9,6 +9,17 @@
 Parse once, roll many: `dice.parse(text)` returns a `DiceExpression` whose `roll` is cheap.
 Division is exact while the expression is evaluated; the total is rounded down at the end, so
 `ceil(3*STR/2)` rounds up (the two-handed STR bonus) and `d6/2` rounds down.
+
+    >>> dice.roll("2d6ro1", dice.ScriptedDice([1, 4, 5])).explain()      # reroll a 1 once
+    '2d6ro1 → [~~1~~→4, 5] = 9'
+    >>> dice.roll("2d6mi2", dice.ScriptedDice([1, 5])).explain()         # each die counts as at least 2
+    '2d6mi2 → [1 as 2, 5] = 7'
+    >>> dice.roll("(LVL)d6", dice.ScriptedDice([3, 6]), {"LVL": 2}).total  # a count from a variable
+    9
+
+Every bad input — a malformed expression, a variable bound to junk, a wrong type at any public function —
+raises a `DiceError` (a `FurnaceError`); every piece of work has a bound known before it starts (1,000
+dice a roll, counted before the first falls; the exact odds estimate their work first, see `odds`).
 """
 
 from __future__ import annotations
@@ -17,79 +28,96 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
 
 from furnace.dice.ast import AnyNode
 from furnace.dice.bounds import interval
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
 from furnace.dice.result import Node, RollResult, floor_value, render
-from furnace.dice.roller import DiceSource, FastRoller, Roller, compile_fast, compile_node
+from furnace.dice.roller import (
+    FLOAT_SOURCES,
+    DiceSource,
+    FastRoller,
+    Roller,
+    check_dice_total,
+    compile_fast,
+    compile_node,
+    dice_plan,
+    variables_of,
+)
 from furnace.dice.source import ScriptedDice, seeded, system
+from furnace.dice.values import NO_BINDINGS, Bindings, DiceValueError, bindings, check_dc, check_label, check_source
 from furnace.errors import DiceSyntaxError
 
 __all__ = [
-    "MAX_DICE", "MAX_EXPRESSION_LENGTH", "DiceExpression", "DiceSource", "RollResult", "ScriptedDice",
-    "parse", "probability_at_least", "render", "roll", "seeded", "system",
+    "MAX_DICE", "MAX_EXPRESSION_LENGTH", "DiceExpression", "DiceSource", "DiceValueError", "RollResult",
+    "ScriptedDice", "parse", "probability_at_least", "render", "roll", "seeded", "system",
 ]
 
 _NO_VARIABLES: Mapping[str, int | str] = MappingProxyType({})
 
 
 class DiceExpression:
-    """A parsed, compiled dice expression. Immutable; share it freely."""
+    """A parsed, compiled dice expression. Immutable; share it freely.
 
-    __slots__ = ("_explain", "_fast", "text", "tree")
+    Every public method checks what it is given (variables, source, label, DC) and raises a `DiceError`
+    for a wrong type or an out-of-range value before any die is rolled.
+    """
+
+    __slots__ = ("_counted", "_explain", "_fast", "_fixed", "text", "tree")
 
     def __init__(self, text: str) -> None:
-        self.text = text.strip()
+        if not isinstance(text, str):
+            raise DiceSyntaxError(f"a dice expression is text, not {type(text).__name__}")
         self.tree: AnyNode = parse_tree(text)
+        self.text = text.strip()
         self._explain: Roller = compile_node(self.tree, self.text)
         self._fast: FastRoller = compile_fast(self.tree, self.text)
+        self._fixed, self._counted = dice_plan(self.tree)
+
+    def _bind(self, variables: object) -> Bindings:
+        """The variables checked, and the number of dice they give checked against the limit."""
+        bound = NO_BINDINGS if variables is None else bindings(variables, self.text)
+        if self._counted:
+            check_dice_total(self._fixed, self._counted, bound, self.text)
+        return bound
 
     def roll(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
              label: str = "") -> RollResult:
+        if type(rng) not in FLOAT_SOURCES:
+            check_source(rng)
+        if type(label) is not str:
+            check_label(label)
+        bound = self._bind(variables)
         faces: list[int] = []
-        bound = dict(variables) if variables else _NO_VARIABLES
         value = self._fast(rng, bound, faces)
         total = value if type(value) is int else floor_value(value)
-        return RollResult(self.text, total, tuple(faces), label, bound, self.explain_faces)
+        kept = dict(variables) if variables else _NO_VARIABLES
+        return RollResult(self.text, total, tuple(faces), label, kept, self.explain_faces)
 
     def explain_faces(self, faces: tuple[int, ...], variables: Mapping[str, int | str]) -> Node:
         """The explanation tree of a roll that showed these faces (replayed in order)."""
-        return self._explain(ScriptedDice(faces), variables)
+        if variables is _NO_VARIABLES and not self._counted:
+            return self._explain(ScriptedDice.replay(faces), NO_BINDINGS)
+        return self._explain(ScriptedDice(faces), self._bind(variables))
 
     def bounds(self, variables: Mapping[str, int | str] | None = None) -> tuple[int, int]:
         """The lowest and highest total, rounded down like a roll's total."""
-        lo, hi = interval(self.tree, variables or _NO_VARIABLES, self.text)
+        lo, hi = interval(self.tree, self._bind(variables), self.text)
         return floor_value(lo), floor_value(hi)
 
     def distribution(self, variables: Mapping[str, int | str] | None = None) -> dict[int, Fraction]:
-        from furnace.dice.odds import distribution  # icepool is heavy: keep it off the roll path
+        """Each total and its exact probability; a `DiceLimitError` before any work if that would take long."""
+        from furnace.dice.odds import distribution  # the odds are not on the roll path
 
-        return distribution(self.tree, variables or _NO_VARIABLES, self.text)
+        return distribution(self.tree, self._bind(variables), self.text)
 
     def probability_at_least(self, dc: int, variables: Mapping[str, int | str] | None = None) -> Fraction:
         """P(total ≥ dc): meet or beat, as every Furnace check is resolved."""
+        check_dc(dc)
         return sum((p for total, p in self.distribution(variables).items() if total >= dc), Fraction(0))
 
     def variables(self) -> set[str]:
-        from furnace.dice.ast import BinOp, Call, Dice, Neg, Var
-
-        found: set[str] = set()
-        stack: list[Any] = [self.tree]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, Var):
-                found.add(node.name)
-            elif isinstance(node, Dice) and node.sides_var:
-                found.add(node.sides_var)
-            elif isinstance(node, BinOp):
-                stack += [node.left, node.right]
-            elif isinstance(node, Neg):
-                stack.append(node.operand)
-            elif isinstance(node, Call):
-                stack += list(node.args)
-        return found
+        return variables_of(self.tree)
 
     def __repr__(self) -> str:
         return f"DiceExpression({self.text!r})"
@@ -120,4 +148,5 @@ def roll(text: str, rng: DiceSource, variables: Mapping[str, int | str] | None =
 
 
 def probability_at_least(text: str, dc: int, variables: Mapping[str, int | str] | None = None) -> Fraction:
+    check_dc(dc)
     return parse(text).probability_at_least(dc, variables)

@@ -20,7 +20,12 @@ class Var:
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """`count` dice of `sides` faces (or of the die bound to `sides_var`), with keep/drop and advantage."""
+    """`count` dice of `sides` faces (or of the die bound to `sides_var`), with keep/drop and advantage.
+
+    `count_expr` is the count of `(LVL)d6`: an expression of numbers and variables, worked out before any
+    die is rolled (`count` is then 0). `reroll` is the face of `ro1` (a die showing it is rolled again once,
+    and the new face stands); `minimum` that of `mi2` (each die counts as at least 2).
+    """
 
     count: int
     sides: int | None = None          # 100 for d%
@@ -29,10 +34,13 @@ class Dice:
     keep_n: int = 0
     advantage: Literal["adv", "dis"] | None = None
     text: str = ""
+    count_expr: AnyNode | None = None
+    reroll: int | None = None
+    minimum: int | None = None
 
     @property
     def rolled(self) -> int:
-        """How many dice are physically rolled."""
+        """How many dice are rolled (not counting rerolls; 0 for a count worked out at roll time)."""
         return self.count * 2 if self.advantage else self.count
 
 

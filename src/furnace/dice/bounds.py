@@ -3,35 +3,41 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from fractions import Fraction
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
-from furnace.dice.roller import die_sides, lookup
+from furnace.dice.roller import Variables, counted_sides, group_count, lookup
 from furnace.errors import DiceError
 
 Interval = tuple[Fraction, Fraction]
 
 
-def _dice(node: Dice, variables: Mapping[str, int | str], expression: str) -> Interval:
-    sides = node.sides or die_sides(lookup(variables, node.sides_var or "", expression),
-                                     node.sides_var or "", expression)
-    kept = 1 if node.advantage else node.count
+def kept_count(node: Dice, count: int) -> int:
+    """How many of the group's `count` dice count towards its total."""
+    if node.advantage:
+        return 1
     if node.keep in ("kh", "kl"):
-        kept = node.keep_n
-    elif node.keep in ("dh", "dl"):
-        kept = node.count - node.keep_n
-    return Fraction(kept), Fraction(kept * sides)
+        return node.keep_n
+    if node.keep in ("dh", "dl"):
+        return count - node.keep_n
+    return count
 
 
-def interval(node: AnyNode, variables: Mapping[str, int | str], expression: str) -> Interval:
+def _dice(node: Dice, variables: Variables, expression: str) -> Interval:
+    sides = counted_sides(node, variables, expression)
+    kept = kept_count(node, group_count(node, variables, expression))
+    low, high = (max(1, node.minimum), max(sides, node.minimum)) if node.minimum else (1, sides)
+    return Fraction(kept * low), Fraction(kept * high)
+
+
+def interval(node: AnyNode, variables: Variables, expression: str) -> Interval:
     if isinstance(node, Num):
         return Fraction(node.value), Fraction(node.value)
     if isinstance(node, Var):
         value = lookup(variables, node.name, expression)
         if isinstance(value, int):
             return Fraction(value), Fraction(value)
-        return Fraction(1), Fraction(die_sides(value, node.name, expression))
+        return Fraction(1), Fraction(value.sides)
     if isinstance(node, Dice):
         return _dice(node, variables, expression)
     if isinstance(node, Neg):

@@ -12,6 +12,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from furnace.dice.values import DiceValueError
+
 Value = int | Fraction
 
 
@@ -29,7 +31,12 @@ class Bound(NamedTuple):
 
 
 class Rolled(NamedTuple):
-    """One group of dice: `4d6kh3` rolled as faces (6, 5, 3, 1) keeping the first three."""
+    """One group of dice: `4d6kh3` rolled as faces (6, 5, 3, 1) keeping the first three.
+
+    `faces` holds every face in the order it fell, a rerolled one (`ro`) followed by its reroll;
+    `rerolled` marks the faces that were rolled again (empty when the group has no `ro`); `counts_as` is
+    what each face counts as after `mi` (empty when the group has no `mi`); `kept`, which faces count.
+    """
 
     text: str
     sides: int
@@ -37,6 +44,8 @@ class Rolled(NamedTuple):
     kept: tuple[bool, ...]
     value: int
     kind: str = "dice"
+    counts_as: tuple[int, ...] = ()
+    rerolled: tuple[bool, ...] = ()
 
 
 class Operation(NamedTuple):
@@ -64,34 +73,81 @@ Node = Const | Bound | Rolled | Operation | Negation | Function
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
+_KINDS = {"num": Const, "var": Bound, "dice": Rolled, "op": Operation, "neg": Negation, "call": Function}
+MAX_TREE_DEPTH = 600   # a parsed expression of 256 characters is at most 256 deep
+
+
+def check_tree(node: object) -> None:
+    """Refuse anything but a roll's tree (of bounded depth) at the door of `render` and `to_dict`."""
+    stack: list[tuple[object, int]] = [(node, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise DiceValueError(f"a roll's tree is at most {MAX_TREE_DEPTH} deep")
+        kind = getattr(item, "kind", None)
+        if not isinstance(kind, str) or type(item) is not _KINDS.get(kind):
+            raise DiceValueError(f"not a node of a roll's tree: {type(item).__name__}")
+        if kind == "op":
+            stack += [(item.left, depth + 1), (item.right, depth + 1)]  # type: ignore[attr-defined]
+        elif kind == "neg":
+            stack.append((item.operand, depth + 1))  # type: ignore[attr-defined]
+        elif kind == "call":
+            stack += [(a, depth + 1) for a in item.args]  # type: ignore[attr-defined]
+
+
+def _dice_text(node: Rolled) -> str:
+    """`[~~1~~→3, 1 as 2, ~~5~~]`: struck out faces do not count; a rerolled face points at its reroll."""
+    parts: list[str] = []
+    glue = ""
+    for i, (face, kept) in enumerate(zip(node.faces, node.kept, strict=True)):
+        if node.rerolled and node.rerolled[i]:
+            glue += f"~~{face}~~→"
+            continue
+        shown = f"{face} as {node.counts_as[i]}" if node.counts_as and node.counts_as[i] != face else str(face)
+        parts.append(glue + (shown if kept else f"~~{shown}~~"))
+        glue = ""
+    if glue:
+        parts.append(glue.removesuffix("→"))
+    return "[" + ", ".join(parts) + "]"
+
+
 def render(node: Node, parent: int = 0, right_side: bool = False) -> str:
     """The tree as one readable line: `[6, 5, 3, ~~1~~] + 2 (STR)`."""
+    check_tree(node)
+    return _render(node, parent, right_side)
+
+
+def _render(node: Node, parent: int = 0, right_side: bool = False) -> str:
     kind = node.kind
     if kind == "dice":
-        faces = ", ".join(str(f) if k else f"~~{f}~~" for f, k in zip(node.faces, node.kept, strict=True))  # type: ignore[union-attr]
-        return f"[{faces}]"
+        return _dice_text(node)  # type: ignore[arg-type]
     if kind == "num":
         return str(node.value)
     if kind == "var":
         return f"{node.value} ({node.name})"  # type: ignore[union-attr]
     if kind == "neg":
-        return "-" + render(node.operand, 3)  # type: ignore[union-attr]
+        return "-" + _render(node.operand, 3)  # type: ignore[union-attr]
     if kind == "call":
-        return f"{node.name}(" + ", ".join(render(a) for a in node.args) + ")"  # type: ignore[union-attr]
+        return f"{node.name}(" + ", ".join(_render(a) for a in node.args) + ")"  # type: ignore[union-attr]
     op = node.op  # type: ignore[union-attr]
     right = node.right  # type: ignore[union-attr]
     if op in "+-" and right.kind in ("num", "var") and right.value < 0:   # "+ -1 (STR)" reads as "- 1 (STR)"
         flipped = "-" if op == "+" else "+"
         shown = str(-right.value) + (f" ({right.name})" if right.kind == "var" else "")  # type: ignore[union-attr]
-        text = f"{render(node.left, 1)} {flipped} {shown}"  # type: ignore[union-attr]
+        text = f"{_render(node.left, 1)} {flipped} {shown}"  # type: ignore[union-attr]
         return f"({text})" if parent > 1 or (right_side and parent == 1) else text
     mine = _PRECEDENCE[op]
-    text = f"{render(node.left, mine)} {op} {render(node.right, mine, True)}"  # type: ignore[union-attr]
+    text = f"{_render(node.left, mine)} {op} {_render(node.right, mine, True)}"  # type: ignore[union-attr]
     needs = mine < parent or (right_side and mine == parent)
     return f"({text})" if needs else text
 
 
 def to_dict(node: Node) -> dict[str, Any]:
+    check_tree(node)
+    return _to_dict(node)
+
+
+def _to_dict(node: Node) -> dict[str, Any]:
     kind = node.kind
     value = node.value
     if isinstance(value, Fraction) and value.denominator == 1:
@@ -100,29 +156,37 @@ def to_dict(node: Node) -> dict[str, Any]:
     if kind == "dice":
         out.update(text=node.text, sides=node.sides, faces=list(node.faces),  # type: ignore[union-attr]
                    kept=list(node.kept))  # type: ignore[union-attr]
+        if node.counts_as:  # type: ignore[union-attr]
+            out["counts_as"] = list(node.counts_as)  # type: ignore[union-attr]
+        if node.rerolled:  # type: ignore[union-attr]
+            out["rerolled"] = list(node.rerolled)  # type: ignore[union-attr]
     elif kind == "var":
         out["name"] = node.name  # type: ignore[union-attr]
     elif kind == "op":
-        out.update(op=node.op, left=to_dict(node.left), right=to_dict(node.right))  # type: ignore[union-attr]
+        out.update(op=node.op, left=_to_dict(node.left), right=_to_dict(node.right))  # type: ignore[union-attr]
     elif kind == "neg":
-        out["operand"] = to_dict(node.operand)  # type: ignore[union-attr]
+        out["operand"] = _to_dict(node.operand)  # type: ignore[union-attr]
     elif kind == "call":
-        out.update(name=node.name, args=[to_dict(a) for a in node.args])  # type: ignore[union-attr]
+        out.update(name=node.name, args=[_to_dict(a) for a in node.args])  # type: ignore[union-attr]
     return out
 
 
 def dice_groups(node: Node) -> list[Rolled]:
     """Every dice group in the tree, left to right."""
-    kind = node.kind
-    if kind == "dice":
-        return [node]  # type: ignore[list-item]
-    if kind == "op":
-        return dice_groups(node.left) + dice_groups(node.right)  # type: ignore[union-attr]
-    if kind == "neg":
-        return dice_groups(node.operand)  # type: ignore[union-attr]
-    if kind == "call":
-        return [g for a in node.args for g in dice_groups(a)]  # type: ignore[union-attr]
-    return []
+    groups: list[Rolled] = []
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        kind = item.kind
+        if kind == "dice":
+            groups.append(item)  # type: ignore[arg-type]
+        elif kind == "op":
+            stack += [item.right, item.left]  # type: ignore[union-attr]
+        elif kind == "neg":
+            stack.append(item.operand)  # type: ignore[union-attr]
+        elif kind == "call":
+            stack += reversed(item.args)  # type: ignore[union-attr]
+    return groups
 
 
 class RollResult(NamedTuple):
@@ -155,7 +219,7 @@ class RollResult(NamedTuple):
         return None
 
     def explain(self) -> str:
-        line = f"{self.expression} → {render(self.tree)} = {self.total}"
+        line = f"{self.expression} → {_render(self.tree)} = {self.total}"
         return f"{self.label}: {line}" if self.label else line
 
     def __str__(self) -> str:
@@ -164,7 +228,7 @@ class RollResult(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return {"expression": self.expression, "label": self.label, "total": self.total,
                 "natural": self.natural, "faces": list(self.faces), "variables": dict(self.variables),
-                "explanation": self.explain(), "tree": to_dict(self.tree)}
+                "explanation": self.explain(), "tree": _to_dict(self.tree)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())

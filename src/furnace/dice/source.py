@@ -5,11 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from furnace.dice.values import MAX_SIDES, DiceValueError, shown
 from furnace.errors import FurnaceError
+
+MAX_SCRIPT = 100_000   # faces in one script: far more than any rule test scripts
 
 
 def seeded(seed: int | str | None) -> random.Random:
     """A reproducible source for tests and replays (`None` seeds from the system)."""
+    if seed is not None and not isinstance(seed, int | str | bytes):
+        raise DiceValueError(f"a seed is a whole number, a text or None, not {type(seed).__name__}")
     return random.Random(seed)
 
 
@@ -24,6 +29,10 @@ class ScriptExhausted(FurnaceError):
     """A scripted source was asked for more dice than it was given."""
 
 
+class ScriptedFaceError(DiceValueError, ValueError):
+    """A scripted face that the die asked for cannot show (a `DiceError`, and a `ValueError` as it was)."""
+
+
 class ScriptedDice:
     """Returns the given faces in order, so a rule test can say exactly what the dice showed.
 
@@ -32,8 +41,24 @@ class ScriptedDice:
     """
 
     def __init__(self, faces: Iterable[int]) -> None:
-        self.faces = list(faces)
+        if isinstance(faces, str | bytes) or not isinstance(faces, Iterable):
+            raise DiceValueError(f"scripted dice take a list of faces, not {type(faces).__name__}")
+        self.faces: list[int] = []
+        for face in faces:
+            if type(face) is not int or not 1 <= face <= MAX_SIDES:
+                raise DiceValueError(f"a scripted face is a whole number from 1 to {MAX_SIDES:,}, not {shown(face)}")
+            if len(self.faces) >= MAX_SCRIPT:
+                raise DiceValueError(f"a script holds at most {MAX_SCRIPT:,} faces")
+            self.faces.append(face)
         self.used: list[tuple[int, int]] = []
+
+    @classmethod
+    def replay(cls, faces: tuple[int, ...]) -> ScriptedDice:
+        """The faces a roll recorded (already checked), to explain that roll."""
+        script = cls.__new__(cls)
+        script.faces = list(faces)
+        script.used = []
+        return script
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         low, high = (0, start) if stop is None else (start, stop)
@@ -41,7 +66,7 @@ class ScriptedDice:
             raise ScriptExhausted(f"scripted dice ran out (asked for a d{high - low})")
         face = self.faces.pop(0)
         if not 1 <= face <= high - low:
-            raise ValueError(f"scripted face {face} cannot come up on a d{high - low}")
+            raise ScriptedFaceError(f"scripted face {face} cannot come up on a d{high - low}")
         self.used.append((face, high - low))
         return low + face - 1
 
