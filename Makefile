@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test browser lint bench clean
+.PHONY: run test browser lint bench fuzz crash clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,14 +15,21 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/furnace demo
 
+# The whole suite: lint, types, layer contracts, then pytest with a throw-away PostgreSQL (scripts/with-postgres)
 test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/pytest
+	scripts/with-postgres $(BIN)/pytest
 
-browser: $(STAMP)   # only the real-Chromium sheet tests (needs /usr/bin/chromium: apt-get install chromium)
+browser: $(STAMP)   # only the real-Chromium tests (needs /usr/bin/chromium: apt-get install chromium)
 	$(BIN)/pytest -m browser tests/render
+
+fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousand, CI 20,000)
+	FURNACE_FUZZ=full $(BIN)/pytest -q tests/fuzz
+
+crash: $(STAMP)     # 100 SIGKILLs of a writing process (the default run does 3, CI 20)
+	FURNACE_CRASH=full $(BIN)/pytest -q -m crash tests/store
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_dice.py

@@ -157,7 +157,7 @@ def test_F_CHAR_01_cli_funnel_html(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["funnel", "--players", "2", "--seed", "1", "--html", str(out)]) == 0
     assert "Funnel party: 8" in capsys.readouterr().out          # the terminal table is still printed
     assert out.read_text(encoding="utf-8").count('<section class="card"') == 8
-    assert main(["funnel", "--players", "1", "--seed", "1", "--html", str(out), "--json"]) == 0
+    assert main(["--force", "funnel", "--players", "1", "--seed", "1", "--html", str(out), "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["characters"]) == 4
     assert out.read_text(encoding="utf-8").count('<section class="card"') == 4
 

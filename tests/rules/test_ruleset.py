@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError
+from furnace.errors import DataFileError, FurnaceError, RuleOptionError, UnknownNameError
 from furnace.rules.ruleset import builtin_profiles, load_ruleset, option_specs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,11 +256,15 @@ def test_F_BASE_01_referee_profile_plus_overrides_and_table_files(tmp_path: Path
 
 
 def test_CF_01_a_table_option_must_name_a_table_in_force(tmp_path: Path) -> None:
-    """CF-01, F-TAB-05a, F-TAB-05b: a table option naming no table in force is refused."""
+    """CF-01, F-TAB-05a, F-TAB-05b: a table option naming no table in force is refused, naming the file,
+    the option and the tables there are."""
     profile = write_yaml(tmp_path / "typo.yaml", {"name": "typo", "extends": "furnace",
                                                   "options": {"advancement_table": "F-TAB-05z"}})
-    with pytest.raises(UnknownNameError, match="F-TAB-05z"):
+    with pytest.raises(DataFileError, match=r"advancement_table.*F-TAB-05z.*F-TAB-05a") as caught:
         load_ruleset(str(profile))
+    assert caught.value.path == str(profile)
+    with pytest.raises(RuleOptionError, match=r"advancement_table.*F-TAB-05z.*F-TAB-05a"):
+        load_ruleset(overrides={"advancement_table": "F-TAB-05z"})
     assert load_ruleset(overrides={"advancement_table": "F-TAB-05b"})["advancement_table"] == "F-TAB-05b"
 
 
@@ -347,11 +351,13 @@ def test_D_8_CF_30_with_options_checks_values(option: str, value: Any) -> None:
 
 
 def test_AMB_02_with_options_checks_dice_expressions() -> None:
-    """AMB-02, F-LUCK-03: the Luck Die must be a dice expression."""
+    """AMB-02, F-LUCK-03: the Luck Die must be a dice expression (within the dice limits)."""
     rules = load_ruleset()
     assert rules.with_options({"luck_die_size": "d8"})["luck_die_size"] == "d8"
-    with pytest.raises(DiceError):
+    with pytest.raises(RuleOptionError, match=r"luck_die_size.*a big one.*dice expression"):
         rules.with_options({"luck_die_size": "a big one"})
+    with pytest.raises(RuleOptionError, match=r"luck_die_size.*1,000 dice"):
+        rules.with_options({"luck_die_size": "1001d6"})
 
 
 def test_REF_01_with_options_refuses_an_unknown_option() -> None:

@@ -14,12 +14,14 @@ from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
 from furnace.characters.character import Character
 from furnace.events import Event
-from furnace.rules.ruleset import Ruleset, load_ruleset
+from furnace.rules.ruleset import Ruleset
 
 
 def rules_of(state: CampaignState) -> Ruleset:
-    """The campaign's ruleset: its profile with the referee's option overrides."""
-    return load_ruleset(state.profile, state.options or None)
+    """The campaign's ruleset: its profile, the referee's option overrides and override files."""
+    from furnace.campaign.overrides import campaign_ruleset
+
+    return campaign_ruleset(state)
 
 
 def status_of(character: Character) -> str:

@@ -106,8 +106,9 @@ class CampaignState(BaseModel):
     # -- entities: how the store records changes -------------------------------------------------------
     def entities(self) -> dict[str, Any]:
         """The state as JSON values by path; a change to the campaign is a change to some of these."""
+        # the name is the campaign row's, not the log's: a renamed or imported campaign keeps its events
         out: dict[str, Any] = {"campaign": self.model_dump(mode="json", include={
-            "name", "profile", "options", "flags", "session"}), "clock": self.clock.model_dump(mode="json")}
+            "profile", "options", "flags", "session"}), "clock": self.clock.model_dump(mode="json")}
         if self.encounter is not None:
             out["encounter"] = self.encounter
         out.update({f"override/{k}": v.model_dump(mode="json") for k, v in self.overrides.items()})
@@ -115,9 +116,10 @@ class CampaignState(BaseModel):
         return out
 
     @classmethod
-    def from_entities(cls, entities: dict[str, Any]) -> CampaignState:
+    def from_entities(cls, entities: dict[str, Any], name: str) -> CampaignState:
         try:
-            return cls(**entities["campaign"], clock=entities.get("clock", {}), encounter=entities.get("encounter"),
+            campaign = {k: v for k, v in entities["campaign"].items() if k != "name"}
+            return cls(name=name, **campaign, clock=entities.get("clock", {}), encounter=entities.get("encounter"),
                        overrides={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("override/")},
                        roster={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("member/")})
         except (KeyError, ValidationError) as exc:

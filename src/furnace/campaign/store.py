@@ -142,15 +142,16 @@ class Store:
     def create(self, name: str, profile: str = "furnace", options: dict[str, Any] | None = None) -> CampaignState:
         """A new campaign; its first event records its settings, so the log alone rebuilds it."""
         check_name(name)
-        try:
+        start = CampaignState(name=name, profile=profile, options=options or {})
+        text = f"campaign {name!r} begins (profile {profile})"
+        try:   # one transaction: a crash never leaves a campaign without its first event
             with self.transaction(write=True) as conn:
                 conn.execute(insert(campaigns).values(name=name, created_at=_now(), version=0, event_count=0,
                                                       last_hash=GENESIS))
+                camp = self.row(conn, name, lock=True)
+                return self._run(conn, camp, "campaign new", lambda _: (start, [Event("campaign", "", text)])).state
         except IntegrityError:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
-        start = CampaignState(name=name, profile=profile, options=options or {})
-        text = f"campaign {name!r} begins (profile {profile})"
-        return self.apply(name, "campaign new", lambda _: (start, [Event("campaign", "", text)])).state
 
     def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
         query = select(campaigns).where(campaigns.c.name == name)
@@ -207,7 +208,7 @@ class Store:
             apply_changes(entities, json.loads(changed))
         if not entities:
             raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
-        return CampaignState.from_entities(entities)
+        return CampaignState.from_entities(entities, camp.name)
 
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self.transaction() as conn:
@@ -239,13 +240,22 @@ class Store:
             if expected is not None and camp.version != expected:
                 raise ConflictError(f"the campaign {name!r} changed (version {camp.version}, you read version "
                                     f"{expected}): read it again and retry")
-            before = self._state(conn, camp) if camp.event_count else None
-            after, logged = fn(before) if before is not None else fn(CampaignState(name=name))
-            changed = changes(before.entities() if before else {}, after.entities()) or None
-            stored = self._append(conn, camp, command, list(logged), changed, undoes)
-            if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
-                self._snapshot(conn, camp.id, stored[-1], after)
-            return Applied(after, tuple(stored), camp.version + 1)
+            return self._run(conn, camp, command, fn, undoes)
+
+    def _run(self, conn: Connection, camp: Any, command: str, fn: Command, undoes: int | None = None) -> Applied:
+        """Inside a write transaction holding the campaign's row: run the command and log what it did."""
+        before = self._state(conn, camp) if camp.event_count else None
+        after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
+        entities = after.entities()
+        try:   # never log a state that cannot be read back: the campaign would no longer open
+            CampaignState.from_entities(json.loads(canonical(entities)), camp.name)
+        except CampaignError as exc:
+            raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
+        changed = changes(before.entities() if before else {}, entities) or None
+        stored = self._append(conn, camp, command, list(logged), changed, undoes)
+        if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
+            self._snapshot(conn, camp.id, stored[-1], after)
+        return Applied(after, tuple(stored), camp.version + 1)
 
     def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
@@ -299,7 +309,7 @@ class Store:
         def restore(state: CampaignState) -> tuple[CampaignState, list[Event]]:
             entities = state.entities()
             apply_changes(entities, reverse)
-            return CampaignState.from_entities(entities), [
+            return CampaignState.from_entities(entities, state.name), [
                 Event("undo", "", f"undo: {target.command} (event {target.command_id}) is reversed")]
 
         return self._apply_once(name, "undo", restore, camp.version, undoes=target.command_id)

@@ -1,36 +1,66 @@
 """Advancement: pure Hit Dice to level 5, flat $ after, PROF by level, +1 scores, archetype features.
 
 F-HP-01…06, F-ADV-01…03, CF-09 (capped floor), CF-10 (flat after 5), AMB-11 (floor at level 1).
+
+Before any die is rolled, the character's choices are checked against the lists in force
+(`check_choices`: race, class, archetype, skills, saves), so a promotion or a level-up with a skill that
+does not exist is refused naming the skills there are; numbers the class table gives (fixed HP, flat HP,
+the pool) must be whole numbers in range or the table's file is named.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace import dice
-from furnace.characters.character import Character, CharacterError, HpGain, archetype_table, clamp_natural
+from furnace.characters.character import (
+    MAX_HP,
+    Character,
+    CharacterError,
+    HpGain,
+    archetype_table,
+    check_choices,
+    clamp_natural,
+)
 from furnace.dice import DiceSource, RollResult
+from furnace.errors import DataFileError
 from furnace.events import Event
-from furnace.rules.effects import ABILITIES, Ability
+from furnace.rules.effects import ABILITIES, Ability, shown
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 MAX_LEVEL = 10
 
 
+def _whole(data: dict[str, Any], key: str, where: str, lo: int, hi: int) -> int:
+    """A whole number from a table row's data, in range, or a DataFileError naming the table and the field."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise DataFileError(where, f"data.{key}: {shown(value)} is not a whole number from {lo} to {hi}")
+    return value
+
+
 def hp_floor(character: Character, rules: Ruleset) -> int:
     """The least a rolled level gives: min(1 + CON, HD/2) (capped, CF-09) or 1 + CON (uncapped)."""
-    sides = int(character.hit_die(rules).removeprefix("d"))
+    sides = dice.parse(character.hit_die(rules)).bounds()[1]     # d8 → 8
     floor = 1 + character.mod("CON")
     return min(floor, sides // 2) if rules["hp_floor"] == "capped" else floor
 
 
 def gain_hp(character: Character, level: int, rng: DiceSource, rules: Ruleset) -> tuple[HpGain, list[RollResult]]:
-    """The HP a character gains on reaching `level` (the character already has its class)."""
+    """The HP a character gains on reaching `level` (the character already has its class, whose choices are
+    checked first: `check_choices`)."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_LEVEL:
+        raise CharacterError(f"level {shown(level)} is not a level from 1 to {MAX_LEVEL}")
+    check_choices(character, rules)
     data = character.class_data(rules)
+    where = rules.tables.source_of(rules.tables.get("classes").id)
     die = character.hit_die(rules)
     if level == 1 and rules["level1_hp"] == "fixed":
-        fixed = max(1, int(data["fixed_hp_1"]) + character.mod("CON"))
-        return HpGain(level=1, gained=fixed, reason=f"fixed {data['fixed_hp_1']} + CON"), []
+        base = _whole(data, "fixed_hp_1", where, 1, MAX_HP)
+        fixed = max(1, base + character.mod("CON"))
+        return HpGain(level=1, gained=fixed, reason=f"fixed {base} + CON"), []
     if level > 5 and rules["hp_after_level_5"] == "flat":
-        flat = int(data["hp_after_5"])
+        flat = _whole(data, "hp_after_5", where, 0, MAX_HP)
         return HpGain(level=level, gained=flat, reason=f"flat +{flat} after level 5 (no roll)"), []
     roll = dice.parse(die).roll(rng, label=f"HP for level {level}, {die} for a {character.char_class}")
     floor = hp_floor(character, rules)
@@ -51,6 +81,9 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         raise CharacterError(f"{character.name} is 0-level: promote the survivor to a class first")
     if character.level >= MAX_LEVEL:
         raise CharacterError(f"level {MAX_LEVEL} is the highest level")
+    check_choices(character, rules)
+    if ability is not None and ability not in ABILITIES:
+        raise CharacterError(f"ability {shown(ability)} is not one of {', '.join(ABILITIES)}")
     level = character.level + 1
     row = rules.tables.get(str(rules["advancement_table"])).lookup(level).data
     features = list(row.get("features", []))
@@ -71,7 +104,8 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         events.append(Event("feature", character.name, f"gains archetype feature {chosen}"))
     stepped = character.model_copy(update=update)
     gain, rolls = gain_hp(stepped, level, rng, rules)
-    pool = int(row.get("hd_pool", min(level, 5)))
+    pool = _whole({"hd_pool": min(level, 5), **row}, "hd_pool", rules.tables.source_of(
+        rules.tables.get(str(rules["advancement_table"])).id), 0, MAX_LEVEL)
     after = stepped.model_copy(update={
         "hp_max": character.hp_max + gain.gained, "hp": character.hp + gain.gained,
         "hit_dice": min(pool, character.hit_dice + (1 if level <= 5 else 0)),
@@ -90,7 +124,7 @@ def _feature(character: Character, rules: Ruleset, wanted: str | None) -> str:
     free = [k for k in options if k not in character.archetype_features]
     if wanted is not None:
         if wanted not in free:
-            raise CharacterError(f"feature {wanted!r} is not available; choose one of {', '.join(free)}")
+            raise CharacterError(f"feature {shown(wanted)} is not available; choose one of {', '.join(free)}")
         return wanted
     if not free:
         raise CharacterError(f"{character.name} has every {character.archetype} feature already")

@@ -3,22 +3,31 @@
 Modifiers, PROF, AC, hit die, load and attack bonus are computed from the stored fields and the tables,
 never stored twice. A character round-trips through JSON with a schema version; older versions are
 migrated, malformed ones refused with the field that is wrong.
+
+Validated on load to the rules' own ranges: dice (a weapon's damage, a hit die) within the dice language's
+limits (1,000 dice, 10,000 sides, 256 characters), scores 0-20, level 0-10, the class, skills, expertise,
+saves and conditions from their lists; `check_choices` adds what depends on the tables in force (the race,
+the archetype).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+import os
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from furnace import files
 from furnace.characters.abilities import modifier
-from furnace.errors import DataFileError, FurnaceError, from_validation
-from furnace.rules.effects import ABILITIES, Ability
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
+from furnace.rules.effects import ABILITIES, CONDITIONS, Ability, check_dice, shown
 from furnace.rules.ruleset import Ruleset, load_ruleset
-from furnace.rules.tables import Table
+from furnace.rules.tables import MAX_DATA_VALUES, Table, check_shape
 
 SCHEMA_VERSION = 1
+MAX_DEPTH = 32       # a character nests four levels; a file nested deeper is refused before validation
 CLASSES = ("Fighter", "Cleric", "Rogue", "Magic-user")
 NATURAL_CAP = 18     # F-ABIL-03: only magic goes above
 ABSOLUTE_CAP = 20
@@ -27,39 +36,59 @@ SKILLS = (
     "Investigation", "Medicine", "Nature", "Perception", "Performance", "Persuasion", "Religion",
     "Sleight of Hand", "Stealth", "Survival",
 )
+MAX_HP = 100_000      # a level-10 Barbarian has about 130; referees and stress tests use more
+MAX_NAME = 100        # characters in a name (a character's, a weapon's, a race's …)
+MAX_MAGIC = 50        # a magic bonus, either way (tests use a +30 armor that always saves, M-ARM-04)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _name(value: str) -> str:
+    if not value.strip():
+        raise ValueError("a name is not blank")
+    if _CONTROL.search(value):
+        raise ValueError("a name holds no control characters")
+    return value
+
+
+def _dice(value: str) -> str:
+    return check_dice(value)
+
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_name)]
+Dice = Annotated[str, AfterValidator(_dice)]
 
 
 class Occupation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    proficiency: str
+    name: Name
+    proficiency: Name
     proficiency_kind: Literal["skill", "tool"] = "skill"
-    item: str = ""
-    roll: int | None = None
+    item: str = Field("", max_length=MAX_NAME)
+    roll: int | None = Field(None, ge=1, le=10_000)
 
 
 class HpGain(BaseModel):
     """One level's hit points: the die, the roll, the floor, what was added, and why."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    level: int
-    gained: int
-    die: str | None = None
-    rolled: int | None = None
-    floor: int | None = None
-    reason: str = ""
+    level: int = Field(ge=0, le=10)
+    gained: int = Field(ge=-MAX_HP, le=MAX_HP)
+    die: Dice | None = None
+    rolled: int | None = Field(None, ge=-MAX_HP, le=MAX_HP)
+    floor: int | None = Field(None, ge=-MAX_HP, le=MAX_HP)
+    reason: str = Field("", max_length=1000)
 
 
 class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
+    name: Name
     category: Literal["simple", "martial"] = "simple"
     kind: Literal["fist", "one-handed", "two-handed", "ranged"] = "one-handed"
-    damage: str = "1d6"
+    damage: Dice = "1d6"                    # within the dice limits, like a typed roll
     tags: list[str] = Field(default_factory=list)
     weapon_class: Literal["sharp", "blunt", "strung", "pole", "hurled", "unarmed"] | None = None  # M-WPN
-    magic_bonus: int = 0
-    notches: int = Field(0, ge=0)           # M-WPN-02: −1 to hit and damage each
+    magic_bonus: int = Field(0, ge=-MAX_MAGIC, le=MAX_MAGIC)
+    notches: int = Field(0, ge=0, le=100)   # M-WPN-02: −1 to hit and damage each
     cracked: bool = False                   # M-WPN-05
     broken: bool = False
 
@@ -69,27 +98,27 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     schema_version: int = SCHEMA_VERSION
-    name: str
-    player: str | None = None
-    race: str = "Human"
+    name: Name
+    player: str | None = Field(None, max_length=MAX_NAME)
+    race: Name = "Human"                            # a key of the races table in force (check_choices)
     occupation: Occupation | None = None
     char_class: str | None = None
-    archetype: str | None = None
+    archetype: Name | None = None                   # an archetype table in force (check_choices)
     level: int = Field(0, ge=0, le=10)
     scores: dict[Ability, int]
-    hp_max: int = Field(ge=0)
-    hp: int
-    hit_dice: int = Field(0, ge=0)                  # dice left in the pool (F-HP-06)
+    hp_max: int = Field(ge=0, le=MAX_HP)
+    hp: int = Field(ge=-MAX_HP, le=MAX_HP)
+    hit_dice: int = Field(0, ge=0, le=10)           # dice left in the pool (F-HP-06)
     hp_history: list[HpGain] = Field(default_factory=list)
     saves: list[Ability] = Field(default_factory=list)
     skills: list[str] = Field(default_factory=list)
     expertise: list[str] = Field(default_factory=list)
     tools: list[str] = Field(default_factory=list)
     armor: str | None = None                        # a key of the armor table (F-TAB-21)
-    armor_damage: int = Field(0, ge=0)              # protection lost (F-TAB-38 row 16, M-ARM-03)
-    armor_magic: int = 0
+    armor_damage: int = Field(0, ge=0, le=30)       # protection lost (F-TAB-38 row 16, M-ARM-03)
+    armor_magic: int = Field(0, ge=-MAX_MAGIC, le=MAX_MAGIC)
     shield: bool = False
-    shield_magic: int = 0
+    shield_magic: int = Field(0, ge=-MAX_MAGIC, le=MAX_MAGIC)
     helmet: bool = False                            # Middle Sea grievous injuries and armor damage
     weapons: list[Weapon] = Field(default_factory=list)
     items: list[str] = Field(default_factory=list)
@@ -100,16 +129,16 @@ class Character(BaseModel):
     spells: list[str] = Field(default_factory=list)        # spells (prayers) known
     cantrips: list[str] = Field(default_factory=list)
     disapproval: int = Field(1, ge=1, le=20)               # a Cleric's disapproval range (F-CLR-04)
-    spells_cast: int = Field(0, ge=0)                      # since the last depletion SAVE or rest (F-MU-04)
-    healed_today: int = Field(0, ge=0)                     # HD of magical healing received today (F-CLR-07)
+    spells_cast: int = Field(0, ge=0, le=1000)             # since the last depletion SAVE or rest (F-MU-04)
+    healed_today: int = Field(0, ge=0, le=100)             # HD of magical healing received today (F-CLR-07)
     conditions: list[str] = Field(default_factory=list)
     until_rest: list[str] = Field(default_factory=list)   # effects that any rest ends (D-7)
     injuries: list[str] = Field(default_factory=list)
-    age: int | None = None
+    age: int | None = Field(None, ge=0, le=10_000)
     languages: list[str] = Field(default_factory=list)
     extensions: dict[str, Any] = Field(default_factory=dict)   # state a rules module keeps, by module name
     swapped: tuple[Ability, Ability] | None = None  # the Human's one swap (F-RACE-02)
-    dead: str | None = None                          # how the character died
+    dead: str | None = Field(None, max_length=1000)  # how the character died
 
     @field_validator("scores")
     @classmethod
@@ -127,6 +156,29 @@ class Character(BaseModel):
     def known_class(cls, value: str | None) -> str | None:
         if value is not None and value not in CLASSES:
             raise ValueError(f"class must be one of {', '.join(CLASSES)}")
+        return value
+
+    @field_validator("skills", "expertise")
+    @classmethod
+    def known_skills(cls, value: list[str]) -> list[str]:
+        bad = [s for s in value if s not in SKILLS]
+        if bad:
+            raise ValueError(f"{shown(bad[0])} is not a skill; the skills are {', '.join(SKILLS)}")
+        return value
+
+    @field_validator("conditions")
+    @classmethod
+    def known_conditions(cls, value: list[str]) -> list[str]:
+        bad = [c for c in value if c not in CONDITIONS]
+        if bad:
+            raise ValueError(f"{shown(bad[0])} is not a condition; the conditions are {', '.join(CONDITIONS)}")
+        return value
+
+    @field_validator("extensions", mode="before")
+    @classmethod
+    def plain_extensions(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            check_shape(value, "extensions", max_values=MAX_DATA_VALUES)
         return value
 
     # -- derived ------------------------------------------------------------------------------------
@@ -194,11 +246,20 @@ class Character(BaseModel):
         return self.model_dump_json(indent=2)
 
     @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Character:
+        """A character file: a regular file of at most `files.MAX_BYTES`, UTF-8 JSON (see `from_json`)."""
+        return cls.from_json(files.read_text(path, what="the character file"), os.fspath(path))
+
+    @classmethod
     def from_json(cls, text: str, path: str = "<character>") -> Character:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DataFileError(path, f"not valid JSON: {exc.msg}", f"line {exc.lineno}") from None
+        except (ValueError, RecursionError) as exc:   # an integer of thousands of digits; nesting past the stack
+            raise DataFileError(path, f"not valid JSON: {str(exc).split(';')[0] or type(exc).__name__}") from None
+        if _depth(data) > MAX_DEPTH:
+            raise DataFileError(path, f"nested more than {MAX_DEPTH} levels deep")
         return cls.from_dict(data, path)
 
     @classmethod
@@ -222,9 +283,26 @@ def migrate(data: dict[str, Any], path: str) -> dict[str, Any]:
             data["char_class"] = data.pop("class")
         if "abilities" in data:
             data["scores"] = data.pop("abilities")
-        data.setdefault("hit_dice", max(1, min(int(data.get("level", 0)), 5)))
+        try:
+            level = int(data.get("level", 0))
+        except (TypeError, ValueError, OverflowError):
+            level = 0           # validation names the field below
+        data.setdefault("hit_dice", max(1, min(level, 5)))
         data["schema_version"] = 1
     return data
+
+
+def _depth(data: Any) -> int:
+    """How deep JSON values nest (a scalar is 0), counted without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def archetype_slug(name: str) -> str:
@@ -237,7 +315,13 @@ def archetype_table(rules: Ruleset, name: str) -> Table:
     An archetype table is keyed: a `basic` row (data: archetype_of a class, skill_profs, optional
     prerequisite) and one row per feature (data.part = feature). A referee's file that breaks this is
     refused with its row and the reason (F-ARCH-01)."""
-    table = rules.tables.get(archetype_slug(name))
+    if not isinstance(name, str) or not name.strip():
+        raise CharacterError(f"an archetype is named: one of {', '.join(archetype_names(rules))}")
+    try:
+        table = rules.tables.get(archetype_slug(name))
+    except UnknownNameError:
+        raise CharacterError(f"unknown archetype {shown(name)}; the archetypes are "
+                             f"{', '.join(archetype_names(rules))}") from None
     where = rules.tables.source_of(table.id)
     if table.kind != "keyed":
         raise DataFileError(where, f"archetype {name}: an archetype table is keyed (basic + features)")
@@ -247,13 +331,64 @@ def archetype_table(rules: Ruleset, name: str) -> Table:
     i, basic = rows["basic"]
     if basic.data.get("archetype_of") not in CLASSES:
         raise DataFileError(where, f"data.archetype_of must be one of {', '.join(CLASSES)}", i)
-    bad = [s for s in basic.data.get("skill_profs", []) if s not in SKILLS]
+    profs = basic.data.get("skill_profs", [])
+    if not isinstance(profs, list):
+        raise DataFileError(where, f"data.skill_profs is a list of skills: {', '.join(SKILLS)}", i)
+    bad = [s for s in profs if s not in SKILLS]
     if bad:
-        raise DataFileError(where, f"data.skill_profs: {bad} are not skills", i)
+        raise DataFileError(where, f"data.skill_profs: {bad} are not skills; the skills are {', '.join(SKILLS)}", i)
+    prerequisite = basic.data.get("prerequisite")
+    if prerequisite is not None and not isinstance(prerequisite, dict):
+        raise DataFileError(where, "data.prerequisite is a mapping such as {race: Half-orc}", i)
     features = [r for r in table.rows if r.data.get("part") == "feature"]
     if not features:
         raise DataFileError(where, f"archetype {name}: no rows with data.part = feature")
+    for row in features:
+        die = row.data.get("hit_die")
+        if die is not None and (not isinstance(die, str) or not re.fullmatch(r"d\d{1,5}", die)):
+            raise DataFileError(where, f"feature {row.key}: data.hit_die is one die such as d12, not {shown(die)}",
+                                table.rows.index(row) + 1)
     return table
+
+
+def archetype_names(rules: Ruleset) -> list[str]:
+    """The archetypes in force: 'Barbarian' from a table titled 'Archetype: Barbarian (Fighter)'."""
+    names = []
+    for t in rules.tables:
+        if t.name.startswith("archetype-"):
+            m = re.match(r"\s*Archetype:\s*(.+?)\s*(\(|$)", t.title)
+            names.append(m[1] if m else t.name.removeprefix("archetype-"))
+    return names
+
+
+def check_choices(character: Character, rules: Ruleset) -> None:
+    """What a character chose, against the lists in force: the race (the races table), the class, the
+    archetype (an archetype table of that class), skills, expertise and saves. Anything else is a
+    `CharacterError` naming the field and what it may be. (A character built with `model_copy` skips
+    pydantic's validation, so promotion and levelling call this.)"""
+    if not isinstance(character, Character):
+        raise CharacterError(f"check_choices takes a Character, not {type(character).__name__}")
+    races = rules.tables.get("races").keys()
+    if character.race not in races:
+        raise CharacterError(f"race {shown(character.race)} is not one of {', '.join(races)}")
+    if character.char_class is not None and character.char_class not in CLASSES:
+        raise CharacterError(f"class {character.char_class!r} is not one of {', '.join(CLASSES)}")
+    if character.archetype is not None:
+        basic = archetype_table(rules, character.archetype).lookup("basic").data
+        if character.char_class is not None and basic.get("archetype_of") not in (None, character.char_class):
+            raise CharacterError(f"archetype {character.archetype} is an archetype of the {basic['archetype_of']}, "
+                                 f"not the {character.char_class}")
+    for field in ("skills", "expertise"):
+        bad = [s for s in getattr(character, field) if s not in SKILLS]
+        if bad:
+            raise CharacterError(f"{field}: {shown(bad[0])} is not a skill; the skills are {', '.join(SKILLS)}")
+    bad = [s for s in character.saves if s not in ABILITIES]
+    if bad:
+        raise CharacterError(f"saves: {shown(bad[0])} is not an ability; the saves are {', '.join(ABILITIES)}")
+    bad = [c for c in character.conditions if c not in CONDITIONS]
+    if bad:
+        raise CharacterError(f"conditions: {shown(bad[0])} is not a condition; the conditions are "
+                             f"{', '.join(CONDITIONS)}")
 
 
 def clamp_natural(score: int) -> int:

@@ -1,15 +1,23 @@
-"""The `furnace` command: a thin layer over the library. Errors become one line and exit code 2."""
+"""The `furnace` command: a thin layer over the library, and the one edge where errors are reported.
+
+A user's error (`FurnaceError`: bad input, a file that cannot be read or written) is one line `error: …`
+and exit code 2; anything else is a bug: one line asking for a report and exit code 1, the traceback
+only with `furnace --debug …`. Files are read and written through `furnace.files`; a command that writes
+a file refuses to overwrite one unless `furnace --force …` (or the command's own `--force`).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import takewhile
 from typing import Any, TypeVar
 
 import click
 
 from furnace import dice
+from furnace.cli.context import Settings as RunOptions
 from furnace.errors import FurnaceError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,13 +64,42 @@ def html_option(fn: F) -> F:
                         help="Also write a printable HTML sheet to FILE.")(fn)
 
 
-def _write(path: str, text: str) -> None:
-    from pathlib import Path
+def _run_options() -> RunOptions:
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_object(RunOptions) if ctx is not None else None
+    return found if found is not None else RunOptions()
 
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise FurnaceError(f"cannot write {path}: {exc.strerror}") from None
+
+def _set_force(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(RunOptions).force = True
+
+
+def force_option(fn: F) -> F:
+    """The command's own --force (the same as `furnace --force`)."""
+    return click.option("--force", is_flag=True, expose_value=False, callback=_set_force,
+                        help="Overwrite an existing output file (never one of the command's inputs).")(fn)
+
+
+def _write(path: str, text: str, *, inputs: Iterable[str | None] = ()) -> None:
+    """Write an output file: whole or not at all, an existing one only with --force, never an input."""
+    from furnace import files
+
+    files.write_text(path, text, force=_run_options().force, inputs=inputs)
+
+
+def _write_back(path: str, text: str, *, inputs: Iterable[str | None] = ()) -> None:
+    """Save a file the command was asked to update in place (a character, the campaign state): whole or not at all."""
+    from furnace import files
+
+    files.write_text(path, text, force=True, inputs=inputs)
+
+
+def _profile_file(profile: str) -> str | None:
+    """The profile's path when it is a referee's file rather than a built-in profile (an input of the command)."""
+    from furnace.rules.ruleset import builtin_profiles
+
+    return None if profile in builtin_profiles() else profile
 
 
 def option_option(fn: F) -> F:
@@ -71,18 +108,13 @@ def option_option(fn: F) -> F:
 
 
 def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
-    """The profile's ruleset with `--option` overrides (values read as YAML scalars: true, 3, d8)."""
-    import yaml
+    """The profile's ruleset with `--option NAME=VALUE` overrides, each read by its option's declared type
+    (`furnace.rules.ruleset.parse_override`): an unknown name or a wrong value is refused saying what it takes."""
+    from furnace.rules.ruleset import load_ruleset, parse_overrides
 
-    from furnace.rules.ruleset import load_ruleset
-
-    overrides: dict[str, Any] = {}
-    for pair in options:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise FurnaceError(f"--option takes NAME=VALUE, not {pair!r}")
-        overrides[name.strip()] = yaml.safe_load(value) if value.strip() else ""
-    return load_ruleset(profile, overrides)
+    rules = load_ruleset(profile)
+    overrides = parse_overrides(options, tables=rules.tables)
+    return rules.with_options(overrides, "override") if overrides else rules
 
 
 def profile_option(fn: F) -> F:
@@ -97,6 +129,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
+    **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
 }
 
 
@@ -116,11 +149,22 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="furnace-rpg")
-def cli() -> None:
+@click.option("--db", metavar="PATH_OR_URL", default=None,
+              help="The campaign database: a SQLite file or a URL (default: FURNACE_DATABASE_URL, else a file in "
+                   "the user's data folder).")
+@click.option("--campaign", metavar="NAME", default=None,
+              help="The campaign to work on (default: FURNACE_CAMPAIGN, else the one `campaign use` chose).")
+@click.option("--debug", is_flag=True, help="On an internal error, show the traceback (for a bug report).")
+@click.option("--force", is_flag=True, help="Let commands overwrite existing output files (never their inputs).")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, force: bool) -> None:
     """Furnace: dice, tables and rules for the Furnace tabletop RPG.
 
     Example: furnace roll 4d6kh3 --seed 7
     """
+    run = ctx.ensure_object(RunOptions)
+    run.debug, run.force = run.debug or debug, run.force or force
+    run.db, run.campaign = db or run.db, campaign or run.campaign
 
 
 @cli.command()
@@ -310,6 +354,7 @@ def rules_show(option: str, profile: str, as_json: bool) -> None:
 @seed_option
 @profile_option
 @html_option
+@force_option
 @json_option
 def funnel(players: int, per_player: int, seed: int | None, profile: str, html: str | None, as_json: bool) -> None:
     """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
@@ -326,7 +371,8 @@ def funnel(players: int, per_player: int, seed: int | None, profile: str, html: 
     rules = load_ruleset(profile)
     party = run_funnel(_rng(seed), players, per_player, rules)
     if html:
-        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {players} players"))
+        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {players} players"),
+               inputs=[_profile_file(profile)])
     if as_json:
         _emit(party.to_dict())
         return
@@ -342,23 +388,15 @@ def character() -> None:
 
 
 def _load_character(path: str) -> Any:
-    from pathlib import Path
-
     from furnace.characters.character import Character
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FurnaceError(f"cannot read {path}: {exc.strerror}") from None
-    return Character.from_json(text, path)
+    return Character.from_file(path)
 
 
 def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, as_json: bool) -> None:
     """Write the changed character back (unless --no-write) and print what happened."""
-    from pathlib import Path
-
     if write:
-        Path(file).write_text(after.to_json(), encoding="utf-8")
+        _write_back(file, after.to_json())
     if as_json:
         _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
         return
@@ -415,6 +453,7 @@ def best_ability(c: Any) -> Any:
 @profile_option
 @click.option("--markdown", is_flag=True, help="Print the sheet as Markdown.")
 @html_option
+@force_option
 @json_option
 def character_show(file: str, profile: str, markdown: bool, html: str | None, as_json: bool) -> None:
     """Show a character file as a sheet (or re-validated JSON, or Markdown); --html writes a printable one.
@@ -428,7 +467,7 @@ def character_show(file: str, profile: str, markdown: bool, html: str | None, as
 
         rules = load_ruleset(profile)
         if html:
-            _write(html, character_html(c, rules))
+            _write(html, character_html(c, rules), inputs=[file, _profile_file(profile)])
         if markdown and not as_json:
             click.echo(character_markdown(c, rules), nl=False)
             return
@@ -499,12 +538,17 @@ def demo(seed: int | None, count: int) -> None:
     demo_output(_rng(seed), count)
 
 
+BUG = "furnace: internal error ({}); please report it — run with --debug for the traceback"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; a user's error prints one line and returns 2."""
+    """Run the CLI: 0 when done, 2 and one line `error: …` for a user's error, 1 and a request to report a bug."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    run = RunOptions(debug="--debug" in takewhile(lambda a: a.startswith("-"), args))
     try:
-        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+        cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
     except FurnaceError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
@@ -514,6 +558,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except Exception as exc:   # anything else is a bug: one line, the traceback only when asked for
+        click.echo(BUG.format(type(exc).__name__), err=True)
+        if run.debug:
+            raise
+        return 1
     return 0
 
 

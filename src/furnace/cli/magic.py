@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from furnace.cli.app import _emit, _load_character, _rng, _write, cli, json_option, profile_option, seed_option
+from furnace.cli.app import (
+    _emit,
+    _load_character,
+    _profile_file,
+    _rng,
+    _write,
+    _write_back,
+    cli,
+    force_option,
+    json_option,
+    profile_option,
+    seed_option,
+)
 
 
 @cli.command()
@@ -112,7 +122,7 @@ def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, 
     caster = _load_character(caster_file)
     result = cast_spell(caster, name, _rng(seed), dc, load_ruleset(profile), scroll=scroll)
     if write:
-        Path(caster_file).write_text(result.character.to_json(), encoding="utf-8")
+        _write_back(caster_file, result.character.to_json())
     if as_json:
         _emit({**result.cast.to_dict(), "events": [e.to_dict() for e in result.events],
                "mishap": result.mishap.to_dict() if result.mishap else None})
@@ -130,6 +140,7 @@ def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, 
               type=click.Choice(["damage", "condition", "protection", "summon", "area", "movement"]),
               help="The base effect the rows grow from (default: what the name suggests).")
 @click.option("--out", default=None, help="Write the spell file here (YAML) to edit and load as a table file.")
+@force_option
 @seed_option
 @profile_option
 def spell_new(name: str | None, kind: str | None, base_effect: str | None, out: str | None, seed: int | None,
@@ -150,7 +161,7 @@ def spell_new(name: str | None, kind: str | None, base_effect: str | None, out: 
     build(data, rules)
     text = to_yaml(data)
     if out:
-        _write(out, text)
+        _write(out, text, inputs=[_profile_file(profile)])
         click.echo(f"wrote {out}: {data['title']}, rows for SL1–SL5 under the 1/2/4/7/11 budget and a WONDER")
         return
     click.echo(text)
@@ -206,6 +217,7 @@ def item_list(profile: str) -> None:
               help="Its Magic Item Die: effect d4, ranged d6, melee d8.")
 @click.option("--cursed", is_flag=True, help="Add a curse entry for the referee to write.")
 @click.option("--out", default=None, help="Write the item file here (YAML).")
+@force_option
 @profile_option
 def item_new(name: str, item_type: str, tier: str, kind: str, cursed: bool, out: str | None, profile: str) -> None:
     """Build a magic item: entries that spend exactly the tier's Magic Item Dice (1/3/5).
@@ -220,7 +232,7 @@ def item_new(name: str, item_type: str, tier: str, kind: str, cursed: bool, out:
     data = propose_item(name, item_type, tier, kind, rules, cursed=cursed)
     built = build_item(data, rules)
     if out:
-        _write(out, to_yaml(data))
+        _write(out, to_yaml(data), inputs=[_profile_file(profile)])
         click.echo(f"wrote {out}: {built.explain()}")
         return
     click.echo(to_yaml(data))

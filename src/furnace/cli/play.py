@@ -27,10 +27,14 @@ from furnace.cli.app import (
 @profile_option
 @option_option
 @click.option("--quiet", is_flag=True, help="Leave the dice out of the log.")
+@click.option("--allow-outside", is_flag=True,
+              help="Let the fight file name party files outside its own folder (absolute paths, ../).")
 @json_option
 def fight(file: str, seed: int | None, rounds: int, profile: str, options: tuple[str, ...], quiet: bool,
-          as_json: bool) -> None:
+          allow_outside: bool, as_json: bool) -> None:
     """Resolve a fight file round by round (each side attacks the nearest enemy) and print the log.
+
+    Party files are read from the fight file's folder (and its subfolders) unless --allow-outside.
 
     Example: furnace fight examples/funnel-vs-goblins.yaml --seed 1 --option enemy_morale=true
     """
@@ -39,7 +43,8 @@ def fight(file: str, seed: int | None, rounds: int, profile: str, options: tuple
 
     rules, rng = load_rules(profile, options), _rng(seed)
     spec = load_fight(file)
-    enc, events = run_fight(build(spec, Path(file).parent, rng, rules), rng, rules, rounds)
+    encounter = build(spec, Path(file).parent, rng, rules, allow_outside=allow_outside)
+    enc, events = run_fight(encounter, rng, rules, rounds)
     if as_json:
         _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,
                "over": enc.over, "combatants": [c.model_dump(mode="json") for c in enc.combatants],

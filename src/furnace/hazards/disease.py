@@ -8,6 +8,10 @@ poison (D-5: CON) against hazard_save_dc, −2 when the character is not resting
 applies the effect once (a temporary ability loss, AMB-73 c, which rest gives back by H-HEAL-06).
 
 Resting is the campaign flag `resting` (true, or a list of names) or extensions["hazards"]["resting"].
+
+Bounded on load: each duration is at most `MAX_DURATION_YEARS` long, and a disease makes at most
+`MAX_SAVES` saves (infection time / interval), so a 1-second interval over 100 years is refused naming the
+field, before anything is scheduled or listed.
 """
 
 from __future__ import annotations
@@ -20,31 +24,49 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
-from furnace.errors import DataFileError, UnknownNameError
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.events import Event
 from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state
 from furnace.hazards.scores import Loss, lose
 from furnace.play.checks import Modifier
-from furnace.play.clock import ALIASES, FIXED_UNITS, Campaign, Fire, cancel, handler, schedule, unit_seconds
+from furnace.play.clock import (
+    ALIASES,
+    DAY,
+    FIXED_UNITS,
+    Campaign,
+    ClockError,
+    Fire,
+    cancel,
+    handler,
+    schedule,
+    unit_seconds,
+)
 from furnace.rules.datafile import read_yaml
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset
 
 UNITS = {*FIXED_UNITS, *ALIASES, "round", "exploration_turn"}
+MAX_SAVES = 1_000                 # Green River Fever makes 18
+MAX_DURATION_YEARS = 100          # an incubation, an interval or an infection time
+MAX_AMOUNT = 1_000_000            # the number in a duration, before its unit is known
+
+
+class DiseaseError(FurnaceError):
+    """A disease the clock cannot run: too many saves, or a duration too long."""
 
 
 class Duration(BaseModel):
     """An amount of a clock unit: `4 hours`, `{amount: 1, unit: week}`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    amount: int = Field(ge=1)
-    unit: str
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
+    unit: str = Field(max_length=40)
 
     @model_validator(mode="before")
     @classmethod
     def from_text(cls, value: Any) -> Any:
         if isinstance(value, str):
-            match = re.fullmatch(r"\s*(\d+)\s*([A-Za-z_ ]+?)\s*", value)
+            match = re.fullmatch(r"\s*(\d{1,9})\s*([A-Za-z_ ]{1,40}?)\s*", value)
             if not match:
                 raise ValueError(f"a duration is like '4 hours' or {{amount: 4, unit: hour}}, not {value!r}")
             return {"amount": int(match[1]), "unit": match[2]}
@@ -70,22 +92,37 @@ class DiseaseEffect(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     ability: Ability
-    amount: int | None = Field(None, ge=1)
+    amount: int | None = Field(None, ge=1, le=20)     # ability scores run 0-20
     permanent: bool = False
 
 
 class Disease(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=100)
     incubation: Duration
     interval: Duration
     infection_time: Duration = Field(alias="infection")
     effect: DiseaseEffect
     save_category: Category = "poison"
-    penalty_not_resting: int = -2
+    penalty_not_resting: int = Field(-2, ge=-20, le=20)
+
+    def check(self, rules: Ruleset) -> None:
+        """A `DiseaseError` naming the field when, under these rules, a duration is longer than
+        MAX_DURATION_YEARS or the disease would make more than MAX_SAVES saves."""
+        longest = MAX_DURATION_YEARS * 365 * DAY
+        for field in ("incubation", "interval", "infection_time"):
+            duration: Duration = getattr(self, field)
+            if duration.seconds(rules) > longest:
+                raise DiseaseError(f"{self.name}: field {field}: {duration} is longer than {MAX_DURATION_YEARS} "
+                                   "years")
+        count = self.infection_time.seconds(rules) // self.interval.seconds(rules)
+        if count > MAX_SAVES:
+            raise DiseaseError(f"{self.name}: field interval: one save every {self.interval} for "
+                               f"{self.infection_time} makes {count:,} saves; at most {MAX_SAVES:,}")
 
     def save_count(self, rules: Ruleset) -> int:
         """AMB-73 (b): infection_time / interval (18 for Green River Fever), + 1 with both_endpoints."""
+        self.check(rules)
         count = self.infection_time.seconds(rules) // self.interval.seconds(rules)
         return count + (1 if rules["disease_save_count"] == "both_endpoints" else 0)
 
@@ -104,14 +141,21 @@ def from_data(data: Any, path: str) -> Disease:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(x) for x in first["loc"]) or "disease"
-        raise DataFileError(path, f"field {field}: {first['msg']}") from None
-    if disease.interval.seconds(ruleset(None)) > disease.infection_time.seconds(ruleset(None)):
+        raise DataFileError(path, f"field {field}: {str(first['msg']).removeprefix('Value error, ')}") from None
+    rules = ruleset(None)
+    if disease.interval.seconds(rules) > disease.infection_time.seconds(rules):
         raise DataFileError(path, "field interval: longer than the infection time, so no save would fall due")
+    try:
+        disease.check(rules)
+    except DiseaseError as exc:
+        raise DataFileError(path, str(exc).removeprefix(f"{disease.name}: ")) from None
     return disease
 
 
 def load_disease(path: str | Path) -> Disease:
     """A referee's disease file (YAML)."""
+    if not isinstance(path, str | Path):
+        raise DataFileError(repr(path), f"a disease file is a path, not {type(path).__name__}")
     return from_data(read_yaml(Path(path), "disease file"), str(path))
 
 
@@ -119,22 +163,35 @@ def packaged_disease(name: str, rules: Ruleset | None = None) -> Disease:
     """A disease of the table in force (H-TAB-04): `Green River Fever` or its key `green-river-fever`."""
     rules = ruleset(rules)
     table = rules.tables.get("disease")
+    if not isinstance(name, str):
+        raise UnknownNameError("disease", repr(name), [str(r.key) for r in table.rows])
     key = "-".join(name.lower().split())
     row = next((r for r in table.rows if str(r.key) == key), None)
     if row is None:
         raise UnknownNameError("disease", name, [str(r.key) for r in table.rows])
     d = row.data
-    loss = next(e for s in row.effects for e in getattr(s, "on_fail", []) if e.kind == "ability_loss")
+    where = rules.tables.source_of(table.id)
+    loss = next((e for s in row.effects for e in getattr(s, "on_fail", []) if e.kind == "ability_loss"), None)
+    missing = [k for k in ("incubation", "interval", "infection") if k not in d]
+    if loss is None or missing:
+        what = f"data.{missing[0]}" if missing else "a save whose on_fail has an ability_loss"
+        raise DataFileError(where, f"disease {row.key}: needs {what}", str(row.key))
     effect = {"ability": getattr(loss, "ability", "INT"), "permanent": bool(getattr(loss, "permanent", False))}
     return from_data({"name": str(row.text).split(":")[0], "incubation": d["incubation"], "interval": d["interval"],
                       "infection_time": d["infection"], "effect": effect,
                       "save_category": d.get("save_category", "poison"),
-                      "penalty_not_resting": d.get("penalty_not_resting", -2)}, rules.tables.source_of(table.id))
+                      "penalty_not_resting": d.get("penalty_not_resting", -2)}, where)
 
 
 def find_disease(file_or_name: str, rules: Ruleset | None = None) -> Disease:
     """A disease file if the path exists, else a disease of H-TAB-04 by name."""
-    return load_disease(file_or_name) if Path(file_or_name).is_file() else packaged_disease(file_or_name, rules)
+    if not isinstance(file_or_name, str) or not file_or_name.strip():
+        raise UnknownNameError("disease", repr(file_or_name))
+    try:
+        is_file = Path(file_or_name).is_file()
+    except (OSError, ValueError):   # a NUL byte, a name too long for the file system
+        is_file = False
+    return load_disease(file_or_name) if is_file else packaged_disease(file_or_name, rules)
 
 
 # -- on the clock -----------------------------------------------------------------------------------------------
@@ -143,8 +200,9 @@ def infect(campaign: Campaign, name: str, disease: Disease, rules: Ruleset | Non
     """H-DIS-04: schedule the saves: the first at the end of incubation, then one every interval."""
     rules = ruleset(rules)
     require(rules, "hazards_disease", "H-DIS-04", "disease")
+    _check(name, disease)
     member(campaign, name)
-    count = disease.save_count(rules)
+    count = disease.save_count(rules)      # checked: at most MAX_SAVES, durations within bounds
     campaign, entry = schedule(campaign, "disease_save", after=disease.incubation.seconds(rules), owner=name,
                                every=disease.interval.seconds(rules), times=count, label=f"{name}: {disease.name}",
                                data={"disease": disease.model_dump(by_alias=True), "saves": count})
@@ -158,6 +216,7 @@ def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rul
     """H-DIS-03, AMB-73 (a): a save vs. poison on exposure; a failure infects."""
     rules = ruleset(rules)
     require(rules, "hazards_disease", "H-DIS-03", "disease")
+    _check(name, disease)
     character = member(campaign, name)
     result = hazard_save(character, disease.save_category, rng, rules, f"exposed to {disease.name}")
     events = [save_event("exposure_save", character, result, f"exposure to {disease.name}", disease=disease.name)]
@@ -167,10 +226,25 @@ def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rul
     return campaign, events + infected
 
 
+def _check(name: object, disease: object) -> None:
+    """A character's name (text) and a Disease, or a FurnaceError saying which is wrong."""
+    if not isinstance(name, str):
+        raise UnknownNameError("character", repr(name))
+    if not isinstance(disease, Disease):
+        raise DiseaseError(f"a disease is a Disease (see load_disease, packaged_disease), not {type(disease).__name__}")
+
+
 def cure(campaign: Campaign, name: str, disease_name: str) -> tuple[Campaign, list[Event]]:
     """The disease is cured (Lay on Hands, F-CLR-06): its saves still to come are cancelled."""
+    if not isinstance(disease_name, str):
+        raise UnknownNameError(f"disease of {name}", repr(disease_name))
+
+    def named(data: dict[str, Any]) -> str:
+        disease = data.get("disease")
+        return str(disease.get("name", "")).lower() if isinstance(disease, dict) else ""
+
     entries = [e for e in campaign.clock.entries if e.kind == "disease_save" and e.owner == name
-               and e.data["disease"]["name"].lower() == disease_name.lower()]
+               and named(e.data) == disease_name.lower()]
     if not entries:
         raise UnknownNameError(f"disease of {name}", disease_name)
     for e in entries:
@@ -205,8 +279,12 @@ def _disease_save(fire: Fire) -> None:
     if not character.alive:
         fire.stop_repeating()
         return
-    disease = Disease.model_validate(fire.entry.data["disease"])
-    of = int(fire.entry.data["saves"])
+    try:
+        disease = Disease.model_validate(fire.entry.data.get("disease"))
+        of = int(fire.entry.data["saves"])
+    except (ValidationError, KeyError, TypeError, ValueError):
+        raise ClockError(f"clock entry #{fire.entry.id}: data.disease and data.saves do not describe a disease; "
+                         "cancel the entry and infect again") from None
     number = of - (fire.entry.remaining or 1) + 1
     character, events = disease_save(character, disease, number, of, resting(fire.campaign, character),
                                      fire.rng, fire.rules)

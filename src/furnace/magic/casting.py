@@ -2,11 +2,14 @@
 disapproval, Spell Depletion, scrolls, and Lay on Hands with its daily cap.
 
 F-CLR-03…08, F-MU-03…06, F-ARCH-03…05 (spell parts), F-SPELL-10/11, D-7, D-10, CF-16, CF-17, AMB-15, AMB-41.
+A mishap row that casts a spell (AMB-21) is resolved here too: the spell and its target are picked with the
+dice, its SL rolled, its row's damage rolled and dealt to the caster when she is the one it lands on; what
+lands on others is in `Casting.loosed` for the referee. Cantrips: `furnace.magic.cantrips`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from furnace import dice
@@ -14,16 +17,18 @@ from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event
+from furnace.magic import cantrips as _cantrips
+from furnace.magic.mishaps import Loosed, lockouts, loose, spell_effects, until_rest_line
 from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Cast, Spell, cast, get_spell
 from furnace.play.rest import spend_hit_die
-from furnace.rules.effects import Ability, Condition, Save
+from furnace.rules.effects import Ability, Condition, Damage, Save, SpellEffect
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import TableRoll
 
 CASTERS: dict[str, Ability] = {"Cleric": "WIS", "Magic-user": "INT"}
 DEPLETION_AFTER = 4
-CANTRIPS_KNOWN = 2
+CANTRIPS_KNOWN = _cantrips.CANTRIPS_KNOWN
 LOCKOUTS = ("CANT_CAST", "DEPLETED")
 
 
@@ -60,13 +65,11 @@ def learn_spell(character: Character, name: str, rules: Ruleset | None = None) -
     return character.model_copy(update={"spells": [*character.spells, spell.name]})
 
 
-def learn_cantrip(character: Character, name: str) -> Character:
-    """F-MU-06: a Magic-user knows 2 cantrips (the Arcane Trickster's Trickster feature: 1, F-ARCH-04)."""
-    cap = CANTRIPS_KNOWN if character.char_class == "Magic-user" else (
-        1 if "trickster" in character.archetype_features else 0)
-    if len(character.cantrips) >= cap:
-        raise CharacterError(f"{character.name} can know {cap} cantrip(s)")
-    return character.model_copy(update={"cantrips": [*character.cantrips, name]})
+def learn_cantrip(character: Character, name: str, rules: Ruleset | None = None,
+                  book: _cantrips.Cantrips | None = None) -> Character:
+    """F-MU-06: a Magic-user knows 2 cantrips (the Arcane Trickster's Trickster feature: 1, F-ARCH-04), each
+    from the cantrip list in force (`furnace.magic.cantrips`)."""
+    return _cantrips.learn(character, name, rules, book)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class Casting:
     cast: Cast
     mishap: TableRoll | None = None
     events: tuple[Event, ...] = field(default=())
+    loosed: tuple[Loosed, ...] = field(default=())    # spells a mishap let loose (AMB-21)
 
     def explain(self) -> str:
         return "\n".join(e.explain() for e in self.events)
@@ -91,14 +95,18 @@ def _scroll_difficulty(character: Character, rules: Ruleset) -> tuple[list[str],
 
 def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, rules: Ruleset | None = None, *,
                scroll: bool = False, easy: Sequence[str] = (), hard: Sequence[str] = (), luck_dice: int = 0,
-               ) -> Casting:
-    """A SPELLCHECK for a known spell (or from a scroll), with mishap, disapproval and depletion."""
+               target: str | None = None, creatures: Sequence[str] = ()) -> Casting:
+    """A SPELLCHECK for a known spell (or from a scroll), with mishap, disapproval and depletion.
+
+    `target` is whom the spell is aimed at (a lockout may bar it, F-TAB-18 10–11); `creatures` are the others
+    in the spell's range, among whom a mishap's random target is picked (AMB-21; with none given, the referee
+    picks it)."""
     rules = rules or load_ruleset()
     ability = casting_ability(character, scroll)
     spell = get_spell(rules, name)
-    blocked = blocked_by(character, spell.name)
+    blocked = blocked_by(character, spell.name, target)
     if blocked:
-        raise IllegalActionError(f"{character.name} cannot cast until a rest ({blocked})")
+        raise IllegalActionError(blocked)
     if not scroll and spell.name not in character.spells:
         raise IllegalActionError(f"{character.name} does not know {spell.name}")
     scroll_easy, scroll_hard = _scroll_difficulty(character, rules) if scroll else ([], [])
@@ -109,38 +117,79 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
     if done.row is not None:
         events.append(Event("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
-    character, mishap = _natural_rolls(character, spell, check, rng, rules, events, room_dc)
+    aim = _Aim(target, tuple(creatures))
+    character, mishap, loosed = _natural_rolls(character, spell, check, rng, rules, events, room_dc, aim)
     character = _depletion(character, check, rng, room_dc, rules, events)
-    return Casting(character, done, mishap, tuple(events))
+    return Casting(character, done, mishap, tuple(events), loosed)
+
+
+@dataclass(frozen=True)
+class _Aim:
+    target: str | None = None
+    creatures: tuple[str, ...] = ()
 
 
 def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: DiceSource, rules: Ruleset,
-                   events: list[Event], room_dc: int) -> tuple[Character, TableRoll | None]:
+                   events: list[Event], room_dc: int, aim: _Aim = _Aim(),
+                   ) -> tuple[Character, TableRoll | None, tuple[Loosed, ...]]:
     """A natural 1 is a mishap (the spell's own table, else the general one); a Cleric's natural roll
     within the disapproval range is disapproval instead (D-10, CF-16, option cleric_natural_1)."""
     cleric = character.char_class == "Cleric"
     mode = str(rules["cleric_natural_1"])
     mishap: TableRoll | None = None
+    loosed: tuple[Loosed, ...] = ()
     if cleric and check.natural <= character.disapproval and mode in ("disapproval", "also_mishap"):
-        character, mishap = disapproval(character, rng, room_dc, rules, events)
+        character, mishap = disapproval(character, rng, room_dc, rules, events, spell.name)
         if check.natural != 1 or mode == "disapproval":
-            return _after_prayer(character, check, events), mishap
+            return _after_prayer(character, check, events), mishap, loosed
     if check.mishap:
         table = spell.mishap_table or "mishap"
         rolled = rules.tables.roll(table, rng, label=f"{character.name}: mishap casting {spell.name}")
         events.append(Event("mishap", character.name, rolled.explain(), (rolled.roll,)))
         mishap = rolled
-        character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name)
-    return (_after_prayer(character, check, events) if cleric else character), mishap
+        character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name, aim.target)
+        character, loosed = _loose(character, spell, rolled, rng, rules, events, aim)
+    return (_after_prayer(character, check, events) if cleric else character), mishap, loosed
+
+
+def _loose(character: Character, spell: Spell, rolled: TableRoll, rng: DiceSource, rules: Ruleset,
+           events: list[Event], aim: _Aim) -> tuple[Character, tuple[Loosed, ...]]:
+    """AMB-21 out of a fight: each spell the row lets loose is picked, aimed and given its SL with the dice; its
+    damage is rolled once, and dealt to the caster when she is the one it lands on (a backfire)."""
+    out: list[Loosed] = []
+    for effect in spell_effects(rolled.row.effect_list()):
+        known = [get_spell(rules, s) for s in character.spells] or [spell]
+        done = loose(effect, spell, known, rng, rules, _candidates(character, effect, aim), caster=character.name,
+                     aimed=aim.target)
+        out.append(done)
+        rolls = list(done.rolls)
+        for e in done.effects:
+            if isinstance(e, Damage) and e.every is None and e.target == "target" and done.target == character.name:
+                r = dice.roll(e.dice, rng, {"LVL": character.level, "PC_LVL": character.level},
+                              f"{e.dice} {e.type or ''} DAM to {character.name}".replace("  ", " "))
+                rolls.append(r)
+                character = character.model_copy(update={"hp": max(-999, character.hp - r.total)})
+                events.append(Event("damage", character.name, f"the loosed {done.spell.name} deals {r.total} DAM to "
+                                    f"{character.name}: HP {character.hp + r.total} → {character.hp}", (r,)))
+        events.append(Event("mishap_spell", character.name, done.explain(), tuple(rolls)))
+    return character, tuple(out)
+
+
+def _candidates(character: Character, effect: SpellEffect, aim: _Aim) -> Callable[[Spell], list[str] | None]:
+    """AMB-21 out of a fight: a random target is the caster or one of the creatures the caller named (another
+    creature for Polymorph's row 4); with none named, the referee picks."""
+    others = list(aim.creatures)
+    picks = None if not others else others if effect.target == "random_creature" else [character.name, *others]
+    return lambda _spell: picks
 
 
 def disapproval(character: Character, rng: DiceSource, room_dc: int, rules: Ruleset,
-                events: list[Event]) -> tuple[Character, TableRoll]:
+                events: list[Event], prayer: str | None = None) -> tuple[Character, TableRoll]:
     """Roll 1d4 + the disapproval range on the disapproval table (F-CLR-04, D-10); lockouts stay to rest."""
     rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
                                label=f"{character.name}: disapproval (range {character.disapproval})")
     events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
-    return _lockouts(character, rolled, rng, room_dc, rules, events, None), rolled
+    return _lockouts(character, rolled, rng, room_dc, rules, events, prayer), rolled
 
 
 def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) -> Character:
@@ -153,7 +202,7 @@ def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) 
 
 
 def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc: int, rules: Ruleset,
-              events: list[Event], spell_name: str | None) -> Character:
+              events: list[Event], spell_name: str | None, target: str | None = None) -> Character:
     """Rows that last until rest ("can't cast until REST") go on the character (D-7); an "X, Y SAVE" row
     lets the caster make the Y SAVE vs ROOM DC first, and X happens only on a failure (AMB-20)."""
     keep: list[str] = []
@@ -166,8 +215,7 @@ def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc:
             candidates = [effect]
         for e in candidates:
             if isinstance(e, Condition) and e.duration is not None and e.duration.unit in ("until_rest", "permanent"):
-                what = f"{e.name}: {spell_name}" if e.name == "CANT_CAST_THIS_SPELL" and spell_name else e.name
-                keep.append(f"{what}: {rolled.row.text}")
+                keep.append(until_rest_line(e.name, rolled.row.text, spell=spell_name, target=target))
     return character.model_copy(update={"until_rest": [*character.until_rest, *keep]}) if keep else character
 
 
@@ -181,12 +229,16 @@ def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rule
     return roll.total >= room_dc
 
 
-def blocked_by(character: Character, spell_name: str) -> str | None:
-    """The lockout that stops this cast, if any: no casting at all, or not this spell, until rest."""
-    for entry in character.until_rest:
-        name = entry.split(":")[0]
-        if name in LOCKOUTS or (name == "CANT_CAST_THIS_SPELL" and entry.startswith(f"{name}: {spell_name}:")):
-            return entry
+def blocked_by(character: Character, spell_name: str, target: str | None = None) -> str | None:
+    """Why this cast is refused, if it is: no casting at all, not this spell, or not at this creature, until rest
+    (F-MU-04, F-TAB-18 8–9, 10–11, 14–15; D-7)."""
+    for name, what, line in lockouts(character):
+        if name in LOCKOUTS:
+            return f"{character.name} cannot cast until a rest ({line})"
+        if name == "CANT_CAST_THIS_SPELL" and what == spell_name:
+            return f"{character.name} can't try {spell_name} again until a rest ({line})"
+        if name == "CANT_TARGET_SAME" and target is not None and what == target:
+            return f"{character.name} can't target {target} with a spell until a rest ({line})"
     return None
 
 

@@ -1,27 +1,55 @@
 """A spell cast in a fight: the SPELLCHECK, then the row's effects on the target and everyone in its
-area, summons fielded as combatants, mishaps and disapproval on the caster, Spell Depletion.
+area, summons fielded as combatants, mishaps and disapproval on the caster, Spell Depletion; cantrips.
 
-F-SPELL-02…12, F-CLR-04 (D-10), F-MU-04, with the spell data of `furnace.magic.spells`.
+F-SPELL-02…12, F-CLR-04 (D-10), F-MU-04, F-MU-06, AMB-21, with the spell data of `furnace.magic.spells`.
+A mishap row that casts a spell picks the spell and its target with the dice, rolls its SL and applies that
+SL's row (`furnace.magic.mishaps`). The lockouts a mishap or disapproval leaves (no casting, not this spell,
+not this creature, until rest; Spell Depletion) are held by the caster and refused by the "cast" action with
+the reason, and its tactic does not choose them. `combatant` carries a character's casting state into a fight.
 """
 
 from __future__ import annotations
 
 from furnace import dice
-from furnace.errors import IllegalActionError
+from furnace.characters.character import Character
+from furnace.errors import IllegalActionError, UnknownNameError
+from furnace.magic import cantrips as _cantrips
+from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects
 from furnace.magic.spellcheck import spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
 from furnace.play.apply import apply_all
-from furnace.play.combatant import Combatant, monster
+from furnace.play.combatant import Combatant, Zone, from_character, monster
 from furnace.play.conditions import Held
+from furnace.play.encounter import PLAYER_TAG
 from furnace.play.registry import ACTIONS
 from furnace.play.state import Encounter, Step
-from furnace.rules.effects import Area, Damage, Effect, Summon
+from furnace.rules.effects import Area, Damage, Effect, SpellEffect, Summon
+from furnace.rules.ruleset import Ruleset
+from furnace.rules.tables import TableRoll
 
 LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST"})
+CANTRIP_TAG = "cantrip:"     # a cantrip the combatant knows, in its features (F-MU-06)
 
 
 def can_cast(c: Combatant) -> bool:
     return c.spell_mod is not None and bool(c.spells) and not ({h.name for h in c.held} & LOCKOUTS)
+
+
+def refusal(enc: Encounter, c: Combatant, spell: str, target: str | None) -> str | None:
+    """Why this caster may not cast this spell (at this target) now, or None (F-MU-04, F-TAB-18, D-7)."""
+    if c.spell_mod is None:
+        return f"{c.name} casts no spells"
+    for h in c.held:
+        if h.name == "DEPLETED":
+            return f"{c.name} cannot cast until a rest (Spell Depletion, F-MU-04)"
+        if h.name == "CANT_CAST":
+            until = f"round {h.until_round}" if h.ending == "round" else f"a {h.ending}"
+            return f"{c.name} cannot cast until {until} ({h.source or 'a mishap'})"
+        if h.name == THIS_SPELL and h.source == spell:
+            return f"{c.name} can't try {spell} again until a rest (a mishap or disapproval, F-TAB-18 8–9, X-TAB-02 6)"
+        if target is not None and h.name == SAME_TARGET and h.source in (target, enc.get(target).name):
+            return f"{c.name} can't target {enc.get(target).name} with a spell until a rest (mishap, F-TAB-18 10–11)"
+    return None
 
 
 class Cast:
@@ -30,31 +58,43 @@ class Cast:
     def run(self, step: Step, cid: str, target: str, detail: str | None) -> None:
         if detail is None:
             raise IllegalActionError("casting needs a spell and a target")
+        try:
+            get_spell(step.rules, detail)
+        except UnknownNameError:
+            if detail not in _cantrips.load_cantrips():
+                raise
+            cast_cantrip_in_fight(step, cid, detail, target)
+            return
         cast_in_fight(step, cid, detail, target)
 
     def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
-        return c.spells[0] if can_cast(c) else None   # the automatic tactic casts the first spell known
+        """The first spell known that the caster may cast at this target; none: it does something else."""
+        if not can_cast(c):
+            return None
+        return next((s for s in c.spells if refusal(enc, c, s, target) is None), None)
 
 
 ACTIONS.add("cast", Cast())
 
 
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:
+    """A SPELLCHECK and its outcome, the spell a mishap row lets loose resolved with it (AMB-21)."""
     c = step.c(caster)
     if c.spell_mod is None:
         raise IllegalActionError(f"{c.name} casts no spells")
-    if {h.name for h in c.held} & LOCKOUTS:
-        raise IllegalActionError(f"{c.name} cannot cast until a rest")
     spell = get_spell(step.rules, spell_name)
+    refused = refusal(step.enc, c, spell.name, target)
+    if refused:
+        raise IllegalActionError(refused)
     check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules,
                        ability="WIS" if c.char_class == "Cleric" else "INT", label=f"{c.name} casts {spell.name}")
     step.log("spellcheck", c.name, f"casts {spell.name}: {check.explain()}", sl=check.sl)
     mode = str(step.rules["cleric_natural_1"])
     divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
     if divine:
-        _disapproval(step, caster)
+        _disapproval(step, caster, spell, target)
     if check.mishap and (not divine or mode == "also_mishap"):
-        _mishap(step, caster, spell)
+        _mishap(step, caster, spell, target)
     if c.char_class == "Cleric" and not check.success:
         step.update(caster, disapproval=min(20, step.c(caster).disapproval + 1))
     done = cast(spell, check)
@@ -63,6 +103,21 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
         _apply_spell(step, caster, target, list(done.effects))
     if check.success or step.rules["spell_depletion_counts"] == "attempts":
         _depletion(step, caster)
+
+
+def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> None:
+    """F-MU-06: a known cantrip takes effect with no SPELLCHECK: no mishap, no Luck, no depletion count."""
+    c = step.c(caster)
+    cantrip = _cantrips.load_cantrips().get(name)
+    known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in c.spells
+    t = step.c(target)
+    barred = [t.name for h in c.held if h.name == SAME_TARGET and h.source in (target, t.name)]
+    why = _cantrips.refused(c.name, cantrip, step.rules, known=known, barred=barred, target=t.name)
+    if why:
+        raise IllegalActionError(why)
+    step.log("cantrip", c.name, f"casts the cantrip {cantrip.name} at {t.name} (no SPELLCHECK, F-MU-06): "
+             f"{cantrip.text}")
+    apply_all(step, cantrip.effects_under(step.rules), actor=caster, target=target)
 
 
 def _targets(step: Step, target: str, effects: list[Effect]) -> list[str]:
@@ -113,20 +168,59 @@ def _summon(step: Step, caster: str, e: Summon) -> None:
     step.log("summon", c.name, f"raises {count} {e.creature}(s){until}", count=count)
 
 
-def _mishap(step: Step, caster: str, spell: Spell) -> None:
+def _mishap(step: Step, caster: str, spell: Spell, target: str) -> None:
     rolled = step.rules.tables.roll(spell.mishap_table or "mishap", step.rng,
                                     label=f"{step.c(caster).name}: mishap with {spell.name}")
     step.log("mishap", step.c(caster).name, f"{rolled.table.name} {rolled.roll.total}: {rolled.row.text}",
              (rolled.roll,))
-    apply_all(step, rolled.row.effect_list(), actor=caster, target=caster)
+    _row_on_caster(step, caster, rolled, spell, target)
 
 
-def _disapproval(step: Step, caster: str) -> None:
+def _disapproval(step: Step, caster: str, spell: Spell, target: str) -> None:
     c = step.c(caster)
     rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": c.disapproval},
                                     label=f"{c.name}: disapproval (range {c.disapproval})")
     step.log("disapproval", c.name, f"disapproval {rolled.roll.total}: {rolled.row.text}", (rolled.roll,))
-    apply_all(step, rolled.row.effect_list(), actor=caster, target=caster)
+    _row_on_caster(step, caster, rolled, spell, target)
+
+
+def _row_on_caster(step: Step, caster: str, rolled: TableRoll, spell: Spell, target: str) -> None:
+    """A mishap or disapproval row, in its order: a spell it lets loose goes off (AMB-21); the rest lands on the
+    caster; a "not this spell" or "not this creature" marker it leaves names the spell or the creature."""
+    before = {id(h) for h in step.c(caster).held}
+    for effect in rolled.row.effect_list():
+        loosed = spell_effects([effect])
+        if loosed:
+            _let_loose(step, caster, spell, loosed[0], target)
+        else:
+            apply_all(step, [effect], actor=caster, target=caster)
+    names = {THIS_SPELL: spell.name, SAME_TARGET: target}
+    held = tuple(h.model_copy(update={"source": names[h.name]}) if id(h) not in before and h.name in names else h
+                 for h in step.c(caster).held)
+    step.update(caster, held=held)
+
+
+def _in_range(step: Step, caster: str, spell: Spell, *, others_only: bool) -> list[str]:
+    """AMB-21: the creatures a random target is picked from: everyone in the fight (for a melee spell, the
+    caster and those CLOSE), allies and the caster included, unless the row says another creature."""
+    return [o.id for o in step.enc.combatants
+            if o.in_fight and not (others_only and o.id == caster)
+            and (spell.kind != "melee" or o.id == caster or o.zone == "CLOSE")]
+
+
+def _let_loose(step: Step, caster: str, spell: Spell, effect: SpellEffect, aimed: str) -> None:
+    """AMB-21: the spell the row lets loose, on the creature the dice pick, at the SL they roll."""
+    c = step.c(caster)
+    known = [get_spell(step.rules, s) for s in c.spells] or [spell]
+    others = effect.target == "random_creature"
+    done = loose(effect, spell, known, step.rng, step.rules,
+                 lambda chosen: _in_range(step, caster, chosen, others_only=others), caster=caster, aimed=aimed)
+    whom = step.c(done.target).name if done.target else "no one"
+    text = done.row.text if done.row is not None else "no row: the referee decides"
+    step.log("mishap_spell", c.name, f"{done.spell.name} goes off at SL{done.sl} on {whom}: {text} (AMB-21)",
+             done.rolls, sl=done.sl, spell=done.spell.name, target=done.target)
+    if done.target is not None:
+        _apply_spell(step, caster, done.target, list(done.effects))
 
 
 def _depletion(step: Step, caster: str) -> None:
@@ -146,3 +240,22 @@ def _depletion(step: Step, caster: str) -> None:
         return
     step.update(caster, spells_cast=0, held=(*c.held, Held(name="DEPLETED", source="Spell Depletion", ending="rest")))
     step.log("depletion", c.name, f"4 spells: INT SAVE {save.total} fails; no casting until rest (F-MU-04)", (save,))
+
+
+# -- a character into a fight ---------------------------------------------------------------------------------
+def casting_state(character: Character, c: Combatant) -> Combatant:
+    """What the engine's `from_character` does not carry of a character's magic: her lockouts until rest (Spell
+    Depletion, no casting, not this spell, not this creature; D-7) as held markers, and her cantrips."""
+    held = [Held(name=name, source=what or ("Spell Depletion" if name == "DEPLETED" else line), ending="rest")
+            for name, what, line in lockouts(character)]
+    tags = [f"{CANTRIP_TAG}{n}" for n in character.cantrips if f"{CANTRIP_TAG}{n}" not in c.features]
+    return c.model_copy(update={"held": (*c.held, *held), "features": (*c.features, *tags)})
+
+
+def combatant(character: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
+              ) -> Combatant:
+    """A character as a combatant with all she brings: `from_character`, her casting state, her Luck Dice and
+    her player (whose Luck Dice and streak she shares in the fight, F-LUCK-01, option luck_owner)."""
+    c = casting_state(character, from_character(character, side, rules, zone=zone, id=id))
+    player = (f"{PLAYER_TAG}{character.player}",) if character.player else ()
+    return c.model_copy(update={"luck_dice": character.luck_dice, "features": (*c.features, *player)})

@@ -2,7 +2,9 @@
 
 An item is a keyed table (`item-…`): an `item` row (type, tier, budget, total_cost, curse) and one row
 per entry with its cost in dice ('(-)' entries such as "for 1 round" or "once a day" cost 0). A file
-whose entries do not add up to the tier's dice is refused with the count (F-TAB-25, AMB-59).
+whose entries do not add up to the tier's dice is refused with the count (F-TAB-25, AMB-59). Every field
+is checked and named when wrong: an entry's cost (a whole number of dice from 0 to the tier's), budget,
+tier (one of the tier table's), cursed (true or false); the builder's name, type, tier and kind.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from furnace.errors import DataFileError, UnknownNameError
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError
+from furnace.magic.spells import dice_count
+from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row, Table
+
+MAX_NAME = 80         # characters in an item's name or type
 
 
 @dataclass(frozen=True)
@@ -42,17 +48,35 @@ def is_item(table: Table) -> bool:
 
 def tier_dice(tier: str, rules: Ruleset) -> int:
     """Common 0, Uncommon 1, Rare 3, Epic 5 (F-TAB-25; four tiers, CF-18)."""
-    return int(rules.tables.get("item-tiers").lookup(tier.lower()).data["dice"])
+    table = rules.tables.get("item-tiers")
+    if not isinstance(tier, str):
+        raise UnknownNameError("tier in item-tiers", repr(tier), table.keys())
+    row = table.lookup(tier.lower())
+    return dice_count(row.data.get("dice"), f"tier {tier}: data.dice", rules.tables.source_of(table.id),
+                       table.rows.index(row) + 1)
 
 
 def item_from_table(table: Table, rules: Ruleset) -> Item:
+    if not isinstance(table, Table):
+        raise UnknownNameError("item table", repr(table)[:60])
     where = rules.tables.source_of(table.id)
+    if table.kind != "keyed":
+        raise DataFileError(where, "an item is a keyed table: an 'item' row and one row per entry")
     head = table.lookup("item").data
-    tier = str(head.get("tier", "common"))
+    tier = head.get("tier", "common")
+    tiers = rules.tables.get("item-tiers").keys()
+    if not isinstance(tier, str) or tier.lower() not in tiers:
+        raise DataFileError(where, f"data.tier: {tier!r} is not one of {', '.join(tiers)}", 1)
     budget = tier_dice(tier, rules)
     entries = tuple(r for r in table.rows if str(r.key) != "item")
-    cost = sum(int(r.data.get("cost") or 0) for r in entries)
-    if int(head.get("budget", budget)) != budget:
+    cost = sum(dice_count(r.data.get("cost"), f"entry {r.key}: data.cost", where, i)
+               for i, r in enumerate(table.rows, 1) if str(r.key) != "item")
+    stated = dice_count(head.get("budget", budget), "data.budget", where, 1)
+    if not isinstance(head.get("cursed", False), bool):
+        raise DataFileError(where, f"data.cursed: {head.get('cursed')!r} is not true or false", 1)
+    if not isinstance(head.get("item_type", "item"), str):
+        raise DataFileError(where, f"data.item_type: {head.get('item_type')!r} is not text", 1)
+    if stated != budget:
         raise DataFileError(where, f"a {tier} item has {budget} Magic Item Dice, not {head.get('budget')}", 1)
     if cost != budget:
         verb = "overspends" if cost > budget else "underspends"
@@ -62,6 +86,8 @@ def item_from_table(table: Table, rules: Ruleset) -> Item:
 
 
 def get_item(rules: Ruleset, name: str) -> Item:
+    if not isinstance(name, str):
+        raise UnknownNameError("magic item", repr(name))
     wanted = _plain(name)
     for t in rules.tables:
         if is_item(t) and wanted in (t.id.lower(), t.name, t.name.removeprefix("item-"),
@@ -89,6 +115,14 @@ def propose_item(name: str, item_type: str, tier: str, kind: str, rules: Ruleset
                  damage_type: str | None = None, cursed: bool = False) -> dict[str, Any]:
     """An item table whose entries spend exactly the tier's Magic Item Dice (F-MAGIC-01…04): the dice go
     to the item's effect, then a duration, then more effect; 'once a day' is free. For the referee to edit."""
+    name = _text("name", name)
+    item_type = _text("type", item_type)
+    if damage_type is not None:
+        damage_type = _text("damage type", damage_type)
+    if not isinstance(kind, str) or kind not in ITEM_DIE:
+        raise ItemError(f"kind: {shown(kind)} is not one of {', '.join(ITEM_DIE)}")
+    if not isinstance(cursed, bool):
+        raise ItemError(f"cursed: {shown(cursed)} is not true or false")
     budget = tier_dice(tier, rules)
     die = ITEM_DIE[kind]
     kind_word = {"effect": "AC", "ranged": f"{damage_type + ' ' if damage_type else ''}DAM",
@@ -110,11 +144,26 @@ def propose_item(name: str, item_type: str, tier: str, kind: str, rules: Ruleset
         rows.append({"key": "curse", "text": "Cursed: the referee writes the curse (F-MAGIC-04).",
                      "effects": [{"kind": "referee_prompt", "prompt": f"the curse of {name}"}],
                      "data": {"curse": True, "cost": 0}})
-    slug = "-".join(name.lower().split())
+    slug = "-".join("".join(ch if ch.isalnum() and ch.isascii() else " " for ch in _plain(name)).split()) or "item"
     return {"id": f"house:item-{slug}", "name": f"item-{slug}", "title": f"Magic item: {name}",
             "source": "Furnace item builder (F-MAGIC-01…04): proposed entries for the referee to edit",
             "kind": "keyed", "key_name": "component", "rules": ["F-MAGIC-01", "F-MAGIC-02", "F-MAGIC-04"],
             "rows": rows}
+
+
+class ItemError(FurnaceError):
+    """An item the builder cannot make: a blank name, an unknown kind …"""
+
+
+def _text(field: str, value: object) -> str:
+    """A name for the builder: text of 1 to MAX_NAME characters, with letters or digits, no control characters."""
+    if not isinstance(value, str):
+        raise ItemError(f"{field}: text of 1 to {MAX_NAME} characters, not {type(value).__name__}")
+    text = " ".join(value.split())
+    if not text or not any(ch.isalnum() for ch in text) or len(text) > MAX_NAME:
+        raise ItemError(f"{field}: {value[:MAX_NAME]!r} is not text of 1 to {MAX_NAME} characters with a letter or "
+                        "a digit")
+    return text
 
 
 def _dice_word(n: int) -> str:
@@ -126,4 +175,6 @@ def build_item(data: dict[str, Any], rules: Ruleset) -> Item:
     from furnace.rules.tables import validate_table
 
     table = validate_table(data, "<item builder>")
+    if not is_item(table):
+        raise DataFileError("<item builder>", "an item is a keyed table named item-… with an 'item' row")
     return item_from_table(table, replace(rules, tables=rules.tables.with_table(table)))

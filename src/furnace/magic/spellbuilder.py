@@ -1,6 +1,10 @@
 """The spell builder: a random name from two word tables (X-TAB-03 + X-TAB-04, in the Maze Rats manner)
 and proposed Success Level rows that spend exactly each SL's dice (1/2/4/7/11), for the referee to edit
 and save as a spell file (F-SPELL-01, F-SPELL-05, F-SPELL-06, F-SPELL-12).
+
+What the builder is given is checked first and named when wrong (`SpellBuilderError`): the name (text of
+1 to `MAX_NAME` characters with a letter or a digit), the kind (effect, ranged, melee), the base effect
+(one of `TEMPLATES`) and the damage type (a word).
 """
 
 from __future__ import annotations
@@ -13,12 +17,30 @@ import yaml
 
 from furnace import dice
 from furnace.dice import DiceSource
+from furnace.errors import DataFileError, FurnaceError
 from furnace.magic.spells import SPELL_DIE, check_budget
+from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Table, validate_table
 
 # One component: (words, cost in dice, effect mapping). {n}/{die}/{type} are filled in.
 Component = tuple[str, int, dict[str, Any]]
+MAX_NAME = 80          # characters in a spell's name
+
+
+class SpellBuilderError(FurnaceError):
+    """A spell the builder cannot propose: a blank name, an unknown kind or base effect …"""
+
+
+def _text(field: str, value: object, limit: int = MAX_NAME) -> str:
+    """Text of 1 to `limit` characters with a letter or a digit (blanks collapsed), or a SpellBuilderError."""
+    if not isinstance(value, str):
+        raise SpellBuilderError(f"{field}: text of 1 to {limit} characters, not {type(value).__name__}")
+    text = " ".join(value.split())
+    if not any(ch.isalnum() for ch in text) or len(text) > limit:
+        raise SpellBuilderError(f"{field}: {value[:limit]!r} is not text of 1 to {limit} characters with a letter "
+                                "or a digit")
+    return text
 
 
 def _damage(n: int) -> Component:
@@ -75,7 +97,12 @@ def random_name(rng: DiceSource, rules: Ruleset) -> SpellName:
     for table in ("spell-name-elements", "spell-name-forms"):
         a = dice.roll("d6", rng, label=f"{table}: first d6")
         b = dice.roll("d6", rng, label=f"{table}: second d6")
-        picks.append(rules.tables.get(table).lookup(f"{a.total}{b.total}").data)
+        found = rules.tables.get(table)
+        data = found.lookup(f"{a.total}{b.total}").data
+        if not isinstance(data.get("word"), str) or not data["word"].strip():
+            raise DataFileError(rules.tables.source_of(found.id), f"key {a.total}{b.total}: data.word is a word, "
+                                f"not {data.get('word')!r}", f"{a.total}{b.total}")
+        picks.append(data)
         rolls += [a, b]
     return SpellName(f"{picks[0]['word']} {picks[1]['word']}", picks[0], picks[1], tuple(rolls))
 
@@ -113,11 +140,16 @@ def _row(sl: int, components: list[Component], die: str, damage_type: str | None
 def propose(name: str, kind: str, base_effect: str, rules: Ruleset, damage_type: str | None = None,
             ) -> dict[str, Any]:
     """A spell table (as a mapping) whose SL rows spend exactly their dice; SL6 is left to the referee."""
-    if kind not in SPELL_DIE:
-        raise ValueError(f"kind must be one of {', '.join(SPELL_DIE)}")
+    name = _text("name", name)
+    if not isinstance(kind, str) or kind not in SPELL_DIE:
+        raise SpellBuilderError(f"kind: {shown(kind)} is not one of {', '.join(SPELL_DIE)}")
+    if not isinstance(base_effect, str) or base_effect not in TEMPLATES:
+        raise SpellBuilderError(f"base effect: {shown(base_effect)} is not one of {', '.join(TEMPLATES)}")
+    if damage_type is not None:
+        damage_type = _text("damage type", damage_type, 40)
     die = SPELL_DIE[kind]
-    template = TEMPLATES.get(base_effect, TEMPLATES["damage" if kind != "effect" else "condition"])
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    template = TEMPLATES[base_effect]
+    base = re.sub(r"[^a-z0-9]+", "-", _ascii(name).lower()).strip("-") or "spell"
     taken = {t.name for t in rules.tables} | {a for t in rules.tables for a in t.aliases}
     slug, n = base, 2
     while f"spell-{slug}" in taken:   # a new spell never takes a packaged spell's short name
@@ -131,6 +163,13 @@ def propose(name: str, kind: str, base_effect: str, rules: Ruleset, damage_type:
             "kind": "keyed", "key_name": "sl", "rules": ["F-SPELL-05", "F-SPELL-06"],
             "notes": [f"Proposed from the '{base_effect}' pattern; every SL row spends exactly its dice (1/2/4/7/11)."],
             "data": {"spell": name, "spell_kind": kind, "spell_die": die}, "rows": rows}
+
+
+def _ascii(text: str) -> str:
+    """Without accents, so 'Ætherbolt' and 'Mjölnir' keep their letters in a short name."""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
 def build(data: dict[str, Any], rules: Ruleset) -> Table:

@@ -5,14 +5,20 @@ SPELLCHECK table buys (1/2/4/7/11, F-SPELL-06; SL6 is a WONDER with no budget). 
 more or less than its SL buys is refused with the level and the count; the only exception is a row
 marked `failure: true` (Animate Dead's SL1, whose base effect costs two dice, F-SPELL-12). Casting
 returns the row's structured effects, with a crit's two extra Spell Dice added to its damage.
+
+Every field a spell file adds is checked on load and named when wrong: the SL keys (1-6), each component's
+cost (a whole number of dice from 0 to `MAX_COST`), total_cost, spell_kind, spell_die (a dice expression
+within the dice limits), the spell's name and its mishap table (a table in force).
 """
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from furnace.errors import DataFileError, UnknownNameError
+from furnace import dice
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.magic.spellcheck import Spellcheck, dice_for_sl
 from furnace.rules.effects import Damage, Effect, RefereePrompt
 from furnace.rules.ruleset import Ruleset
@@ -21,6 +27,26 @@ from furnace.rules.tables import Row, Table
 SpellKind = Literal["effect", "ranged", "melee"]
 SPELL_DIE: dict[str, str] = {"effect": "d4", "ranged": "d6", "melee": "d8"}   # F-TAB-12
 WONDER_SL = 6
+MAX_COST = 11          # the most Spell Dice an SL buys (SL5)
+MAX_COMPONENTS = 50    # components in one SL row
+
+
+def dice_count(value: Any, what: str, where: str, row: int) -> int:
+    """A cost in dice from a spell or item file: a whole number from 0 to MAX_COST (missing or null is 0)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COST:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        raise DataFileError(where, f"{what}: {shown} is not a whole number of dice from 0 to {MAX_COST}", row)
+    return value
+
+
+def _sl_of(key: object, where: str, row: int) -> int:
+    if isinstance(key, bool) or not isinstance(key, int | str) or not str(key).strip().isdigit() \
+            or not 1 <= int(str(key)) <= WONDER_SL:
+        raise DataFileError(where, f"key: {key!r} is not a Success Level; a spell has rows for SL1 to SL{WONDER_SL}",
+                            row)
+    return int(str(key))
 
 
 @dataclass(frozen=True)
@@ -49,14 +75,19 @@ def is_spell(table: Table) -> bool:
 def check_budget(table: Table, rules: Ruleset, where: str) -> None:
     """Every SL row spends exactly the dice its SL buys, and its components add up (F-SPELL-06)."""
     for i, row in enumerate(table.rows, 1):
-        sl = int(str(row.key))
+        sl = _sl_of(row.key, where, i)
         components = row.data.get("components", [])
         if sl == WONDER_SL or row.data.get("wonder"):
             continue
-        if not 1 <= sl <= 5:
-            raise DataFileError(where, f"SL{sl}: a spell has rows for SL1 to SL6", i)
-        cost = sum(int(c.get("cost") or 0) for c in components)
+        if not isinstance(components, list) or len(components) > MAX_COMPONENTS \
+                or not all(isinstance(c, dict) for c in components):
+            raise DataFileError(where, f"SL{sl}: data.components is a list of at most {MAX_COMPONENTS} mappings "
+                                "with text and cost", i)
+        cost = sum(dice_count(c.get("cost"), f"SL{sl}: data.components.{n}.cost", where, i)
+                   for n, c in enumerate(components, 1))
         stated = row.data.get("total_cost", cost)
+        if stated is not None:
+            stated = dice_count(stated, f"SL{sl}: data.total_cost", where, i)
         budget = dice_for_sl(sl, rules)
         if cost != stated:
             raise DataFileError(where, f"SL{sl}: the components cost {cost} dice but total_cost says {stated}", i)
@@ -68,13 +99,35 @@ def check_budget(table: Table, rules: Ruleset, where: str) -> None:
 
 
 def spell_from_table(table: Table, rules: Ruleset) -> Spell:
+    if not isinstance(table, Table):
+        raise UnknownNameError("spell table", repr(table)[:60])
     where = rules.tables.source_of(table.id)
     kind = table.data.get("spell_kind")
-    if kind not in SPELL_DIE:
+    if not isinstance(kind, str) or kind not in SPELL_DIE:
         raise DataFileError(where, f"data.spell_kind must be one of {', '.join(SPELL_DIE)}, not {kind!r}")
+    if table.kind != "keyed":
+        raise DataFileError(where, "a spell is a keyed table: one row per SL (key 1 to 6)")
+    name = table.data.get("spell", table.title)
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise DataFileError(where, f"data.spell: a spell's name is text of 1 to 100 characters, not {name!r}")
+    die = table.data.get("spell_die", SPELL_DIE[kind])
+    try:
+        if not isinstance(die, str):
+            raise FurnaceError(f"not {type(die).__name__}")
+        dice.parse(die)
+    except FurnaceError as exc:
+        raise DataFileError(where, f"data.spell_die: a dice expression such as {SPELL_DIE[kind]} "
+                            f"(at most 1,000 dice of 10,000 sides): {exc}") from None
+    mishap = table.data.get("mishap_table")
+    if mishap is not None:
+        if not isinstance(mishap, str):
+            raise DataFileError(where, f"data.mishap_table: a table's id or name, not {mishap!r}")
+        try:
+            rules.tables.get(mishap)
+        except UnknownNameError as exc:
+            raise DataFileError(where, f"data.mishap_table: {exc}") from None
     check_budget(table, rules, where)
-    return Spell(name=str(table.data.get("spell", table.title)), table=table, kind=kind,
-                 die=str(table.data.get("spell_die", SPELL_DIE[kind])), mishap_table=table.data.get("mishap_table"),
+    return Spell(name=name, table=table, kind=typing.cast(SpellKind, kind), die=die, mishap_table=mishap,
                  levels={int(str(r.key)): r for r in table.rows})
 
 
@@ -84,6 +137,8 @@ def all_spells(rules: Ruleset) -> list[Spell]:
 
 def get_spell(rules: Ruleset, name: str) -> Spell:
     """A spell by name (Fireball), short name (spell-fireball) or table id."""
+    if not isinstance(name, str):
+        raise UnknownNameError("spell", repr(name))
     wanted = name.strip().lower()
     for t in rules.tables:
         if is_spell(t) and wanted in (t.id.lower(), t.name, str(t.data.get("spell", "")).lower(),

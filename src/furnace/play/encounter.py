@@ -29,6 +29,7 @@ from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.ruleset import Ruleset
 
 # the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
+PLAYER_TAG = "player:"   # a PC's player, in its features: whose Luck Dice and streak it holds (F-LUCK-01)
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
 
@@ -106,6 +107,7 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     state, spent = luck.spend(luck.LuckState(a.luck_dice, a.luck_streak), step.rng, roll.total, step.rules,
                               natural=roll.natural, label=f"{a.name} spends a Luck Die")
     step.update(actor, luck_dice=state.dice)
+    _share_luck(step, actor)
     step.log("luck", a.name, f"spends a Luck Die: {roll.total} → {spent.total} ({state.dice} left)",
              spent.rolls)
     return spent.total
@@ -113,6 +115,20 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
 
 def _record_luck(step: Step, actor: str, success: bool) -> None:
     record_luck(step, actor, success, "ATK")
+    _share_luck(step, actor)
+
+
+def _luck_owner(c: Combatant, rules: Ruleset) -> str:
+    player = next((f.removeprefix(PLAYER_TAG) for f in c.features if f.startswith(PLAYER_TAG)), None)
+    return f"{PLAYER_TAG}{luck.owner(player, c.id, rules)}" if player else c.id
+
+
+def _share_luck(step: Step, cid: str) -> None:
+    """F-LUCK-01, AMB-02 (luck_owner): the PCs of one player hold one pool of Luck Dice and one streak."""
+    c, owner = step.c(cid), _luck_owner(step.c(cid), step.rules)
+    for o in step.enc.combatants:
+        if o.kind == "pc" and o.id != cid and _luck_owner(o, step.rules) == owner:
+            step.update(o.id, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
 
 
 def _damage_expression(a: Combatant) -> str:
@@ -377,12 +393,20 @@ def roll_initiative(step: Step) -> None:
     step.log("initiative", "all", f"order: {text}", tuple(rolls.values()))
 
 
-def _actors(enc: Encounter, phase: tuple[str, ...]) -> list[str]:
+def _actors(enc: Encounter, phase: tuple[str, ...], casting: frozenset[str] = frozenset()) -> list[str]:
+    """Who acts in a phase; in simultaneous initiative spells go with missiles (F-INIT-02)."""
     if phase == ("ranged",):
-        return [c.id for c in enc.combatants if c.ranged and c.in_fight]
+        return [c.id for c in enc.combatants if (c.ranged or c.id in casting) and c.in_fight]
     if phase == ("melee",):
-        return [c.id for c in enc.combatants if not c.ranged and c.in_fight]
+        return [c.id for c in enc.combatants if not c.ranged and c.id not in casting and c.in_fight]
     return [c.id for c in enc.combatants if c.side in phase and c.in_fight]
+
+
+def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
+    """F-INIT-02: who declares a spell this round; they act in the first phase, with ranged attacks."""
+    if enc.initiative != "simultaneous":
+        return frozenset()
+    return frozenset(c.id for c in enc.combatants if c.active and choose(enc, c).kind == "cast")
 
 
 def _finish(step: Step) -> None:
@@ -402,9 +426,10 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
     step.log("round", "all", f"round {step.enc.round}")
     if step.enc.round == 1 or (rules["reroll_initiative_each_turn"] and enc.initiative == "group"):
         roll_initiative(step)
+    casting = _casters(step.enc, choose)
     for phase in step.enc.phases:
         together = len(phase) > 1 or phase in (("ranged",), ("melee",))
-        for cid in _actors(step.enc, phase):
+        for cid in _actors(step.enc, phase, casting):
             if step.enc.round == 1 and step.c(cid).side in step.enc.surprised:
                 continue
             # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)

@@ -9,30 +9,47 @@
       - {name: Goblin, count: 4, hp: 1d6, damage: 1d6, zone: NEAR}
 
 AC, attack and save bonuses of monsters default to the ROOM DC (D-2). A malformed file is refused
-with its path and the field.
+with its path and the field (an unknown field with the fields allowed there, an unknown zone with the
+zones). A party file is read from the fight file's folder and may not lead out of it unless the caller
+allows it (`furnace fight --allow-outside`); a fight holds at most `MAX_COMBATANTS`, counted before any
+is built.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from furnace import dice
+from furnace import dice, files
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
-from furnace.play.combatant import Combatant, Zone, from_character, monster
+from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
 from furnace.rules.datafile import read_yaml
 from furnace.rules.ruleset import Ruleset
+
+MAX_COMBATANTS = 500     # a fight of 500 takes about two seconds for 20 rounds; more is not a fight file's
+
+
+def _zone(value: Any) -> Any:
+    """A zone of the list (any case): NEAR, near → NEAR; anything else is refused with the zones."""
+    text = value.strip().upper() if isinstance(value, str) else value
+    if text not in ZONES:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"unknown zone {shown}; the zones are {', '.join(ZONES)}")
+    return text
+
+
+KnownZone = Annotated[Zone, BeforeValidator(_zone)]
 
 
 class PartyEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
     file: str
-    zone: Zone = "NEAR"
+    zone: KnownZone = "NEAR"
     side: str = "party"
 
 
@@ -50,7 +67,7 @@ class MonsterEntry(BaseModel):
     ranged: bool = False
     armor: Literal["none", "light", "heavy"] = "none"
     morale: int | None = None
-    zone: Zone = "NEAR"
+    zone: KnownZone = "NEAR"
     side: str = "monsters"
 
     @field_validator("hp", "damage", mode="before")
@@ -75,40 +92,65 @@ class FightFile(BaseModel):
 
 
 def load_fight(path: str | Path) -> FightFile:
+    """A fight file, validated; at most MAX_COMBATANTS combatants (the party and every monster's count)."""
     file = Path(path)
     data = read_yaml(file, "fight file")
     if not isinstance(data, dict):
         raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
+    entries = sum(len(data.get(key) or ()) for key in ("party", "monsters") if isinstance(data.get(key), list))
+    if entries > MAX_COMBATANTS:
+        raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one lists {entries:,} "
+                                  "party and monster entries")
     try:
-        return FightFile.model_validate(data)
+        fight = FightFile.model_validate(data)
     except ValidationError as exc:
-        raise from_validation(file, exc) from None
+        raise _refusal(file, exc) from None
+    total = len(fight.party) + sum(m.count for m in fight.monsters)
+    if total > MAX_COMBATANTS:
+        raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one has {total:,} "
+                                  f"({len(fight.party)} in the party, {total - len(fight.party):,} monsters)")
+    return fight
 
 
-def build(fight: FightFile, base: Path, rng: DiceSource, rules: Ruleset) -> Encounter:
-    """The encounter a fight file describes; character files are read relative to the fight file."""
+_MODELS: dict[str, type[BaseModel]] = {"party": PartyEntry, "monsters": MonsterEntry}
+
+
+def _refusal(file: Path, exc: ValidationError) -> DataFileError:
+    """The first thing wrong; a field the file may not have is named with the fields it may."""
+    first = exc.errors()[0]
+    loc = first["loc"]
+    if first["type"] == "extra_forbidden" and loc:
+        model = _MODELS.get(str(loc[0]), FightFile) if len(loc) > 1 else FightFile
+        where = {PartyEntry: "a party entry", MonsterEntry: "a monster entry"}.get(model, "a fight file")
+        return DataFileError(file, f"field {'.'.join(map(str, loc))}: {where} has no field {str(loc[-1])!r}; "
+                                   f"its fields are {', '.join(model.model_fields)}")
+    return from_validation(file, exc)
+
+
+def build(fight: FightFile, base: Path, rng: DiceSource, rules: Ruleset, *, allow_outside: bool = False,
+          ) -> Encounter:
+    """The encounter a fight file describes; character files are read relative to the fight file's folder
+    `base`, and only inside it unless `allow_outside`."""
     combatants: list[Combatant] = []
+    taken: set[str] = set()
     for entry in fight.party:
-        path = base / entry.file
-        try:
-            character = Character.from_json(path.read_text(encoding="utf-8"), str(path))
-        except OSError as exc:
-            raise DataFileError(path, f"cannot read the character file: {exc.strerror}") from None
+        path = files.resolve_inside(base, entry.file, allow_outside, what="party file")
+        character = Character.from_file(path)
         combatants.append(from_character(character, entry.side, rules, zone=entry.zone,
-                                         id=_unique(character.name, combatants)))
+                                         id=_unique(character.name, taken)))
     for m in fight.monsters:
         spec = {k: v for k, v in m.model_dump().items() if v is not None}
         for i in range(1, m.count + 1):
             name = f"{m.name} {i}" if m.count > 1 else m.name
             combatants.append(monster({**spec, "name": name}, m.side, fight.room_dc, rng,
-                                      id=_unique(name.lower().replace(" ", "-"), combatants)))
+                                      id=_unique(name.lower().replace(" ", "-"), taken)))
     return Encounter(room_dc=fight.room_dc, combatants=tuple(combatants), initiative=fight.initiative,
                      surprised=tuple(fight.surprised))
 
 
-def _unique(name: str, existing: list[Combatant]) -> str:
-    taken = {c.id for c in existing}
+def _unique(name: str, taken: set[str]) -> str:
     candidate, n = name, 2
     while candidate in taken:
         candidate, n = f"{name}-{n}", n + 1
+    taken.add(candidate)
     return candidate

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from furnace.errors import FurnaceError
+
+MAX_BONUS = 20          # a flat modifier or an AC change: a d20's worth either way
+MAX_EFFECTS = 100       # effects in one list (a row, a save's on_fail …)
 
 Ability = Literal["STR", "DEX", "CON", "INT", "WIS", "CHA"]
 ABILITIES: tuple[Ability, ...] = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
@@ -62,7 +65,21 @@ CONDITIONS: dict[str, str] = {
     "DEPLETED": "can't cast until rest (Spell Depletion)",
     "RAGING": "Barbarian rage: +PROF damage, -PROF AC",
     "POLYMORPHED": "turned into a critter",
+    "POISONED": "poisoned: what it does is the poison's or the referee's (Lay on Hands may cure it, F-CLR-06)",
+    "DISEASED": "diseased: what it does is the disease's or the referee's (Lay on Hands may cure it, F-CLR-06)",
 }
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value for an error message, never expensive: its repr cut to `limit` characters; a container is
+    described by its size (a shared "billion laughs" list has no affordable repr), a huge integer by its type."""
+    if isinstance(value, list | tuple | dict | set | frozenset):
+        return f"a {type(value).__name__} of {len(value):,} items"
+    try:
+        text = repr(value[:limit + 1] if isinstance(value, str | bytes) else value)
+    except ValueError:   # an integer past Python's 4,300 digits
+        return f"an {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class EffectError(FurnaceError):
@@ -102,9 +119,12 @@ def _dice_text(value: Any) -> Any:
 
 
 def check_dice(text: str) -> str:
-    """Parse a dice expression inside a validator: its error becomes a ValueError so pydantic locates it."""
+    """Parse a dice expression inside a validator: its error becomes a ValueError so pydantic locates it.
+    The dice language's own limits apply (256 characters, 1,000 dice, 10,000 sides), as for a typed roll."""
     from furnace.dice import parse
 
+    if not isinstance(text, str):
+        raise ValueError(f"a dice expression is text, not {type(text).__name__}")
     try:
         parse(text)
     except FurnaceError as exc:
@@ -113,8 +133,14 @@ def check_dice(text: str) -> str:
 
 
 def _effects(value: Any) -> list[Effect]:
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"effects are a list of mappings with a 'kind', not {type(value).__name__}")
+    if len(value) > MAX_EFFECTS:
+        raise ValueError(f"at most {MAX_EFFECTS} effects in one list, not {len(value):,}")
     try:
-        return [parse_effect(e) for e in (value or [])]
+        return [parse_effect(e) for e in value]
     except EffectError as exc:
         raise ValueError(str(exc)) from None
 
@@ -134,11 +160,19 @@ def parse_effect(data: Any) -> Effect:
     if isinstance(data, Effect):
         return data
     if not isinstance(data, dict) or "kind" not in data:
-        raise EffectError(f"an effect is a mapping with a 'kind', not {data!r}")
-    cls = EFFECT_KINDS.get(str(data["kind"]))
+        raise EffectError(f"an effect is a mapping with a 'kind', not {shown(data)}")
+    kind = data["kind"]
+    cls = EFFECT_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise EffectError(f"unknown effect kind {data['kind']!r}; known: {', '.join(sorted(EFFECT_KINDS))}")
-    return cls.model_validate(data)
+        raise EffectError(f"unknown effect kind {shown(kind)}; known: {', '.join(sorted(EFFECT_KINDS))}")
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise EffectError(f"{kind} effect, field {where}: {message}" if where else f"{kind} effect: {message}") \
+            from None
 
 
 EffectList = Annotated[list[Any], BeforeValidator(_effects)]
@@ -199,7 +233,7 @@ class Modifier(Effect):
         "spellcheck", "morale", "fear_saves", "dex",
     ]
     mode: Literal["EASY", "HARD", "ADVANTAGE", "DISADVANTAGE", "BONUS"] = "HARD"
-    value: int = 0
+    value: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS)
     target: Target = "target"
     duration: Duration | None = None
 
@@ -250,6 +284,16 @@ class HpFractionLoss(Effect):
     of: Literal["current", "maximum"] = "current"
     target: Target = "target"
 
+    @field_validator("fraction")
+    @classmethod
+    def a_fraction(cls, value: str) -> str:
+        import re
+
+        m = re.fullmatch(r"\s*(\d{1,3})/(\d{1,3})\s*", value)
+        if not m or int(m[2]) == 0 or int(m[1]) > int(m[2]):
+            raise ValueError(f"a fraction from 0/1 to 1/1 such as 1/2, not {value!r}")
+        return value
+
 
 @effect_kind("weapon")
 class WeaponEffect(Effect):
@@ -263,7 +307,7 @@ class WeaponEffect(Effect):
 @effect_kind("armor")
 class ArmorEffect(Effect):
     action: Literal["damage", "destroy", "seize"] = "damage"
-    ac_delta: int = 0
+    ac_delta: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS)
     piece: Literal["armor", "shield", "helmet", "any"] = "armor"
     target: Target = "target"
 

@@ -10,11 +10,20 @@ Two kinds of table:
 Each row has our own short wording (`text`), structured `effects` (see `furnace.rules.effects`) and any further
 columns in `data`. A referee's file with the same `id` replaces a table; a file that does not validate is
 refused with its path, row and reason, and the tables in force stay as they were.
+
+Limits, checked before any row is validated (`check_shape`): a table holds at most `MAX_TABLE_VALUES`
+values counted with every shared value (a YAML alias) as often as it is used, nested at most
+`MAX_TABLE_DEPTH` deep, only plain data (text, numbers, true/false, lists, mappings), integers within
+±`MAX_INT`; at most `MAX_ROWS` rows; row bounds within ±`MAX_TOTAL` (the largest total 1,000 dice of
+10,000 sides can give); dice expressions within the dice language's limits; every row of a rolled table
+reachable by its roll.
 """
 
 from __future__ import annotations
 
+import datetime
 import itertools
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -28,19 +37,94 @@ from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.rules.datafile import read_yaml
-from furnace.rules.effects import Effect, EffectList, check_dice
+from furnace.rules.effects import Effect, EffectList, check_dice, shown
 
 TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
+MAX_TABLE_VALUES = 50_000     # the largest packaged table holds about 2,600
+MAX_TABLE_DEPTH = 32          # the deepest packaged table nests 9 levels
+MAX_DATA_VALUES = 10_000      # in one `data` mapping (of a row, a table, a clock entry …)
+MAX_INT = 10**18              # any integer in a data file
+MAX_ROWS = 10_000             # a d10000 table
+MAX_TOTAL = dice.MAX_DICE * 10_000    # the largest total of 1,000 dice of 10,000 sides
+MAX_TEXT = 4_000              # characters of a row's text (the longest packaged one is under 600)
+_PLAIN = (str, int, float, bool, type(None), datetime.date)
+Bound = Field(None, ge=-MAX_TOTAL, le=MAX_TOTAL)
+
+
+def check_shape(value: Any, what: str = "data", *, max_values: int = MAX_TABLE_VALUES,
+                max_depth: int = MAX_TABLE_DEPTH) -> None:
+    """Refuse (with a `ValueError` naming `what` and where in it) data that is too big to validate cheaply:
+    more than `max_values` values when every shared value (a YAML alias) is counted each time it is used,
+    nested more than `max_depth` deep, anything but plain data, or an integer beyond ±MAX_INT. Counted
+    without recursion and stopped as soon as a limit is passed, so a "billion laughs" costs no more than
+    the limit."""
+    count = 0
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        count += 1
+        if count > max_values:
+            raise ValueError(f"{what} holds more than {max_values:,} values (shared values counted each time)")
+        if isinstance(item, dict):
+            children: list[tuple[Any, tuple[Any, ...]]] = [(k, path) for k in item]
+            children += [(v, (*path, k)) for k, v in item.items()]
+        elif isinstance(item, list | tuple):
+            children = [(v, (*path, i)) for i, v in enumerate(item)]
+        elif isinstance(item, _PLAIN):
+            if isinstance(item, int) and not -MAX_INT <= item <= MAX_INT:
+                raise ValueError(f"{_at(what, path)}: an integer beyond ±10^18 (at most 19 digits)")
+            continue
+        else:
+            raise ValueError(f"{_at(what, path)}: a {type(item).__name__}, where only text, numbers, true/false, "
+                             "lists and mappings may be")
+        if children and len(path) + 1 >= max_depth:
+            raise ValueError(f"{_at(what, path)}: nested more than {max_depth} levels deep")
+        stack.extend(children)
+
+
+def _at(what: str, path: tuple[Any, ...]) -> str:
+    """'field rows.3.data.cost' for the place `path` in the data called `what`."""
+    if not path:
+        return what
+    shown = ".".join(str(p) if len(str(p)) <= 40 else str(p)[:40] + "…" for p in path[:12])
+    return f"field {shown}" + ("…" if len(path) > 12 else "")
+
+
+# Keys of a `data` mapping (at any depth) whose text is a dice expression the engine rolls: a referee's
+# `item_damage: 1001d6` is refused on load like a typed `1001d6`.
+DICE_KEYS = frozenset({"dice", "die", "damage", "item_damage", "hit_die", "spell_die", "spell_die_hint", "roll",
+                       "expression", "heal", "hp", "hp_1", "hp_cost"})
+
+
+def _plain_data(value: Any) -> Any:
+    """A `data` field: a mapping of plain values within MAX_DATA_VALUES (see `check_shape`), whose dice
+    expressions (under DICE_KEYS) obey the dice language's limits."""
+    if isinstance(value, dict):
+        check_shape(value, "data", max_values=MAX_DATA_VALUES)
+        stack: list[tuple[Any, str]] = [(value, "data")]
+        while stack:
+            item, where = stack.pop()
+            pairs = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+            for key, child in pairs:
+                if isinstance(child, dict | list):
+                    stack.append((child, f"{where}.{key}"))
+                elif key in DICE_KEYS and isinstance(child, str):
+                    try:
+                        check_dice(child)
+                    except ValueError as exc:
+                        raise ValueError(f"{where}.{key}: {exc}") from None
+    return value
+
 
 class Row(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    min: int | None = None
-    max: int | None = None
+    min: int | None = Bound
+    max: int | None = Bound
     key: str | int | None = None
     die: str | None = None           # in a die-selector table: the die this row names
-    text: str
+    text: str = Field(max_length=MAX_TEXT)
     effects: EffectList = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
 
@@ -48,6 +132,20 @@ class Row(BaseModel):
     @classmethod
     def die_parses(cls, value: str | None) -> str | None:
         return None if value is None else check_dice(value)
+
+    @field_validator("key")
+    @classmethod
+    def key_form(cls, value: str | int | None) -> str | int | None:
+        if isinstance(value, int) and not -MAX_TOTAL <= value <= MAX_TOTAL:
+            raise ValueError(f"a key is a word or a whole number from {-MAX_TOTAL:,} to {MAX_TOTAL:,}")
+        if isinstance(value, str) and not 0 < len(value) <= 200:
+            raise ValueError("a key is a word of 1 to 200 characters")
+        return value
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def data_plain(cls, value: Any) -> Any:
+        return _plain_data(value)
 
     @property
     def span(self) -> str:
@@ -78,7 +176,29 @@ class Table(BaseModel):
     rules: list[str] = Field(default_factory=list)       # RULES.md ids this table serves
     notes: list[str] = Field(default_factory=list)       # gaps, overlaps and the reading chosen
     data: dict[str, Any] = Field(default_factory=dict)   # table-wide facts (a spell's die, an item's tier)
-    rows: list[Row]
+    rows: list[Row] = Field(max_length=MAX_ROWS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def small_enough(cls, value: Any) -> Any:
+        check_shape(value, "the table")
+        return value
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def data_plain(cls, value: Any) -> Any:
+        return _plain_data(value)
+
+    @field_validator("covers")
+    @classmethod
+    def covers_bounded(cls, value: tuple[int | None, int | None] | None) -> tuple[int | None, int | None] | None:
+        if value is not None:
+            lo, hi = value
+            if any(v is not None and not -MAX_TOTAL <= v <= MAX_TOTAL for v in value):
+                raise ValueError(f"covers runs within {-MAX_TOTAL:,} to {MAX_TOTAL:,}")
+            if lo is not None and hi is not None and lo > hi:
+                raise ValueError(f"covers starts at {lo}, above its end {hi}")
+        return value
 
     @field_validator("id")
     @classmethod
@@ -127,7 +247,13 @@ class Table(BaseModel):
                     return row
             raise UnknownNameError(f"{self.key_name or 'key'} in {self.name}", str(value),
                                    [str(r.key) for r in self.rows])
-        total = int(value)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise FurnaceError(f"{self.name}: a range table is looked up by a whole number, not {shown(value)}")
+        try:
+            total = int(value)
+        except ValueError:
+            raise FurnaceError(f"{self.name}: a range table is looked up by a whole number, not {shown(value)}") \
+                from None
         for row in self.rows:
             if (row.min is None or total >= row.min) and (row.max is None or total <= row.max):
                 return row
@@ -164,6 +290,10 @@ def _check_ranges(rows: list[Row], span: tuple[int | None, int | None] | None) -
     if span is None:
         return
     lo, hi = span
+    for i, row in enumerate(rows, 1):   # a row no roll can reach is a typo, not a rule
+        if (row.min is not None and hi is not None and row.min > hi) or \
+                (row.max is not None and lo is not None and row.max < lo):
+            raise ValueError(f"row {i}: {row.span} can never come up: the roll gives {lo} to {hi}")
     first, last = rows[0], rows[-1]
     if lo is not None and first.min is not None and first.min > lo:
         raise ValueError(f"row 1: rows start at {first.min} but a roll can give {lo}")
@@ -206,6 +336,10 @@ def validate_table(data: Any, path: str | Path) -> Table:
     if not isinstance(data, dict):
         raise DataFileError(path, "a table file holds one mapping with id, name, kind and rows")
     try:
+        check_shape(data, "the table")
+    except ValueError as exc:
+        raise DataFileError(path, str(exc)) from None
+    try:
         return Table.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -244,6 +378,8 @@ class TableSet:
 
     def with_table(self, table: Table, source: str = "<memory>") -> TableSet:
         """A new set with one more (or a replaced) table."""
+        if not isinstance(table, Table):
+            raise FurnaceError(f"with_table takes a validated Table (see validate_table), not {type(table).__name__}")
         other = self.copy()
         other._by_id[table.id] = table
         other._sources[table.id] = source
@@ -252,7 +388,13 @@ class TableSet:
 
     def load_files(self, paths: Iterable[str | Path]) -> TableSet:
         """A new set with these files laid over this one; all are validated before any takes effect."""
-        loaded = [(str(p), validate_table(read_yaml(Path(p), "table"), p)) for p in paths]
+        if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
+            raise FurnaceError("load_files takes a list of table files' paths")
+        files = list(paths)
+        bad = [p for p in files if not isinstance(p, str | os.PathLike)]
+        if bad:
+            raise FurnaceError(f"a table file is a path, not {type(bad[0]).__name__}")
+        loaded = [(str(p), validate_table(read_yaml(Path(p), "table"), p)) for p in files]
         other = self.copy()
         for path, table in loaded:
             other._by_id[table.id] = table
@@ -279,6 +421,8 @@ class TableSet:
 
     def get(self, name: str) -> Table:
         """A table by id (`F-TAB-31`, any case) or short name (`crit-fighter`) or alias."""
+        if not isinstance(name, str):
+            raise UnknownNameError("table", repr(name), sorted(t.name for t in self._by_id.values()))
         wanted = name.strip()
         for t in self._by_id.values():
             if t.id.lower() == wanted.lower() or t.name == wanted.lower() or wanted.lower() in t.aliases:

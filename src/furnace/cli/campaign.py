@@ -1,0 +1,225 @@
+"""`furnace campaign …`: make, choose, inspect, undo, verify and move campaigns; `damage` and `heal`.
+
+Each command is a few lines over `furnace.campaign`: the store, its commands and `verify`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from furnace.cli.app import _emit, cli, json_option, load_rules, option_option
+from furnace.cli.context import settings, use
+from furnace.errors import FurnaceError
+
+
+def _show_events(events: Sequence[Any], as_json: bool, *, rolls: bool = True) -> None:
+    if as_json:
+        _emit([dataclasses.asdict(e) for e in events])
+        return
+    for e in events:
+        click.echo(f"[{e.seq}] {e.explain(rolls=rolls)}")
+
+
+def _apply(command: str, fn: Any, as_json: bool) -> None:
+    s = settings()
+    applied = s.store().apply(s.need_campaign(), command, fn)
+    _show_events(applied.events, as_json)
+
+
+@cli.group()
+def campaign() -> None:
+    """Campaigns that last: the roster, the clock and the log, kept in a database.
+
+    Example: furnace campaign new "The Keep" --profile hazards && furnace campaign use "The Keep"
+    """
+
+
+@campaign.command("new")
+@click.argument("name")
+@click.option("--profile", default="furnace", show_default=True, help="furnace, hazards or middle-sea.")
+@option_option
+def campaign_new(name: str, profile: str, options: Sequence[str]) -> None:
+    """Start a campaign under a profile, with rule-option overrides.
+
+    Example: furnace campaign new keep --profile middle-sea --option enemy_morale=true
+    """
+    rules = load_rules(profile, options)   # refuses a wrong profile or option before anything is stored
+    overrides = {o.partition("=")[0].strip(): rules[o.partition("=")[0].strip()] for o in options}
+    state = settings().store().create(name, profile, overrides)
+    click.echo(f"campaign {state.name!r} made (profile {state.profile}) in {settings().store().where()}")
+
+
+@campaign.command("list")
+@json_option
+def campaign_list(as_json: bool) -> None:
+    """The campaigns in the database; the one in use is starred.
+
+    Example: furnace campaign list
+    """
+    s = settings()
+    names, chosen = s.store().names(), s.chosen()
+    if as_json:
+        _emit({"campaigns": names, "in_use": chosen})
+        return
+    for name in names:
+        click.echo(f"{'*' if name == chosen else ' '} {name}")
+    if not names:
+        click.echo("no campaigns yet: furnace campaign new NAME")
+
+
+@campaign.command("use")
+@click.argument("name")
+def campaign_use(name: str) -> None:
+    """Choose the campaign that later commands work on.
+
+    Example: furnace campaign use keep
+    """
+    settings().store().open(name)   # it must exist
+    click.echo(f"using campaign {name!r} (remembered in {use(name)})")
+
+
+@campaign.command("show")
+@json_option
+def campaign_show(as_json: bool) -> None:
+    """The campaign in use: profile, time, roster and what the clock holds.
+
+    Example: furnace --campaign keep campaign show
+    """
+    s = settings()
+    state = s.store().open(s.need_campaign())
+    if as_json:
+        _emit(state.model_dump(mode="json"))
+        return
+    click.echo(f"{state.name} (profile {state.profile}) — {state.clock.describe()}, "
+               f"{len(state.clock.entries)} entries on the clock")
+    for m in state.roster.values():
+        c = m.character
+        extra = f" — died: {m.death.cause}" if m.death else ""
+        click.echo(f"  {m.id:<8} {c.name:<20} {m.status:<8} HP {c.hp}/{c.hp_max}  level {c.level} "
+                   f"{c.char_class or 'peasant'}{' (' + m.player + ')' if m.player else ''}{extra}")
+
+
+@campaign.command("log")
+@click.option("--since", type=click.IntRange(0), default=0, help="Only events after this number.")
+@click.option("--limit", type=click.IntRange(1, 100_000), default=None, help="At most this many events.")
+@click.option("--rolls/--no-rolls", default=True, show_default=True, help="Show each roll's dice.")
+@json_option
+def campaign_log(since: int, limit: int | None, rolls: bool, as_json: bool) -> None:
+    """The campaign's log, oldest first, each event with its rolls.
+
+    Example: furnace campaign log --since 10
+    """
+    s = settings()
+    _show_events(s.store().events(s.need_campaign(), since=since, limit=limit), as_json, rolls=rolls)
+
+
+@campaign.command("undo")
+@json_option
+def campaign_undo(as_json: bool) -> None:
+    """Reverse the last command; the undo is logged, nothing is deleted.
+
+    Example: furnace campaign undo
+    """
+    s = settings()
+    _show_events(s.store().undo(s.need_campaign()).events, as_json)
+
+
+@campaign.command("replay")
+def campaign_replay() -> None:
+    """Rebuild the campaign from its log alone (no snapshot, no die) and compare with its state.
+
+    Example: furnace campaign replay
+    """
+    s = settings()
+    name = s.need_campaign()
+    same = s.store().replay(name) == s.store().open(name)
+    click.echo(f"replayed {s.store().count(name)} events: " + ("the same state" if same else "a DIFFERENT state"))
+    if not same:
+        raise FurnaceError(f"the log of {name!r} does not rebuild its state: run `furnace campaign verify --deep`")
+
+
+@campaign.command("verify")
+@click.argument("name", required=False)
+@click.option("--deep", is_flag=True, help="Also rebuild the state at every snapshot from the log.")
+@json_option
+def campaign_verify(name: str | None, deep: bool, as_json: bool) -> None:
+    """Check the chain of hashes, the event count and the snapshots; exit 2 when broken.
+
+    Example: furnace campaign verify keep --deep
+    """
+    from furnace.campaign.verify import verify
+
+    s = settings()
+    report = verify(s.store(), name or s.need_campaign(), deep=deep)
+    if as_json:
+        _emit({**dataclasses.asdict(report), "ok": report.ok})
+    else:
+        click.echo(report.explain())
+    if not report.ok:
+        raise FurnaceError(f"campaign {report.campaign!r} failed verification at event {report.first_bad}")
+
+
+@campaign.command("rename")
+@click.argument("old")
+@click.argument("new")
+def campaign_rename(old: str, new: str) -> None:
+    """Give a campaign a new name.
+
+    Example: furnace campaign rename keep "The Keep on the Borderlands"
+    """
+    settings().store().rename(old, new)
+    if settings().chosen() == old:
+        use(new)
+    click.echo(f"campaign {old!r} is now {new!r}")
+
+
+@campaign.command("delete")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask.")
+def campaign_delete(name: str, yes: bool) -> None:
+    """Delete a campaign and its whole log (asks first unless --yes).
+
+    Example: furnace campaign delete old-test --yes
+    """
+    store = settings().store()
+    store.open(name)
+    if not yes and not click.confirm(f"delete campaign {name!r} and its {store.count(name)} events?"):
+        raise FurnaceError("nothing deleted")
+    store.delete(name)
+    if settings().chosen() == name:
+        use(None)
+    click.echo(f"campaign {name!r} deleted")
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("amount", type=click.IntRange(1, 10_000))
+@click.option("--source", default="the referee", help="What dealt it, for the log.")
+@json_option
+def damage(who: str, amount: int, source: str, as_json: bool) -> None:
+    """Damage a character of the campaign outside a fight (name or id).
+
+    Example: furnace damage Brakka 4 --source "a falling stone"
+    """
+    from furnace.campaign import commands
+
+    _apply("damage", commands.damage(who, amount, source), as_json)
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("amount", type=click.IntRange(1, 10_000))
+@click.option("--source", default="the referee", help="What healed it, for the log.")
+@json_option
+def heal(who: str, amount: int, source: str, as_json: bool) -> None:
+    """Heal a character of the campaign (up to the maximum HP).
+
+    Example: furnace heal Brakka 3 --source "a healing draught"
+    """
+    from furnace.campaign import commands
+
+    _apply("heal", commands.heal(who, amount, source), as_json)
