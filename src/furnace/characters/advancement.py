@@ -42,7 +42,7 @@ def _whole(data: dict[str, Any], key: str, where: str, lo: int, hi: int) -> int:
 def hp_floor(character: Character, rules: Ruleset) -> int:
     """The least a rolled level gives: min(1 + CON, HD/2) (capped, CF-09) or 1 + CON (uncapped)."""
     sides = dice.parse(character.hit_die(rules)).bounds()[1]     # d8 → 8
-    floor = 1 + character.mod("CON")
+    floor = 1 + character.mod("CON", rules)
     return min(floor, sides // 2) if rules["hp_floor"] == "capped" else floor
 
 
@@ -57,7 +57,7 @@ def gain_hp(character: Character, level: int, rng: DiceSource, rules: Ruleset) -
     die = character.hit_die(rules)
     if level == 1 and rules["level1_hp"] == "fixed":
         base = _whole(data, "fixed_hp_1", where, 1, MAX_HP)
-        fixed = max(1, base + character.mod("CON"))
+        fixed = max(1, base + character.mod("CON", rules))
         return HpGain(level=1, gained=fixed, reason=f"fixed {base} + CON"), []
     if level > 5 and rules["hp_after_level_5"] == "flat":
         flat = _whole(data, "hp_after_5", where, 0, MAX_HP)
@@ -99,7 +99,7 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         events.append(Event("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
                             before=before, after=scores[ability]))
     if "archetype_feature" in features:
-        chosen = _feature(character, rules, feature)
+        chosen = choose_feature(character, rules, feature)
         update["archetype_features"] = [*character.archetype_features, chosen]
         events.append(Event("feature", character.name, f"gains archetype feature {chosen}"))
     stepped = character.model_copy(update=update)
@@ -116,7 +116,7 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
     return after, events
 
 
-def _feature(character: Character, rules: Ruleset, wanted: str | None) -> str:
+def choose_feature(character: Character, rules: Ruleset, wanted: str | None) -> str:
     """The chosen archetype feature, or the first one not yet taken (AMB-46: the player chooses)."""
     assert character.archetype is not None
     table = archetype_table(rules, character.archetype)

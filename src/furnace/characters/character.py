@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from furnace import files
+from furnace.characters import markers as _markers
 from furnace.characters.abilities import modifier
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
 from furnace.rules.effects import ABILITIES, CONDITIONS, Ability, check_dice, shown
@@ -182,8 +183,9 @@ class Character(BaseModel):
         return value
 
     # -- derived ------------------------------------------------------------------------------------
-    def mod(self, ability: Ability) -> int:
-        return modifier(self.scores[ability])
+    def mod(self, ability: Ability, rules: Ruleset | None = None) -> int:
+        """The ability's modifier from the table in force (F-TAB-02; a 13 per `ability_13_modifier`, CF-03)."""
+        return modifier(self.scores[ability], rules)
 
     @property
     def mods(self) -> dict[Ability, int]:
@@ -221,21 +223,43 @@ class Character(BaseModel):
         return [dict(table.lookup(key).data) for key in self.archetype_features]
 
     def ac(self, rules: Ruleset | None = None) -> int:
-        """Armor (F-TAB-21) + DEX where the armor allows it + shield; unarmored 10 + DEX."""
+        """Armor (F-TAB-21) + DEX where the armor allows it + shield; unarmored 10 + DEX. Worn armor loses
+        the protection it has lost (armor_damage: F-TAB-38 row 16, AMB-35, M-ARM-03) until repaired and adds
+        its magic; a shield adds its magic; the Defense style +1 (F-FTR-04)."""
         rules = rules or load_ruleset()
         armor = rules.tables.get("armor")
         body = armor.lookup(self.armor or "unarmored").data
-        ac = int(body.get("ac_base", 10)) + (self.mod("DEX") if body.get("adds_dex") else 0)
+        ac = int(body.get("ac_base", 10)) + (self.mod("DEX", rules) if body.get("adds_dex") else 0)
+        if self.armor:
+            ac += self.armor_magic - self.armor_damage
         if self.shield:
-            ac += int(armor.lookup("shield").data.get("ac_bonus", 2))
+            ac += int(armor.lookup("shield").data.get("ac_bonus", 2)) + self.shield_magic
         if self.fighting_style == "Defense":
             ac += 1
         return ac
 
+    # -- what her gear, load and injuries do to her rolls (characters.markers) ----------------------------
+    def markers(self, rules: Ruleset | None = None) -> list[_markers.Marker]:
+        """Every EASY/HARD her armor (D-9), her load (AMB-57), her injuries and conditions put on her rolls."""
+        return _markers.markers(self, rules or load_ruleset())
+
+    def armor_penalty(self, rules: Ruleset | None = None) -> list[_markers.Marker]:
+        """D-9 (option nonproficient_armor): what wearing armor or a shield she is not proficient in does:
+        STR and DEX CHECKs (and SAVEs under like_5e) and ATKs HARD, and spellcasting FORBIDDEN; [] if none."""
+        return _markers.armor_markers(self, rules or load_ruleset())
+
+    def can_cast_in_armor(self, rules: Ruleset | None = None) -> bool:
+        """False when she wears armor or a shield she is not proficient in and the rules forbid casting (D-9)."""
+        return _markers.casting_refusal(self, rules or load_ruleset()) is None
+
     @property
     def load(self) -> int:
-        """Load = 10 + STR (F-LOAD-01)."""
-        return 10 + self.mod("STR")
+        """Load = 10 + STR (F-LOAD-01), by the default table; `load_limit(rules)` reads the rules in force."""
+        return _markers.load_limit(self)
+
+    def load_limit(self, rules: Ruleset | None = None) -> int:
+        """Load = 10 + STR (F-LOAD-01), STR read per the rules in force (a 13 per ability_13_modifier)."""
+        return _markers.load_limit(self, rules)
 
     @property
     def alive(self) -> bool:
@@ -338,8 +362,10 @@ def archetype_table(rules: Ruleset, name: str) -> Table:
     if bad:
         raise DataFileError(where, f"data.skill_profs: {bad} are not skills; the skills are {', '.join(SKILLS)}", i)
     prerequisite = basic.data.get("prerequisite")
-    if prerequisite is not None and not isinstance(prerequisite, dict):
-        raise DataFileError(where, "data.prerequisite is a mapping such as {race: Half-orc}", i)
+    if prerequisite is not None and (not isinstance(prerequisite, dict)
+                                     or set(prerequisite) - {"race", *ABILITIES}):
+        raise DataFileError(where, "data.prerequisite is a mapping of race (a race or a list of races) and "
+                                   "ability scores, such as {race: Half-orc} or {STR: 13}", i)
     features = [r for r in table.rows if r.data.get("part") == "feature"]
     if not features:
         raise DataFileError(where, f"archetype {name}: no rows with data.part = feature")
@@ -361,6 +387,53 @@ def archetype_names(rules: Ruleset) -> list[str]:
     return names
 
 
+def unmet_prerequisite(character: Character, archetype: str, rules: Ruleset) -> str | None:
+    """Why the character does not meet the archetype's prerequisite (its basic row's data.prerequisite: a
+    race or races, ability scores; F-ARCH-01, F-ARCH-03), or None when she does."""
+    table = archetype_table(rules, archetype)
+    needs = table.lookup("basic").data.get("prerequisite") or {}
+    race = needs.get("race")
+    races = [str(race)] if isinstance(race, str) else [str(r) for r in race or []]
+    if races and character.race not in races:
+        return f"{archetype} needs a {' or a '.join(races)} ({table.id}), not a {character.race}"
+    for ability in ABILITIES:
+        if ability in needs and character.scores[ability] < int(needs[ability]):
+            return f"{archetype} needs {ability} {needs[ability]} or more ({table.id}), not {character.scores[ability]}"
+    return None
+
+
+def archetype_class(rules: Ruleset, archetype: str) -> str | None:
+    return archetype_table(rules, archetype).lookup("basic").data.get("archetype_of")
+
+
+def allowed_archetypes(character: Character, char_class: str, rules: Ruleset) -> list[str]:
+    """The archetypes in force of this class whose prerequisite the character meets."""
+    return [a for a in archetype_names(rules) if archetype_class(rules, a) == char_class
+            and unmet_prerequisite(character, a, rules) is None]
+
+
+def check_archetype(character: Character, char_class: str, archetype: str, rules: Ruleset) -> None:
+    """A `CharacterError` unless the archetype is one of the class's and the character meets its
+    prerequisite; the message lists the archetypes she may take (or, if none, the class's others that a
+    referee may write, F-ARCH-01)."""
+    of = archetype_class(rules, archetype)
+    if of not in (None, char_class):
+        why = f"archetype {archetype} is an archetype of the {of}, not the {char_class}"
+    else:
+        why = unmet_prerequisite(character, archetype, rules) or ""
+    if not why:
+        return
+    allowed = allowed_archetypes(character, char_class, rules)
+    if allowed:
+        raise CharacterError(f"{why}; a {character.race} {char_class} may take {', '.join(allowed)}")
+    known = set(archetype_names(rules))
+    named = [str(a) for a in rules.tables.get("classes").lookup(char_class).data.get("archetypes", [])
+             if str(a) not in known]
+    more = f" (the class also names {', '.join(named)}, which the referee may write as tables)" if named else ""
+    raise CharacterError(f"{why}; no {char_class} archetype in force is open to a {character.race}: the referee "
+                         f"adds one (F-ARCH-01){more}")
+
+
 def check_choices(character: Character, rules: Ruleset) -> None:
     """What a character chose, against the lists in force: the race (the races table), the class, the
     archetype (an archetype table of that class), skills, expertise and saves. Anything else is a
@@ -374,10 +447,9 @@ def check_choices(character: Character, rules: Ruleset) -> None:
     if character.char_class is not None and character.char_class not in CLASSES:
         raise CharacterError(f"class {character.char_class!r} is not one of {', '.join(CLASSES)}")
     if character.archetype is not None:
-        basic = archetype_table(rules, character.archetype).lookup("basic").data
-        if character.char_class is not None and basic.get("archetype_of") not in (None, character.char_class):
-            raise CharacterError(f"archetype {character.archetype} is an archetype of the {basic['archetype_of']}, "
-                                 f"not the {character.char_class}")
+        archetype_table(rules, character.archetype)
+        if character.char_class is not None:
+            check_archetype(character, character.char_class, character.archetype, rules)
     for field in ("skills", "expertise"):
         bad = [s for s in getattr(character, field) if s not in SKILLS]
         if bad:

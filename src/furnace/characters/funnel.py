@@ -11,17 +11,20 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.abilities import roll_in_order
-from furnace.characters.advancement import gain_hp
+from furnace.characters.advancement import choose_feature, gain_hp
 from furnace.characters.character import (
+    ABSOLUTE_CAP,
     CLASSES,
     Character,
     CharacterError,
     Occupation,
     Weapon,
     archetype_table,
+    check_archetype,
+    check_choices,
     clamp_natural,
 )
-from furnace.characters.equipment import equip, starting_kit
+from furnace.characters.equipment import equip, fighting_style_name, starting_kit
 from furnace.dice import DiceSource
 from furnace.events import Event
 from furnace.rules.effects import ABILITIES, Ability
@@ -56,12 +59,18 @@ def trade_weapon(occupation: Occupation, rules: Ruleset) -> list[Weapon]:
 
 
 def apply_race(scores: dict[Ability, int], race: str, rules: Ruleset) -> dict[Ability, int]:
-    """Racial +1/−1 to scores; the +1 is natural, so it stops at 18 (AMB-09)."""
+    """Racial +1/−1 to scores. The +1 is natural, so it stops at 18 (AMB-09); under the option
+    racial_bonus_above_18 a racial trait is no 'natural circumstance' and may reach 19 (at most 20)."""
     adjust = rules.tables.get("races").lookup(race).data.get("adjust", {}) or {}
+    above_18 = bool(rules["racial_bonus_above_18"])
     out = dict(scores)
     for ability, delta in adjust.items():
         key = ability.removesuffix("_score")
-        out[key] = clamp_natural(out[key] + int(delta)) if delta > 0 else max(0, out[key] + int(delta))
+        raised = out[key] + int(delta)
+        if delta > 0:
+            out[key] = max(0, min(ABSOLUTE_CAP, raised)) if above_18 else clamp_natural(raised)
+        else:
+            out[key] = max(0, raised)
     return out
 
 
@@ -158,9 +167,13 @@ def run_funnel(rng: DiceSource, players: int = 4, per_player: int = 4, rules: Ru
 def promote(character: Character, char_class: str, archetype: str, rng: DiceSource,
             rules: Ruleset | None = None, *, skills: Sequence[str] = (), extra_save: Ability | None = None,
             expertise: Sequence[str] = (), fighting_style: str | None = None,
-            kit: Sequence[int] | None = None, with_kit: bool = True,
+            kit: Sequence[int] | None = None, with_kit: bool = True, feature: str | None = None,
             ) -> tuple[Character, list[Event]]:
-    """A funnel survivor becomes level 1: class, archetype, class HP, saves, skills (F-CHAR-03/04)."""
+    """A funnel survivor becomes level 1: class, archetype, class HP, saves, skills (F-CHAR-03/04).
+
+    Every choice is checked before a die is rolled (`check_choices`; the archetype's class and prerequisite,
+    naming the archetypes she may take). Under archetype_feature_at_level_1 (F-ARCH-01's optional rule) she
+    gains one archetype feature now: `feature`, or the first of the list (AMB-46)."""
     rules = rules or load_ruleset()
     if not character.alive:
         raise CharacterError(f"{character.name} is dead and cannot advance")
@@ -169,18 +182,15 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     if char_class not in CLASSES:
         raise CharacterError(f"class must be one of {', '.join(CLASSES)}")
     basic = archetype_table(rules, archetype).lookup("basic").data
-    if basic.get("archetype_of") not in (None, char_class):
-        raise CharacterError(f"{archetype} is an archetype of the {basic['archetype_of']}, not the {char_class}")
-    needed = (basic.get("prerequisite") or {}).get("race")
-    if needed and character.race != needed:
-        raise CharacterError(f"{archetype} needs a {needed} (F-ARCH-03), not a {character.race}")
+    check_archetype(character, char_class, archetype, rules)
     data = rules.tables.get("classes").lookup(char_class).data
     save_ability = data["save_ability"]
     saves = [save_ability] + ([extra_save] if extra_save and extra_save != save_ability else [])
     archetype_skills = list(basic.get("skill_profs", []))
     allowed = skill_count(character, char_class, rules)
     if len(skills) > allowed:
-        raise CharacterError(f"a level-1 {char_class} with INT {character.mod('INT'):+d} chooses {allowed} skills")
+        raise CharacterError(f"a level-1 {char_class} with INT {character.mod('INT', rules):+d} chooses {allowed} "
+                             "skills")
     if len(expertise) > (2 if char_class == "Rogue" else 0):
         raise CharacterError("only a Rogue gains Expertise: two more proficient skills (F-ROG-03)")
     if char_class == "Fighter" and fighting_style is None:
@@ -189,16 +199,19 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
         "char_class": char_class, "archetype": archetype, "level": 1, "saves": saves,
         "skills": _unique(character.skills + archetype_skills + list(skills)),
         "expertise": list(expertise) if char_class == "Rogue" else [],
-        "features": list(data.get("features", [])), "fighting_style": fighting_style,
+        "features": list(data.get("features", [])),
+        "fighting_style": None if fighting_style is None else fighting_style_name(fighting_style, rules),
     })
+    check_choices(stepped, rules)
+    stepped, events = _level_1_feature(stepped, rules, feature)
     gain, rolls = gain_hp(stepped, 1, rng, rules)
     carry = str(rules["funnel_hp_carryover"])
     hp_max = (character.hp_max if carry == "add" else 0) + gain.gained
     promoted = stepped.model_copy(update={
         "hp_max": hp_max, "hp": hp_max, "hit_dice": 1, "hp_history": [*character.hp_history, gain]})
-    events = [Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
-                    f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
-                    before=character.hp_max, after=hp_max)]
+    events.insert(0, Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
+                           f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
+                           before=character.hp_max, after=hp_max))
     if with_kit:
         chosen = starting_kit(char_class, rules, kit)
         promoted = equip(promoted, chosen)
@@ -208,11 +221,25 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     return promoted, events
 
 
+def _level_1_feature(character: Character, rules: Ruleset, feature: str | None) -> tuple[Character, list[Event]]:
+    """F-ARCH-01's optional rule (archetype_feature_at_level_1): one archetype feature at level 1 (the player's
+    pick or the first, AMB-46); without the rule a feature asked for is refused."""
+    if not rules["archetype_feature_at_level_1"]:
+        if feature is not None:
+            raise CharacterError("an archetype feature comes at level 1 only under the referee's optional rule "
+                                 "(archetype_feature_at_level_1, F-ARCH-01)")
+        return character, []
+    gained = choose_feature(character, rules, feature)
+    return character.model_copy(update={"archetype_features": [gained]}), [
+        Event("feature", character.name, f"gains archetype feature {gained} at level 1 "
+              "(archetype_feature_at_level_1, F-ARCH-01)")]
+
+
 def skill_count(character: Character, char_class: str, rules: Ruleset) -> int:
     """1 + INT (Rogue 3 + INT per option), never below 0 (CF-08, AMB-43); a Human's one more (F-RACE-02)."""
     base = 3 if char_class == "Rogue" and rules["rogue_skills"] == "class_section" else 1
     race = rules.tables.get("races").lookup(character.race).data
-    return max(0, base + character.mod("INT")) + int(race.get("bonus_skill_profs", 0))
+    return max(0, base + character.mod("INT", rules)) + int(race.get("bonus_skill_profs", 0))
 
 
 def _unique(items: Sequence[str]) -> list[str]:

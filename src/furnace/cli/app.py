@@ -130,6 +130,12 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
+    **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
+    **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
+    **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
+    # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
+    # `campaign session start` and `spell learn` to their groups: their names load it (these override the above)
+    **dict.fromkeys(("campaign", "damage", "heal", "spellcheck", "spell", "item"), "furnace.cli.session"),
 }
 
 
@@ -347,182 +353,10 @@ def rules_show(option: str, profile: str, as_json: bool) -> None:
     click.echo(f"  sources: {', '.join(spec.sources)}")
 
 
-@cli.command()
-@click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True, help="How many players.")
-@click.option("--per-player", type=click.IntRange(1, 10), default=4, show_default=True,
-              help="0-level characters per player.")
-@seed_option
-@profile_option
-@html_option
-@force_option
-@json_option
-def funnel(players: int, per_player: int, seed: int | None, profile: str, html: str | None, as_json: bool) -> None:
-    """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
-
-    --html writes a printable sheet, four characters to a page (A4 or Letter).
-
-    Example: furnace funnel --players 4 --seed 1 --html funnel.html
-    """
-    from furnace.characters.funnel import run_funnel
-    from furnace.render.sheets import funnel_html
-    from furnace.render.text import party_table
-    from furnace.rules.ruleset import load_ruleset
-
-    rules = load_ruleset(profile)
-    party = run_funnel(_rng(seed), players, per_player, rules)
-    if html:
-        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {players} players"),
-               inputs=[_profile_file(profile)])
-    if as_json:
-        _emit(party.to_dict())
-        return
-    party_table(party)
-
-
-@cli.group()
-def character() -> None:
-    """Make, show, promote and level characters (JSON files).
-
-    Example: furnace character new --class Fighter --level 3 --seed 2 > hero.json
-    """
-
-
 def _load_character(path: str) -> Any:
     from furnace.characters.character import Character
 
     return Character.from_file(path)
-
-
-def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, as_json: bool) -> None:
-    """Write the changed character back (unless --no-write) and print what happened."""
-    if write:
-        _write_back(file, after.to_json())
-    if as_json:
-        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
-        return
-    for e in events:
-        click.echo(e.explain())
-
-
-def _show_character(c: Any, profile: str, as_json: bool) -> None:
-    if as_json:
-        click.echo(c.to_json())
-        return
-    from furnace.render.text import character_sheet
-    from furnace.rules.ruleset import load_ruleset
-
-    character_sheet(c, load_ruleset(profile))
-
-
-@character.command("new")
-@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
-@click.option("--archetype", default=None, help="Default: the class's example archetype.")
-@click.option("--race", default=None, help="Human, Dwarf, Elf, Halfling or Half-orc (default: rolled).")
-@click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
-@click.option("--name", default="", help="The character's name.")
-@seed_option
-@profile_option
-@json_option
-def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
-                  seed: int | None, profile: str, as_json: bool) -> None:
-    """A new character of a class and level: a funnel peasant promoted and levelled.
-
-    Example: furnace character new --class Rogue --level 5 --seed 4 --json
-    """
-    from furnace.characters.advancement import level_up
-    from furnace.characters.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
-    from furnace.rules.ruleset import load_ruleset
-
-    rules, rng = load_ruleset(profile), _rng(seed)
-    archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
-    race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
-    c, _ = new_zero_level(rng, rules, name=name, race=race)
-    c, _ = promote(c, char_class, archetype, rng, rules)
-    while c.level < level:
-        c, _ = level_up(c, rng, rules, ability=best_ability(c))
-    _show_character(c, profile, as_json)
-
-
-def best_ability(c: Any) -> Any:
-    """For quick generation: raise the class's save ability, else the highest score below 18."""
-    return max(c.scores, key=lambda a: (c.scores[a] < 18, a in c.saves[:1], c.scores[a]))
-
-
-@character.command("show")
-@click.argument("file")
-@profile_option
-@click.option("--markdown", is_flag=True, help="Print the sheet as Markdown.")
-@html_option
-@force_option
-@json_option
-def character_show(file: str, profile: str, markdown: bool, html: str | None, as_json: bool) -> None:
-    """Show a character file as a sheet (or re-validated JSON, or Markdown); --html writes a printable one.
-
-    Example: furnace character show hero.json --markdown --html hero.html
-    """
-    c = _load_character(file)
-    if html or markdown:
-        from furnace.render.sheets import character_html, character_markdown
-        from furnace.rules.ruleset import load_ruleset
-
-        rules = load_ruleset(profile)
-        if html:
-            _write(html, character_html(c, rules), inputs=[file, _profile_file(profile)])
-        if markdown and not as_json:
-            click.echo(character_markdown(c, rules), nl=False)
-            return
-    _show_character(c, profile, as_json)
-
-
-@character.command("level-up")
-@click.argument("file")
-@click.option("--ability", default=None, help="The score to raise at levels 4, 6, 8, 10.")
-@click.option("--feature", default=None, help="The archetype feature to take, where one is due.")
-@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
-@seed_option
-@profile_option
-@json_option
-def character_level_up(file: str, ability: str | None, feature: str | None, write: bool, seed: int | None,
-                       profile: str, as_json: bool) -> None:
-    """Advance a character one level: HP roll (or flat $), PROF, scores, features.
-
-    Example: furnace character level-up hero.json --ability STR --seed 5
-    """
-    from furnace.characters.advancement import level_up
-    from furnace.rules.ruleset import load_ruleset
-
-    c = _load_character(file)
-    wanted = ability.upper() if ability else None
-    if wanted is not None and wanted not in c.scores:
-        raise FurnaceError(f"--ability must be one of {', '.join(c.scores)}")
-    after, events = level_up(c, _rng(seed), load_ruleset(profile), ability=wanted,  # type: ignore[arg-type]
-                             feature=feature)
-    _save_and_report(file, after, events, write, as_json)
-
-
-@character.command("promote")
-@click.argument("file")
-@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
-@click.option("--archetype", required=True, help="Barbarian, Bloodshaman, Arcane Trickster, Wizard or your own.")
-@click.option("--skill", "skills", multiple=True, help="A chosen skill (repeatable; 1+INT, Rogue 3+INT).")
-@click.option("--save", "extra_save", default=None, help="The one chosen save besides the class's own.")
-@click.option("--write/--no-write", default=True, show_default=True, help="Save the result back to FILE.")
-@seed_option
-@profile_option
-@json_option
-def character_promote(file: str, char_class: str, archetype: str, skills: Sequence[str], extra_save: str | None,
-                      write: bool, seed: int | None, profile: str, as_json: bool) -> None:
-    """Promote a funnel survivor to level 1 of a class and archetype.
-
-    Example: furnace character promote peasant.json --class Fighter --archetype Barbarian --seed 3
-    """
-    from furnace.characters.funnel import promote
-    from furnace.rules.ruleset import load_ruleset
-
-    c = _load_character(file)
-    after, events = promote(c, char_class, archetype, _rng(seed), load_ruleset(profile), skills=skills,
-                            extra_save=extra_save.upper() if extra_save else None)  # type: ignore[arg-type]
-    _save_and_report(file, after, events, write, as_json)
 
 
 @cli.command()

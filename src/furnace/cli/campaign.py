@@ -1,6 +1,7 @@
-"""`furnace campaign …`: make, choose, inspect, undo, verify and move campaigns; `damage` and `heal`.
+"""`furnace campaign …`: make, choose, inspect, undo, verify and move campaigns (join, import-files, export,
+import, backup, restore), the referee's overrides; `damage` and `heal`.
 
-Each command is a few lines over `furnace.campaign`: the store, its commands and `verify`.
+Each command is a few lines over `furnace.campaign`: the store, its commands, `transfer`, `overrides`, `verify`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 import click
 
-from furnace.cli.app import _emit, cli, json_option, load_rules, option_option
+from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
 from furnace.cli.context import settings, use
 from furnace.errors import FurnaceError
 
@@ -223,3 +224,162 @@ def heal(who: str, amount: int, source: str, as_json: bool) -> None:
     from furnace.campaign import commands
 
     _apply("heal", commands.heal(who, amount, source), as_json)
+
+
+# -- moving characters and campaigns in and out ---------------------------------------------------------------
+@campaign.command("join")
+@click.argument("files", nargs=-1, required=True, metavar="FILE…")
+@click.option("--player", default="", help="The player who runs them (default: the file's own player).")
+@json_option
+def campaign_join(files: Sequence[str], player: str, as_json: bool) -> None:
+    """Character JSON files join the roster (each a logged command); every file is read before any joins.
+
+    Example: furnace campaign join examples/characters/brakka.json --player Ann
+    """
+    from furnace.campaign.transfer import import_files
+
+    s = settings()
+    if not player:
+        _show_events([e for a in import_files(s.store(), s.need_campaign(), files) for e in a.events], as_json)
+        return
+    from furnace.campaign.roster import join_files
+
+    _show_events([e for a in join_files(s.store(), s.need_campaign(), files, player) for e in a.events], as_json)
+
+
+@campaign.command("import-files")
+@click.argument("files", nargs=-1, required=True, metavar="FILE…")
+@json_option
+def campaign_import_files(files: Sequence[str], as_json: bool) -> None:
+    """Bring character files and an old `furnace clock` state file into the campaign in use.
+
+    Example: furnace campaign import-files examples/characters/wren.json examples/characters/corra.json
+    """
+    from furnace.campaign.transfer import import_files
+
+    s = settings()
+    _show_events([e for a in import_files(s.store(), s.need_campaign(), files) for e in a.events], as_json)
+
+
+@campaign.command("export")
+@click.argument("name")
+@click.option("--out", "out", required=True, metavar="FILE", help="The JSON file to write (--force replaces it).")
+@force_option
+def campaign_export(name: str, out: str) -> None:
+    """Write one campaign's whole log, every event with its hash, to a JSON file.
+
+    Example: furnace campaign export keep --out keep.json
+    """
+    from furnace.campaign.transfer import write_export
+
+    s = settings()
+    path = write_export(s.store(), name, out, force=s.force)
+    click.echo(f"campaign {name!r} ({s.store().count(name)} events) written to {path}")
+
+
+@campaign.command("import")
+@click.argument("file")
+@click.option("--as", "as_name", default=None, metavar="NEW", help="Import it under another name.")
+def campaign_import(file: str, as_name: str | None) -> None:
+    """Recreate an exported campaign here, its chain of hashes checked first.
+
+    Example: furnace campaign import keep.json --as keep-copy
+    """
+    from furnace.campaign.transfer import import_campaign
+
+    s = settings()
+    name = import_campaign(s.store(), file, as_name=as_name)
+    click.echo(f"campaign {name!r} imported ({s.store().count(name)} events) into {s.store().where()}")
+
+
+@campaign.command("backup")
+@click.argument("file")
+@click.option("--portable", is_flag=True, help="The JSON form any engine restores (default for a .json FILE).")
+@force_option
+def campaign_backup(file: str, portable: bool) -> None:
+    """Back up every campaign of the database into one file (SQLite's online backup, or portable JSON).
+
+    Example: furnace campaign backup furnace-backup.db
+    """
+    from furnace.campaign.transfer import backup
+
+    s = settings()
+    form = backup(s.store(), file, force=s.force, portable=True if portable else None)
+    click.echo(f"{len(s.store().names())} campaign(s) backed up to {file} ({form})")
+
+
+@campaign.command("restore")
+@click.argument("file")
+@force_option
+def campaign_restore(file: str) -> None:
+    """Bring back every campaign of a backup (or one export); --force replaces campaigns of the same name.
+
+    Example: furnace --db new.db campaign restore furnace-backup.db
+    """
+    from furnace.campaign.transfer import restore
+
+    s = settings()
+    names = restore(s.store(), file, force=s.force)
+    click.echo(f"restored {len(names)} campaign(s): {', '.join(names)}")
+
+
+# -- the referee's own files ----------------------------------------------------------------------------------
+@campaign.group("override")
+def override() -> None:
+    """The referee's own tables, options, profile, archetypes, spells, items and monsters in the campaign.
+
+    Example: furnace campaign override list
+    """
+
+
+@override.command("add")
+@click.argument("file")
+@click.option("--kind", default=None, help="table, option, archetype, spell, item, monster or profile (default: "
+                                           "told by the file).")
+@json_option
+def override_add(file: str, kind: str | None, as_json: bool) -> None:
+    """Add (or replace) a referee's file, validated in the campaign; logged, so `campaign undo` takes it back.
+
+    A table file replaces the packaged table of its id (start from a copy of one and edit it); an archetype
+    file is offered at promotion where its prerequisite holds.
+
+    Example: furnace campaign override add src/furnace/data/tables/F-TAB-36.yaml --kind table
+    """
+    from furnace.campaign.overrides import add_override
+
+    s = settings()
+    _show_events(add_override(s.store(), s.need_campaign(), file, kind=kind).events, as_json)
+
+
+@override.command("list")
+@json_option
+def override_list(as_json: bool) -> None:
+    """The campaign's overrides by kind, each with its key and the file it came from.
+
+    Example: furnace campaign override list
+    """
+    from furnace.campaign.overrides import list_overrides
+
+    s = settings()
+    found = list_overrides(s.store().open(s.need_campaign()))
+    if as_json:
+        _emit([{"key": f"{o.kind}:{o.id}", **o.model_dump(mode="json", exclude={"text"})} for o in found])
+        return
+    for o in found:
+        click.echo(f"{o.kind}:{o.id}" + (f"  ({o.source})" if o.source else ""))
+    if not found:
+        click.echo("no overrides: the packaged rules are in force")
+
+
+@override.command("remove")
+@click.argument("key")
+@json_option
+def override_remove(key: str, as_json: bool) -> None:
+    """Remove an override by its key (as `override list` shows it); the packaged table is back.
+
+    Example: furnace campaign override remove table:F-TAB-36
+    """
+    from furnace.campaign.overrides import remove_override
+
+    s = settings()
+    _show_events(remove_override(s.store(), s.need_campaign(), key).events, as_json)

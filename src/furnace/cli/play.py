@@ -21,28 +21,49 @@ from furnace.cli.app import (
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", required=False)
 @seed_option
 @click.option("--rounds", type=click.IntRange(1, 100), default=20, show_default=True, help="At most this many rounds.")
 @profile_option
 @option_option
+@click.option("--party", multiple=True, metavar="all|WHO",
+              help="A fight of the campaign: who fights, all (the roster's living characters) or ids and names.")
+@click.option("--monsters", default=None, metavar='"goblin x4, ogre"',
+              help="A fight of the campaign against these monsters of the bestiary (and the campaign's overrides).")
+@click.option("--room-dc", type=click.IntRange(1, 40), default=None,
+              help="The ROOM DC (default: the fight file's, or the monsters' highest typical ROOM DC).")
 @click.option("--quiet", is_flag=True, help="Leave the dice out of the log.")
 @click.option("--allow-outside", is_flag=True,
               help="Let the fight file name party files outside its own folder (absolute paths, ../).")
 @json_option
-def fight(file: str, seed: int | None, rounds: int, profile: str, options: tuple[str, ...], quiet: bool,
-          allow_outside: bool, as_json: bool) -> None:
-    """Resolve a fight file round by round (each side attacks the nearest enemy) and print the log.
+def fight(file: str | None, seed: int | None, rounds: int, profile: str, options: tuple[str, ...],
+          party: tuple[str, ...], monsters: str | None, room_dc: int | None, quiet: bool, allow_outside: bool,
+          as_json: bool) -> None:
+    """Resolve a fight round by round (each side attacks the nearest enemy) and print the log.
 
-    Party files are read from the fight file's folder (and its subfolders) unless --allow-outside.
+    With a fight FILE alone, nothing is stored: party files are read from the file's folder (and its
+    subfolders) unless --allow-outside. With --party or --monsters, it is a fight of the campaign chosen: the
+    roster's living characters against the monsters (or the FILE's), written back in one logged command — HP,
+    deaths with cause and round, injuries, luck, gear, XP.
 
     Example: furnace fight examples/funnel-vs-goblins.yaml --seed 1 --option enemy_morale=true
+
+    Example: furnace --campaign keep fight --party all --monsters "goblin x4, ogre" --seed 2
     """
+    if party or monsters:
+        _campaign_fight(file, seed, rounds, profile, options, party, monsters, room_dc, quiet, as_json)
+        return
+    if file is None:
+        from furnace.errors import FurnaceError
+
+        raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
     from furnace.play.encounter import log_text, run_fight
     from furnace.play.fightfile import build, load_fight
 
     rules, rng = load_rules(profile, options), _rng(seed)
     spec = load_fight(file)
+    if room_dc is not None:
+        spec = spec.model_copy(update={"room_dc": room_dc})
     encounter = build(spec, Path(file).parent, rng, rules, allow_outside=allow_outside)
     enc, events = run_fight(encounter, rng, rules, rounds)
     if as_json:
@@ -55,6 +76,34 @@ def fight(file: str, seed: int | None, rounds: int, profile: str, options: tuple
     fallen = [c.name for c in enc.combatants if c.status == "dead"]
     click.echo(f"\nAfter {enc.round} round(s): {enc.winner or 'no side'} "
                f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {', '.join(fallen) or 'none'}")
+
+
+def _campaign_fight(file: str | None, seed: int | None, rounds: int, profile: str, options: tuple[str, ...],
+                    party: tuple[str, ...], monsters: str | None, room_dc: int | None, quiet: bool,
+                    as_json: bool) -> None:
+    """`fight --party … --monsters …`: the automatic fight on the campaign, settled in one command."""
+    from furnace.campaign import encounters
+    from furnace.cli.context import settings
+    from furnace.cli.encounter import fight_overrides, show_log
+    from furnace.errors import FurnaceError
+    from furnace.play.fightfile import load_fight
+
+    s = settings()
+    store, name = s.store(), s.need_campaign()
+    state = store.open(name)
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("profile") != click.core.ParameterSource.DEFAULT and profile != state.profile:
+        raise FurnaceError(f"the campaign {name!r} plays by the profile {state.profile}, not {profile}: a fight of "
+                           "the campaign uses the campaign's rules (--option changes one for this fight)")
+    if file and monsters:
+        raise FurnaceError("name the monsters once: a fight FILE or --monsters, not both")
+    spec = load_fight(file) if file else None
+    command = encounters.fight(party, _rng(seed), monsters=monsters, fight_file=spec, room_dc=room_dc,
+                               rounds=rounds, options=fight_overrides(options, store, name))
+    applied = store.apply(name, "fight", command)
+    roster = {k: {"hp": m.character.hp, "status": m.status, "death": m.death.model_dump() if m.death else None}
+              for k, m in applied.state.roster.items()}
+    show_log(applied.events, as_json, rolls=not quiet, extra={"campaign": name, "roster": roster})
 
 
 @cli.command()

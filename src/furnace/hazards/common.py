@@ -4,6 +4,11 @@ A Hazards function that is given no ruleset uses the `hazards` profile. Each mod
 switched by its own option (`hazards_travel`, `hazards_disease` …); calling a switched-off rule raises
 `OptionOffError`. State lives in `character.extensions["hazards"]` as plain JSON values and is copied,
 never changed in place, so the public API stays immutable.
+
+A hazard SAVE is a Furnace ability SAVE (D-5: save_vs_poison …), or, under save_mapping category_table, d20 ≥
+the target number of the referee's category-save table named by save_category_table (none ships). That table
+is keyed `<category>/<class>` (`level-0` for a 0-level character, `*` for any class) and each row's
+`data.targets` maps a first level to its target number: `poison/Fighter: {targets: {1: 14, 3: 13}}`.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import UnknownNameError
 from furnace.events import Event
-from furnace.play.checks import CheckResult, Modifier, OptionOffError, check, plain_dc
+from furnace.play.checks import CheckError, CheckResult, Modifier, OptionOffError, check, plain_dc
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from furnace.rules.tables import Table
 
 if TYPE_CHECKING:
     from furnace.play.clock import Campaign, Fire
@@ -84,9 +90,46 @@ def save_ability(category: Category, rules: Ruleset) -> Ability:
     return ability
 
 
+def _category_table(rules: Ruleset) -> Table:
+    name = str(rules["save_category_table"])
+    try:
+        return rules.tables.get(name)
+    except UnknownNameError:
+        raise CheckError(f"save_mapping is category_table but no table {name!r} is loaded: load the referee's "
+                         "category-save table (D-5) or set save_mapping: furnace_abilities") from None
+
+
+def category_target(character: Character, category: Category, rules: Ruleset) -> tuple[int, str] | None:
+    """D-5: under save_mapping category_table, the target number of the referee's category-save table and the
+    row it comes from (the highest first level at or below the character's); None under furnace_abilities."""
+    if rules["save_mapping"] != "category_table":
+        return None
+    table = _category_table(rules)
+    who = character.char_class if character.level >= 1 and character.char_class else "level-0"
+    wanted = (f"{category}/{who}".lower(), f"{category}/*")
+    row = next((r for r in table.rows if str(r.key).lower() in wanted), None)
+    if row is None:
+        raise CheckError(f"{table.id} has no category-save row for {wanted[0]} (nor {wanted[1]})")
+    try:
+        targets = {int(k): int(v) for k, v in dict(row.data.get("targets") or {}).items()}
+    except (TypeError, ValueError):
+        raise CheckError(f"{table.id} {row.key}: data.targets maps a level to a target number") from None
+    levels = [level for level in targets if level <= character.level]
+    if not levels:
+        raise CheckError(f"{table.id} {row.key} gives no target at level {character.level} or below")
+    return targets[max(levels)], f"{table.id} {row.key} from level {max(levels)}"
+
+
 def hazard_save(character: Character, category: Category, rng: DiceSource, rules: Ruleset, why: str,
                 extra: Sequence[Modifier] = (), dc: int | None = None) -> CheckResult:
-    """d20 + ability + PROF (if proficient) + situational modifiers vs hazard_save_dc (or the given DC)."""
+    """d20 + ability + PROF (if proficient) + situational modifiers vs hazard_save_dc (or the given DC); under
+    save_mapping category_table, d20 + situational modifiers vs the table's target, which replaces both."""
+    table = category_target(character, category, rules)
+    if table is not None:
+        number, source = table
+        label = f"{character.name} save vs {category} (target {number}, {source}, D-5): {why}"
+        return check(rng, plain_dc(number), [*extra, *situational(character)], kind="SAVE", label=label,
+                     rules=rules)
     ability = save_ability(category, rules)
     mods = [Modifier(character.mod(ability), ability)]
     if ability in character.saves:

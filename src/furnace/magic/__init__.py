@@ -10,7 +10,7 @@ from furnace._exports import lazy
 
 if TYPE_CHECKING:
     from furnace.magic.casting import Casting, cast_spell, lay_on_hands, learn_cantrip, learn_spell, new_day
-    from furnace.magic.items import Item, all_items, build_item, get_item
+    from furnace.magic.items import Item, all_items, build_item, daily_uses, get_item, use_item
     from furnace.magic.spellbuilder import build, propose, random_name
     from furnace.magic.spellcheck import Spellcheck, dice_for_sl, success_level
     from furnace.magic.spells import Spell, all_spells, cast, get_spell
@@ -33,6 +33,8 @@ _EXPORTS = {
     "all_items": "items",
     "get_item": "items",
     "build_item": "items",
+    "daily_uses": "items",
+    "use_item": "items",
     "random_name": "spellbuilder",
     "propose": "spellbuilder",
     "build": "spellbuilder",
@@ -48,6 +50,7 @@ __all__ = [
     "build_item",
     "cast",
     "cast_spell",
+    "daily_uses",
     "dice_for_sl",
     "get_item",
     "get_spell",
@@ -58,5 +61,6 @@ __all__ = [
     "propose",
     "random_name",
     "success_level",
+    "use_item",
 ]
 __getattr__, __dir__ = lazy(__name__, _EXPORTS)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
+from furnace.characters.markers import casting_refusal
 from furnace.errors import DataFileError, IllegalActionError, UnknownNameError
 from furnace.events import Event
 from furnace.magic.mishaps import lockouts
@@ -193,7 +194,7 @@ def cast_cantrip(character: Character, name: str, rules: Ruleset | None = None, 
     rules = rules or load_ruleset()
     cantrip = (book or load_cantrips()).get(name)
     refusal = refused(character.name, cantrip, rules, known=cantrip.name in character.cantrips,
-                      barred=barred_targets(character), target=target)
+                      barred=barred_targets(character), target=target, armor=armor_refusal(character, rules))
     if refusal:
         raise IllegalActionError(refusal)
     on = f" on {target}" if target else ""
@@ -203,8 +204,10 @@ def cast_cantrip(character: Character, name: str, rules: Ruleset | None = None, 
 
 
 def refused(caster: str, cantrip: Cantrip, rules: Ruleset, *, known: bool, barred: Sequence[str],
-            target: str | None) -> str | None:
-    """Why this cantrip cannot be cast now, or None."""
+            target: str | None, armor: str | None = None) -> str | None:
+    """Why this cantrip cannot be cast now, or None; `armor` is why her armor bars spellcasting (D-9)."""
+    if armor:
+        return armor
     if not known:
         return f"{caster} does not know the cantrip {cantrip.name}"
     if not cantrip.allowed(rules):
@@ -212,6 +215,13 @@ def refused(caster: str, cantrip: Cantrip, rules: Ruleset, *, known: bool, barre
     if target is not None and target in barred:
         return f"{caster} can't target {target} with magic until a rest (mishap, F-TAB-18 10–11)"
     return None
+
+
+def armor_refusal(character: Character, rules: Ruleset) -> str | None:
+    """D-9 (option nonproficient_armor): why she cannot cast in the armor or shield she wears, or None."""
+    if character.can_cast_in_armor(rules):
+        return None
+    return f"{casting_refusal(character, rules) or character.name + ' cannot cast in her armor'} (D-9)"
 
 
 def barred_targets(character: Character) -> list[str]:

@@ -2,6 +2,9 @@
 disapproval, Spell Depletion, scrolls, and Lay on Hands with its daily cap.
 
 F-CLR-03…08, F-MU-03…06, F-ARCH-03…05 (spell parts), F-SPELL-10/11, D-7, D-10, CF-16, CF-17, AMB-15, AMB-41.
+A spell over the cap of spells known is forgotten until the cap rises, or kept (option spells_over_cap, AMB-47).
+The caster's state (short of sleep, drunk …: `furnace.play.registry.state_modifiers`) reaches every SPELLCHECK
+and every SAVE made here (mishap SAVEs, Spell Depletion). Magical healing ends the torso wound (D-8).
 A mishap row that casts a spell (AMB-21) is resolved here too: the spell and its target are picked with the
 dice, its SL rolled, its row's damage rolled and dealt to the caster when she is the one it lands on; what
 lands on others is in `Casting.loosed` for the referee. Cantrips: `furnace.magic.cantrips`.
@@ -18,10 +21,14 @@ from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.magic import cantrips as _cantrips
+from furnace.magic.cantrips import armor_refusal
+from furnace.magic.items import renew_uses
 from furnace.magic.mishaps import Loosed, lockouts, loose, spell_effects, until_rest_line
 from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Cast, Spell, cast, get_spell
-from furnace.play.rest import spend_hit_die
+from furnace.play import registry
+from furnace.play.checks import Modifier
+from furnace.play.rest import heal_by_magic, pool_size, spend_hit_die
 from furnace.rules.effects import Ability, Condition, Damage, Save, SpellEffect
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import TableRoll
@@ -49,6 +56,37 @@ def spells_known_cap(character: Character, rules: Ruleset | None = None) -> int:
         extra = 2 if "bookworm" in character.archetype_features else 0
         return max(0, 1 + character.level + character.mod("INT")) + extra
     return 0
+
+
+def forgotten(character: Character, rules: Ruleset | None = None) -> list[str]:
+    """AMB-47, option spells_over_cap: the spells past the cap (the last learned) are forgotten until the cap
+    rises (`forgotten`, the default); under `kept` none is."""
+    rules = rules or load_ruleset()
+    if rules["spells_over_cap"] == "kept" or character.char_class not in CASTERS:
+        return []
+    return list(character.spells[spells_known_cap(character, rules):])
+
+
+def _check_armor(character: Character, rules: Ruleset) -> None:
+    """D-9: no SPELLCHECK (a spell, a prayer, Lay on Hands) in armor she is not proficient in."""
+    refused = armor_refusal(character, rules)
+    if refused:
+        raise IllegalActionError(refused)
+
+
+def spellcheck_state(character: Character) -> list[Modifier]:
+    """What the character's state adds to a SPELLCHECK (short of sleep −N, H-SLEEP-01; the chapters register it)."""
+    return [Modifier(p.spellcheck, p.source) for p in registry.state_modifiers(character) if p.spellcheck]
+
+
+def save_roll(character: Character, ability: Ability, rng: DiceSource, rules: Ruleset, label: str) -> dice.RollResult:
+    """d20 + the SAVE bonus (the modifier, PROF if proficient) + what the character's state adds to SAVEs (short
+    of sleep −N, drunk −2: H-SLEEP-01, H-DRUG-02)."""
+    bonus = character.mod(ability) + (character.prof(rules) if ability in character.saves else 0)
+    state = sum(p.saves for p in registry.state_modifiers(character))
+    if state:
+        return dice.roll("d20+SAVE+STATE", rng, {"SAVE": bonus, "STATE": state}, label)
+    return dice.roll("d20+SAVE", rng, {"SAVE": bonus}, label)
 
 
 def learn_spell(character: Character, name: str, rules: Ruleset | None = None) -> Character:
@@ -104,15 +142,15 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     rules = rules or load_ruleset()
     ability = casting_ability(character, scroll)
     spell = get_spell(rules, name)
-    blocked = blocked_by(character, spell.name, target)
+    blocked = blocked_by(character, spell.name, target) or armor_refusal(character, rules)
     if blocked:
         raise IllegalActionError(blocked)
-    if not scroll and spell.name not in character.spells:
-        raise IllegalActionError(f"{character.name} does not know {spell.name}")
+    _check_known(character, spell.name, scroll, rules)
     scroll_easy, scroll_hard = _scroll_difficulty(character, rules) if scroll else ([], [])
     check = spellcheck(rng, character.mod(ability), character.prof(rules), room_dc, rules,
                        easy=[*easy, *scroll_easy], hard=[*hard, *scroll_hard], luck_dice=luck_dice,
-                       ability=ability, label=f"{character.name} casts {spell.name}: SPELLCHECK")
+                       ability=ability, label=f"{character.name} casts {spell.name}: SPELLCHECK",
+                       state=spellcheck_state(character))
     done = cast(spell, check)
     events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
     if done.row is not None:
@@ -121,6 +159,18 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     character, mishap, loosed = _natural_rolls(character, spell, check, rng, rules, events, room_dc, aim)
     character = _depletion(character, check, rng, room_dc, rules, events)
     return Casting(character, done, mishap, tuple(events), loosed)
+
+
+def _check_known(character: Character, spell: str, scroll: bool, rules: Ruleset) -> None:
+    """AMB-47: only a spell known (and not forgotten under spells_over_cap) is cast; a scroll needs none."""
+    if scroll:
+        return
+    if spell not in character.spells:
+        raise IllegalActionError(f"{character.name} does not know {spell}")
+    if spell in forgotten(character, rules):
+        raise IllegalActionError(f"{character.name} has forgotten {spell}: she knows {len(character.spells)} spells, "
+                                 f"over her cap of {spells_known_cap(character, rules)}, until the cap rises "
+                                 "(spells_over_cap: forgotten, AMB-47)")
 
 
 @dataclass(frozen=True)
@@ -222,8 +272,7 @@ def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc:
 def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rules: Ruleset,
            events: list[Event]) -> bool:
     ability = save.ability or "CON"
-    bonus = character.mod(ability) + (character.prof(rules) if ability in character.saves else 0)
-    roll = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
+    roll = save_roll(character, ability, rng, rules, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
     events.append(Event("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
                         f"{'saved' if roll.total >= room_dc else 'failed'}", (roll,)))
     return roll.total >= room_dc
@@ -252,8 +301,7 @@ def _depletion(character: Character, check: Spellcheck, rng: DiceSource, room_dc
     count = character.spells_cast + 1
     if count < DEPLETION_AFTER:
         return character.model_copy(update={"spells_cast": count})
-    bonus = character.mod("INT") + (character.prof(rules) if "INT" in character.saves else 0)
-    save = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{character.name} INT SAVE vs ROOM DC {room_dc} (depletion)")
+    save = save_roll(character, "INT", rng, rules, f"{character.name} INT SAVE vs ROOM DC {room_dc} (depletion)")
     if save.total >= room_dc:
         events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} holds; count reset",
                             (save,)))
@@ -279,8 +327,9 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
         raise CharacterError(f"{cleric.name} is not a Cleric")
     if cleric.name == recipient.name and not rules["loh_self"]:
         raise IllegalActionError("Lay on Hands on oneself is off (option loh_self)")
+    _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
-                       label=f"{cleric.name} Lay on Hands: SPELLCHECK")
+                       label=f"{cleric.name} Lay on Hands: SPELLCHECK", state=spellcheck_state(cleric))
     events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
     if check.natural <= cleric.disapproval and rules["cleric_natural_1"] != "mishap":   # AMB-15 (e)
         cleric, _ = disapproval(cleric, rng, room_dc, rules, events)
@@ -298,12 +347,15 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
         recipient, event = spend_hit_die(recipient, rng, rules, "Lay on Hands")
         events.append(event)
     recipient = recipient.model_copy(update={"healed_today": recipient.healed_today + allowed})
+    if allowed:
+        recipient = heal_by_magic(recipient, events, "Lay on Hands", rules)
     return cleric, recipient, events
 
 
 def new_day(character: Character) -> Character:
-    """A new in-game day resets the daily healing count (AMB-14: not every long rest)."""
-    return character.model_copy(update={"healed_today": 0})
+    """A new in-game day resets the daily healing count (AMB-14: not every long rest) and renews the magic items'
+    daily uses (AMB-59)."""
+    return renew_uses(character.model_copy(update={"healed_today": 0}), [])
 
 
 def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, rng: DiceSource, room_dc: int,
@@ -315,8 +367,10 @@ def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, r
     if not approved:
         return cleric, recipient, [Event("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
                                          f"{condition}? (F-CLR-06; approve to roll)", data={"referee_prompt": True})]
+    _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
-                       label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK")
+                       label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK",
+                       state=spellcheck_state(cleric))
     events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
     if not check.success:
         return _after_prayer(cleric, check, events), recipient, events
@@ -336,10 +390,7 @@ def extra_hit_dice(recipient: Character, rng: DiceSource, room_dc: int, rules: R
     rules = rules or load_ruleset()
     if not rules["loh_extra_hd_recovery"]:
         raise CharacterError("the optional extra Hit Die recovery is off (option loh_extra_hd_recovery, F-CLR-08)")
-    from furnace.play.rest import pool_size
-
-    bonus = recipient.mod("CON") + (recipient.prof(rules) if "CON" in recipient.saves else 0)
-    save = dice.roll("d20+SAVE", rng, {"SAVE": bonus}, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
+    save = save_roll(recipient, "CON", rng, rules, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
     if save.total < room_dc:
         return recipient, [Event("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
     pool = min(pool_size(recipient, rules), recipient.hit_dice + 1)

@@ -5,7 +5,12 @@ F-SPELL-02…12, F-CLR-04 (D-10), F-MU-04, F-MU-06, AMB-21, with the spell data 
 A mishap row that casts a spell picks the spell and its target with the dice, rolls its SL and applies that
 SL's row (`furnace.magic.mishaps`). The lockouts a mishap or disapproval leaves (no casting, not this spell,
 not this creature, until rest; Spell Depletion) are held by the caster and refused by the "cast" action with
-the reason, and its tactic does not choose them. `combatant` carries a character's casting state into a fight.
+the reason, and its tactic does not choose them; so is a spell the caster does not know (or has forgotten,
+AMB-47), and every spell while she wears armor she is not proficient in (D-9, held `MOD:spellcasting:FORBIDDEN`).
+The SPELLCHECK reads the caster's held spellcheck modifiers (a flat BONUS such as short of sleep, H-SLEEP-01, or
+disapproval's −1, X-TAB-02; EASY/HARD); her SAVEs already carry her state. A mishap condition lasts the rounds of
+the option `mishap_condition_duration` (AMB-20). `carry_magic`, registered in COMBATANT_HOOKS, carries a
+character's casting state into a fight.
 """
 
 from __future__ import annotations
@@ -14,21 +19,26 @@ from furnace import dice
 from furnace.characters.character import Character
 from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.magic import cantrips as _cantrips
-from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects
+from furnace.magic.cantrips import armor_refusal
+from furnace.magic.casting import forgotten
+from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
 from furnace.magic.spellcheck import spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
 from furnace.play.apply import apply_all
+from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
-from furnace.play.conditions import Held
-from furnace.play.encounter import PLAYER_TAG
-from furnace.play.registry import ACTIONS
+from furnace.play.conditions import Held, modifier_name
+from furnace.play.registry import ACTIONS, COMBATANT_HOOKS, state_modifiers
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import Area, Damage, Effect, SpellEffect, Summon
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import TableRoll
 
-LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST"})
+FORBIDDEN = modifier_name("spellcasting", "FORBIDDEN")   # D-9: armor she is not proficient in
+LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST", FORBIDDEN})
 CANTRIP_TAG = "cantrip:"     # a cantrip the combatant knows, in its features (F-MU-06)
+SPELLCHECK_MODES = {"BONUS": modifier_name("spellcheck", "BONUS"), "EASY": modifier_name("spellcheck", "EASY"),
+                    "HARD": modifier_name("spellcheck", "HARD")}
 
 
 def can_cast(c: Combatant) -> bool:
@@ -39,7 +49,11 @@ def refusal(enc: Encounter, c: Combatant, spell: str, target: str | None) -> str
     """Why this caster may not cast this spell (at this target) now, or None (F-MU-04, F-TAB-18, D-7)."""
     if c.spell_mod is None:
         return f"{c.name} casts no spells"
+    if spell not in c.spells:
+        return f"{c.name} does not know {spell} (AMB-47)"
     for h in c.held:
+        if h.name == FORBIDDEN:
+            return f"{c.name} cannot cast spells: {h.source or 'armor she is not proficient in (D-9)'}"
         if h.name == "DEPLETED":
             return f"{c.name} cannot cast until a rest (Spell Depletion, F-MU-04)"
         if h.name == "CANT_CAST":
@@ -86,8 +100,10 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     refused = refusal(step.enc, c, spell.name, target)
     if refused:
         raise IllegalActionError(refused)
-    check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules,
-                       ability="WIS" if c.char_class == "Cleric" else "INT", label=f"{c.name} casts {spell.name}")
+    state, easy, hard = spellcheck_held(c)
+    check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard,
+                       ability="WIS" if c.char_class == "Cleric" else "INT", label=f"{c.name} casts {spell.name}",
+                       state=state)
     step.log("spellcheck", c.name, f"casts {spell.name}: {check.explain()}", sl=check.sl)
     mode = str(step.rules["cleric_natural_1"])
     divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
@@ -105,6 +121,16 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
         _depletion(step, caster)
 
 
+def spellcheck_held(c: Combatant) -> tuple[list[Modifier], list[str], list[str]]:
+    """What the caster holds for her SPELLCHECK: flat modifiers (her state: short of sleep, H-SLEEP-01; a
+    disapproval's −1, X-TAB-02), and the sources of EASY and HARD."""
+    state = [Modifier(h.value, h.source or "a held modifier") for h in c.held
+             if h.name == SPELLCHECK_MODES["BONUS"] and h.value]
+    easy = [h.source or "EASY" for h in c.held if h.name == SPELLCHECK_MODES["EASY"]]
+    hard = [h.source or "HARD" for h in c.held if h.name == SPELLCHECK_MODES["HARD"]]
+    return state, easy, hard
+
+
 def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> None:
     """F-MU-06: a known cantrip takes effect with no SPELLCHECK: no mishap, no Luck, no depletion count."""
     c = step.c(caster)
@@ -112,7 +138,9 @@ def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> No
     known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in c.spells
     t = step.c(target)
     barred = [t.name for h in c.held if h.name == SAME_TARGET and h.source in (target, t.name)]
-    why = _cantrips.refused(c.name, cantrip, step.rules, known=known, barred=barred, target=t.name)
+    armor = next((h.source or "armor she is not proficient in (D-9)" for h in c.held if h.name == FORBIDDEN), None)
+    why = _cantrips.refused(c.name, cantrip, step.rules, known=known, barred=barred, target=t.name,
+                            armor=f"{c.name} cannot cast spells: {armor}" if armor else None)
     if why:
         raise IllegalActionError(why)
     step.log("cantrip", c.name, f"casts the cantrip {cantrip.name} at {t.name} (no SPELLCHECK, F-MU-06): "
@@ -188,7 +216,7 @@ def _row_on_caster(step: Step, caster: str, rolled: TableRoll, spell: Spell, tar
     """A mishap or disapproval row, in its order: a spell it lets loose goes off (AMB-21); the rest lands on the
     caster; a "not this spell" or "not this creature" marker it leaves names the spell or the creature."""
     before = {id(h) for h in step.c(caster).held}
-    for effect in rolled.row.effect_list():
+    for effect in with_mishap_rounds(rolled.row.effect_list(), step.rules):
         loosed = spell_effects([effect])
         if loosed:
             _let_loose(step, caster, spell, loosed[0], target)
@@ -243,19 +271,32 @@ def _depletion(step: Step, caster: str) -> None:
 
 
 # -- a character into a fight ---------------------------------------------------------------------------------
-def casting_state(character: Character, c: Combatant) -> Combatant:
-    """What the engine's `from_character` does not carry of a character's magic: her lockouts until rest (Spell
-    Depletion, no casting, not this spell, not this creature; D-7) as held markers, and her cantrips."""
+def carry_magic(character: Character, c: Combatant, rules: Ruleset) -> Combatant:
+    """What a character's magic brings into a fight (registered in COMBATANT_HOOKS; running it twice adds
+    nothing twice): her lockouts until rest (Spell Depletion, no casting, not this spell, not this creature; D-7)
+    as held markers; no spellcasting in armor she is not proficient in (D-9); what her state adds to the
+    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; and only the spells she has not
+    forgotten (spells_over_cap, AMB-47)."""
     held = [Held(name=name, source=what or ("Spell Depletion" if name == "DEPLETED" else line), ending="rest")
             for name, what, line in lockouts(character)]
+    armor = armor_refusal(character, rules)
+    if c.spell_mod is not None and armor and FORBIDDEN not in {h.name for h in c.held}:
+        held.append(Held(name=FORBIDDEN, source=armor, ending="encounter"))
+    held += [Held(name=SPELLCHECK_MODES["BONUS"], source=p.source, ending="encounter", value=p.spellcheck)
+             for p in state_modifiers(character) if p.spellcheck]
     tags = [f"{CANTRIP_TAG}{n}" for n in character.cantrips if f"{CANTRIP_TAG}{n}" not in c.features]
-    return c.model_copy(update={"held": (*c.held, *held), "features": (*c.features, *tags)})
+    lost = set(forgotten(character, rules))
+    return c.model_copy(update={"held": (*c.held, *(h for h in held if h not in c.held)),
+                                "features": (*c.features, *tags),
+                                "spells": tuple(s for s in c.spells if s not in lost)})
+
+
+COMBATANT_HOOKS.add("magic", carry_magic)
 
 
 def combatant(character: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
               ) -> Combatant:
-    """A character as a combatant with all she brings: `from_character`, her casting state, her Luck Dice and
-    her player (whose Luck Dice and streak she shares in the fight, F-LUCK-01, option luck_owner)."""
-    c = casting_state(character, from_character(character, side, rules, zone=zone, id=id))
-    player = (f"{PLAYER_TAG}{character.player}",) if character.player else ()
-    return c.model_copy(update={"luck_dice": character.luck_dice, "features": (*c.features, *player)})
+    """A character as a combatant with all she brings: `from_character` (her player, and what the chapters'
+    COMBATANT_HOOKS carry in, magic's `carry_magic` among them) and her Luck Dice (F-LUCK-01)."""
+    c = from_character(character, side, rules, zone=zone, id=id)
+    return c.model_copy(update={"luck_dice": character.luck_dice})

@@ -5,6 +5,12 @@ per entry with its cost in dice ('(-)' entries such as "for 1 round" or "once a 
 whose entries do not add up to the tier's dice is refused with the count (F-TAB-25, AMB-59). Every field
 is checked and named when wrong: an entry's cost (a whole number of dice from 0 to the tier's), budget,
 tier (one of the tier table's), cursed (true or false); the builder's name, type, tier and kind.
+
+Daily uses (AMB-59, F-MAGIC-02): an entry's `data.uses_per_day` (a whole number: "once a day") or
+`data.charges` (dice: "a charge of 1d4 a day") limits the item's power. The option `magic_item_charges`
+reads a charge: `daily_roll` rolls it at the first use of the day, `fixed_max` takes the die's maximum. The
+uses left are kept per item on the character (`Character.extensions["magic_items"]`) and renewed by a long
+rest (LONG_REST_HOOKS) or a new day (`furnace.magic.casting.new_day`).
 """
 
 from __future__ import annotations
@@ -12,8 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from furnace.errors import DataFileError, FurnaceError, UnknownNameError
+from furnace import dice
+from furnace.characters.character import Character
+from furnace.dice import DiceSource, RollResult
+from furnace.errors import DataFileError, FurnaceError, IllegalActionError, UnknownNameError
+from furnace.events import Event
 from furnace.magic.spells import dice_count
+from furnace.play.rest import LONG_REST_HOOKS
 from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row, Table
@@ -30,6 +41,7 @@ class Item:
     budget: int
     entries: tuple[Row, ...]
     cursed: bool = False
+    uses: str | None = None     # uses a day: a whole number or a charge's dice (AMB-59); None: no daily limit
 
     def explain(self) -> str:
         spent = " + ".join(f"{r.text}" for r in self.entries)
@@ -82,7 +94,24 @@ def item_from_table(table: Table, rules: Ruleset) -> Item:
         verb = "overspends" if cost > budget else "underspends"
         raise DataFileError(where, f"the item {verb}: its entries cost {cost} dice where a {tier} item has {budget}")
     name = table.title.split(":")[-1].strip()
-    return Item(name, table, str(head.get("item_type", "item")), tier, budget, entries, bool(head.get("cursed")))
+    return Item(name, table, str(head.get("item_type", "item")), tier, budget, entries, bool(head.get("cursed")),
+                _uses(table, where))
+
+
+def _uses(table: Table, where: str) -> str | None:
+    """AMB-59: the item's uses a day, from its entries' data.uses_per_day (a whole number) or data.charges (dice)."""
+    for i, row in enumerate(table.rows, 1):
+        if "charges" in row.data:
+            charge = row.data["charges"]
+            try:
+                dice.parse(str(charge))
+            except FurnaceError as exc:
+                raise DataFileError(where, f"entry {row.key}: data.charges: {shown(charge)} is not dice ({exc})",
+                                    i) from None
+            return str(charge)
+        if "uses_per_day" in row.data:
+            return str(dice_count(row.data["uses_per_day"], f"entry {row.key}: data.uses_per_day", where, i))
+    return None
 
 
 def get_item(rules: Ruleset, name: str) -> Item:
@@ -178,3 +207,69 @@ def build_item(data: dict[str, Any], rules: Ruleset) -> Item:
     if not is_item(table):
         raise DataFileError("<item builder>", "an item is a keyed table named item-… with an 'item' row")
     return item_from_table(table, replace(rules, tables=rules.tables.with_table(table)))
+
+
+# -- daily uses (AMB-59, F-MAGIC-02, option magic_item_charges) -------------------------------------------------
+USES_KEY = "magic_items"     # Character.extensions["magic_items"]: {item name: uses left today}
+
+
+def daily_uses(charge: str, rng: DiceSource, rules: Ruleset) -> tuple[int, RollResult | None]:
+    """A day's uses of a charge (AMB-59): `daily_roll` rolls it, `fixed_max` takes its maximum (no roll)."""
+    expression = dice.parse(charge)
+    if rules["magic_item_charges"] == "fixed_max":
+        return expression.bounds()[1], None
+    roll = expression.roll(rng, label=f"charges today ({charge})")
+    return roll.total, roll
+
+
+def uses_left(character: Character, item: str) -> int | None:
+    """The uses of the item left today; None until its first use of the day."""
+    value = character.extensions.get(USES_KEY, {}).get(item)
+    return None if value is None else int(value)
+
+
+def use_item(character: Character, name: str, rng: DiceSource, rules: Ruleset,
+             ) -> tuple[Character, list[Event]]:
+    """Use a magic item's power once: the first use of the day gets the day's uses (a charge rolled under
+    `daily_roll`, its maximum under `fixed_max`); none left is refused. The power's dice (e.g. +1d4 AC) are
+    rolled for the log."""
+    item = get_item(rules, name)
+    if item.uses is None:
+        return character, [Event("item", character.name, f"uses {item.name} (no daily limit)", _power(item, rng))]
+    events: list[Event] = []
+    left = uses_left(character, item.name)
+    if left is None:
+        left, roll = daily_uses(item.uses, rng, rules)
+        how = "its maximum (magic_item_charges: fixed_max)" if roll is None else f"rolled {roll.total}"
+        events.append(Event("item", character.name, f"{item.name}: {left} uses today ({item.uses}, {how}; AMB-59)",
+                            (roll,) if roll else (), after=left))
+    if left < 1:
+        raise IllegalActionError(f"{character.name} has no use of {item.name} left today (AMB-59)")
+    rolls = _power(item, rng)
+    effect = ", ".join(f"{r.expression} = {r.total}" for r in rolls)
+    events.append(Event("item", character.name, f"uses {item.name}" + (f": {effect}" if effect else "")
+                        + f"; {left - 1} uses left today", rolls, before=left, after=left - 1))
+    state = {**character.extensions.get(USES_KEY, {}), item.name: left - 1}
+    return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}}), events
+
+
+def _power(item: Item, rng: DiceSource) -> tuple[RollResult, ...]:
+    return tuple(dice.roll(str(r.data["dice"]), rng, label=f"{item.name}: {r.data.get('effect', r.key)}")
+                 for r in item.entries if r.data.get("dice"))
+
+
+def renew_uses(character: Character, events: list[Event]) -> Character:
+    """A new day: every magic item's uses come back (rolled again at its first use, AMB-59)."""
+    if not character.extensions.get(USES_KEY):
+        return character
+    events.append(Event("item", character.name, "the magic items' daily uses are renewed (AMB-59): "
+                        + ", ".join(sorted(character.extensions[USES_KEY]))))
+    return character.model_copy(update={"extensions": {k: v for k, v in character.extensions.items()
+                                                       if k != USES_KEY}})
+
+
+def _long_rest(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
+    return renew_uses(character, events)
+
+
+LONG_REST_HOOKS.add("magic-items", _long_rest)

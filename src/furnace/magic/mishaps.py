@@ -8,6 +8,9 @@ the option `mishap_random_sl` rolls (1d6; a 6 is a WONDER for the referee, REF-0
 spell gives the effects. The same rules serve the fight (`furnace.magic.fight`) and the character out of a
 fight (`furnace.magic.casting`).
 
+WEAK, FRIGHTENED and STUNNED from F-TAB-18 (and FRIGHTENED, BLINDED from F-TAB-19) have no duration in the
+source: the rows write MISHAP_ROUNDS, the rounds of the option `mishap_condition_duration` (AMB-20, default 1).
+
 F-TAB-18 8–9 / X-TAB-02 6 "can't try this spell again until rest" and F-TAB-18 10–11 "can't target that
 creature until rest" name the spell and the creature they bar: in a fight the marker is held with the
 spell's name or the creature's id as its source; on a character it is an `until_rest` line (D-7).
@@ -24,7 +27,7 @@ from furnace import dice
 from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.magic.spells import WONDER_SL, Spell
-from furnace.rules.effects import Effect, RefereePrompt, SpellEffect
+from furnace.rules.effects import Condition, Effect, RefereePrompt, Save, SpellEffect
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row
 
@@ -33,7 +36,23 @@ THIS_SPELL = "CANT_CAST_THIS_SPELL"     # F-TAB-18 8–9, X-TAB-02 6
 SAME_TARGET = "CANT_TARGET_SAME"        # F-TAB-18 10–11
 DEFAULT_SL = "1d6"                      # what the tables write; the option mishap_random_sl may change it
 CASTING = ("CANT_CAST", "DEPLETED")     # no spell at all until rest (F-TAB-18 14–15, F-MU-04)
+MISHAP_ROUNDS = "MISHAP_ROUNDS"         # a mishap condition's rounds when the source gives none (AMB-20)
 _TARGET = re.compile(r" \(target: (?P<who>[^()]+)\)$")
+
+
+def with_mishap_rounds(effects: Sequence[Effect], rules: Ruleset) -> list[Effect]:
+    """AMB-20: the effects with MISHAP_ROUNDS read as the rounds of the option mishap_condition_duration."""
+    rounds = str(int(rules["mishap_condition_duration"]))
+    return [_rounds(e, rounds) for e in effects]
+
+
+def _rounds(e: Effect, rounds: str) -> Effect:
+    if isinstance(e, Condition) and e.duration is not None and e.duration.amount == MISHAP_ROUNDS:
+        return e.model_copy(update={"duration": e.duration.model_copy(update={"amount": rounds})})
+    if isinstance(e, Save):
+        return e.model_copy(update={"on_fail": [_rounds(x, rounds) for x in e.on_fail],
+                                    "on_success": [_rounds(x, rounds) for x in e.on_success]})
+    return e
 
 
 def lockouts(character: Character) -> list[tuple[str, str | None, str]]:

@@ -5,6 +5,10 @@ WONDER); the spell works only if the total also reaches the ROOM DC moved by EAS
 SL is read from the raw total); a natural 20 adds 2 × PROF to the total (triple PROF) and 2 Spell Dice
 (F-SPELL-08; no automatic success, AMB-18); a natural 1 is a mishap (F-SPELL-10), or for a Cleric
 disapproval (D-10, CF-16); Luck Dice move the SL by at most one (F-SPELL-09).
+
+Options: `mishap_trigger` (AMB-16: a natural 1 only, or also a modified total of 1 or less) and
+`spellcheck_sl_from` (AMB-17: the SL from the raw total, or from the total shifted by EASY/HARD). The caster's
+state (short of sleep, drunk …, `furnace.play.registry.state_modifiers`) reaches the roll as `state` modifiers.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.play import luck
-from furnace.play.checks import DC, make_dc
+from furnace.play.checks import DC, Modifier, make_dc
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 MIN_SUCCESS = 12
@@ -57,37 +61,70 @@ def success_level(total: int, rules: Ruleset) -> tuple[int, int | None]:
 
 def spellcheck(rng: DiceSource, mod: int, prof: int, room_dc: int, rules: Ruleset | None = None, *,
                easy: Sequence[str] = (), hard: Sequence[str] = (), luck_dice: int = 0,
-               ability: str = "INT", label: str = "") -> Spellcheck:
-    """Roll a SPELLCHECK. `luck_dice` Luck Dice are spent on it (the SL moves at most one step)."""
+               ability: str = "INT", label: str = "", state: Sequence[Modifier] = ()) -> Spellcheck:
+    """Roll a SPELLCHECK. `luck_dice` Luck Dice are spent on it (the SL moves at most one step); `state` are
+    what the caster's state adds to it (short of sleep −N, H-SLEEP-01 …)."""
     rules = rules or load_ruleset()
-    roll = dice.roll(f"d20+{ability}+PROF", rng, {ability: mod, "PROF": prof},
-                     label or f"SPELLCHECK d20 + {ability} + PROF")
+    roll = _roll(rng, mod, prof, ability, label, state)
     natural = roll.natural or 0
     steps = [f"{roll.expression} → {dice.render(roll.tree)} = {roll.total}"]
+    steps += [f"{m.explain()} to the SPELLCHECK" for m in state if m.value]
     total = roll.total
     crit = natural == 20
     if crit:
         total += 2 * prof
         steps.append(f"natural 20: triple PROF, total {roll.total} + {2 * prof} = {total} (F-SPELL-08)")
-    sl, spell_dice = success_level(total, rules)
-    if luck_dice:
-        total, sl, spell_dice = _luck(rng, rules, total, sl, natural, luck_dice, steps)
     dc = make_dc(room_dc, easy, hard, rules)
+    shift = _sl_shift(total, dc, steps, rules)
+    sl, spell_dice = success_level(total + shift, rules)
+    if luck_dice:
+        total, sl, spell_dice = _luck(rng, rules, total, sl, natural, luck_dice, steps, shift)
     needed = max(MIN_SUCCESS, dc.value)
-    mishap = natural == 1
+    mishap = _mishap(natural, roll.total, steps, rules)
     auto = crit and bool(rules["spell_nat20_autosuccess"])   # AMB-18: off by default
     success = not mishap and sl > 0 and (total >= needed or auto)
     if crit and success and spell_dice is not None:
         spell_dice += CRIT_EXTRA_DICE
-    steps.append(_verdict(total, sl, spell_dice, needed, dc, mishap, success))
+    steps.append(_verdict(total, sl, spell_dice, needed, dc, mishap and natural == 1, success))
     return Spellcheck(roll, total, dc, sl if success else 0, spell_dice if success else 0, success, natural,
                       crit, mishap, tuple(steps))
 
 
+def _roll(rng: DiceSource, mod: int, prof: int, ability: str, label: str, state: Sequence[Modifier]) -> RollResult:
+    """d20 + the casting ability + PROF, and the caster's state as STATE when it adds anything."""
+    variables: dict[str, int | str] = {ability: mod, "PROF": prof}
+    expression = f"d20+{ability}+PROF"
+    if any(m.value for m in state):
+        variables["STATE"] = sum(m.value for m in state)
+        expression += "+STATE"
+    return dice.roll(expression, rng, variables, label or f"SPELLCHECK d20 + {ability} + PROF")
+
+
+def _sl_shift(total: int, dc: DC, steps: list[str], rules: Ruleset) -> int:
+    """AMB-17, option spellcheck_sl_from: what is added to the total the SL is read from: nothing (the raw
+    total), or under `adjusted_total` the EASY/HARD steps (each EASY +3, each HARD −3)."""
+    shift = dc.room_dc - dc.value
+    if rules["spellcheck_sl_from"] != "adjusted_total" or not shift:
+        return 0
+    steps.append(f"the SL is read from {total} {'+' if shift > 0 else '−'} {abs(shift)} = {total + shift} "
+                 "(EASY/HARD shift it, spellcheck_sl_from: adjusted_total, AMB-17)")
+    return shift
+
+
+def _mishap(natural: int, total: int, steps: list[str], rules: Ruleset) -> bool:
+    """AMB-16, option mishap_trigger: a natural 1; under `total_1` a modified total of 1 or less too."""
+    if natural == 1:
+        return True
+    if rules["mishap_trigger"] == "total_1" and total <= 1:
+        steps.append(f"a total of {total}: a mishap (mishap_trigger: total_1, AMB-16)")
+        return True
+    return False
+
+
 def _luck(rng: DiceSource, rules: Ruleset, total: int, sl: int, natural: int, n: int,
-          steps: list[str]) -> tuple[int, int, int | None]:
+          steps: list[str], shift: int = 0) -> tuple[int, int, int | None]:
     _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die on SPELLCHECK")
-    new_sl, _ = success_level(spent.total, rules)
+    new_sl, _ = success_level(spent.total + shift, rules)
     clamped = luck.clamp_success_level(sl, new_sl, natural=natural, rules=rules)
     steps.append(f"{n} Luck Die: total {total} → {spent.total}, SL {sl} → {clamped} (at most one step, F-SPELL-09)")
     return spent.total, clamped, dice_for_sl(clamped, rules)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import cast
 
 from furnace import dice
-from furnace.play.combatant import Combatant
+from furnace.play import luck
+from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import kill, take_damage
 from furnace.play.state import Step
 from furnace.rules.effects import (
+    Ability,
     AbilityLoss,
     Area,
     ArmorEffect,
@@ -129,6 +132,21 @@ def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
         status = "up" if hp > 0 and c.status in ("dying", "stable", "unconscious", "up") else c.status
         step.update(t, hp=hp, status=status, dying_turns=None if status == "up" else c.dying_turns)
         step.log("heal", c.name, f"heals {r.total}: HP {c.hp} → {hp}", (r,))
+        if c.status != "dead":
+            close_wounds(step, t)
+
+
+def close_wounds(step: Step, cid: str) -> None:
+    """AMB-34: any healing closes an open wound: its drain ends and the wound leaves the injuries."""
+    c = step.c(cid)
+    wounds = [h for h in c.held if h.name == "EVERY:damage"]
+    if not wounds:
+        return
+    names = tuple(dict.fromkeys(h.source for h in wounds))
+    left = tuple(i for i in c.injuries if not any(i.lower().startswith(n.lower()) for n in names))
+    step.update(cid, held=tuple(h for h in c.held if h not in wounds), injuries=left,
+                healed_injuries=(*c.healed_injuries, *names))
+    step.log("heal", c.name, f"the healing closes: {', '.join(names)} (AMB-34)")
 
 
 def _condition(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -178,16 +196,40 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
 
 
 def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
-    """F-LUCK-01/02: a PC's second failed d20 roll in a row earns a Luck Die, and each one after; at most 3."""
-    from furnace.play import luck
-
+    """F-LUCK-01/02: a PC's second failed d20 roll in a row earns a Luck Die, and each one after; at most 3.
+    The streak and the dice are her player's, shared by all the player's PCs in the fight (luck_owner)."""
     c = step.c(cid)
     if c.kind != "pc":
         return
     state, event = luck.record(luck.LuckState(c.luck_dice, c.luck_streak), success, kind, step.rules, who=c.name)
     step.update(cid, luck_dice=state.dice, luck_streak=state.streak)
+    share_luck(step, cid)
     if event is not None:
         step.events.append(event)
+
+
+LEGACY_PLAYER_TAG = "player:"   # TRANSITIONAL: a player named in the features; remove once no caller writes it
+
+
+def player_of(c: Combatant) -> str | None:
+    """The PC's player (F-LUCK-01): the `player` field (the legacy features tag until its callers move)."""
+    return c.player or next((f.removeprefix(LEGACY_PLAYER_TAG) for f in c.features
+                             if f.startswith(LEGACY_PLAYER_TAG)), None)
+
+
+def _luck_owner(c: Combatant, step: Step) -> tuple[str, str]:
+    player = player_of(c)
+    return ("player", player) if player and step.rules["luck_owner"] == "player" else ("pc", c.id)
+
+
+def share_luck(step: Step, cid: str) -> None:
+    """F-LUCK-01, AMB-02 (option luck_owner): the PCs of one player hold one pool of Luck Dice and one streak;
+    after a roll or a spend, each of them holds what the roller holds."""
+    c = step.c(cid)
+    owner = _luck_owner(c, step)
+    for o in step.enc.combatants:
+        if o.kind == "pc" and o.id != cid and _luck_owner(o, step) == owner:
+            step.update(o.id, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
 
 
 def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -213,8 +255,14 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
             continue
         before = c.scores[ability]  # type: ignore[index]
         after = max(0, before // 2 if e.mode == "halve" else before - r.total)
-        c = step.update(t, scores={**c.scores, ability: after})
-        step.log("ability", c.name, f"{ability} {before} → {after}", (r,), ability=ability)
+        lost = dict(c.temporary_loss)
+        if not e.permanent:   # remembered: rest may give it back (AMB-32, H-HEAL-06)
+            key = cast(Ability, ability)
+            lost[key] = lost.get(key, 0) + before - after
+        c = step.update(t, scores={**c.scores, ability: after}, temporary_loss=lost)
+        loss = "permanent" if e.permanent else "temporary"
+        step.log("ability", c.name, f"{ability} {before} → {after}" + ("" if e.permanent else " (temporary)"), (r,),
+                 ability=ability, loss=loss, amount=before - after)
         if after == 0:
             kill(step, c, f"{ability} fell to 0 (F-ABIL-05)")
 
@@ -258,36 +306,80 @@ def _fraction(e: Effect, step: Step, actor: str, target: str) -> None:
         take_damage(step, t, int(Fraction(e.fraction) * max(0, base)), f"losing {e.fraction} of its HP")
 
 
+UNARMED = ("fist", "attack", "claws", "bite")
+LOST = ("sunder", "destroy", "string_snaps")
+
+
 def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, WeaponEffect)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
-        if e.action in ("sunder", "destroy") and c.weapon in ("fist", "attack", "claws", "bite"):
+        if e.action in LOST and c.weapon in UNARMED:
             apply_all(step, e.otherwise, actor=actor, target=t)
             continue
         apply_all(step, e.then, actor=actor, target=t)
-        if e.action in ("sunder", "destroy"):
-            step.update(t, weapon="fist", damage="1", ranged=False)
+        what = ""
+        if e.action in LOST:
+            step.update(t, weapon="fist", damage="1", ranged=False, weapon_lost=c.weapon_lost or c.weapon)
+        elif e.action == "notch" or (e.action == "damage" and step.rules["fumble_damage_notches"]):
+            what = _notch(step, t)
+        elif e.action == "crack":
+            step.update(t, weapon_cracked=True)
         elif e.action in ("drop", "knock_away", "entangled", "loose"):
             step.update(t, held=(*c.held, held_for(step, "CANT_ATTACK", Duration(amount="1", unit="next_turn"),
                                                    f"weapon {e.action}")))
-        step.log("weapon", c.name, f"weapon {e.action.replace('_', ' ')}" + (f" ({e.note})" if e.note else ""))
+        step.log("weapon", c.name, f"weapon {e.action.replace('_', ' ')}" + (f" ({e.note})" if e.note else "") + what)
+
+
+def _notch(step: Step, cid: str) -> str:
+    """M-WPN-02 (and F-TAB-36 row 4 under fumble_damage_notches, CF-34): a notch, −1 to hit and to damage."""
+    c = step.c(cid)
+    step.update(cid, attack_bonus=c.attack_bonus - 1, damage=f"{c.damage}-1", weapon_notches=c.weapon_notches + 1)
+    return f": a notch, ATK {c.attack_bonus:+d} → {c.attack_bonus - 1:+d}, DAM {c.damage} → {c.damage}-1"
 
 
 def _armor(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, ArmorEffect)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
-        if e.ac_delta:
-            step.update(t, ac=c.ac + e.ac_delta)
-        change = f": AC {c.ac} → {c.ac + e.ac_delta}" if e.ac_delta else ""
-        step.log("armor", c.name, f"{e.piece} {e.action}{change}")
+        if e.action == "destroy" and e.piece in ("shield", "helmet"):
+            _destroy_piece(step, t, e.piece)
+            continue
+        delta, broke = _protection_lost(step, c, e) if e.piece == "armor" else (e.ac_delta, "")
+        if delta:
+            step.update(t, ac=c.ac + delta, armor_lost=c.armor_lost - delta if e.piece == "armor" else c.armor_lost)
+        change = f": AC {c.ac} → {c.ac + delta}" if delta else ""
+        step.log("armor", c.name, f"{e.piece} {e.action}{change}{broke}", armor_lost=-delta if delta < 0 else 0)
+
+
+def _protection_lost(step: Step, c: Combatant, e: ArmorEffect) -> tuple[int, str]:
+    """AMB-35: armor loses protection (its AC above 10, F-TAB-21, or its AC per armor_damage_scale) down to 0,
+    where it breaks; armor with no F-TAB-21 key (a monster's) takes the row's change as it stands."""
+    if e.ac_delta >= 0 or c.armor_key is None:
+        return e.ac_delta, ""
+    protection = armor_points(c.armor_key, step.rules)
+    left = max(0, protection - c.armor_lost)
+    loss = min(-e.ac_delta, left)
+    return -loss, (f"; the {c.armor_key} is broken (AMB-35)" if loss == left else "")
+
+
+def _destroy_piece(step: Step, cid: str, piece: str) -> None:
+    c = step.c(cid)
+    if piece == "shield" and c.shield:
+        step.update(cid, shield=False, ac=c.ac - 2)
+        step.log("armor", c.name, f"the shield is destroyed: AC {c.ac} → {c.ac - 2}")
+    elif piece == "helmet" and c.helmet:
+        step.update(cid, helmet=False)
+        step.log("armor", c.name, "the helmet is destroyed")
 
 
 def _injury(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Injury)
     c = step.c(target)
-    rolled = step.rules.tables.roll(e.table, step.rng, label=f"{c.name} rolls on {e.table}")
+    table = e.table
+    if table in ("F-TAB-38", "lingering-injuries"):   # CF-13: the Lingering Injuries table in force
+        table = str(step.rules["lingering_injury_table"])
+    rolled = step.rules.tables.roll(table, step.rng, label=f"{c.name} rolls on {table}")
     step.update(target, injuries=(*c.injuries, rolled.row.text))
     step.log("injury", c.name, f"{rolled.table.name} {rolled.roll.total}: {rolled.row.text}", (rolled.roll,))
     apply_all(step, rolled.row.effect_list(), actor=target, target=target)
@@ -297,7 +389,16 @@ def _lasting(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Lasting)
     c = step.c(target)
     step.update(target, injuries=(*c.injuries, e.name))
-    apply_all(step, e.effects, actor=actor, target=target)
+    apply_all(step, [_part_of(x, e) for x in e.effects], actor=actor, target=target)
+
+
+def _part_of(x: Effect, lasting: Lasting) -> Effect:
+    """AMB-34: a lasting injury's mechanics last as long as it does (one eye's HARD ranged ATK is permanent, a
+    maimed foot's MOVE_NEAR_ONLY too) and are named after it (the open wound's drain is the "open wound")."""
+    changes: dict[str, object] = {} if x.note else {"note": lasting.name}
+    if "duration" in type(x).model_fields and getattr(x, "duration", None) is None and lasting.duration:
+        changes["duration"] = lasting.duration
+    return x.model_copy(update=changes) if changes else x
 
 
 def _prompt(e: Effect, step: Step, actor: str, target: str) -> None:

@@ -11,13 +11,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from furnace import dice
+from furnace.characters import markers
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
 from furnace.play import registry
-from furnace.play.conditions import Held
+from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.rules.bestiary import hd_value
 from furnace.rules.effects import ABILITIES, Ability
-from furnace.rules.ruleset import Ruleset
+from furnace.rules.ruleset import Ruleset, load_ruleset
 
 Zone = Literal["CLOSE", "NEAR", "RANGED", "FAR"]
 ZONES: tuple[Zone, ...] = ("CLOSE", "NEAR", "RANGED", "FAR")
@@ -70,6 +71,17 @@ class Combatant(BaseModel):
     luck_streak: int = 0
     hd: float = 0                           # a monster's Hit Dice; "1-1" and "1/2" are under one (M-MOOK-02)
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
+    player: str | None = None               # a PC's player: whose Luck Dice and streak she shares (F-LUCK-01)
+    rages_left: int | None = None           # Rages left before a long rest; None: rage_uses_per_long_rest (AMB-46)
+    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character
+    rages_spent: int = 0                    # Rages begun in this fight (F-ARCH-02)
+    armor_lost: int = 0                     # armor protection lost (F-TAB-38 row 16, AMB-35, M-ARM-03)
+    weapon_notches: int = 0                 # notches on the weapon wielded (M-WPN-02; CF-34 fumble_damage_notches)
+    weapon_cracked: bool = False            # its haft cracked (M-WPN-05)
+    weapon_lost: str | None = None          # the weapon broken or destroyed, by name (F-TAB-36/38, M-WPN)
+    temporary_loss: dict[Ability, int] = Field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
+    healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
+    cause_of_death: str | None = None       # how she died (F-DEATH-02)
 
     @property
     def active(self) -> bool:
@@ -85,13 +97,40 @@ class Combatant(BaseModel):
 
 
 def armor_type(c: Character, rules: Ruleset) -> ArmorType:
-    """Fumble die by armor (F-TAB-35); a shield alone counts as no armor (AMB-27)."""
+    """Fumble die by armor (F-TAB-35); a shield alone counts as no armor (AMB-27), or as light armor under the
+    option shield_only_fumble_armor."""
     if c.armor is None:
-        return "none"
+        return "light" if c.shield and rules["shield_only_fumble_armor"] == "light" else "none"
     kind = rules.tables.get("armor").lookup(c.armor).data.get("type", "none")
     if kind == "light":
         return "light"
     return "heavy" if kind == "heavy" else "none"
+
+
+def armor_points(armor_key: str | None, rules: Ruleset) -> int:
+    """The protection a body armor holds before it breaks (AMB-35, CF-40, option armor_damage_scale): its AC above
+    10 (F-TAB-21 data.protection: Boiled leather 1, Plate 6), or its whole AC under literal_ac."""
+    data = rules.tables.get("armor").lookup(armor_key or "unarmored").data
+    key = "protection" if rules["armor_damage_scale"] == "protection_points" else "ac_base"
+    return int(data.get(key) or 0)
+
+
+def rages_left(c: Character, rules: Ruleset) -> int:
+    """F-ARCH-02, AMB-46: the Rages a Barbarian has left, rage_uses_per_long_rest less those used since her last
+    long rest (Character.extensions["fight"]["rages_used"], written by `aftermath.settle`)."""
+    used = int(c.extensions.get(FIGHT_KEY, {}).get("rages_used", 0))
+    return max(0, int(rules["rage_uses_per_long_rest"]) - used)
+
+
+def carry_in(c: Character, combatant: Combatant, rules: Ruleset) -> Combatant:
+    """The engine's COMBATANT_HOOKS entry: what earlier fights left on the character comes into this one — her
+    injuries, her markers (conditions, "until rest" lines, lasting ones) and the Rages she has left."""
+    return combatant.model_copy(update={
+        "held": (*combatant.held, *carried(c)), "injuries": (*combatant.injuries, *c.injuries),
+        "rages_left": rages_left(c, rules)})
+
+
+registry.COMBATANT_HOOKS.add("furnace", carry_in)
 
 
 BLUNT = ("mace", "hammer", "club", "maul", "flail", "cudgel", "sledge")
@@ -120,35 +159,61 @@ def state_modifiers(c: Character) -> tuple[int, int]:
     return sum(p.to_hit for p in parts), sum(p.saves for p in parts)
 
 
-def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
-                   ) -> Combatant:
-    """A character's numbers for the fight: AC, the first weapon's ATK and damage, SAVE bonuses."""
-    prof = c.prof(rules)
+# the markers `from_character` holds for the fight: the rolls the engine reads (ATK, SAVEs by ability, the
+# injury modifiers of `effects.Modifier`); CHECKs and spellcasting come by the chapters' hooks and carry_in
+FIGHT_ROLLS = frozenset({"atk", "ranged_atk", "atk_against", "str_saves", "dex_saves", "saves", "checks",
+                         "perception_sight", "persuasion", "intimidation"})
+
+
+def _marker_held(c: Character, rules: Ruleset, present: set[str]) -> tuple[Held, ...]:
+    """Her armor (D-9), load (AMB-57) and injuries (F-TAB-37a/b, F-TAB-38) as held modifiers for this fight
+    (re-read from the character at each fight, so they end with it); an injury modifier a hook already carried
+    in (`present`) is not held twice."""
+    gear = [*markers.armor_markers(c, rules), *markers.load_markers(c, rules)]
+    wounds = [m for m in markers.table_markers(c, rules) if modifier_name(m.applies_to, m.mode) not in present]
+    held = {(modifier_name(m.applies_to, m.mode), m.source): m for m in [*gear, *wounds]
+            if m.applies_to in FIGHT_ROLLS and m.mode in ("EASY", "HARD", "DISADVANTAGE")}
+    return tuple(Held(name=name, source=source, ending="encounter") for name, source in held)
+
+
+def _weapon_numbers(c: Character, rules: Ruleset, zone: Zone) -> tuple[Any, int, str, str, bool]:
+    """The weapon she fights with (the first, or the first ranged one from RANGED or FAR), its ATK, damage,
+    name and whether it is ranged; a fist without one."""
     ranged_weapons = [w for w in c.weapons if w.kind == "ranged"]
     weapon = ranged_weapons[0] if zone in ("RANGED", "FAR") and ranged_weapons else next(iter(c.weapons), None)
-    if weapon is not None:
-        atk, dmg, name, ranged = attack_bonus(c, weapon, rules), damage_expression(c, weapon), weapon.name, \
-            weapon.kind == "ranged"
-    else:
-        atk, dmg, name, ranged = c.mod("STR") + prof, str(max(1, 1 + c.mod("STR"))), "fist", False
+    if weapon is None:
+        strength = c.mod("STR", rules)
+        return None, strength + c.prof(rules), str(max(1, 1 + strength)), "fist", False
+    return (weapon, attack_bonus(c, weapon, rules), damage_expression(c, weapon, rules), weapon.name,
+            weapon.kind == "ranged")
+
+
+def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
+                   ) -> Combatant:
+    """A character's numbers for the fight: AC (with her armor's damage and magic), the first weapon's ATK and
+    damage, SAVE bonuses, modifiers by the rules in force (ability_13_modifier …); then what the chapters'
+    COMBATANT_HOOKS carry in, and her armor, load and injury markers as held modifiers."""
+    prof = c.prof(rules)
+    weapon, atk, dmg, name, ranged = _weapon_numbers(c, rules, zone)
     to_hit, save_mod = state_modifiers(c)
-    atk += to_hit
-    saves = {a: c.mod(a) + (prof if a in c.saves else 0) + save_mod for a in ABILITIES}
-    features = [*c.features, *c.archetype_features]
+    saves = {a: c.mod(a, rules) + (prof if a in c.saves else 0) + save_mod for a in ABILITIES}
     crit_range = 20
     for data in c.archetype_feature_data(rules):
         if "crit_range" in data:
             crit_range = min(crit_range, int(min(data["crit_range"])))
-    return Combatant(
+    built = Combatant(
         id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, prof=prof, char_class=c.char_class,
-        hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk, damage=dmg, weapon=name, ranged=ranged,
-        armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet, shield=c.shield,
-        weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
-        dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON"), zone=zone,
-        crit_range=crit_range, features=tuple(features), hit_dice=c.hit_dice, hit_die=c.hit_die(rules),
-        scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval, spells_cast=c.spells_cast,
-        spell_mod={"Magic-user": c.mod("INT"), "Cleric": c.mod("WIS")}.get(c.char_class or ""),
-        status="up" if c.hp > 0 else "unconscious")
+        player=c.player, hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk + to_hit, damage=dmg,
+        weapon=name, ranged=ranged, armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet,
+        shield=c.shield, weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
+        dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
+        crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
+        hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval,
+        spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
+        spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))
+    hooked = registry.combatant_hooks(c, built, rules)
+    own = _marker_held(c, rules, {h.name for h in hooked.held})
+    return hooked.model_copy(update={"held": (*own, *hooked.held)})
 
 
 def monster_hd(value: Any) -> float:
@@ -157,12 +222,20 @@ def monster_hd(value: Any) -> float:
     return hd_value(value)
 
 
-def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource, *, id: str) -> Combatant:
-    """A monster from a fight file: hp (a number or dice like 2d8), and AC/ATK/saves from the ROOM DC."""
+def monster_bonus(option: str, room_dc: int, rules: Ruleset) -> int:
+    """D-2, AMB-07/25: a monster's default ATK or SAVE bonus, ROOM DC − 10 (`room_dc_minus_10`) or 0 (`zero`)."""
+    return room_dc - 10 if rules[option] == "room_dc_minus_10" else 0
+
+
+def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource, *, id: str,
+            rules: Ruleset | None = None) -> Combatant:
+    """A monster from a fight file: hp (a number or dice like 2d8), and AC/ATK/saves from the ROOM DC (D-2,
+    options monster_attack_bonus and monster_save_bonus); the spec's own numbers override them."""
+    rules = rules or load_ruleset()
     hp_text = str(spec.get("hp", "1d8"))
     hp = int(hp_text) if hp_text.lstrip("-").isdigit() else dice.roll(hp_text, rng, label=f"{id} HP").total
-    bonus = int(spec.get("attack_bonus", room_dc - 10))
-    save = int(spec.get("save_bonus", room_dc - 10))
+    bonus = int(spec.get("attack_bonus", monster_bonus("monster_attack_bonus", room_dc, rules)))
+    save = int(spec.get("save_bonus", monster_bonus("monster_save_bonus", room_dc, rules)))
     return Combatant(
         id=id, name=str(spec.get("name", id)), side=side, kind="monster",
         level=int(spec.get("level", max(1, int(monster_hd(spec.get("hd", 1)))))), hd=monster_hd(spec.get("hd", 1)),

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from furnace.characters.character import Character
 from furnace.rules.effects import CONDITIONS
 
 Ending = Literal["round", "rest", "stands", "cured", "encounter", "permanent", "repaired"]
@@ -107,3 +108,52 @@ def attack_difficulty(attacker: tuple[Held, ...], target: tuple[Held, ...], rang
 def spend_next_attack(held: tuple[Held, ...], prefix: str) -> tuple[Held, ...]:
     """'Next ATK' modifiers last for one attack."""
     return tuple(h for h in held if not h.name.startswith(f"MOD:{prefix}:"))
+
+
+# -- markers that outlast a fight, on the character (D-7, AMB-34, F-TAB-37b 14–19, F-TAB-38) ---------------------
+FIGHT_KEY = "fight"     # Character.extensions["fight"]: what fights leave on her ("held", "rages_used")
+OUTLASTING: tuple[Ending, ...] = ("permanent", "cured", "repaired")   # these endings outlast the fight
+# the casting lockouts a chapter carries into the fight itself (magic's COMBATANT_HOOKS entry)
+LOCKOUTS = frozenset({"CANT_CAST", "DEPLETED", "CANT_CAST_THIS_SPELL", "CANT_TARGET_SAME"})
+CARRIED = "carried from before the fight"
+
+
+def until_rest_line(h: Held) -> str:
+    """A marker that lasts until rest as a character's `until_rest` line (D-7): "NAME: source"; the creature a
+    CANT_TARGET_SAME bars is written "(target: …)", as magic reads it back."""
+    if h.name == "CANT_TARGET_SAME":
+        return f"{h.name}: {CONDITIONS[h.name]} (target: {h.source})"
+    return f"{h.name}: {h.source}" if h.source else h.name
+
+
+def written(h: Held, lines: list[str]) -> bool:
+    """Whether a character's lines already hold this marker (it came into the fight from them)."""
+    return any(line == h.name or (line.startswith(f"{h.name}:") and h.source in line) for line in lines)
+
+
+def carried(character: Character) -> tuple[Held, ...]:
+    """The markers a character brings into a fight from earlier ones: her conditions (held until cured), her
+    "until rest" lines but the casting lockouts a chapter carries (injury rows 14–19: CHECKs HARD …), and the
+    lasting markers a fight kept on her (one eye: ranged ATK HARD; an open wound's drain, AMB-34)."""
+    held = [Held(name=name, source=CARRIED, ending="cured") for name in character.conditions]
+    for line in character.until_rest:
+        name, _, source = line.partition(": ")
+        if name not in LOCKOUTS and is_known(name):
+            held.append(Held(name=name, source=source, ending="rest"))
+    kept = character.extensions.get(FIGHT_KEY, {}).get("held", [])
+    return (*held, *(Held.model_validate(h) for h in kept))
+
+
+def check_difficulty(held: tuple[Held, ...]) -> tuple[list[str], list[str], Literal["adv", "dis"] | None]:
+    """The EASY, HARD and advantage on the holder's own CHECKs: "every CHECK is HARD until rest" (F-TAB-37b
+    14–19), at DISADVANTAGE (F-TAB-37a 14–19), FRIGHTENED (AMB-22)."""
+    easy = [h.source or h.name for h in held if h.name == modifier_name("checks", "EASY")]
+    hard = [h.source or h.name for h in held if h.name == modifier_name("checks", "HARD") or h.name == "FRIGHTENED"]
+    dis = sum(h.name == modifier_name("checks", "DISADVANTAGE") for h in held)
+    adv = sum(h.name == modifier_name("checks", "ADVANTAGE") for h in held)
+    return easy, hard, ("dis" if dis > adv else "adv" if adv > dis else None)
+
+
+def moves_only_near(held: tuple[Held, ...]) -> bool:
+    """A maimed foot (F-TAB-38 4–5, "move only NEAR"): one zone a turn, never from RANGED into CLOSE."""
+    return "MOVE_NEAR_ONLY" in names(held)

@@ -19,7 +19,7 @@ def death_threshold(c: Combatant) -> int:
 
 
 def kill(step: Step, c: Combatant, how: str) -> None:
-    step.update(c.id, status="dead", dying_turns=None, doomed_round=None)
+    step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=how)
     step.log("death", c.name, f"dies: {how}", how=how)
 
 

@@ -1,9 +1,10 @@
-"""The encounter engine: initiative, turns, one action each, attacks with crits and fumbles, the log.
+"""The encounter engine: initiative, turns, one action each, the log; the attacks are `furnace.play.attacks`.
 
 Every public function takes an immutable `Encounter` and a dice source and returns the next
 `Encounter` with the events that explain it, so a fight replays exactly from its seed and actions.
-F-INIT-01/02, F-SURP-01, F-CMBT-01…03, F-CRIT-01/02, F-FUMB-01/02, F-FTR-03 (Cleave), F-ROG-04
-(Sneak Attack), F-ARCH-02 (Rage, crit range), F-EQ-03 (shield sunder), F-DEATH-01.
+F-INIT-01/02 (group or simultaneous per the fight file, else the option initiative_model; reroll_initiative_
+each_turn; simultaneous_attack_ties, AMB-49), F-SURP-01, F-CMBT-01…03 (opportunity_attacks and free_disengage,
+AMB-60; a maimed foot moves only NEAR, F-TAB-38 4–5), F-DEATH-01 (dying_nat20_injury_roll, AMB-31).
 """
 
 from __future__ import annotations
@@ -17,19 +18,19 @@ from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.play import conditions as cond
-from furnace.play import luck, registry
-from furnace.play.apply import apply_all, apply_periodic, record_luck
-from furnace.play.checks import make_dc
+from furnace.play import registry
+from furnace.play.apply import LEGACY_PLAYER_TAG, apply_periodic
+from furnace.play.attacks import attack, more_attacks, nearest_enemy, rage
+from furnace.play.attacks import extra_attacks as _extra_attacks
 from furnace.play.combatant import ZONES, Combatant
-from furnace.play.crit import crit_level, crit_table, fumbles
-from furnace.play.death import dying_turn, kill, take_damage
-from furnace.play.injuries import stabilise
+from furnace.play.death import dying_turn, kill
+from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.reaction import enemy_morale
-from furnace.play.state import Encounter, Step, zone_index
+from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
+PLAYER_TAG = LEGACY_PLAYER_TAG   # TRANSITIONAL: the player is Combatant.player now (F-LUCK-01); no longer written
 # the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
-PLAYER_TAG = "player:"   # a PC's player, in its features: whose Luck Dice and streak it holds (F-LUCK-01)
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
 
@@ -44,240 +45,13 @@ class Action:
     detail: str | None = None   # what a chapter's action needs: the spell's name for "cast"
 
 
-# -- attacks -------------------------------------------------------------------------------------------
-def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, str]:
-    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option."""
-    easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
-    if sneak:
-        easy.append("Sneak Attack")
-    dc = make_dc(t.ac, easy, hard, step.rules)
-    return dc.value, dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
-
-
-def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: bool = False) -> None:
-    """An ATK: d20 + bonus vs AC ± EASY/HARD; natural 20 crit, natural 1 fumble; damage; Cleave."""
-    a, t = step.c(actor), step.c(target)
-    if not a.active or not t.in_fight:
-        return
-    dc, why = _difficulty(step, a, t, sneak)
-    roll = step.roll(f"d20+{a.attack_bonus}" if a.attack_bonus >= 0 else f"d20-{-a.attack_bonus}",
-                     f"{a.name} ATK {t.name} with {a.weapon} vs {why}")
-    step.update(actor, held=cond.spend_next_attack(a.held, "next_atk"))
-    step.update(target, held=cond.spend_next_attack(step.c(target).held, "next_atk_against"))
-    natural = roll.natural or 0
-    crit_on = a.crit_range if not a.ranged else 20
-    can_crit = crit_table(a, step.rules) is not None   # monsters only with the option (F-CRIT-03)
-    if natural == 1 and not plain:
-        step.log("fumble", a.name, f"misses {t.name}: natural 1", (roll,), total=roll.total)
-        model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
-        if model is not None:
-            model(step, actor)
-        elif fumbles(a, step.rules):
-            _fumble(step, actor)
-        return
-    natural_hit = not plain and natural >= crit_on   # a natural 20 always hits (F-CRIT-01)
-    total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
-    hit = natural_hit or total >= dc
-    _record_luck(step, actor, hit)
-    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44)
-    crit = can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
-    if not hit:
-        step.log("miss", a.name, f"misses {t.name} ({total} vs {dc})", (roll,), total=total)
-        return
-    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc}"
-             f"{', natural 20' if natural_hit and not crit else ''})", (roll,),
-             total=total, crit=crit)
-    crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit else None
-    if crit_model is not None:
-        was_alive = step.c(target).active
-        crit_model(step, actor, target)
-        if was_alive and not step.c(target).active:
-            step.killed_by[target] = total
-        return
-    _damage(step, actor, target, crit, total)
-
-
-def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
-    """F-LUCK-03: a player spends a Luck Die when one could turn this miss into a hit (AMB-02: after
-    seeing the roll, added to the total). Returns the total after any spend."""
-    a = step.c(actor)
-    die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
-    if a.kind != "pc" or a.luck_dice < 1 or dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
-        return roll.total
-    state, spent = luck.spend(luck.LuckState(a.luck_dice, a.luck_streak), step.rng, roll.total, step.rules,
-                              natural=roll.natural, label=f"{a.name} spends a Luck Die")
-    step.update(actor, luck_dice=state.dice)
-    _share_luck(step, actor)
-    step.log("luck", a.name, f"spends a Luck Die: {roll.total} → {spent.total} ({state.dice} left)",
-             spent.rolls)
-    return spent.total
-
-
-def _record_luck(step: Step, actor: str, success: bool) -> None:
-    record_luck(step, actor, success, "ATK")
-    _share_luck(step, actor)
-
-
-def _luck_owner(c: Combatant, rules: Ruleset) -> str:
-    player = next((f.removeprefix(PLAYER_TAG) for f in c.features if f.startswith(PLAYER_TAG)), None)
-    return f"{PLAYER_TAG}{luck.owner(player, c.id, rules)}" if player else c.id
-
-
-def _share_luck(step: Step, cid: str) -> None:
-    """F-LUCK-01, AMB-02 (luck_owner): the PCs of one player hold one pool of Luck Dice and one streak."""
-    c, owner = step.c(cid), _luck_owner(step.c(cid), step.rules)
-    for o in step.enc.combatants:
-        if o.kind == "pc" and o.id != cid and _luck_owner(o, step.rules) == owner:
-            step.update(o.id, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
-
-
-def _damage_expression(a: Combatant) -> str:
-    if any(h.name == "RAGING" for h in a.held) and a.prof:
-        return f"{a.damage}+{a.prof}"  # Rage: +PROF damage (F-ARCH-02)
-    return a.damage
-
-
-def _rage(step: Step, cid: str) -> None:
-    """F-ARCH-02, AMB-46: a Barbarian with the Rage feature rages as she first attacks: +PROF DAM,
-    −PROF AC, to the end of the encounter (uses per long rest are the character's, not the fight's)."""
-    c = step.c(cid)
-    if "rage" not in c.features or any(h.name == "RAGING" for h in c.held):
-        return
-    step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof)
-    step.log("rage", c.name, f"rages: +{c.prof} DAM, AC {c.ac} → {c.ac - c.prof}")
-
-
-def _damage(step: Step, actor: str, target: str, crit: bool, total: int) -> None:
-    a = step.c(actor)
-    expr = dice.parse(_damage_expression(a))
-    if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
-        amount = expr.bounds()[1]
-        if step.rules["crit_damage"] == "max_dice_only":
-            amount = dice.parse(a.damage.split("+")[0].split("-")[0]).bounds()[1]
-        rolls: tuple[dice.RollResult, ...] = ()
-        text = f"maximum {a.damage} = {amount}"
-    else:
-        r = expr.roll(step.rng, label=f"{a.name} damage {a.damage}")
-        amount, rolls, text = max(1, r.total), (r,), f"{r.total}"
-    step.log("damage_roll", a.name, f"deals {text}", rolls)
-    amount = _sunder(step, target, amount)
-    was_alive = step.c(target).active
-    overflow = take_damage(step, target, amount, f"{a.name}'s {a.weapon}")
-    if was_alive and not step.c(target).active:
-        step.killed_by[target] = total
-        _cleave(step, actor, target, overflow)
-    if crit:
-        _crit_table(step, actor, target)
-
-
-def _sunder(step: Step, target: str, amount: int) -> int:
-    """F-EQ-03, AMB-36: a PC whose shield can take the blow sunders it when the blow would drop her:
-    she takes ceil(DAM/2) and the shield is destroyed (its +2 AC is gone)."""
-    t = step.c(target)
-    if not (t.kind == "pc" and t.shield and t.hp - amount <= 0 and t.hp > 0):
-        return amount
-    halved = -(-amount // 2)
-    step.update(target, shield=False, ac=t.ac - 2)
-    step.log("sunder", t.name, f"sunders her shield: takes {halved} of {amount}; the shield is destroyed, "
-             f"AC {t.ac} → {t.ac - 2}")
-    return halved
-
-
-def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
-    """F-FTR-03, AMB-01: a lethal blow's excess goes to a second foe CLOSE to the killed one, no chaining."""
-    a = step.c(actor)
-    if "Cleave" not in a.features or overflow <= 0:
-        return
-    victim = step.c(killed)
-    others = [o for o in step.enc.enemies_of(a) if o.zone == "CLOSE" and o.id != killed]
-    second = others[0] if others else None
-    if second is None:
-        step.log("cleave", a.name, f"would cleave {overflow} past {victim.name}, but no foe is CLOSE")
-        return
-    step.log("cleave", a.name, f"cleaves: {overflow} remaining damage to {second.name}", overflow=overflow)
-    take_damage(step, second.id, overflow, f"{a.name}'s Cleave")
-
-
-def _crit_table(step: Step, actor: str, target: str) -> None:
-    a = step.c(actor)
-    table = crit_table(a, step.rules)
-    if table is None:
-        return
-    level = crit_level(a, step.rules)
-    by_level = step.rules.tables.get(table).die_table is not None
-    rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None,
-                                    label=f"crit die for a level-{level} {a.char_class or a.kind}")
-    step.log("crit", a.name, f"{rolled.table.name} ({rolled.die_reason}): {rolled.roll.total} → {rolled.row.text}",
-             (rolled.roll,), table=rolled.table.id, row=rolled.row.span)
-    apply_all(step, rolled.row.effect_list(), actor=actor, target=target)
-
-
-def _fumble(step: Step, actor: str) -> None:
-    a = step.c(actor)
-    armor = "none" if a.armor_type == "none" else a.armor_type
-    rolled = step.rules.tables.roll("fumble", step.rng, key=armor, label=f"fumble die for {armor} armor")
-    step.log("fumble", a.name, f"fumble ({rolled.die_reason}): {rolled.roll.total} → {rolled.row.text}",
-             (rolled.roll,), table=rolled.table.id, row=rolled.row.span)
-    apply_all(step, rolled.row.effect_list(), actor=actor, target=actor)
-
-
-def _extra_attacks(step: Step) -> None:
-    """Crit rows that grant another ATK (once, or until a miss), resolved after the blow."""
-    guard = 0
-    while step.queue and guard < 20:
-        guard += 1
-        actor, target, spec = step.queue.pop(0)
-        if spec.get("only_if") == "target_dies" and step.c(target).active:
-            continue
-        who = target if spec["target"] == "same" else _nearest_enemy(step.enc, step.c(actor), near=True)
-        if who is None or not step.c(who).in_fight or not step.c(actor).active:
-            continue
-        if spec.get("auto_hit"):   # fumble 12: you hit yourself, no ATK roll
-            step.log("hit", step.c(actor).name, "hits itself (no ATK roll)")
-            _damage(step, actor, who, False, 0)
-            continue
-        if spec.get("plain"):
-            attack(step, actor, who, plain=True)
-            continue
-        before = len(step.events)
-        attack(step, actor, who)
-        hit = any(e.kind == "hit" for e in step.events[before:])
-        if hit and spec["repeat"] == "until_miss":
-            step.queue.append((actor, who, {**spec, "target": "any_near"}))
-
-
-def _attacks(step: Step, actor: str, target: str) -> int:
-    return max((hook(step, actor, target) for _, hook in registry.ATTACKS_PER_ACTION.items()), default=1)
-
-
-def _more_attacks(step: Step, actor: str, target: str) -> None:
-    """Attacks a chapter grants on top of the action's one (M-MOOK-02: a Fighter's one per level against
-    creatures under 1 HD); each goes at the same foe while it stands, then at the nearest such foe close by."""
-    for _ in range(_attacks(step, actor, target) - 1):
-        a = step.c(actor)
-        foes = [target] if step.c(target).in_fight else [
-            o.id for o in sorted(step.enc.enemies_of(a), key=lambda o: (zone_index(o), o.hp, o.id))
-            if o.zone in ("CLOSE", "NEAR") and _attacks(step, actor, o.id) > 1]
-        if not foes or not a.active:
-            return
-        attack(step, actor, foes[0])
-        _extra_attacks(step)
-
-
 # -- turns and rounds -----------------------------------------------------------------------------------
-def _nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | None:
-    foes = [o for o in enc.enemies_of(c) if not near or o.zone in ("CLOSE", "NEAR")]
-    if not foes:
-        return None
-    return min(foes, key=lambda o: (zone_index(o), o.hp, o.id)).id
-
-
 Tactic = Callable[[Encounter, Combatant], Action]   # who acts how, when no one chooses for them
 
 
 def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
     """The simple tactic: attack the nearest enemy, closing in first if need be."""
-    target = _nearest_enemy(enc, c)
+    target = nearest_enemy(enc, c)
     if target is None:
         return Action("wait")
     for kind, rule in registry.ACTIONS.items():   # a chapter's action first: a caster casts
@@ -308,6 +82,8 @@ def start_turn(step: Step, cid: str) -> bool:
         return False
     if c.status == "dying":
         dying_turn(step, cid)
+        if step.c(cid).status == "up" and step.rules["dying_nat20_injury_roll"]:
+            roll_injury(step, cid)   # AMB-31 (option): up on a natural 20, and the injury table as if stabilised
         return step.c(cid).active
     apply_periodic(step, cid)
     c = step.c(cid)
@@ -337,18 +113,12 @@ def _act(step: Step, cid: str, action: Action) -> None:
         if not cond.can_attack(c.held):
             step.log("wait", c.name, "cannot attack this turn")
             return
-        if action.kind == "move_attack" and c.zone != "CLOSE":
-            if not cond.can_move(c.held) or "_stood_up" in c.features:
-                step.log("wait", c.name, "cannot move this turn")
-                return
-            c = step.update(cid, zone="CLOSE")
-            if t.zone != "CLOSE" and not t.ranged:
-                step.update(t.id, zone="CLOSE")
-            step.log("move", c.name, f"goes NEAR {t.name} and attacks")
-        _rage(step, cid)
+        if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
+            return
+        rage(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
-        _more_attacks(step, cid, action.target)
+        more_attacks(step, cid, action.target)
     elif action.kind in registry.ACTIONS:
         if action.target is None:
             raise IllegalActionError(f"{action.kind} needs a target")
@@ -362,16 +132,53 @@ def _act(step: Step, cid: str, action: Action) -> None:
         step.update(cid, zone="NEAR")
         step.log("disengage", c.name, "disengages and goes NEAR (F-CMBT-03)")
     elif action.kind == "go_ranged":
-        step.update(cid, zone="RANGED")
-        step.log("move", c.name, "goes RANGED")
+        _go_ranged(step, cid)
     elif action.kind == "stabilise":
         if action.target is None:
             raise IllegalActionError("stabilise needs a target")
-        stabilise(step, cid, action.target)
+        stabilise(step, cid, action.target, referee=action.note == "referee")
     elif action.kind == "free":
         step.log("referee", c.name, f"referee: {action.note or 'a free-form action'}", prompt=action.note)
     else:
         step.log("wait", c.name, "waits")
+
+
+def _close_in(step: Step, cid: str, t: Combatant) -> bool:
+    """"Go NEAR and ATK": the mover closes to CLOSE, unless she cannot move; with a maimed foot (MOVE_NEAR_ONLY,
+    F-TAB-38 4–5) she moves only NEAR: from farther than NEAR she comes one zone closer and does not attack.
+    True: she is CLOSE and attacks."""
+    c = step.c(cid)
+    if not cond.can_move(c.held) or "_stood_up" in c.features:
+        step.log("wait", c.name, "cannot move this turn")
+        return False
+    if cond.moves_only_near(c.held) and c.zone not in ("NEAR", "CLOSE"):
+        zone = ZONES[ZONES.index(c.zone) - 1]
+        step.update(cid, zone=zone)
+        step.log("move", c.name, f"can move only NEAR (a maimed foot): goes {zone}, too far to attack {t.name}")
+        return False
+    c = step.update(cid, zone="CLOSE")
+    if t.zone != "CLOSE" and not t.ranged:
+        step.update(t.id, zone="CLOSE")
+    step.log("move", c.name, f"goes NEAR {t.name} and attacks")
+    return True
+
+
+def _go_ranged(step: Step, cid: str) -> None:
+    """Go RANGED. Leaving CLOSE without DISENGAGE gives each foe CLOSE a free ATK under opportunity_attacks,
+    unless free_disengage lets anyone move away freely (AMB-60, REF-16); a maimed foot moves only NEAR."""
+    c = step.c(cid)
+    if c.zone == "CLOSE" and step.rules["opportunity_attacks"] and not step.rules["free_disengage"]:
+        for foe in [o for o in step.enc.enemies_of(c) if o.zone == "CLOSE" and cond.can_attack(o.held)]:
+            step.log("opportunity", foe.name, f"strikes at {c.name} leaving CLOSE without DISENGAGE (AMB-60)")
+            attack(step, foe.id, cid)
+            _extra_attacks(step)
+        if not step.c(cid).active:
+            return
+    zone = "RANGED"
+    if cond.moves_only_near(c.held) and c.zone == "CLOSE":
+        zone = "NEAR"
+    step.update(cid, zone=zone)
+    step.log("move", c.name, f"goes {zone}" + (" (a maimed foot: only NEAR)" if zone == "NEAR" else ""))
 
 
 def roll_initiative(step: Step) -> None:
@@ -490,11 +297,14 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     attack(step, cid, action.target)
     totals = [e.data.get("total") for e in step.events[before:] if e.kind in ("hit", "miss", "fumble")]
     step.put(step.c(cid).model_copy(update={"status": c.status}))
-    if step.enc.initiative == "simultaneous" and totals and (totals[0] or 0) < killer_total:
+    tie_lost = step.rules["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
+    own = (totals[0] or 0) if totals else 0
+    if step.enc.initiative == "simultaneous" and totals and (own < killer_total or (tie_lost and own == killer_total)):
         step.enc = saved   # the blow is lost: nothing it did stands
         del step.events[before:]
-        step.log("lost", c.name, f"falls before striking: its ATK {totals[0]} is lower than its killer's "
-                 f"{killer_total} (F-INIT-02)")
+        step.log("lost", c.name, f"falls before striking: its ATK {totals[0]} is "
+                 f"{'lower than' if own < killer_total else 'only equal to'} its killer's {killer_total} "
+                 f"(F-INIT-02{', simultaneous_attack_ties cancel' if own == killer_total else ''})")
 
 
 def take_turn(enc: Encounter, cid: str, action: Action, rng: DiceSource, rules: Ruleset,

@@ -1,14 +1,15 @@
 """Fight files: a YAML description of an encounter (party from character files, monsters inline).
 
     room_dc: 12
-    initiative: group            # or simultaneous (F-INIT-02)
+    initiative: group            # or simultaneous (F-INIT-02); left out: the option initiative_model (CF-53)
     surprised: [goblins]         # sides that lose the first round (F-SURP-01)
     party:
       - {file: characters/brakka.json, zone: NEAR}
     monsters:
       - {name: Goblin, count: 4, hp: 1d6, damage: 1d6, zone: NEAR}
 
-AC, attack and save bonuses of monsters default to the ROOM DC (D-2). A malformed file is refused
+AC, attack and save bonuses of monsters default to the ROOM DC (D-2, options monster_attack_bonus and
+monster_save_bonus). A malformed file is refused
 with its path and the field (an unknown field with the fields allowed there, an unknown zone with the
 zones). A party file is read from the fight file's folder and may not lead out of it unless the caller
 allows it (`furnace fight --allow-outside`); a fight holds at most `MAX_COMBATANTS`, counted before any
@@ -85,7 +86,7 @@ class FightFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = "a fight"
     room_dc: int = Field(12, ge=1, le=40)
-    initiative: Literal["group", "simultaneous"] = "group"
+    initiative: Literal["group", "simultaneous"] | None = None   # None: the option initiative_model (CF-53)
     surprised: list[str] = Field(default_factory=list)
     party: list[PartyEntry] = Field(min_length=1)
     monsters: list[MonsterEntry] = Field(min_length=1)
@@ -143,8 +144,9 @@ def build(fight: FightFile, base: Path, rng: DiceSource, rules: Ruleset, *, allo
         for i in range(1, m.count + 1):
             name = f"{m.name} {i}" if m.count > 1 else m.name
             combatants.append(monster({**spec, "name": name}, m.side, fight.room_dc, rng,
-                                      id=_unique(name.lower().replace(" ", "-"), taken)))
-    return Encounter(room_dc=fight.room_dc, combatants=tuple(combatants), initiative=fight.initiative,
+                                      id=_unique(name.lower().replace(" ", "-"), taken), rules=rules))
+    initiative = fight.initiative or rules["initiative_model"]
+    return Encounter(room_dc=fight.room_dc, combatants=tuple(combatants), initiative=initiative,
                      surprised=tuple(fight.surprised))
 
 

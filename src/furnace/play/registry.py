@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from furnace.characters.character import Character
     from furnace.play.combatant import Combatant
     from furnace.play.state import Encounter, Step
+    from furnace.rules.ruleset import Ruleset
 
 T = TypeVar("T")
 CHAPTER_GROUP = "furnace.chapters"
@@ -107,6 +108,9 @@ BlowHook = Callable[["Step", str, str], None]      # (step, actor, target): a cr
 FumbleHook = Callable[["Step", str], None]          # (step, actor): a natural 1 under a chapter's model
 
 AttacksHook = Callable[["Step", str, str], int]     # (step, actor, target): ATKs one attack action makes
+# (character, combatant, rules) -> combatant: what a chapter carries from a character into a fight (magic: her
+# lockouts until rest and her cantrips); `from_character` runs every hook, in name order, on what it built
+CombatantHook = Callable[["Character", "Combatant", "Ruleset"], "Combatant"]
 
 ACTIONS: Registry[ActionRule] = Registry("action")
 ATTACKS_PER_ACTION: Registry[AttacksHook] = Registry("attacks-per-action rule")
@@ -114,8 +118,16 @@ MODIFIERS: Registry[Modifier] = Registry("state modifier")
 DEATH_MODELS: Registry[DeathModel] = Registry("death model")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
 FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
+COMBATANT_HOOKS: Registry[CombatantHook] = Registry("combatant hook")
 
 
 def state_modifiers(c: Character) -> tuple[StateModifier, ...]:
     """Every registered modifier that holds for this character now (short of sleep, drunk, courage …)."""
     return tuple(part for _, m in MODIFIERS.items() if (part := m(c)))
+
+
+def combatant_hooks(character: Character, combatant: Combatant, rules: Ruleset) -> Combatant:
+    """The combatant after every registered COMBATANT_HOOKS entry, in name order, has added what it carries."""
+    for _, hook in COMBATANT_HOOKS.items():
+        combatant = hook(character, combatant, rules)
+    return combatant

@@ -1,19 +1,26 @@
 """Rest: short rest spends one Hit Die, long rest spends them all and refills the pool (F-REST-01/02).
 
-No CON is added to a Hit Die spent, and no floor applies (AMB-13); HP never exceed the maximum.
-Any rest ends the effects that last "until rest" (D-7). The healing model is a rule option: the Hazards
-and Middle Sea models plug in under the same names (CF-32).
+No CON is added to a Hit Die spent, and no floor applies (AMB-13); HP never exceed the maximum; under the
+option `long_rest_heals: full` a long rest restores every HP instead (AMB-14, 5e). Any rest ends the effects
+that last "until rest" (D-7) and resets the Spell Depletion count (AMB-41). Each long rest is a day of rest
+toward healing the torso wound, which heals after `torso_injury_rest_days` of them or at once by magic (D-8);
+the count is kept in `Character.extensions["rest"]`. A chapter adds what else a long rest renews (a magic
+item's daily uses) to LONG_REST_HOOKS. The healing model is a rule option: the Hazards and Middle Sea models
+plug in under the same names (CF-32).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
 from furnace.events import Event
+from furnace.play.conditions import FIGHT_KEY
 from furnace.play.registry import Registry
+from furnace.rules.effects import Lasting
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 
@@ -35,10 +42,85 @@ def pool_size(character: Character, rules: Ruleset) -> int:
     return int(row.get("hd_pool", max(1, min(character.level, 5))))
 
 
-def _end_until_rest(character: Character, events: list[Event]) -> Character:
+def end_until_rest(character: Character, events: list[Event]) -> Character:
+    """D-7, AMB-41: any rest ends the "until rest" effects (mishap lockouts, Spell Depletion, injury rows 14–19)
+    and resets the count of spells toward the Spell Depletion SAVE."""
     if character.until_rest:
         events.append(Event("rest", character.name, "no longer: " + "; ".join(character.until_rest)))
-    return character.model_copy(update={"until_rest": []})
+    if character.spells_cast:
+        events.append(Event("rest", character.name, f"Spell Depletion count {character.spells_cast} → 0 (AMB-41)",
+                            before=character.spells_cast, after=0))
+    return character.model_copy(update={"until_rest": [], "spells_cast": 0})
+
+
+# -- the torso wound (D-8, AMB-34, F-TAB-38 8–11) ------------------------------------------------------------
+TORSO = "torso"          # the name of the lasting effect of F-TAB-38 rows 8–11
+REST_KEY = "rest"        # Character.extensions["rest"]: {"torso_days": days of rest toward the torso wound}
+
+
+def _torso_rows(rules: Ruleset) -> list[tuple[str, Lasting]]:
+    """(row text, lasting effect) of each lingering-injury row in force whose lasting mark is the torso wound."""
+    return [(row.text, e) for row in rules.tables.get("lingering-injuries").rows for e in row.effect_list()
+            if isinstance(e, Lasting) and e.name.lower() == TORSO]
+
+
+def is_torso_wound(entry: str, rules: Ruleset | None = None) -> bool:
+    """An injury entry that is the torso wound: the lasting effect's name, or the text of its lingering-injury
+    row in the table in force (a fight records both)."""
+    if entry.strip().lower() == TORSO:
+        return True
+    return any(entry == text for text, _ in _torso_rows(rules or load_ruleset()))
+
+
+def _torso_held(held: dict[str, Any], rules: Ruleset) -> bool:
+    """A periodic marker a fight left on the character (extensions["fight"]["held"]) that is the torso wound's
+    SAVE at each of her turns."""
+    periodic = [e.model_dump(exclude={"every"}, mode="json") for _, lasting in _torso_rows(rules)
+                for e in lasting.effects if getattr(e, "every", None) is not None]
+    return str(held.get("name", "")).startswith("EVERY:") and held.get("effect") in periodic
+
+
+def rest_days(character: Character) -> int:
+    """Days of rest counted toward the torso wound (D-8)."""
+    return int(character.extensions.get(REST_KEY, {}).get("torso_days", 0))
+
+
+def _without_torso(character: Character, rules: Ruleset | None) -> Character:
+    """The character healed of the torso wound: its injury entries, the count of days and the SAVE a fight left."""
+    rules = rules or load_ruleset()
+    extensions = {k: v for k, v in character.extensions.items() if k not in (REST_KEY, FIGHT_KEY)}
+    rest_state = {k: v for k, v in character.extensions.get(REST_KEY, {}).items() if k != "torso_days"}
+    fight_state = dict(character.extensions.get(FIGHT_KEY, {}))
+    if "held" in fight_state:
+        fight_state["held"] = [h for h in fight_state["held"] if not _torso_held(h, rules)] or None
+    fight_state = {k: v for k, v in fight_state.items() if v is not None}
+    extensions |= ({REST_KEY: rest_state} if rest_state else {}) | ({FIGHT_KEY: fight_state} if fight_state else {})
+    return character.model_copy(update={
+        "injuries": [i for i in character.injuries if not is_torso_wound(i, rules)], "extensions": extensions})
+
+
+def count_rest_days(character: Character, days: int, rules: Ruleset, events: list[Event]) -> Character:
+    """D-8: days of rest toward the torso wound; it heals after `torso_injury_rest_days` of them."""
+    if not any(is_torso_wound(i, rules) for i in character.injuries):
+        return _without_torso(character, rules) if rest_days(character) else character
+    need = int(rules["torso_injury_rest_days"])
+    done = rest_days(character) + days
+    if done >= need:
+        events.append(Event("heal", character.name, f"the torso wound heals after {need} days of rest "
+                            "(D-8, torso_injury_rest_days)", before=done - days, after=done))
+        return _without_torso(character, rules)
+    events.append(Event("rest", character.name, f"torso wound: day {done} of {need} days of rest (D-8)",
+                        before=done - days, after=done))
+    state = {**character.extensions.get(REST_KEY, {}), "torso_days": done}
+    return character.model_copy(update={"extensions": {**character.extensions, REST_KEY: state}})
+
+
+def heal_by_magic(character: Character, events: list[Event], how: str, rules: Ruleset | None = None) -> Character:
+    """D-8: magical healing (a healing spell, Lay on Hands) ends the torso wound at once."""
+    if not any(is_torso_wound(i, rules) for i in character.injuries):
+        return character
+    events.append(Event("heal", character.name, f"{how} heals the torso wound (D-8)"))
+    return _without_torso(character, rules)
 
 
 def short_rest(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -50,7 +132,7 @@ def short_rest(character: Character, rng: DiceSource, rules: Ruleset | None = No
     if character.hit_dice > 0 and character.hp < character.hp_max:
         character, event = spend_hit_die(character, rng, rules, "short rest")
         events.append(event)
-    return _end_until_rest(character, events), events
+    return end_until_rest(character, events), events
 
 
 def long_rest(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -59,14 +141,39 @@ def long_rest(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     rules = rules or load_ruleset()
     _check_alive(character)
     events: list[Event] = []
-    while character.hit_dice > 0 and character.hp < character.hp_max:
-        character, event = spend_hit_die(character, rng, rules, "long rest")
-        events.append(event)
+    character = _long_rest_heal(character, rng, rules, events)
     refill = pool_size(character, rules)
     events.append(Event("rest", character.name, f"Hit Dice pool refilled: {character.hit_dice} → {refill}",
                         before=character.hit_dice, after=refill))
     character = character.model_copy(update={"hit_dice": refill})
-    return _end_until_rest(character, events), events
+    character = count_rest_days(end_until_rest(character, events), 1, rules, events)
+    return after_long_rest(character, rng, rules, events), events
+
+
+def _long_rest_heal(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
+    """AMB-14, option long_rest_heals: roll every Hit Die left in the pool (`roll_pool`), or back to full HP
+    with no roll (`full`, 5e)."""
+    if rules["long_rest_heals"] == "full":
+        if character.hp < character.hp_max:
+            events.append(Event("heal", character.name, f"long rest: HP {character.hp} → {character.hp_max} "
+                                "(long_rest_heals: full)", before=character.hp, after=character.hp_max))
+        return character.model_copy(update={"hp": character.hp_max})
+    while character.hit_dice > 0 and character.hp < character.hp_max:
+        character, event = spend_hit_die(character, rng, rules, "long rest")
+        events.append(event)
+    return character
+
+
+LongRestHook = Callable[[Character, DiceSource, Ruleset, list[Event]], Character]
+# what a chapter renews at a long rest (magic: the daily uses of magic items), each appending its events
+LONG_REST_HOOKS: Registry[LongRestHook] = Registry("long-rest hook")
+
+
+def after_long_rest(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
+    """Run the chapters' long-rest hooks, in name order (a healing model's long rest calls this too)."""
+    for _, hook in LONG_REST_HOOKS.items():
+        character = hook(character, rng, rules, events)
+    return character
 
 
 def _check_alive(character: Character) -> None:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from furnace._exports import lazy
 
 if TYPE_CHECKING:
-    from furnace.render.sheets import character_html, character_json, character_markdown, funnel_html
+    from furnace.render.roster import roster_table
+    from furnace.render.sheets import character_html, character_json, character_markdown, funnel_html, spell_lines
     from furnace.render.text import character_sheet, odds_chart, party_table, rules_table, table_list, table_show
 
 _EXPORTS = {
@@ -18,6 +19,8 @@ _EXPORTS = {
     "character_json": "sheets",
     "character_html": "sheets",
     "funnel_html": "sheets",
+    "spell_lines": "sheets",
+    "roster_table": "roster",
     "odds_chart": "text",
     "table_list": "text",
     "table_show": "text",
@@ -33,7 +36,9 @@ __all__ = [
     "funnel_html",
     "odds_chart",
     "party_table",
+    "roster_table",
     "rules_table",
+    "spell_lines",
     "table_list",
     "table_show",
 ]

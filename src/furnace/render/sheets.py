@@ -46,6 +46,23 @@ def _gear(c: Character) -> list[str]:
     return gear + [i for i in c.items if i not in gear]
 
 
+def spell_lines(c: Character, rules: Ruleset) -> list[tuple[str, str]]:
+    """What a caster knows, against her caps: ("Spells known (2 of 3)", "Fireball, Chill Touch") and
+    ("Cantrips (2 of 2)", …) — a Cleric's are prayers (F-CLR-03, F-MU-05/06, F-ARCH-04/05)."""
+    from furnace.magic.cantrips import cantrip_cap
+    from furnace.magic.casting import spells_known_cap
+
+    out = []
+    cap = spells_known_cap(c, rules)
+    if cap or c.spells:
+        label = "Prayers known" if c.char_class == "Cleric" else "Spells known"
+        out.append((f"{label} ({len(c.spells)} of {cap})", ", ".join(c.spells) or "—"))
+    cantrips = cantrip_cap(c)
+    if cantrips or c.cantrips:
+        out.append((f"Cantrips ({len(c.cantrips)} of {cantrips})", ", ".join(c.cantrips) or "—"))
+    return out
+
+
 # -- Markdown ---------------------------------------------------------------------------------------------
 def _md_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
@@ -55,10 +72,13 @@ def _md_list(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "—"
 
 
-def character_markdown(c: Character, rules: Ruleset) -> str:
-    """A Markdown sheet: identity, scores with modifiers, derived values, proficiencies, features, HP history."""
+def character_markdown(c: Character, rules: Ruleset, note: str = "") -> str:
+    """A Markdown sheet: identity, scores with modifiers, derived values, proficiencies, spells, features, HP
+    history; `note` is a line under the title (the roster's id, player and status)."""
     lines = [f"# {c.name}", ""]
     lines.append(" · ".join([f"**{_class_line(c)}**"] + ([f"player: {c.player}"] if c.player else [])))
+    if note:
+        lines += ["", f"*{_md_cell(note)}*"]
     if c.dead:
         lines += ["", f"**Dead:** {c.dead}"]
     lines += ["", "| Ability | Score | Mod |", "|---|---:|---:|"]
@@ -80,6 +100,7 @@ def character_markdown(c: Character, rules: Ruleset) -> str:
     lines.append(f"- **Gear:** {_md_list(_gear(c))}")
     if c.fighting_style:
         lines.append(f"- **Fighting style:** {c.fighting_style}")
+    lines += [f"- **{label}:** {_md_cell(known)}" for label, known in spell_lines(c, rules)]
     lines += [f"- **Features:** {_md_list(c.features)}",
               f"- **Archetype features:** {_md_list(c.archetype_features)}"]
     if c.conditions or c.injuries:
@@ -166,11 +187,12 @@ def _dl(pairs: Iterable[tuple[str, str]]) -> str:
     return f"<dl>{rows}</dl>"
 
 
-def _header(c: Character, title: str) -> str:
+def _header(c: Character, title: str, note: str = "") -> str:
     player = f"<span>{escape(c.player)}</span>" if c.player else "<span>Player: ________</span>"
     dead = f'<div class="dead">Dead: {escape(c.dead)}</div>' if c.dead else ""
+    noted = f'<div class="sub">{escape(note)}</div>' if note else ""
     return (f"<header><h2>{escape(c.name)}</h2>"
-            f'<div class="sub"><span>{escape(title)}</span>{player}</div>{dead}</header>')
+            f'<div class="sub"><span>{escape(title)}</span>{player}</div>{noted}{dead}</header>')
 
 
 def _notes(label: str = "Notes") -> str:
@@ -205,8 +227,9 @@ def funnel_html(party_or_characters: Party | Iterable[Character], rules: Ruleset
     return _document(title, "".join(pages))
 
 
-def character_html(c: Character, rules: Ruleset) -> str:
-    """A one-page printable sheet for one character, in the funnel cards' style."""
+def character_html(c: Character, rules: Ruleset, note: str = "") -> str:
+    """A one-page printable sheet for one character, in the funnel cards' style (`note`: a line under the
+    title)."""
     details = [
         ("Hit Dice", f"{c.hit_dice} × {c.hit_die(rules)}"),
         ("Saves", ", ".join(c.saves) or "—"),
@@ -215,6 +238,7 @@ def character_html(c: Character, rules: Ruleset) -> str:
         ("Tools", ", ".join(c.tools)),
         ("Occupation", _occupation_line(c)),
         ("Fighting style", c.fighting_style or ""),
+        *spell_lines(c, rules),
         ("Gear", ", ".join(_gear(c))),
         ("Features", ", ".join(c.features) or "—"),
         ("Archetype features", ", ".join(c.archetype_features)),
@@ -229,9 +253,9 @@ def character_html(c: Character, rules: Ruleset) -> str:
                        f"<td>{escape(g.reason)}</td></tr>" for g in c.hp_history)
         history = ('<table class="hp"><thead><tr><th>Level</th><th>Die</th><th>Rolled</th><th>Gained</th>'
                    f"<th>Why</th></tr></thead><tbody>{rows}</tbody></table>")
-    card = (f'<section class="card single" data-name="{escape(c.name)}">{_header(c, _class_line(c))}'
+    card = (f'<section class="card single" data-name="{escape(c.name)}">{_header(c, _class_line(c), note)}'
             f"{_scores_html(c)}{_stats_html(stats)}{_dl(details)}{history}{_notes()}</section>")
     return _document(c.name, f'<div class="page">\n{card}\n</div>\n')
 
 
-__all__ = ["character_html", "character_json", "character_markdown", "funnel_html"]
+__all__ = ["character_html", "character_json", "character_markdown", "funnel_html", "spell_lines"]

@@ -95,9 +95,14 @@ def party_table(party: Party) -> None:
     _console().print(out)
 
 
-def character_sheet(c: Character, rules: Ruleset) -> None:
+def character_sheet(c: Character, rules: Ruleset, note: str = "") -> None:
+    """The sheet in the terminal; `note` is a line under the title (the roster's id, player and status)."""
+    from furnace.render.sheets import spell_lines
+
     console = _console()
     title = f"{c.name} · {c.race} {c.char_class or '0-level'} {c.archetype or ''} · level {c.level}"
+    if note:
+        title += f"\n{note}"
     out = RichTable(title=title, show_header=False)
     out.add_column("field")
     out.add_column("value")
@@ -108,6 +113,8 @@ def character_sheet(c: Character, rules: Ruleset) -> None:
     out.add_row("skills", ", ".join(c.skills + [f"{s} (expertise)" for s in c.expertise]) or "—")
     if c.occupation:
         out.add_row("occupation", f"{c.occupation.name}: {c.occupation.proficiency}; {c.occupation.item}")
+    for label, known in spell_lines(c, rules):
+        out.add_row(label.lower(), known)
     out.add_row("features", ", ".join(c.features + c.archetype_features) or "—")
     if c.hp_history:
         out.add_row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))

@@ -33,7 +33,6 @@ OptionType = Literal["choice", "bool", "int", "table", "dice", "text"]
 # Times and intervals are positive; "X in 6" chances run 0-6; DCs run 1-40 (a d20 + 20 at most).
 INT_RANGES: dict[str, tuple[int, int]] = {
     "rage_uses_per_long_rest": (0, 20),
-    "unarmored_ac": (0, 30),
     "skill_challenge_failures": (1, 20),
     "hazard_save_dc": (1, 40),
     "item_save_dc_wood": (1, 40),
@@ -42,7 +41,6 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "round_seconds": (1, 3600),                     # at most an hour
     "surprise_chance": (0, 6),
     "torso_injury_rest_days": (1, 365),
-    "short_rest_hit_dice": (0, 20),
     "zero_level_heal_cap": (0, 20),
     "loh_nat20_extra_hd": (0, 20),
     "mishap_condition_duration": (1, 100),

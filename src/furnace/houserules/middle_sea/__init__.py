@@ -19,7 +19,9 @@
 - `external`: the rules that need a book the documents do not contain: `EXTERNAL_RULES`, `register_plugin`,
   `use_rule`.
 - `common`: what they share (the errors, the state on the character, the default ruleset).
-- `fight`: the same rules mapped onto the encounter engine's combatants (its crit, fumble and death models).
+- `fight`: the same rules mapped onto the encounter engine's combatants (its crit, fumble and death models, the
+  armor save after a Furnace crit, the mook rule's extra attacks); `fight_grievous`: a blow at 0 HP in a fight,
+  `take_blow` run on the combatant and written back onto it.
 
 Randomness is passed in; each function returns the new state and the events that explain it, with their
 rolls. The chapter keeps its own state in `Character.extensions["middle_sea"]`:

@@ -16,6 +16,7 @@ from furnace.dice import DiceSource, RollResult
 from furnace.events import Event
 from furnace.houserules.middle_sea.common import MiddleSeaError, _rules, state_of, with_state
 from furnace.houserules.middle_sea.item_saves import ItemSave, _matrix_data, item_save
+from furnace.play.combatant import armor_points as combat_points
 from furnace.rules.ruleset import Ruleset
 
 PIECES = ("armor", "shield", "helmet")
@@ -69,10 +70,9 @@ def choose_piece(character: Character, rng: DiceSource, rules: Ruleset | None = 
 
 
 def armor_points(character: Character, rules: Ruleset) -> int:
-    """The body armor's whole protection (CF-40, option armor_damage_scale): F-TAB-21 protection, or its AC."""
-    data = rules.tables.get("armor").lookup(character.armor or "unarmored").data
-    key = "protection" if rules["armor_damage_scale"] == "protection_points" else "ac_base"
-    return int(data.get(key) or 0)
+    """The body armor's whole protection (CF-40, option armor_damage_scale): F-TAB-21 protection, or its AC; the
+    engine's reading (`furnace.play.combatant.armor_points`), which a fight's armor hit counts down too."""
+    return combat_points(character.armor, rules)
 
 
 def _damage_armor(c: Character, rules: Ruleset) -> tuple[Character, str, str, int | None]:

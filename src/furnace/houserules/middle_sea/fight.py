@@ -1,22 +1,28 @@
 """The Middle Sea in the encounter engine, registered with it: the crit, fumble and death models (the
-options crit_model, fumble_model and death_model) and Liquid Courage's −1 to hit.
+options crit_model, fumble_model and death_model), the armor save after a Furnace crit
+(furnace_crits_damage_armor, CF-33), the mook rule's extra attacks and Liquid Courage's −1 to hit.
 
 A natural 20 (M-CRIT-01, M-ARM-01…03, D-1): against the unarmored, maximum damage and nothing else;
 against armor, normal damage and the piece that takes the blow (the shield first) saves vs crushing blow
-(melee, hurled) or normal blow (missiles), or loses protection. A natural 1 (M-WPN-01…07): the weapon
-is damaged by its class. 0 HP (M-GRIEV-01, D-4): HP stop at 0 and the excess is rolled on the grievous
-injury table (3d6 + excess), a helmet turning a head blow to the lesser result. The rules themselves are
-`furnace.houserules.middle_sea`'s; this module maps them onto combatants.
+(melee, hurled) or normal blow (missiles), or loses protection: body armor a point (counted in the combatant's
+`armor_lost`, destroyed when none is left, CF-40, armor_damage_scale), a shield is destroyed (CF-41), a helmet
+too. A natural 1 (M-WPN-01…07): the weapon is damaged by its class; off-balance (M-WPN-06, AMB-99) loses the
+DEX and shield AC until the next round and acts last, or loses 1d4 segments (off_balance_segments). 0 HP
+(M-GRIEV-01, D-4, M-MOOK-01): `fight_grievous`. The rules themselves are `furnace.houserules.middle_sea`'s; this
+module maps them onto combatants.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from furnace import dice
+from furnace.characters.abilities import modifier
 from furnace.characters.character import Character, Weapon
 from furnace.houserules import middle_sea as ms
-from furnace.play.apply import apply_all
-from furnace.play.combatant import Combatant
-from furnace.play.conditions import Held
+from furnace.houserules.middle_sea.fight_grievous import grievous_at_zero, npc_at_zero
+from furnace.play.combatant import Combatant, armor_points
+from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import take_damage
 from furnace.play.registry import (
     ATTACKS_PER_ACTION,
@@ -27,7 +33,13 @@ from furnace.play.registry import (
     StateModifier,
 )
 from furnace.play.state import Step
-from furnace.rules.effects import parse_effect
+from furnace.rules.ruleset import Ruleset
+
+ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry the engine calls under furnace_crits_damage_armor
+SHIELD_DENTED = "_shield_dented"     # a shield that lost its first point this fight (one_point, CF-41)
+
+DEATH_MODELS.add("middle-sea", grievous_at_zero)
+__all__ = ["ARMOR_HIT", "armor_after_crit", "crit", "fumble", "grievous_at_zero", "npc_at_zero", "off_balance_ac"]
 
 
 @CRIT_MODELS.register("middle-sea")
@@ -43,28 +55,73 @@ def crit(step: Step, actor: str, target: str) -> None:
         _armor_hit(step, target, "missile" if a.ranged else "melee")
 
 
+@CRIT_MODELS.register(ARMOR_HIT)
+def armor_after_crit(step: Step, actor: str, target: str) -> None:
+    """CF-33 (option furnace_crits_damage_armor): after a Furnace crit, the struck piece saves (M-ARM-01…03)."""
+    _armor_hit(step, target, "missile" if step.c(actor).ranged else "melee")
+
+
 def _armor_hit(step: Step, target: str, attack: str) -> None:
+    """M-ARM-01…03, D-1, AMB-98: the piece that takes the blow (helmet_hit_chance in 6 for the helmet) saves
+    vs the attack's form (item_save_model, X-TAB-06) or is damaged."""
     t = step.c(target)
     piece, piece_roll = ms.pick_piece(t.shield, t.armor_type != "none", t.helmet, step.rng, step.rules, who=t.name)
     if piece is None:
         return
-    form = "normal_blow" if attack == "missile" else "crushing_blow"
+    form = ms.attack_form(attack)
     material = ms.piece_material(piece, t.armor_key, step.rules)
     save = ms.item_save(material, form, step.rng, step.rules, label=f"{t.name}'s {piece} vs {form.replace('_', ' ')}")
     rolls = tuple(r for r in (piece_roll, save.roll) if r is not None)
     if save.saved:
         step.log("armor", t.name, f"the {piece} takes the blow and holds ({save.explain()})", rolls)
         return
-    if piece == "shield":
-        step.update(target, shield=False, ac=t.ac - 2)
-        what = f"the shield is destroyed: AC {t.ac} → {t.ac - 2}"
-    elif piece == "helmet":
-        step.update(target, helmet=False)
-        what = "the helmet is destroyed"
-    else:
-        step.update(target, ac=t.ac - 1)
-        what = f"the armor loses a point of protection: AC {t.ac} → {t.ac - 1}"
-    step.log("armor", t.name, f"{what} ({save.explain()})", rolls)
+    what, lost = _BREAK[piece](step, target)
+    step.log("armor", t.name, f"{what} ({save.explain()})", rolls, piece=piece, armor_lost=lost)
+
+
+def _break_armor(step: Step, cid: str) -> tuple[str, int]:
+    """M-ARM-03, CF-40: body armor loses a point of protection (the combatant's armor_lost, written back to the
+    character after the fight) and is destroyed when none is left; a monster's armor with no F-TAB-21 key loses
+    a point of AC."""
+    t = step.c(cid)
+    change = f"AC {t.ac} → {t.ac - 1}"
+    if t.armor_key is None:
+        step.update(cid, ac=t.ac - 1)
+        return f"the armor loses a point of protection: {change}", 0
+    total, lost = armor_points(t.armor_key, step.rules), t.armor_lost + 1
+    if total - lost <= 0:
+        step.update(cid, ac=t.ac - 1, armor_lost=lost, armor_type="none")
+        return f"the {t.armor_key} loses its last point of protection and is destroyed (M-ARM-03): {change}", 1
+    step.update(cid, ac=t.ac - 1, armor_lost=lost)
+    return f"the {t.armor_key} loses a point of protection, {total - lost} of {total} left: {change}", 1
+
+
+def _break_shield(step: Step, cid: str) -> tuple[str, int]:
+    """M-ARM-03, CF-41: a failed save destroys the shield (its AC bonus is gone); under the option
+    middle_sea_shield_save_failure = one_point the first failure in the fight costs 1 point of AC (marked
+    SHIELD_DENTED) and the second destroys it."""
+    t = step.c(cid)
+    dented = SHIELD_DENTED in t.features
+    if step.rules["middle_sea_shield_save_failure"] == "one_point" and not dented:
+        step.update(cid, ac=t.ac - 1, features=(*t.features, SHIELD_DENTED))
+        return f"the shield loses a point (CF-41): AC {t.ac} → {t.ac - 1}", 0
+    bonus = 1 if dented else _shield_bonus(step.rules)
+    step.update(cid, shield=False, ac=t.ac - bonus, features=tuple(f for f in t.features if f != SHIELD_DENTED))
+    return f"the shield is destroyed: AC {t.ac} → {t.ac - bonus}", 0
+
+
+def _break_helmet(step: Step, cid: str) -> tuple[str, int]:
+    step.update(cid, helmet=False)
+    return "the helmet is destroyed", 0
+
+
+_BREAK: dict[str, Callable[[Step, str], tuple[str, int]]] = {
+    "armor": _break_armor, "shield": _break_shield, "helmet": _break_helmet,
+}
+
+
+def _shield_bonus(rules: Ruleset) -> int:
+    return int(rules.tables.get("armor").lookup("shield").data.get("ac_bonus", 2))
 
 
 @FUMBLE_MODELS.register("middle-sea")
@@ -72,40 +129,74 @@ def fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
     weapon = Weapon(name=a.weapon, kind="ranged" if a.ranged else "one-handed", damage=a.damage,
                     weapon_class=a.weapon_class or ("hurled" if a.ranged else "sharp"),
-                    magic_bonus=a.magic_bonus)
+                    magic_bonus=a.magic_bonus, notches=a.weapon_notches, cracked=a.weapon_cracked)
     mishap = ms.weapon_mishap(weapon, a.dex_score, step.rng, step.rules)
-    rolls = tuple(r for r in (mishap.roll, mishap.save.roll if mishap.save else None) if r is not None)
+    rolls = tuple(r for e in mishap.events for r in e.rolls)
     step.log("fumble", a.name, f"natural 1 (Middle Sea): {a.weapon} {mishap.outcome.replace('_', ' ')}", rolls,
              outcome=mishap.outcome)
-    if mishap.outcome == "notched":
-        step.update(actor, attack_bonus=a.attack_bonus - 1, damage=f"{a.damage}-1")
-    elif mishap.outcome in ("snapped", "broken"):
-        step.update(actor, weapon="fist", damage="1", ranged=False, weapon_class="unarmed")
-    elif mishap.outcome in ("slipped", "off_balance"):
-        name = "OFF_BALANCE" if mishap.outcome == "off_balance" else "CANT_ATTACK"
-        step.update(actor, held=(*a.held, Held(name=name, source=f"{a.weapon} {mishap.outcome}",
-                                               until_round=step.enc.round + 1)))
+    _MISHAPS.get(mishap.outcome, _unharmed)(step, actor, mishap)
 
 
-@DEATH_MODELS.register("middle-sea")
-def grievous_at_zero(step: Step, c: Combatant, amount: int) -> None:
-    if c.hp > 0:
-        return
-    excess = -c.hp
-    c = step.update(c.id, hp=0)
-    if excess == 0:
-        step.update(c.id, held=(*c.held, Held(name="KNOCKED_DOWN", source="0 HP", ending="stands")))
-        step.log("knocked_down", c.name, "exactly 0 HP: knocked down, conscious (D-4)")
-        return
-    rolled = step.rules.tables.roll("grievous-injury", step.rng, variables={"EXCESS": excess},
-                                    label=f"{c.name} grievous injury, 3d6 + {excess} excess")
-    effects = rolled.row.effect_list()
-    helmet = c.helmet and "with_helmet" in rolled.row.data
-    if helmet:   # M-GRIEV-04/05: a helmet turns the blow to a lesser result
-        effects = [parse_effect(e) for e in rolled.row.data["with_helmet"]]
-    step.log("grievous", c.name, f"grievous injury {rolled.roll.total}: {rolled.row.text}"
-             + (" (with a helmet: the lesser result)" if helmet else ""), (rolled.roll,), table=rolled.table.id)
-    apply_all(step, effects, actor=c.id, target=c.id)
+def _unharmed(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """The weapon held (or a natural 1 that harms nothing)."""
+
+
+def _notched(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """M-WPN-02: a notch, −1 to hit and damage (counted in weapon_notches for the write-back)."""
+    a = step.c(actor)
+    step.update(actor, attack_bonus=a.attack_bonus - 1, damage=f"{a.damage}-1", weapon_notches=a.weapon_notches + 1)
+
+
+def _cracked(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """M-WPN-05: the haft is cracked (weapon_cracked); the next natural 1 that fails snaps it."""
+    step.update(actor, weapon_cracked=True)
+
+
+def _lost(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """M-WPN-04/05: a snapped string or haft: the weapon is lost (weapon_lost); she fights on with her fists."""
+    a = step.c(actor)
+    step.update(actor, weapon="fist", damage="1", ranged=False, weapon_class="unarmed",
+                weapon_lost=a.weapon_lost or a.weapon)
+
+
+def _slipped(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """M-WPN-03: the weapon lies 2d6 feet away: no ATK until her next turn."""
+    a = step.c(actor)
+    step.update(actor, held=(*a.held, Held(name="CANT_ATTACK", source=f"{a.weapon} slipped",
+                                           until_round=step.enc.round + 1)))
+
+
+def off_balance_ac(c: Combatant, rules: Ruleset) -> tuple[int, int]:
+    """M-WPN-06: the AC an off-balance combatant does without: its DEX bonus (where its armor adds DEX, F-EQ-01;
+    a bonus only, a penalty stays) and its shield's bonus."""
+    table = rules.tables.get("armor")
+    adds = table.lookup(c.armor_key).data.get("adds_dex") if c.armor_key else c.armor_type != "heavy"
+    dex = max(0, modifier(c.dex_score, rules)) if adds else 0
+    shield = _shield_bonus(rules) - (1 if SHIELD_DENTED in c.features else 0) if c.shield else 0
+    return dex, shield
+
+
+def _off_balance(step: Step, actor: str, mishap: ms.Mishap) -> None:
+    """M-WPN-06, AMB-99: until her next turn no DEX or shield AC (a held AC modifier, MOD:ac:BONUS), and she acts
+    last next round (LAST_TO_ACT), or under off_balance_segments = segments loses 1d4 segments."""
+    a = step.c(actor)
+    dex, shield = off_balance_ac(a, step.rules)
+    until, source = step.enc.round + 1, f"{a.weapon} off-balance (M-WPN-06)"
+    held = [Held(name=name, source=source, until_round=until) for name in mishap.conditions]
+    if dex + shield:
+        held.append(Held(name=modifier_name("ac", "BONUS"), value=-(dex + shield), until_round=until,
+                         source=f"off-balance: no DEX (+{dex}) or shield (+{shield}) AC (M-WPN-06)"))
+    step.update(actor, held=(*a.held, *held))
+    time = "acts last" if mishap.segments_lost is None else f"loses {mishap.segments_lost} segment(s)"
+    step.log("off_balance", a.name, f"off-balance until its next turn: no DEX (+{dex}) or shield (+{shield}) AC, "
+             f"AC {a.ac} → {a.ac - dex - shield}; {time} next round (M-WPN-06, AMB-99)",
+             ac_lost=dex + shield, segments_lost=mishap.segments_lost)
+
+
+_MISHAPS: dict[str, Callable[[Step, str, ms.Mishap], None]] = {
+    "notched": _notched, "cracked": _cracked, "snapped": _lost, "broken": _lost, "slipped": _slipped,
+    "off_balance": _off_balance,
+}
 
 
 @MODIFIERS.register("middle-sea:liquid-courage")

@@ -21,6 +21,7 @@ from furnace.errors import UnknownNameError
 from furnace.events import Event
 from furnace.houserules.middle_sea.common import MiddleSeaError, _added, _alive, _rules, state_of, with_state
 from furnace.rules.effects import (
+    Ability,
     Condition,
     Death,
     Duration,
@@ -37,6 +38,7 @@ from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row, TableRoll
 
 VETO_TABLE = "house:grievous-vetoes"
+SaveBonus = Callable[[Ability], int]   # a SAVE bonus by ability, as the caller counts it (a fight's combatant)
 DEFAULT_VETOES: dict[str, list[dict[str, Any]]] = {   # M-GRIEV-10's own examples; a referee's table replaces them
     "fire": [{"band": "broken_bone"}],
     "arrow": [{"band": "severed_limb", "locations": ["R. Arm", "L. Arm"]}],
@@ -90,6 +92,7 @@ class Grievous:
     vetoed: str | None = None
     referee_prompts: tuple[str, ...] = ()
     events: tuple[Event, ...] = ()
+    lasting: tuple[Lasting, ...] = ()   # the lasting injuries gained, with their effects (for a fight to apply)
 
     def to_dict(self) -> dict[str, Any]:
         return {"band": self.band, "total": self.total, "text": self.text, "helmet": self.helmet,
@@ -114,6 +117,7 @@ class _Wound:
     vetoes: Mapping[str, list[dict[str, Any]]]
     damage_type: str | None
     state: dict[str, Any]
+    save_bonus: SaveBonus | None = None
     band: str = ""
     cause: str = ""
     row_data: dict[str, Any] = field(default_factory=dict)   # the grievous row's data (heal weeks)
@@ -121,6 +125,7 @@ class _Wound:
     conditions: list[HeldCondition] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
     timers: list[Timer] = field(default_factory=list)
+    lasting: list[Lasting] = field(default_factory=list)
     amounts: dict[tuple[str, str], int] = field(default_factory=dict)
     location: str | None = None
     location_roll: int | None = None
@@ -140,14 +145,16 @@ class _Wound:
     def update(self, **changes: Any) -> None:
         self.character = self.character.model_copy(update=changes)
 
-    def amount(self, duration: Duration | None) -> tuple[int | None, tuple[RollResult, ...]]:
+    def amount(self, duration: Duration | None, label: str | None = None,
+               ) -> tuple[int | None, tuple[RollResult, ...]]:
         """A duration's amount; one roll per expression and unit in a result (the bleeding and its death)."""
         if duration is None:
             return None, ()
         key = (duration.amount, duration.unit)
         if key in self.amounts:
             return self.amounts[key], ()
-        r = self.roll(duration.amount, f"{duration.amount} {duration.unit.replace('_', ' ')}s")
+        r = dice.roll(duration.amount, self.rng, None, label) if label else \
+            self.roll(duration.amount, f"{duration.amount} {duration.unit.replace('_', ' ')}s")
         self.amounts[key] = r.total
         return r.total, (() if r.faces == () else (r,))
 
@@ -246,16 +253,16 @@ def _death(w: _Wound, e: Effect) -> None:
         w.update(dead=f"killed outright: {w.cause}")
         w.log("death", f"dies: {w.cause}", how=w.cause)
         return
-    amount, rolls = w.amount(e.timer)
     kind = "bleeding" if w.bleeding else "fatal_wound"
     unit: str = e.timer.unit
     if kind == "fatal_wound" and unit == "exploration_turn":
         unit = str(w.rules["fatal_wound_timer_unit"])
+    amount, rolls = w.amount(e.timer, f"{w.character.name} dies in {e.timer.amount} {unit}s")
     timer = Timer(kind, amount or 0, unit)
     w.timers.append(timer)
     w.state.setdefault("timers", []).append(timer.to_dict())
     w.log("death_timer", f"dies in {timer.amount} {unit.replace('_', ' ')}(s) unless {e.unless}", rolls,
-          timer=kind, amount=timer.amount, unit=unit)
+          timer=kind, amount=timer.amount, unit=unit, unless=e.unless)
 
 
 def _save(w: _Wound, e: Effect) -> None:
@@ -268,7 +275,10 @@ def _save(w: _Wound, e: Effect) -> None:
         _other(w, e)
         return
     c = w.character
-    bonus = c.mod(ability) + (c.prof(w.rules) if ability in c.saves else 0)
+    if w.save_bonus is not None:
+        bonus = w.save_bonus(ability)
+    else:
+        bonus = c.mod(ability, w.rules) + (c.prof(w.rules) if ability in c.saves else 0)
     dc = dice.roll(e.dc, w.rng, {"ROOM_DC": w.room_dc}).total
     r = w.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{ability} SAVE vs DC {dc}")
     ok = r.total >= dc
@@ -280,6 +290,7 @@ def _save(w: _Wound, e: Effect) -> None:
 def _lasting(w: _Wound, e: Effect) -> None:
     assert isinstance(e, Lasting)
     w.update(injuries=_added(w.character.injuries, e.name))
+    w.lasting.append(e)
     w.prompts += [s.prompt for s in e.effects if isinstance(s, RefereePrompt)]
     w.log("injury", f"lasting: {e.name}", lasting=e.name, effects=[effect_summary(s) for s in e.effects])
 
@@ -385,26 +396,29 @@ def _apply_row(w: _Wound, row: Row) -> tuple[list[Effect], bool]:
 
 def _start(character: Character, rng: DiceSource, rules: Ruleset, *, helmet: bool | None, hit_die: str | None,
            damage_type: str | None, room_dc: int | None, vetoes: Mapping[str, list[dict[str, Any]]] | None,
-           ) -> _Wound:
+           save_bonus: SaveBonus | None) -> _Wound:
     return _Wound(character, rng, rules, helmet=character.helmet if helmet is None else helmet,
                   room_dc=int(rules["hazard_save_dc"]) if room_dc is None else room_dc,
                   hit_die=hit_die or character.hit_die(rules), vetoes=vetoes_in_force(rules, vetoes),
-                  damage_type=damage_type.strip().lower() if damage_type else None, state=state_of(character))
+                  damage_type=damage_type.strip().lower() if damage_type else None, state=state_of(character),
+                  save_bonus=save_bonus)
 
 
 def _result(w: _Wound, total: int, row: Row, effects: Sequence[Effect], variant: bool) -> Grievous:
     return Grievous(with_state(w.character, w.state), w.band, total, row.text, tuple(effects), w.helmet, variant,
                     w.location, w.location_roll, w.heal_weeks, w.repeat_break, tuple(w.timers),
-                    tuple(w.conditions), w.vetoed, tuple(w.prompts), tuple(w.events))
+                    tuple(w.conditions), w.vetoed, tuple(w.prompts), tuple(w.events), tuple(w.lasting))
 
 
 def grievous(character: Character, excess: int, rng: DiceSource, rules: Ruleset | None = None,
              helmet: bool | None = None, *, hit_die: str | None = None, damage_type: str | None = None,
-             room_dc: int | None = None, vetoes: Mapping[str, list[dict[str, Any]]] | None = None) -> Grievous:
+             room_dc: int | None = None, vetoes: Mapping[str, list[dict[str, Any]]] | None = None,
+             save_bonus: SaveBonus | None = None) -> Grievous:
     """M-GRIEV-01: HP to 0, roll 3d6 + excess on the grievous-injury table and apply the band.
 
     `helmet` defaults to the character's helmet flag; `hit_die` to its class die (Second Wind); `room_dc` to
-    hazard_save_dc (a helmet's CON SAVE, AMB-94); `damage_type` is checked against the vetoes (M-GRIEV-10).
+    hazard_save_dc (a helmet's CON SAVE, AMB-94); `save_bonus` to the character's own SAVE bonus (a fight
+    passes its combatant's); `damage_type` is checked against the vetoes (M-GRIEV-10).
     Timers and bone healing are recorded on the character; `schedule_grievous` puts them on a clock."""
     rules = _rules(rules)
     _alive(character)
@@ -412,7 +426,7 @@ def grievous(character: Character, excess: int, rng: DiceSource, rules: Ruleset 
         raise MiddleSeaError(f"the grievous injury roll needs an excess of 1 or more, not {excess} (M-GRIEV-01); "
                              "a blow that leaves exactly 0 HP is take_blow's (D-4)")
     w = _start(character.model_copy(update={"hp": 0}), rng, rules, helmet=helmet, hit_die=hit_die,
-               damage_type=damage_type, room_dc=room_dc, vetoes=vetoes)
+               damage_type=damage_type, room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus)
     rolled = rules.tables.roll("grievous-injury", rng, variables={"EXCESS": excess},
                                label=f"{character.name} grievous injury, 3d6 + {excess} excess")
     w.band, w.cause = band_of(rolled.row, rules), f"grievous injury {rolled.roll.total}"

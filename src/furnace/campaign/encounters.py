@@ -1,0 +1,405 @@
+"""Fights on the campaign: the roster's living characters against the bestiary's monsters, fought at once
+(`fight`) or turn by turn (`begin`, `next_turns`, `act`, `end`), and settled back onto the roster.
+
+Each is a command for `Store.apply`, so a fight and everything it changed is one logged command (or one per
+turn-by-turn step), every roll in the log. The party is the roster's living members (`party`: "all", or ids
+and names); the monsters come from the bestiary — the packaged one with the campaign's monster overrides laid
+over it by id (`bestiary`) — or from a fight file's `monsters`. Each monster's HP roll is logged as it joins.
+The ROOM DC defaults to the highest typical ROOM DC of the monsters listed (REF-02), or the fight file's.
+
+The fight in progress lives in `CampaignState.encounter` as a `Fight` (the engine's `Turns`: the encounter,
+the round's order and whose turn it is; which roster member each character is; each monster's XP; who died
+when and how), so it survives closing the terminal. Settling (`settle`) writes each character's fight back
+with `furnace.play.aftermath.settle` — HP, dying and death, injuries, luck, depletion, lockouts, gear damage,
+"until rest" conditions — records each death with its cause, round and fight, and shares the XP of the
+monsters killed, knocked out or put to flight (their bestiary `xp`, REF-24) equally among the survivors with
+`characters.xp.award` (the remainder of the division is left unawarded and said so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from furnace import dice
+from furnace.campaign.commands import put, rules_of
+from furnace.campaign.overrides import SLUG, label
+from furnace.campaign.state import CampaignError, CampaignState, Death, Member
+from furnace.campaign.store import Command
+from furnace.characters import xp
+from furnace.dice import DiceSource
+from furnace.errors import IllegalActionError, UnknownNameError
+from furnace.events import Event
+from furnace.play import aftermath
+from furnace.play import turns as play
+from furnace.play.combatant import Combatant, from_character, monster
+from furnace.play.encounter import run_fight
+from furnace.play.fightfile import FightFile
+from furnace.play.state import Encounter
+from furnace.rules.bestiary import Bestiary, parse_monsters, validate_entries
+from furnace.rules.datafile import parse_yaml
+from furnace.rules.ruleset import Ruleset
+
+BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
+
+
+class Fallen(BaseModel):
+    """When and how a combatant died in the fight."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    round: int
+    cause: str
+
+
+class Fight(BaseModel):
+    """The fight in progress, as `CampaignState.encounter` keeps it (JSON)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    turns: play.Turns
+    members: dict[str, str]                       # combatant id → roster id
+    xp: dict[str, int] = Field(default_factory=dict)   # monster combatant id → its XP (the bestiary's)
+    deaths: dict[str, Fallen] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)   # rule options for this fight only
+    began: int = 0                                # campaign clock seconds
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who fights: the encounter, which roster member each character is, each monster's XP, the opening event."""
+
+    name: str
+    encounter: Encounter
+    members: dict[str, str]
+    xp: dict[str, int]
+    opening: Event
+
+
+# -- who fights ----------------------------------------------------------------------------------------------
+def bestiary(state: CampaignState) -> Bestiary:
+    """The packaged bestiary with the campaign's monster overrides laid over it by id."""
+    book = Bestiary.packaged()
+    for key, override in sorted(state.overrides.items()):
+        if override.kind != "monster":
+            continue
+        where = label(key, override)
+        data = parse_yaml(override.text, where, "override file")
+        if isinstance(data, dict) and "monsters" not in data and "id" not in data and isinstance(data.get("name"), str):
+            data = {"id": SLUG.sub("-", data["name"].lower()).strip("-"), **data}
+        book = book.with_monsters(validate_entries([data] if isinstance(data, dict) and "monsters" not in data
+                                                   else data, where), where)
+    return book
+
+
+def party(state: CampaignState, who: Sequence[str]) -> list[Member]:
+    """The members who fight: "all" (every living member), or ids and names (a list, or text split on commas).
+    A dead, dying or retired member is refused with the reason."""
+    names = [w.strip() for text in who for w in text.split(",") if w.strip()] or ["all"]
+    if [n.lower() for n in names] == ["all"]:
+        found = [m for m in state.roster.values() if m.status == "alive" and m.character.hp > 0]
+        if not found:
+            raise CampaignError(f"no living character in the roster of {state.name!r} can fight")
+        return found
+    members: list[Member] = []
+    for name in names:
+        m = state.member(name)
+        if m.status != "alive" or m.character.hp <= 0:
+            why = f": {m.death.cause}" if m.death else f" (HP {m.character.hp})"
+            raise CampaignError(f"{m.character.name} ({m.id}) is {m.status}{why} and cannot fight")
+        if m not in members:
+            members.append(m)
+    return members
+
+
+def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, rules: Ruleset, *,
+            monsters: str | None = None, fight_file: FightFile | None = None, room_dc: int | None = None,
+            name: str | None = None, initiative: str | None = None) -> Lineup:
+    """The encounter: the members as combatants (ids: their roster ids) and the monsters (from the bestiary by
+    a list like "goblin x4, ogre", or a fight file's), each monster's HP rolled and logged."""
+    if (monsters is None) == (fight_file is None):
+        raise CampaignError('name the monsters: --monsters "goblin x4, ogre" or a fight file, one of them')
+    specs, dc, label_, chosen, surprised = _monsters(state, monsters, fight_file, room_dc)
+    dc = room_dc if room_dc is not None else dc
+    combatants = [_pc(m, rules) for m in members]
+    taken = {c.id for c in combatants}
+    rolls: list[dice.RollResult] = []
+    xp_of: dict[str, int] = {}
+    for spec, side, worth in specs:
+        cid = _unique(str(spec["name"]).lower().replace(" ", "-"), taken)
+        hp_text = str(spec.get("hp", "1d8"))
+        if not hp_text.lstrip("-").isdigit():
+            roll = dice.roll(hp_text, rng, label=f"{cid} HP")
+            rolls.append(roll)
+            spec = {**spec, "hp": str(roll.total)}
+        combatants.append(monster(spec, side, dc, rng, id=cid, rules=rules))
+        xp_of[cid] = worth
+    mode = initiative or chosen or str(rules["initiative_model"])
+    enc = Encounter(room_dc=dc, combatants=tuple(combatants), initiative=mode,
+                    surprised=tuple(surprised))
+    title = name or label_
+    pcs = ", ".join(f"{c.name} ({c.id})" for c in combatants if c.kind == "pc")
+    foes = ", ".join(f"{c.name} (HP {c.hp}, AC {c.ac})" for c in combatants if c.kind != "pc")
+    opening = Event("encounter", "", f"{title} begins, ROOM DC {dc}, {mode} initiative: {pcs} against {foes}",
+                    tuple(rolls), data={"fight": title, "room_dc": dc, "party": [m.id for m in members]})
+    return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
+
+
+def _pc(member: Member, rules: Ruleset) -> Combatant:
+    c = from_character(member.character, "party", rules, id=member.id)
+    return c.model_copy(update={"luck_dice": member.character.luck_dice})
+
+
+def _monsters(state: CampaignState, text: str | None, fight_file: FightFile | None, room_dc: int | None,
+              ) -> tuple[list[tuple[dict[str, Any], str, int]], int, str, str | None, list[str]]:
+    """(spec, side, XP) for each monster, the default ROOM DC, the fight's name, its initiative, the surprised."""
+    if fight_file is not None:
+        specs = []
+        for m in fight_file.monsters:
+            spec = {k: v for k, v in m.model_dump().items() if v is not None}
+            specs += [({**spec, "name": f"{m.name} {i}" if m.count > 1 else m.name}, m.side, 0)
+                      for i in range(1, m.count + 1)]
+        return specs, fight_file.room_dc, fight_file.name, fight_file.initiative, list(fight_file.surprised)
+    listed = parse_monsters(str(text), bestiary(state))
+    specs = [({**m.spec(), "name": f"{m.name} {i}" if n > 1 else m.name}, "monsters", m.xp)
+             for m, n in listed for i in range(1, n + 1)]
+    name = "a fight with " + ", ".join(f"{m.name} x{n}" if n > 1 else m.name for m, n in listed)
+    return specs, max(m.room_dc for m, _ in listed), name, None, []
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}-{n}", n + 1
+    taken.add(candidate)
+    return candidate
+
+
+# -- the commands --------------------------------------------------------------------------------------------
+def fight(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, fight_file: FightFile | None = None,
+          room_dc: int | None = None, name: str | None = None, rounds: int = 20, initiative: str | None = None,
+          options: dict[str, Any] | None = None) -> Command:
+    """The automatic fight (each side attacks the nearest foe), settled onto the roster: one command."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        _none_in_progress(state)
+        rules = _rules(state, options or {})
+        lineup = line_up(state, party(state, who), rng, rules, monsters=monsters, fight_file=fight_file,
+                         room_dc=room_dc, name=name, initiative=initiative)
+        enc, fought = run_fight(lineup.encounter, rng, rules, rounds)
+        done = Fight(name=lineup.name, turns=play.Turns(encounter=enc), members=lineup.members, xp=lineup.xp,
+                     deaths=fallen(lineup.encounter, enc, fought), options=options or {}, began=state.clock.now)
+        fallen_names = ", ".join(c.name for c in enc.combatants if c.status == "dead") or "none"
+        outcome = Event("fight", "", f"after {enc.round} round(s): {enc.winner or 'no side'} "
+                        f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {fallen_names}",
+                        data={"winner": enc.winner, "rounds": enc.round, "over": enc.over})
+        after, settled = settle(state, done, rules)
+        return after, [lineup.opening, *fought, outcome, *settled]
+
+    return run
+
+
+def begin(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, fight_file: FightFile | None = None,
+          room_dc: int | None = None, name: str | None = None, initiative: str | None = None,
+          options: dict[str, Any] | None = None) -> Command:
+    """A fight played turn by turn: round 1's initiative, then it waits for the first combatant due."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        _none_in_progress(state)
+        rules = _rules(state, options or {})
+        lineup = line_up(state, party(state, who), rng, rules, monsters=monsters, fight_file=fight_file,
+                         room_dc=room_dc, name=name, initiative=initiative)
+        turns, events = play.start(lineup.encounter, rng, rules)
+        started = Fight(name=lineup.name, turns=turns, members=lineup.members, xp=lineup.xp,
+                        deaths=fallen(lineup.encounter, turns.encounter, events), options=options or {},
+                        began=state.clock.now)
+        return _keep(state, started), [lineup.opening, *events, _due(turns)]
+
+    return run
+
+
+def next_turns(rng: DiceSource) -> Command:
+    """The monsters' turns with the tactic, until a player character is due or the fight ends."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = current(state)
+        turns, events = play.run_tactic(now.turns, rng, _rules(state, now.options))
+        return _keep(state, _moved(now, turns, events)), [*events, _due(turns)]
+
+    return run
+
+
+def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str | None = None,
+        note: str = "") -> Command:
+    """One combatant's chosen action on her turn (a player's, or the referee's for a monster); an action she
+    cannot take is refused with the reason and nothing changes."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = current(state)
+        rules = _rules(state, now.options)
+        cid = resolve(state, now, who)
+        aim = resolve(state, now, target) if target is not None and target.upper() != "RANGED" else target
+        action = play.action_for(now.turns, cid, verb, aim, rules, spell=spell, note=note)
+        turns, events = play.take(now.turns, cid, action, rng, rules)
+        return _keep(state, _moved(now, turns, events)), [*events, _due(turns)]
+
+    return run
+
+
+def end() -> Command:
+    """End the fight in progress (won, lost or broken off) and settle it onto the roster."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = current(state)
+        enc = now.turns.encounter
+        how = (f"{enc.winner or 'no one'} stands" if enc.over else
+               f"the referee ends it in round {enc.round}")
+        after, settled = settle(state, now, _rules(state, now.options))
+        return after, [Event("fight", "", f"{now.name} is over after {enc.round} round(s): {how}",
+                             data={"winner": enc.winner, "rounds": enc.round, "over": enc.over}), *settled]
+
+    return run
+
+
+# -- the fight in the campaign's state --------------------------------------------------------------------------
+def current(state: CampaignState) -> Fight:
+    """The fight in progress, or a CampaignError saying how to start one."""
+    if state.encounter is None:
+        raise CampaignError("no encounter is in progress: start one with `furnace encounter start`")
+    try:
+        return Fight.model_validate(state.encounter)
+    except ValidationError as exc:
+        raise CampaignError(f"the encounter in progress does not validate: {exc.errors()[0]['msg']}") from None
+
+
+def resolve(state: CampaignState, now: Fight, who: str) -> str:
+    """A combatant's id from its id, its name (any case) or its roster member's id or name."""
+    enc = now.turns.encounter
+    if any(c.id == who for c in enc.combatants):
+        return who
+    named = [c.id for c in enc.combatants if c.name.lower() == who.strip().lower()]
+    if len(named) == 1:
+        return named[0]
+    try:
+        member = state.member(who).id
+    except (CampaignError, UnknownNameError):
+        member = None
+    by_member = [cid for cid, mid in now.members.items() if mid == member]
+    if by_member:
+        return by_member[0]
+    known = [f"{c.id} ({c.name})" for c in enc.combatants]
+    raise IllegalActionError(f"no combatant {who!r} in {now.name}; known: {', '.join(known)}")
+
+
+def _keep(state: CampaignState, now: Fight) -> CampaignState:
+    return state.model_copy(update={"encounter": now.model_dump(mode="json")})
+
+
+def _moved(now: Fight, turns: play.Turns, events: Sequence[Event]) -> Fight:
+    deaths = {**now.deaths, **fallen(now.turns.encounter, turns.encounter, events)}
+    return now.model_copy(update={"turns": turns, "deaths": deaths})
+
+
+def _due(turns: play.Turns) -> Event:
+    c = play.due(turns)
+    enc = turns.encounter
+    if c is None:
+        return Event("due", "", f"the fight is over: {enc.winner or 'no one'} stands; settle it with "
+                                "`furnace encounter end`", data={"round": enc.round, "over": True})
+    return Event("due", c.name, f"is due (round {enc.round}, {c.side})", data={"round": enc.round, "id": c.id})
+
+
+def _none_in_progress(state: CampaignState) -> None:
+    if state.encounter is not None:
+        name = state.encounter.get("name", "a fight")
+        raise CampaignError(f"{name} is in progress: play it (`furnace encounter status`) or end it "
+                            "(`furnace encounter end`) first")
+
+
+def _rules(state: CampaignState, options: dict[str, Any]) -> Ruleset:
+    rules = rules_of(state)
+    return rules.with_options(options, "this fight") if options else rules
+
+
+def fallen(before: Encounter, after: Encounter, events: Sequence[Event]) -> dict[str, Fallen]:
+    """Who died between `before` and `after`: the round and the cause the log gives (the death, and the last
+    blow taken before it)."""
+    was = {c.id: c.status for c in before.combatants}
+    out: dict[str, Fallen] = {}
+    for c in after.combatants:
+        if c.status != "dead" or was.get(c.id) == "dead":
+            continue
+        at = max((i for i, e in enumerate(events) if e.kind == "death" and e.who == c.name), default=None)
+        if at is None:
+            out[c.id] = Fallen(round=after.round, cause=f"died in round {after.round}")
+            continue
+        death = events[at]
+        how = str(death.data.get("how") or death.what)
+        blow = next((e for e in reversed(events[:at]) if e.kind == "damage" and e.who == c.name), None)
+        cause = f"{how}; the last blow: {blow.what}" if blow is not None and blow.what not in how else how
+        out[c.id] = Fallen(round=int(death.data.get("round", after.round)), cause=cause)
+    return out
+
+
+# -- settling ------------------------------------------------------------------------------------------------------
+def settle(state: CampaignState, done: Fight, rules: Ruleset) -> tuple[CampaignState, list[Event]]:
+    """Write the fight back onto the roster (each character, her death with cause and round), share the XP,
+    and clear the fight in progress."""
+    enc = done.turns.encounter
+    events: list[Event] = []
+    for cid, mid in done.members.items():
+        member = state.roster.get(mid)
+        if member is None or member.status == "dead":
+            continue
+        c = enc.get(cid)
+        character, logged = aftermath.settle(member.character, c, rules)
+        events += logged
+        died = done.deaths.get(cid)
+        if c.status == "dead" and character.alive:
+            character = character.model_copy(update={"dead": died.cause if died else "died in the fight"})
+        state = put(state, member, character, died.cause if died else "")
+        state, death = _death(state, mid, died, done.name)
+        events += death
+    state, earned = _share_xp(state, done)
+    return state.model_copy(update={"encounter": None}), [*events, *earned]
+
+
+def _death(state: CampaignState, mid: str, died: Fallen | None, fight_name: str,
+           ) -> tuple[CampaignState, list[Event]]:
+    """A death in this fight goes into the roster with its cause, its round and the fight."""
+    member = state.roster[mid]
+    if member.status != "dead" or member.death is None or member.death.encounter is not None:
+        return state, []
+    death = Death(cause=died.cause if died else member.death.cause, at=state.clock.now,
+                  round=died.round if died else None, encounter=fight_name)
+    when = f" in round {death.round}" if death.round is not None else ""
+    return state.with_member(member.model_copy(update={"death": death})), [
+        Event("roster", member.character.name, f"is dead{when} of {fight_name}: {death.cause}",
+              data={"id": mid, "round": death.round, "cause": death.cause})]
+
+
+def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Event]]:
+    """REF-24: the XP of the monsters beaten, shared equally among the surviving characters."""
+    enc = done.turns.encounter
+    beaten = [c for c in enc.combatants if c.id in done.xp and c.status in BEATEN]
+    total = sum(done.xp[c.id] for c in beaten)
+    survivors = [mid for mid in done.members.values() if mid in state.roster and state.roster[mid].status != "dead"]
+    if total <= 0 or not survivors:
+        whom = "no survivor shares it" if survivors == [] else "no XP to share"
+        return state, [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten, {total} XP; {whom}")]
+    share, left = divmod(total, len(survivors))
+    events = [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten for {total} XP, {share} each to "
+                    f"{len(survivors)} survivor(s)" + (f" ({left} left over, unawarded)" if left else ""),
+                    data={"total": total, "share": share, "survivors": survivors})]
+    for mid in survivors if share else ():
+        member = state.roster[mid]
+        character, event = xp.award(member.character, share, done.name)
+        state = put(state, member, character)
+        events.append(event)
+    return state, events
+
+
+__all__ = ["Fallen", "Fight", "Lineup", "act", "begin", "bestiary", "current", "end", "fallen", "fight", "line_up",
+           "next_turns", "party", "resolve", "settle"]

@@ -1,0 +1,240 @@
+"""Gear between fights: items given and taken, carried coins, loot shared out, repairs (F-LOAD-01, M-COIN-01,
+REF-19, REF-22, CF-44).
+
+What a character carries beyond her items is kept in `Character.extensions["gear"]`: `coins` (carried coins)
+and `rations` (days of food, eaten by the clock, `furnace.campaign.timekeeping`). Coins weigh by the option
+coin_weight (CF-44): `furnace` counts them in bundles of 1000 to the load with the rest of the gear (F-LOAD-01:
+load used against 10 + STR); `middle-sea` weighs them, 100 to the pound (M-COIN-01), 1 load = 10 lb. A catalogue
+without the option counts them as furnace does.
+
+Repairs (REF-22): a broken, cracked or notched weapon is made whole, damaged armor or a damaged shield gets its
+protection back; the referee confirms the days and the cost, and the cost is paid from the carried coins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from furnace.campaign.commands import on_member, put, rules_of
+from furnace.campaign.session import chosen, names_of, split
+from furnace.campaign.state import CampaignError, CampaignState
+from furnace.campaign.store import Command
+from furnace.characters.character import Character
+from furnace.characters.equipment import load_used
+from furnace.events import Event
+from furnace.rules.ruleset import Ruleset
+
+KEY = "gear"
+TORCHES = ("torch", "torches")
+MAX_COINS = 10**9
+MAX_ITEMS = 200            # items in one give, take or share
+
+
+# -- what a character carries ------------------------------------------------------------------------------------
+def carried(character: Character) -> dict[str, Any]:
+    return dict(character.extensions.get(KEY, {}))
+
+
+def coins_of(character: Character) -> int:
+    return int(carried(character).get("coins", 0))
+
+
+def rations_of(character: Character) -> int:
+    return int(carried(character).get("rations", 0))
+
+
+def with_gear(character: Character, **changes: int) -> Character:
+    return character.model_copy(update={"extensions": {**character.extensions, KEY: {**carried(character), **changes}}})
+
+
+def weighs_coins(rules: Ruleset) -> bool:
+    """Whether coins are weighed in pounds (option coin_weight middle-sea, M-COIN-01) rather than counted in
+    bundles of 1000 to the load (F-LOAD-01)."""
+    option = rules.values.get("coin_weight")
+    return option is not None and option.value == "middle-sea"
+
+
+def load_text(character: Character, rules: Ruleset) -> str:
+    """What she carries weighs: load used of 10 + STR (F-LOAD-01), or under coin_weight middle-sea the coins'
+    weight in pounds (M-COIN-01)."""
+    coins = coins_of(character)
+    if weighs_coins(rules):
+        from furnace.houserules.middle_sea.coins import coin_weight
+
+        return coin_weight(coins, 0, rules).explain()
+    used = carried_load(character)
+    limit = character.load_limit(rules)
+    over = used - limit
+    return (f"load {used} of {limit} (F-LOAD-01: every item 1, coins by 1000, torches by 5)"
+            + (f", {over} over (AMB-57, option overload_penalty)" if over > 0 else ""))
+
+
+def carried_load(character: Character) -> int:
+    """F-LOAD-01: the loads her items, weapons, armor, shield, coins (per 1000) and torches (per 5) take."""
+    torches = sum(1 for i in character.items if i.strip().lower() in TORCHES)
+    return load_used(character, coins_of(character), torches)
+
+
+def _items(items: Sequence[str]) -> list[str]:
+    clean = [i.strip() for i in items if i.strip()]
+    if not clean:
+        raise CampaignError("name at least one item")
+    if len(clean) > MAX_ITEMS:
+        raise CampaignError(f"at most {MAX_ITEMS} items at once")
+    return clean
+
+
+# -- give, take, coins --------------------------------------------------------------------------------------------
+def give(who: str, items: Sequence[str]) -> Command:
+    """Items go into a character's pack."""
+    given = _items(items)
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        after = c.model_copy(update={"items": [*c.items, *given]})
+        return after, [Event("gear", c.name, f"takes {', '.join(given)}: {load_text(after, rules)}",
+                             data={"items": given, "load": carried_load(after)})]
+
+    return on_member(who, rule)
+
+
+def without(character: Character, items: Sequence[str]) -> list[str]:
+    """Her items less one of each named (matched without regard to case), or a CampaignError naming the first
+    she does not carry."""
+    left = list(character.items)
+    for item in items:
+        found = next((i for i, have in enumerate(left) if have.lower() == item.lower()), None)
+        if found is None:
+            have = ", ".join(left) or "nothing"
+            raise CampaignError(f"{character.name} carries no {item!r} (she carries {have})")
+        left.pop(found)
+    return left
+
+
+def take(who: str, items: Sequence[str]) -> Command:
+    """Items out of a character's pack (each must be there)."""
+    taken = _items(items)
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        after = c.model_copy(update={"items": without(c, taken)})
+        return after, [Event("gear", c.name, f"gives up {', '.join(taken)}: {load_text(after, rules)}",
+                             data={"items": taken, "load": carried_load(after)})]
+
+    return on_member(who, rule)
+
+
+def purse(who: str, change: int) -> Command:
+    """Coins into (+N) or out of (-N) a character's purse; never below 0."""
+    if isinstance(change, bool) or not isinstance(change, int) or abs(change) > MAX_COINS:
+        raise CampaignError(f"coins change by a whole number from -{MAX_COINS:,} to +{MAX_COINS:,}, not {change!r}")
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        before = coins_of(c)
+        if before + change < 0:
+            raise CampaignError(f"{c.name} carries {before:,} coins: {-change:,} cannot be taken")
+        if before + change > MAX_COINS:
+            raise CampaignError(f"{c.name} would carry more than {MAX_COINS:,} coins")
+        after = with_gear(c, coins=before + change)
+        return after, [Event("coins", c.name, f"coins {before:,} → {before + change:,} ({change:+,}): "
+                             f"{load_text(after, rules)}", before=before, after=before + change)]
+
+    return on_member(who, rule)
+
+
+# -- loot ---------------------------------------------------------------------------------------------------------
+def share_loot(items: Sequence[str], coins: int, among: Sequence[str]) -> Command:
+    """Loot shared out evenly among the characters named (or the living party): the coins split, the remainder
+    stated; the items dealt in turn, in the order given."""
+    loot = [i.strip() for i in items if i.strip()]
+    if len(loot) > MAX_ITEMS:
+        raise CampaignError(f"at most {MAX_ITEMS} items at once")
+    if isinstance(coins, bool) or not isinstance(coins, int) or not 0 <= coins <= MAX_COINS:
+        raise CampaignError(f"the coins shared are a whole number from 0 to {MAX_COINS:,}, not {coins!r}")
+    if not loot and not coins:
+        raise CampaignError("nothing to share: name items or give --coins")
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        members = chosen(state, among, party=not among)
+        each, left = split(coins, len(members))
+        dealt: dict[str, list[str]] = {m.id: loot[i::len(members)] for i, m in enumerate(members)}
+        what = f"loot shared by {names_of(members)}"
+        if coins:
+            what += f": {coins:,} coins, {each:,} each" + (f", {left:,} left over (the referee says who keeps them)"
+                                                           if left else "")
+        events = [Event("loot", "", what, data={"coins": coins, "each": each, "remainder": left, "items": loot,
+                                                "dealt": dealt})]
+        for member in members:
+            mine = dealt[member.id]
+            if not each and not mine:
+                continue
+            c = member.character
+            after = with_gear(c.model_copy(update={"items": [*c.items, *mine]}), coins=coins_of(c) + each)
+            state = put(state, member, after)
+            got = ", ".join([*([f"{each:,} coins"] if each else []), *mine])
+            events.append(Event("loot", c.name, f"takes {got}: {load_text(after, rules_of(state))}",
+                                data={"coins": each, "items": mine}))
+        return state, events
+
+    return run
+
+
+# -- repairs (REF-22) -----------------------------------------------------------------------------------------------
+def damage_of(character: Character, item: str) -> str:
+    """What is wrong with the item named (a weapon by name, 'armor' or the armor's key, 'shield'), in words;
+    a CampaignError when there is no such item or nothing to mend."""
+    from furnace.houserules.middle_sea.common import state_of
+
+    key = item.strip().lower()
+    weapon = next((w for w in character.weapons if w.name.lower() == key), None)
+    if weapon is not None:
+        parts = [*(["broken"] if weapon.broken else []), *(["cracked"] if weapon.cracked else []),
+                 *([f"{weapon.notches} notch(es)"] if weapon.notches else [])]
+        return _wrong(character, weapon.name, parts)
+    if key in ("armor", (character.armor or "").lower()) and character.armor:
+        damage = character.armor_damage
+        return _wrong(character, character.armor, [f"{damage} point(s) of protection lost"] if damage else [])
+    if key == "shield" and character.shield:
+        lost = int(state_of(character).get("shield_damage", 0))
+        return _wrong(character, "shield", [f"{lost} point(s) lost"] if lost else [])
+    known = [w.name for w in character.weapons] + ([character.armor] if character.armor else []) + \
+        (["shield"] if character.shield else [])
+    raise CampaignError(f"{character.name} has no {item!r} to repair (she has {', '.join(known) or 'nothing'})")
+
+
+def _wrong(character: Character, name: str, parts: list[str]) -> str:
+    if not parts:
+        raise CampaignError(f"{character.name}'s {name} needs no repair")
+    return f"{name}: {', '.join(parts)}"
+
+
+def mended(character: Character, item: str) -> Character:
+    """The character with the item as good as new."""
+    from furnace.houserules.middle_sea.common import state_of, with_state
+
+    key = item.strip().lower()
+    if any(w.name.lower() == key for w in character.weapons):
+        weapons = [w.model_copy(update={"broken": False, "cracked": False, "notches": 0}) if w.name.lower() == key
+                   else w for w in character.weapons]
+        return character.model_copy(update={"weapons": weapons})
+    if key == "shield":
+        return with_state(character, {k: v for k, v in state_of(character).items() if k != "shield_damage"})
+    return character.model_copy(update={"armor_damage": 0})
+
+
+def repair(who: str, item: str, *, days: int, cost: int) -> Command:
+    """REF-22: the item mended in the days and for the coins the referee confirmed (paid from her purse)."""
+    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 3650:
+        raise CampaignError(f"a repair takes 0 to 3650 days, not {days!r}")
+    if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= MAX_COINS:
+        raise CampaignError(f"a repair costs 0 to {MAX_COINS:,} coins, not {cost!r}")
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        wrong = damage_of(c, item)
+        if coins_of(c) < cost:
+            raise CampaignError(f"{c.name} carries {coins_of(c):,} coins; the repair costs {cost:,} "
+                                "(give her coins first, or --cost 0 if paid otherwise)")
+        after = with_gear(mended(c, item), coins=coins_of(c) - cost)
+        return after, [Event("repair", c.name, f"has the {wrong} repaired: {days} day(s), {cost:,} coins (REF-22)",
+                             data={"item": item, "days": days, "cost": cost, "was": wrong})]
+
+    return on_member(who, rule)

@@ -1,0 +1,182 @@
+"""Running a session: what the referee does between fights, each a command on the campaign, logged.
+
+Each function here builds a `Command` (state → next state and the events that explain it) for `Store.apply`;
+the rules are the chapters' (`furnace.characters.xp`, `furnace.magic.casting`, `furnace.play.rest`,
+`furnace.hazards`), the campaign only finds the members, calls the rule and puts the results back.
+
+- `with_faces(command, rng)`: dice entered at the table (`EnteredFaces`): the faces left over are refused
+  inside the command's transaction (nothing changes), and every event with a roll is logged `entered: true`.
+- `chosen(state, who, party)`: the members a command acts on: named (by name or id) or the living party.
+- `award_xp` (F-BASE-08, REF-24: the ledger of awards), `learn_spell` (F-CLR-03, F-MU-05).
+- `start_session` begins a numbered session; `furnace.campaign.recap` tells what happened since.
+
+The other seams of a session: `furnace.campaign.timekeeping` (the clock and what runs on it: light, disease,
+food, travel), `furnace.campaign.rest` (rests by the healing model, with the time they take) and
+`furnace.campaign.gear` (items, coins, loot, repairs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from furnace.campaign.commands import on_member, put
+from furnace.campaign.state import CampaignError, CampaignState, Member
+from furnace.campaign.store import Applied, Command, ConflictError
+from furnace.characters import xp
+from furnace.characters.character import Character
+from furnace.dice import DiceSource
+from furnace.dice.source import EnteredFaces
+from furnace.events import Event
+from furnace.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from furnace.campaign.store import Store
+
+SESSION = "session"            # the kind of the event that begins a session
+LIVING = ("alive", "dying")    # who counts as the party: not the dead, not the retired
+MAX_XP = 1_000_000
+
+
+# -- dice entered at the table --------------------------------------------------------------------------------
+def with_faces(command: Command, rng: DiceSource) -> Command:
+    """The command, checking entered faces at its end (inside the transaction) and marking its rolls entered."""
+    if not isinstance(rng, EnteredFaces):
+        return command
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        rng.rewind()                  # the store runs a command again after a clash with another writer
+        after, events = command(state)
+        rng.finish()
+        marked = [_entered(e) for e in events if e.rolls]
+        return after, [_entered(e) if e.rolls or not marked else e for e in events]
+
+    return run
+
+
+def _entered(event: Event) -> Event:
+    return replace(event, data={**event.data, "entered": True})
+
+
+def chain(*commands: Command) -> Command:
+    """Commands run one after the other as one: one transaction, one entry in the log."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        events: list[Event] = []
+        for command in commands:
+            state, new = command(state)
+            events += new
+        return state, events
+
+    return run
+
+
+# -- who a command acts on ------------------------------------------------------------------------------------
+def chosen(state: CampaignState, who: Sequence[str], party: bool = False) -> list[Member]:
+    """The members named (by name or id, each once, in the order given), or with `party` the living ones."""
+    if party and who:
+        raise CampaignError("name the characters or give --party, not both")
+    if party:
+        members = [m for m in state.roster.values() if m.status in LIVING]
+        if not members:
+            raise CampaignError(f"the campaign {state.name!r} has no living characters")
+        return members
+    if not who:
+        raise CampaignError("name who (a character's name or id), or give --party")
+    found: dict[str, Member] = {}
+    for name in who:
+        member = state.member(name)
+        if member.status == "dead":
+            cause = member.death.cause if member.death else "the dead stay dead"
+            raise CampaignError(f"{member.character.name} ({member.id}) is dead: {cause}")
+        found.setdefault(member.id, member)
+    return list(found.values())
+
+
+def names_of(members: Sequence[Member]) -> str:
+    """'Agna', 'Agna and Bo', 'Agna, Bo and Cy'."""
+    names = [m.character.name for m in members]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def split(amount: int, among: int) -> tuple[int, int]:
+    """An amount shared out evenly: each one's share and what is left over (the sign kept on both)."""
+    share, left = divmod(abs(amount), among)
+    sign = -1 if amount < 0 else 1
+    return sign * share, sign * left
+
+
+# -- experience (F-BASE-08, REF-24) ---------------------------------------------------------------------------
+def award_xp(amount: int, who: Sequence[str], *, party: bool = False, reason: str = "the referee's award",
+             each: bool = False) -> Command:
+    """XP shared out evenly among the characters named (or the party), the remainder stated; `each` gives every
+    one the whole amount. Each award goes into the character's XP ledger (REF-24)."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_XP:
+        raise CampaignError(f"an XP award is a whole number from -{MAX_XP:,} to {MAX_XP:,}, not 0, not {amount!r}")
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        members = chosen(state, who, party)
+        share, left = (amount, 0) if each else split(amount, len(members))
+        how = "each" if each or len(members) == 1 else f"shared by {len(members)}"
+        what = f"{amount:+,} XP for {reason}, {how}: {share:+,} to {names_of(members)}"
+        if left:
+            what += f"; {abs(left):,} XP left over, not awarded (the referee gives it or keeps it)"
+        events = [Event("xp", "", what, data={"amount": amount, "share": share, "remainder": left, "reason": reason,
+                                               "among": [m.id for m in members]})]
+        if share == 0:
+            return state, events
+        for member in members:
+            after, event = xp.award(member.character, share, reason)
+            state = put(state, member, after)
+            events.append(event)
+        return state, events
+
+    return run
+
+
+# -- spells known (F-CLR-03, F-MU-05) ------------------------------------------------------------------------------
+def learn_spell(who: str, spell: str) -> Command:
+    """A caster learns a spell of the spells in force (the campaign's own included), within the cap."""
+    from furnace.magic.casting import learn_spell as learn
+    from furnace.magic.casting import spells_known_cap
+
+    def rule(character: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        after = learn(character, spell, rules)
+        new = after.spells[-1]
+        cap = spells_known_cap(after, rules)
+        return after, [Event("spell", character.name, f"learns {new} ({len(after.spells)} of {cap} spells known, "
+                             "F-CLR-03, F-MU-05)", before=len(character.spells), after=len(after.spells),
+                             data={"spell": new})]
+
+    return on_member(who, rule)
+
+
+# -- sessions -------------------------------------------------------------------------------------------------------
+def start_session(store: Store, name: str, title: str = "", *, retries: int = 8) -> Applied:
+    """Begin the next session: its number is one more than the sessions begun in the log (the campaign's first
+    is session 1). Read and written with the version seen, so two referees never start the same number."""
+    for attempt in range(retries):
+        version = store.version(name)
+        number = 1 + sum(1 for e in store.events(name) if is_session_start(e.kind, e.data))
+        try:
+            return store.apply(name, "campaign session start", _begin(number, title), expected_version=version)
+        except ConflictError:
+            if attempt == retries - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def is_session_start(kind: str, data: dict[str, object]) -> bool:
+    return kind == SESSION and bool(data.get("start"))
+
+
+def _begin(number: int, title: str) -> Command:
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        named = f": {title}" if title else ""
+        what = f"session {number} begins{named} ({state.clock.describe()})"
+        event = Event(SESSION, "", what, data={"start": True, "session": number, "title": title,
+                                               "at": state.clock.now})
+        return state.model_copy(update={"session": number}), [event]
+
+    return run

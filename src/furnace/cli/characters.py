@@ -1,0 +1,397 @@
+"""`furnace funnel` and `furnace character …`: the funnel, and characters as roster members or JSON files.
+
+With a campaign chosen (`--campaign`, FURNACE_CAMPAIGN or `campaign use`) a funnel's peasants join its roster
+and `character list/show/promote/level-up/retire/rename WHO` work on a member (a name unique in the campaign,
+or its short id), each change one logged command. Without one, the funnel only prints and WHO is a character
+file, as before; a path that exists (or has a folder in it, or ends in .json) is always a file. Every choice a
+promotion or a level asks is an option; `--random` lets the dice fill what is missing and says what they
+picked (`furnace.campaign.roster`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from furnace.cli.app import (
+    _emit,
+    _load_character,
+    _profile_file,
+    _rng,
+    _write,
+    _write_back,
+    cli,
+    force_option,
+    html_option,
+    json_option,
+    profile_option,
+    seed_option,
+)
+from furnace.cli.context import HOW_TO_CHOOSE, settings
+from furnace.errors import FurnaceError
+
+STATUSES = ("alive", "dying", "dead", "retired")      # furnace.campaign.roster.STATUSES, without importing it
+
+
+# -- where WHO lives ----------------------------------------------------------------------------------------------
+def _campaign_for(who: str) -> str | None:
+    """The campaign to find WHO in, or None when WHO is a character file (no campaign chosen, or a path)."""
+    chosen = settings().chosen()
+    if chosen is None:
+        if not os.path.lexists(who) and not _path_like(who):
+            raise FurnaceError(f"{who!r} is not a character file, and no campaign is chosen to find it in: "
+                               f"{HOW_TO_CHOOSE}")
+        return None
+    return None if os.path.lexists(who) or _path_like(who) else chosen
+
+
+def _path_like(who: str) -> bool:
+    return os.sep in who or bool(os.altsep and os.altsep in who) or who.lower().endswith(".json")
+
+
+def _no_profile(profile: str) -> None:
+    if profile != "furnace":
+        raise FurnaceError("a campaign plays by its own rules (its profile and the referee's overrides): --profile "
+                           "is for a character file or a funnel outside a campaign")
+
+
+def _stored_events(events: Sequence[Any], as_json: bool, member: Any = None) -> None:
+    """Events as logged (`[seq] who: what`, with their rolls), or as JSON with the member after them."""
+    if as_json:
+        _emit({"member": member.model_dump(mode="json") if member is not None else None,
+               "events": [dataclasses.asdict(e) if hasattr(e, "seq") else e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(f"[{e.seq}] {e.explain()}" if hasattr(e, "seq") else e.explain())
+
+
+def _on_member(campaign: str, command: str, fn: Any, who: str, write: bool, as_json: bool) -> None:
+    """Run a roster command: logged in the campaign, or (--no-write) only shown."""
+    store = settings().store()
+    before = store.open(campaign)
+    mid = before.member(who).id
+    if write:
+        applied = store.apply(campaign, command, fn)
+        _stored_events(applied.events, as_json, applied.state.roster.get(mid))
+        return
+    state, events = fn(before)
+    _stored_events(events, as_json, state.roster.get(mid))
+
+
+# -- the funnel ---------------------------------------------------------------------------------------------------
+@cli.command()
+@click.option("--players", type=click.IntRange(1, 20), default=None,
+              help="How many players (default 4, or as many as --player names).")
+@click.option("--player", "names", multiple=True, metavar="NAME",
+              help="A player by name (repeatable): her peasants are NAME-1, NAME-2 …")
+@click.option("--per-player", type=click.IntRange(1, 10), default=4, show_default=True,
+              help="0-level characters per player.")
+@seed_option
+@profile_option
+@html_option
+@force_option
+@json_option
+def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int | None, profile: str,
+           html: str | None, as_json: bool) -> None:
+    """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
+
+    With a campaign chosen, the peasants join its roster, each with her player, and the log keeps every die;
+    without one, nothing is stored. --html writes a printable sheet, four characters to a page (A4 or Letter).
+
+    Example: furnace funnel --players 4 --seed 1 --html funnel.html
+    """
+    from furnace.characters.funnel import run_funnel
+    from furnace.render.sheets import funnel_html
+    from furnace.render.text import party_table
+    from furnace.rules.ruleset import load_ruleset
+
+    if names and players is not None and players != len(names):
+        raise FurnaceError(f"--players {players} but {len(names)} --player names: give one or the other")
+    count, rng, campaign = len(names) if names else (players or 4), _rng(seed), settings().chosen()
+    applied = None
+    if campaign is None:
+        rules = load_ruleset(profile)
+        party = run_funnel(rng, count, per_player, rules)
+        if names:
+            from furnace.campaign.roster import check_players, name_players
+
+            party = name_players(party, check_players(names))
+    else:
+        from furnace.campaign.overrides import campaign_ruleset
+        from furnace.campaign.roster import Funnel
+
+        _no_profile(profile)
+        command = Funnel(list(names) if names else count, per_player, rng)
+        applied = settings().store().apply(campaign, "funnel", command)
+        assert command.party is not None
+        party, rules = command.party, campaign_ruleset(applied.state)
+    if html:
+        _write(html, funnel_html(party, rules, title=f"Furnace funnel · {count} players"),
+               inputs=[_profile_file(profile)])
+    joined = [e for e in applied.events if e.kind == "join"] if applied else []
+    if as_json:
+        roster = [{"id": m.id, "name": m.character.name, "player": m.player} for m in applied.state.roster.values()
+                  if m.character.name in {c.name for c in party.characters}] if applied else []
+        _emit({**party.to_dict(), "campaign": campaign, "roster": roster} if applied else party.to_dict())
+        return
+    party_table(party)
+    for e in joined:
+        click.echo(f"[{e.seq}] {e.explain(rolls=False)}")
+
+
+# -- characters ---------------------------------------------------------------------------------------------------
+@cli.group()
+def character() -> None:
+    """Characters: the campaign's roster (by name or id), or JSON files when no campaign is chosen.
+
+    Example: furnace character new --class Fighter --level 3 --seed 2 > hero.json
+    """
+
+
+def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, as_json: bool) -> None:
+    """Write the changed character back (unless --no-write) and print what happened."""
+    if write:
+        _write_back(file, after.to_json())
+    if as_json:
+        _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
+        return
+    for e in events:
+        click.echo(e.explain())
+
+
+def _show_character(c: Any, rules: Any, as_json: bool, note: str = "") -> None:
+    if as_json:
+        click.echo(c.to_json())
+        return
+    from furnace.render.text import character_sheet
+
+    character_sheet(c, rules, note)
+
+
+@character.command("new")
+@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", default=None, help="Default: the class's example archetype.")
+@click.option("--race", default=None, help="Human, Dwarf, Elf, Halfling or Half-orc (default: rolled).")
+@click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
+@click.option("--name", default="", help="The character's name.")
+@seed_option
+@profile_option
+@json_option
+def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
+                  seed: int | None, profile: str, as_json: bool) -> None:
+    """A new character of a class and level: a funnel peasant promoted and levelled.
+
+    Example: furnace character new --class Rogue --level 5 --seed 4 --json
+    """
+    from furnace.characters.advancement import level_up
+    from furnace.characters.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
+    from furnace.rules.ruleset import load_ruleset
+
+    rules, rng = load_ruleset(profile), _rng(seed)
+    archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
+    race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
+    c, _ = new_zero_level(rng, rules, name=name, race=race)
+    c, _ = promote(c, char_class, archetype, rng, rules)
+    while c.level < level:
+        c, _ = level_up(c, rng, rules, ability=best_ability(c))
+    _show_character(c, rules, as_json)
+
+
+def best_ability(c: Any) -> Any:
+    """For quick generation: raise the class's save ability, else the highest score below 18."""
+    return max(c.scores, key=lambda a: (c.scores[a] < 18, a in c.saves[:1], c.scores[a]))
+
+
+@character.command("list")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
+              help="Only members of this status (repeatable); default: all, the dead and retired included.")
+@json_option
+def character_list(statuses: Sequence[str], as_json: bool) -> None:
+    """The campaign's roster by player: alive, dying, dead (with the cause) and retired.
+
+    Example: furnace character list --status alive --status dying
+    """
+    from furnace.campaign.roster import members
+    from furnace.render.roster import roster_json, roster_table
+
+    s = settings()
+    state = s.store().open(s.need_campaign())
+    found = members(state, statuses)
+    if as_json:
+        _emit(roster_json(found))
+        return
+    click.echo(roster_table(found, title=f"{state.name}: the roster"))
+
+
+@character.command("show")
+@click.argument("who")
+@profile_option
+@click.option("--markdown", is_flag=True, help="Print the sheet as Markdown.")
+@html_option
+@force_option
+@json_option
+def character_show(who: str, profile: str, markdown: bool, html: str | None, as_json: bool) -> None:
+    """Show a roster member (name or id) or a character file as a sheet, JSON or Markdown; --html writes one.
+
+    Example: furnace character show hero.json --markdown --html hero.html
+    """
+    from furnace.render.sheets import character_html, character_markdown
+
+    campaign = _campaign_for(who)
+    if campaign is None:
+        from furnace.rules.ruleset import load_ruleset
+
+        c, rules, note, member, inputs = _load_character(who), load_ruleset(profile), "", None, [who]
+    else:
+        from furnace.campaign.overrides import campaign_ruleset
+
+        _no_profile(profile)
+        state = settings().store().open(campaign)
+        member, rules, inputs = state.member(who), campaign_ruleset(state), []
+        c, note = member.character, _note(member)
+    if html:
+        _write(html, character_html(c, rules, note), inputs=[*inputs, _profile_file(profile)])
+    if markdown and not as_json:
+        click.echo(character_markdown(c, rules, note), nl=False)
+    elif as_json and member is not None:
+        _emit(member.model_dump(mode="json"))
+    else:
+        _show_character(c, rules, as_json, note)
+
+
+def _note(member: Any) -> str:
+    died = f": {member.death.cause}" if member.death else ""
+    return f"{member.id} · player {member.player or '—'} · {member.status}{died}"
+
+
+def _write_option(fn: Any) -> Any:
+    return click.option("--write/--no-write", default=True, show_default=True,
+                        help="Keep the result (in the campaign's log, or back in FILE); --no-write only shows it.")(fn)
+
+
+def _random_option(fn: Any) -> Any:
+    return click.option("--random", "at_random", is_flag=True,
+                        help="Let the dice pick every choice not given (seeded with --seed) and say what they "
+                             "picked.")(fn)
+
+
+def _magic_options(fn: Any) -> Any:
+    fn = click.option("--cantrip", "cantrips", multiple=True,
+                      help="A cantrip (repeatable): a Magic-user knows 2, an Arcane Trickster's Trickster 1.")(fn)
+    return click.option("--spell", "spells", multiple=True,
+                        help="A spell known (repeatable): a Magic-user 1 + LVL + INT, a Cleric 1 + LVL prayers.")(fn)
+
+
+@character.command("promote")
+@click.argument("who")
+@click.option("--class", "char_class", default=None, help="Fighter, Cleric, Rogue or Magic-user.")
+@click.option("--archetype", default=None,
+              help="An archetype in force whose prerequisite she meets (Barbarian, Bloodshaman for a Half-orc, "
+                   "Arcane Trickster, Wizard, or the referee's own).")
+@click.option("--skill", "skills", multiple=True, help="A skill (repeatable): 1 + INT, a Rogue 3 + INT, a Human +1.")
+@click.option("--expertise", multiple=True, help="A Rogue's Expertise skill (repeatable, 2).")
+@click.option("--save", "extra_save", default=None, help="The one save besides the class's own.")
+@click.option("--style", default=None, help="A Fighter's fighting style (Archery, Defense, Dueling, 2H weapon "
+                                            "master, Protection, 2 weapon fighting).")
+@click.option("--feature", default=None, help="An archetype feature at level 1 (only under the referee's optional "
+                                              "rule archetype_feature_at_level_1).")
+@_magic_options
+@click.option("--name", default=None, help="Her new name (a survivor of the funnel earns one).")
+@_random_option
+@_write_option
+@seed_option
+@profile_option
+@json_option
+def character_promote(who: str, char_class: str | None, archetype: str | None, skills: Sequence[str],
+                      expertise: Sequence[str], extra_save: str | None, style: str | None, feature: str | None,
+                      spells: Sequence[str],
+                      cantrips: Sequence[str], name: str | None, at_random: bool, write: bool, seed: int | None,
+                      profile: str, as_json: bool) -> None:
+    """Promote a funnel survivor to level 1: every choice asked (or --random), a missing one refused with the list.
+
+    Example: furnace character promote examples/characters/hob.json --class Fighter --archetype Barbarian
+    --skill Athletics --save DEX --style Defense --seed 3 --no-write
+    """
+    from furnace.campaign import roster
+
+    choices = roster.Choices(char_class=char_class, archetype=archetype, skills=tuple(skills),
+                             expertise=tuple(expertise), save=extra_save, style=style, feature=feature,
+                             spells=tuple(spells),
+                             cantrips=tuple(cantrips), random=at_random)
+    campaign = _campaign_for(who)
+    if campaign is not None:
+        _no_profile(profile)
+        _on_member(campaign, "character promote", roster.promote(who, choices, _rng(seed), name), who, write,
+                   as_json)
+        return
+    from furnace.rules.ruleset import load_ruleset
+
+    after, events = roster.promote_character(_load_character(who), choices, _rng(seed), load_ruleset(profile))
+    if name is not None:
+        after, event = roster.renamed(after, name)
+        events.append(event)
+    _save_and_report(who, after, events, write, as_json)
+
+
+@character.command("level-up")
+@click.argument("who")
+@click.option("--ability", default=None, help="The score to raise at levels 4, 6, 8 and 10.")
+@click.option("--feature", default=None, help="The archetype feature to take, where one is due.")
+@_magic_options
+@_random_option
+@_write_option
+@seed_option
+@profile_option
+@json_option
+def character_level_up(who: str, ability: str | None, feature: str | None, spells: Sequence[str],
+                       cantrips: Sequence[str], at_random: bool, write: bool, seed: int | None, profile: str,
+                       as_json: bool) -> None:
+    """Advance a character one level: HP roll (or flat $), PROF, and the choices the level asks.
+
+    Example: furnace character level-up hero.json --ability STR --seed 5
+    """
+    from furnace.campaign import roster
+
+    choices = roster.Choices(ability=ability, feature=feature, spells=tuple(spells), cantrips=tuple(cantrips),
+                             random=at_random)
+    campaign = _campaign_for(who)
+    if campaign is not None:
+        _no_profile(profile)
+        _on_member(campaign, "character level-up", roster.level_up(who, choices, _rng(seed)), who, write, as_json)
+        return
+    from furnace.rules.ruleset import load_ruleset
+
+    after, events = roster.level_up_character(_load_character(who), choices, _rng(seed), load_ruleset(profile))
+    _save_and_report(who, after, events, write, as_json)
+
+
+@character.command("retire")
+@click.argument("who")
+@click.option("--reason", default="", help="Why, for the log.")
+@json_option
+def character_retire(who: str, reason: str, as_json: bool) -> None:
+    """Retire a member of the roster: she stays on it, out of play.
+
+    Example: furnace character retire Ann-2 --reason "opens an inn in Hommlet"
+    """
+    from furnace.campaign import roster
+
+    _on_member(settings().need_campaign(), "character retire", roster.retire(who, reason), who, True, as_json)
+
+
+@character.command("rename")
+@click.argument("who")
+@click.argument("new")
+@json_option
+def character_rename(who: str, new: str, as_json: bool) -> None:
+    """Give a member of the roster a new name (unique in the campaign); her id stays.
+
+    Example: furnace character rename Ann-1 Mirela
+    """
+    from furnace.campaign import roster
+
+    _on_member(settings().need_campaign(), "character rename", roster.rename(who, new), who, True, as_json)

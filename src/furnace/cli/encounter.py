@@ -1,0 +1,232 @@
+"""`furnace encounter …`: a fight of the campaign played turn by turn (start, status, next, actions, act, end).
+
+Each command is a few lines over `furnace.campaign.encounters` (the campaign's commands) and
+`furnace.play.turns` (whose turn, what she may do); every step is one logged command with its rolls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from furnace.cli.app import _emit, _rng, cli, json_option, seed_option
+from furnace.cli.context import settings
+
+
+def party_option(fn: Any) -> Any:
+    return click.option("--party", multiple=True, metavar="all|WHO",
+                        help="Who fights: all (the roster's living characters, the default) or ids and names "
+                             "(repeat, or separate with commas).")(fn)
+
+
+def fight_options(fn: Any) -> Any:
+    """--monsters, --room-dc, --initiative, --name, --option: what a campaign fight is made of."""
+    for option in reversed((
+        click.option("--monsters", default=None, metavar='"goblin x4, ogre"',
+                     help="The monsters, from the bestiary (and the campaign's monster overrides)."),
+        click.option("--room-dc", type=click.IntRange(1, 40), default=None,
+                     help="The ROOM DC (default: the monsters' highest typical ROOM DC, or the fight file's)."),
+        click.option("--initiative", type=click.Choice(["group", "simultaneous"]), default=None,
+                     help="The initiative model (default: the fight file's, else the option initiative_model)."),
+        click.option("--name", default=None, help="What the log calls the fight."),
+        click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                     help="A rule option for this fight only, over the campaign's rules (repeatable)."),
+    )):
+        fn = option(fn)
+    return fn
+
+
+def fight_overrides(options: Sequence[str], store: Any, name: str) -> dict[str, Any]:
+    """`--option NAME=VALUE` for one fight, read against the campaign's rules (its tables for a table option)."""
+    if not options:
+        return {}
+    from furnace.campaign.commands import rules_of
+    from furnace.rules.ruleset import parse_overrides
+
+    return parse_overrides(options, tables=rules_of(store.open(name)).tables)
+
+
+def show_log(events: Sequence[Any], as_json: bool, *, rolls: bool = True, extra: dict[str, Any] | None = None) -> None:
+    """Stored events as the fight's log (a round as a heading), or as JSON."""
+    if as_json:
+        _emit({"events": [dataclasses.asdict(e) for e in events], **(extra or {})})
+        return
+    for e in events:
+        if e.kind == "round":
+            click.echo(f"\n== Round {e.data.get('round')} ==")
+        else:
+            click.echo(e.explain(rolls=rolls))
+
+
+def _store_and_name() -> tuple[Any, str]:
+    s = settings()
+    return s.store(), s.need_campaign()
+
+
+def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
+    """After a step: the log of the step, then the table at a glance (or everything as JSON)."""
+    from furnace.campaign import encounters
+    from furnace.play import turns
+
+    store, _ = _store_and_name()
+    state = store.open(name)
+    now = encounters.current(state) if state.encounter is not None else None
+    if as_json:
+        show_log(events, True, extra={"encounter": _as_json(now)})
+        return
+    show_log(events, False)
+    if now is not None:
+        click.echo("")
+        click.echo("\n".join(turns.describe(now.turns)))
+
+
+def _as_json(now: Any) -> dict[str, Any] | None:
+    from furnace.play import turns
+
+    if now is None:
+        return None
+    c = turns.due(now.turns)
+    return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
+            "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
+            "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
+            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": turns.describe(now.turns)}
+
+
+@cli.group()
+def encounter() -> None:
+    """A fight of the campaign played turn by turn; it lives in the campaign, so it survives the terminal.
+
+    Example: furnace encounter start --monsters "goblin x4" && furnace encounter next
+    """
+
+
+@encounter.command("start")
+@party_option
+@fight_options
+@click.option("--file", "file", default=None, help="A fight file: its ROOM DC, initiative, surprise and monsters "
+                                                   "(the party comes from the roster).")
+@seed_option
+@json_option
+def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int | None, initiative: str | None,
+                    name: str | None, options: tuple[str, ...], file: str | None, seed: int | None,
+                    as_json: bool) -> None:
+    """Start a fight: the roster's living characters against monsters; initiative, then the first turn.
+
+    Example: furnace encounter start --party all --monsters "goblin x4" --room-dc 12 --seed 3
+    """
+    from furnace.campaign import encounters
+    from furnace.play.fightfile import load_fight
+
+    store, name_ = _store_and_name()
+    spec = load_fight(file) if file else None
+    command = encounters.begin(party, _rng(seed), monsters=monsters, fight_file=spec, room_dc=room_dc, name=name,
+                               initiative=initiative, options=fight_overrides(options, store, name_))
+    _status(name_, as_json, events=store.apply(name_, "encounter start", command).events)
+
+
+@encounter.command("status")
+@json_option
+def encounter_status(as_json: bool) -> None:
+    """The fight in progress: initiative by side, whose turn, HP, conditions with time left, the dying.
+
+    Example: furnace encounter status
+    """
+    from furnace.campaign import encounters
+
+    store, name = _store_and_name()
+    encounters.current(store.open(name))      # refuses when there is none
+    _status(name, as_json)
+
+
+@encounter.command("next")
+@seed_option
+@json_option
+def encounter_next(seed: int | None, as_json: bool) -> None:
+    """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due.
+
+    Example: furnace encounter next --seed 4
+    """
+    from furnace.campaign import encounters
+    from furnace.play import turns
+
+    store, name = _store_and_name()
+    now = encounters.current(store.open(name))
+    c = turns.due(now.turns)
+    if c is None or c.kind == "pc":
+        who = f"{c.name} ({c.id}) is due: `furnace encounter act {c.id} …`" if c else \
+            "the fight is over: `furnace encounter end` settles it"
+        if as_json:
+            _emit({"events": [], "encounter": _as_json(now), "message": who})
+        else:
+            click.echo(who)
+        return
+    _status(name, as_json, events=store.apply(name, "encounter next", encounters.next_turns(_rng(seed))).events)
+
+
+@encounter.command("actions")
+@click.argument("who", required=False)
+@json_option
+def encounter_actions(who: str | None, as_json: bool) -> None:
+    """What a combatant may do now (default: whoever is due), and why each other action is refused.
+
+    Example: furnace encounter actions brak1
+    """
+    from furnace.campaign import encounters
+    from furnace.campaign.commands import rules_of
+    from furnace.play import turns
+
+    store, name = _store_and_name()
+    state = store.open(name)
+    now = encounters.current(state)
+    c = turns.due(now.turns)
+    cid = encounters.resolve(state, now, who) if who else (c.id if c else None)
+    if cid is None:
+        click.echo("the fight is over: `furnace encounter end` settles it")
+        return
+    rules = rules_of(state).with_options(now.options, "this fight") if now.options else rules_of(state)
+    menu = turns.legal_actions(now.turns, cid, rules)
+    if as_json:
+        _emit({"who": cid, "actions": [dataclasses.asdict(m) | {"legal": m.legal} for m in menu]})
+        return
+    click.echo(f"{now.turns.encounter.get(cid).name} ({cid}):")
+    for m in menu:
+        click.echo(f"  {m.explain()}")
+
+
+@encounter.command("act")
+@click.argument("who")
+@click.argument("verb", type=click.Choice(["attack", "cast", "stabilise", "stabilize", "dodge", "move", "disengage",
+                                           "wait", "free"], case_sensitive=False))
+@click.argument("target", required=False)
+@click.option("--spell", default=None, help="The spell (or cantrip) to cast.")
+@click.option("--note", default="", help="A free-form action, for the referee.")
+@seed_option
+@json_option
+def encounter_act(who: str, verb: str, target: str | None, spell: str | None, note: str, seed: int | None,
+                  as_json: bool) -> None:
+    """One action on WHO's turn: attack FOE (going NEAR first if need be), move FOE|RANGED, cast TARGET --spell S,
+    stabilise ALLY, dodge, disengage, wait, free --note. Out of turn or not allowed: refused with the reason.
+
+    Example: furnace encounter act brak1 attack goblin-2 --seed 5
+    """
+    from furnace.campaign import encounters
+
+    store, name = _store_and_name()
+    command = encounters.act(who, verb, target, _rng(seed), spell=spell, note=note)
+    _status(name, as_json, events=store.apply(name, f"encounter act {verb}", command).events)
+
+
+@encounter.command("end")
+@json_option
+def encounter_end(as_json: bool) -> None:
+    """End the fight (won, lost or broken off) and settle it: HP, deaths, injuries, gear, luck, XP.
+
+    Example: furnace encounter end
+    """
+    from furnace.campaign import encounters
+
+    store, name = _store_and_name()
+    show_log(store.apply(name, "encounter end", encounters.end()).events, as_json)

@@ -1,0 +1,287 @@
+"""Running a session on the campaign chosen: rest, XP, spells, gear, loot, repairs, rations, recap.
+
+Each command is a few lines over `furnace.campaign` (session, rest, gear, timekeeping, recap) and logs what it did;
+every command that rolls takes `--seed` or `--faces` (the faces rolled at the table, checked die by die). This
+module also adds `spell learn` to the `spell` group and `recap` and `session start` to the `campaign` group:
+`LAZY_COMMANDS` sends those groups' names here, and this module imports their own modules first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+import furnace.cli.campaign as campaign_cli
+import furnace.cli.magic as magic_cli
+from furnace.cli.app import _emit, cli, json_option, seed_option
+from furnace.cli.context import settings
+from furnace.cli.dice_options import faces_option, rng_from
+from furnace.errors import FurnaceError
+
+if TYPE_CHECKING:
+    from furnace.campaign.store import Command, StoredEvent
+    from furnace.dice import DiceSource
+
+NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
+
+
+def show(events: Sequence[StoredEvent], as_json: bool) -> None:
+    """The events a command logged: its number, the time, who and what, and every roll (entered or not)."""
+    if as_json:
+        _emit([dataclasses.asdict(e) for e in events])
+        return
+    for e in events:
+        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
+        hidden = "[referee only] " if e.data.get("hidden") else ""
+        entered = " (faces entered)" if e.data.get("entered") else ""
+        click.echo(f"[{e.seq}] {stamp}{hidden}{e.who + ': ' if e.who else ''}{e.what}{entered}")
+        for r in e.rolls:
+            if r.get("explanation"):
+                click.echo(f"    {r['explanation']}")
+
+
+def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:
+    """Run a command on the campaign chosen (its entered faces checked inside the transaction) and show it."""
+    from furnace.campaign.session import with_faces
+
+    s = settings()
+    applied = s.store().apply(s.need_campaign(), command, with_faces(fn, rng) if rng is not None else fn)
+    show(applied.events, as_json)
+
+
+def who_option(fn: Any) -> Any:
+    return click.option("--party", is_flag=True, help="Everyone living in the campaign.")(
+        click.argument("who", nargs=-1)(fn))
+
+
+# -- rest ---------------------------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("kind")
+@who_option
+@click.option("--for", "length", nargs=2, default=None, metavar="AMOUNT UNIT",
+              help="How long the rest lasts, when not the usual (REF-08): e.g. --for 2 hours.")
+@click.option("--times", type=click.IntRange(1, 365), default=1, show_default=True, help="Rests in a row.")
+@seed_option
+@faces_option
+@json_option
+def rest(kind: str, who: tuple[str, ...], party: bool, length: tuple[str, str] | None, times: int,
+         seed: int | None, faces: str | None, as_json: bool) -> None:
+    """Rest by the campaign's healing model; the clock moves on by the rest's length and what falls due fires.
+
+    KIND is the model's: furnace short (1 hour) / long (8 hours); hazards night (8 hours) / full_day / week;
+    middle-sea post_combat / hour / day.
+
+    Example: furnace rest long --party --seed 4
+    """
+    from furnace.campaign.rest import rest as run
+
+    amount, unit = _span(length) if length else (None, "second")
+    rng = rng_from(seed, faces)
+    apply(f"rest {kind}", run(kind, who, rng, party=party, length=amount, unit=unit, times=times), as_json, rng)
+
+
+def _span(length: tuple[str, str]) -> tuple[int, str]:
+    amount, unit = length
+    if not amount.isascii() or not amount.isdigit() or len(amount) > 9:
+        raise FurnaceError(f"--for takes a whole number and a unit, not {' '.join(length)!r}")
+    return int(amount), unit
+
+
+# -- experience and spells --------------------------------------------------------------------------------------------
+@cli.group()
+def xp() -> None:
+    """Experience: the referee's awards, kept in each character's ledger (F-BASE-08, REF-24).
+
+    Example: furnace xp award 300 --party --reason "the goblin cave"
+    """
+
+
+@xp.command("award", context_settings=NUMBERS)
+@click.argument("amount", type=int)
+@who_option
+@click.option("--reason", default="the referee's award", help="What it is for, kept in the ledger.")
+@click.option("--each", is_flag=True, help="Every one gets the whole amount (default: shared out evenly).")
+@json_option
+def xp_award(amount: int, who: tuple[str, ...], party: bool, reason: str, each: bool, as_json: bool) -> None:
+    """Award XP, shared out evenly among those named (or the party); the remainder is stated.
+
+    Example: furnace xp award 250 Agna Brakka --reason "the ogre"
+    """
+    from furnace.campaign.session import award_xp
+
+    apply("xp award", award_xp(amount, who, party=party, reason=reason, each=each), as_json)
+
+
+@magic_cli.spell.command("learn")
+@click.argument("who")
+@click.argument("spell_name", metavar="SPELL")
+@json_option
+def spell_learn(who: str, spell_name: str, as_json: bool) -> None:
+    """A caster of the campaign learns a spell (within 1 + LVL, or 1 + LVL + INT for a Magic-user).
+
+    Example: furnace spell learn Maelis "Magic Missile"
+    """
+    from furnace.campaign.session import learn_spell
+
+    apply("spell learn", learn_spell(who, spell_name), as_json)
+
+
+# -- gear ---------------------------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("who")
+@click.argument("items", nargs=-1, required=True)
+@json_option
+def give(who: str, items: tuple[str, ...], as_json: bool) -> None:
+    """Put items in a character's pack (and say the load she carries).
+
+    Example: furnace give Agna rope "iron spikes" torch
+    """
+    from furnace.campaign.gear import give as run
+
+    apply("give", run(who, items), as_json)
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("items", nargs=-1, required=True)
+@json_option
+def take(who: str, items: tuple[str, ...], as_json: bool) -> None:
+    """Take items out of a character's pack (each must be there).
+
+    Example: furnace take Agna torch
+    """
+    from furnace.campaign.gear import take as run
+
+    apply("take", run(who, items), as_json)
+
+
+@cli.command(context_settings=NUMBERS)
+@click.argument("who")
+@click.argument("change", metavar="+N|-N")
+@json_option
+def purse(who: str, change: str, as_json: bool) -> None:
+    """Coins into or out of a character's purse: the load (furnace) or the coins' weight (coin_weight middle-sea).
+
+    Example: furnace purse Agna +120
+    """
+    from furnace.campaign.gear import purse as run
+
+    text = change.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 10:
+        raise FurnaceError(f"coins change by +N or -N, not {change!r}")
+    apply("purse", run(who, -int(digits) if text.startswith("-") else int(digits)), as_json)
+
+
+@cli.group()
+def loot() -> None:
+    """Treasure found: shared out among the party.
+
+    Example: furnace loot share "silver chalice" --coins 250
+    """
+
+
+@loot.command("share")
+@click.argument("items", nargs=-1)
+@click.option("--coins", type=click.IntRange(0, 10**9), default=0, show_default=True, help="Coins to share out.")
+@click.option("--among", multiple=True, help="Who shares (repeatable; default: the living party).")
+@json_option
+def loot_share(items: tuple[str, ...], coins: int, among: tuple[str, ...], as_json: bool) -> None:
+    """Share coins out evenly (the remainder stated) and deal the items in turn.
+
+    Example: furnace loot share "silver chalice" "a ruby" --coins 250 --among Agna --among Brakka
+    """
+    from furnace.campaign.gear import share_loot
+
+    apply("loot share", share_loot(items, coins, among), as_json)
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("item")
+@click.option("--days", type=click.IntRange(0, 3650), default=None, help="The days the repair takes (REF-22).")
+@click.option("--cost", type=click.IntRange(0, 10**9), default=None, help="Its cost in coins, from her purse.")
+@click.option("--wait", is_flag=True, help="The party waits: the clock moves on by the days.")
+@click.option("--yes", is_flag=True, help="Do not ask: the referee confirms the days and the cost given.")
+@seed_option
+@faces_option
+@json_option
+def repair(who: str, item: str, days: int | None, cost: int | None, wait: bool, yes: bool, seed: int | None,
+           faces: str | None, as_json: bool) -> None:
+    """Repair a weapon, armor or shield: the referee confirms the time and cost (REF-22).
+
+    Example: furnace repair Brakka longsword --days 2 --cost 15 --yes
+    """
+    from furnace.campaign import gear
+    from furnace.campaign.session import chain
+    from furnace.campaign.timekeeping import advancing, on_clock
+
+    if yes and (days is None or cost is None):
+        raise FurnaceError("with --yes give both --days and --cost (REF-22: the referee confirms them)")
+    days = click.prompt("days the repair takes", type=click.IntRange(0, 3650)) if days is None else days
+    cost = click.prompt("its cost in coins", type=click.IntRange(0, 10**9)) if cost is None else cost
+    if not yes and not click.confirm(f"repair {who}'s {item}: {days} day(s), {cost} coins?"):
+        raise FurnaceError("nothing repaired")
+    rng = rng_from(seed, faces)
+    fn = gear.repair(who, item, days=days, cost=cost)
+    apply("repair", chain(fn, on_clock(advancing(days, "day", rng))) if wait else fn, as_json, rng)
+
+
+# -- food -----------------------------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("who")
+@click.argument("days", type=click.IntRange(0, 10_000))
+@click.option("--water/--no-water", default=None, help="Whether she has water (default: as before).")
+@json_option
+def rations(who: str, days: int, water: bool | None, as_json: bool) -> None:
+    """Days of food a character carries: one is eaten as each day closes; without, hunger saves (H-STARV-01..05).
+
+    Example: furnace rations Agna 7
+    """
+    from furnace.campaign.timekeeping import feeding, for_member
+
+    apply("rations", for_member(who, feeding(days, water)), as_json)
+
+
+# -- sessions -------------------------------------------------------------------------------------------------------
+@campaign_cli.campaign.command("recap")
+@click.option("--session", "number", type=click.IntRange(1), default=None, help="That session (default: the last).")
+@json_option
+def campaign_recap(number: int | None, as_json: bool) -> None:
+    """What happened in the last session (since `campaign session start`): time, deaths, injuries, XP, levels.
+
+    Example: furnace campaign recap
+    """
+    from furnace.campaign.recap import recap
+
+    s = settings()
+    result = recap(s.store(), s.need_campaign(), number)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(result.explain())
+
+
+@campaign_cli.campaign.group("session")
+def campaign_session() -> None:
+    """Sessions of play: each begins with `campaign session start`, and `campaign recap` tells what happened.
+
+    Example: furnace campaign session start "Into the barrow"
+    """
+
+
+@campaign_session.command("start")
+@click.argument("title", required=False, default="")
+@json_option
+def campaign_session_start(title: str, as_json: bool) -> None:
+    """Begin the next session (numbered from 1).
+
+    Example: furnace campaign session start "Into the barrow"
+    """
+    from furnace.campaign.session import start_session
+
+    s = settings()
+    show(start_session(s.store(), s.need_campaign(), title).events, as_json)

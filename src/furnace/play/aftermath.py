@@ -1,0 +1,221 @@
+"""After a fight: everything the fight did to a player character, written back to her Character.
+
+    character, events = settle(character, enc.get("Brakka"), rules)
+
+`settle` carries over her HP (a dying character stays at her HP, DYING; a stabilised one UNCONSCIOUS; the dead
+are dead with the cause, F-DEATH-01/02), her ability scores (an injury's temporary loss remembered for the
+Hazards week of rest, AMB-32, H-HEAL-06), her injuries (those healed in the fight gone, AMB-34), her markers —
+"until rest" ones as `until_rest` lines (D-7: injury rows 14–19, mishap lockouts), lasting conditions as
+conditions (a maimed foot's MOVE_NEAR_ONLY), lasting modifiers and wounds in `extensions["fight"]["held"]`
+(one eye's HARD ranged ATK, an open wound's drain) so that `combatant.carry_in` and the character's markers
+read them again — her Luck Dice (F-LUCK-01), her Spell Depletion count and a Cleric's disapproval range
+(F-MU-04, F-CLR-04), the protection her armor lost (AMB-35, M-ARM-03; broken at 0), a destroyed shield or
+helmet (F-EQ-03, M-ARM-03), her weapon's notches, crack or break (CF-34, M-WPN, F-TAB-36/38) and the Rages she
+used (AMB-46, counted until her next long rest). Each change is an Event with a sentence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from furnace.characters.character import Character
+from furnace.events import Event
+from furnace.play.combatant import Combatant, armor_points
+from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
+from furnace.rules.effects import CONDITIONS
+from furnace.rules.ruleset import Ruleset
+
+HAZARDS_KEY = "hazards"   # the Hazards chapter's state: its week of rest gives back its "temporary_loss" (H-HEAL-06)
+DOWN = ("DYING", "UNCONSCIOUS")
+
+
+def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[Character, list[Event]]:
+    """The character after the fight the combatant fought, and the events that say what changed."""
+    events: list[Event] = []
+    out = character
+    for part in (_life, _scores, _injuries, _markers, _luck, _magic, _armor, _shield_and_helmet, _weapon, _rages):
+        out = part(out, combatant, rules, events)
+    return out, events
+
+
+def _say(events: list[Event], kind: str, who: Character, what: str, before: Any = None, after: Any = None) -> None:
+    events.append(Event(kind, who.name, what, before=before, after=after, data={"aftermath": True}))
+
+
+def _life(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """HP, and dead, dying, stabilised or up (F-DEATH-01/02, AMB-28)."""
+    if c.hp != ch.hp:
+        _say(events, "hp", ch, f"HP {ch.hp} → {c.hp} after the fight", ch.hp, c.hp)
+    if c.status == "dead":
+        cause = c.cause_of_death or "died in the fight"
+        _say(events, "death", ch, f"is dead: {cause}")
+        return ch.model_copy(update={"hp": c.hp, "dead": ch.dead or cause})
+    down = {"dying": "DYING", "stable": "UNCONSCIOUS", "unconscious": "UNCONSCIOUS"}.get(c.status)
+    conditions = [x for x in ch.conditions if x not in DOWN or x == down]
+    if down and down not in conditions:
+        conditions.append(down)
+        what = ("is dying at the fight's end: the death timer runs on until she is stabilised or healed (F-DEATH-01)"
+                if down == "DYING" else f"is unconscious at {c.hp} HP, stabilised")
+        _say(events, "condition", ch, what)
+    elif not down and len(conditions) < len(ch.conditions):
+        _say(events, "condition", ch, "is up again: no longer " + ", ".join(x for x in ch.conditions if x in DOWN))
+    return ch.model_copy(update={"hp": c.hp, "conditions": conditions})
+
+
+def _scores(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """Ability scores an injury took (F-INJ-01); a temporary loss is remembered for rest (AMB-32, H-HEAL-06)."""
+    if not c.scores or c.scores == ch.scores:
+        return ch
+    for ability, after in c.scores.items():
+        before = ch.scores[ability]
+        if after != before:
+            kind = "temporary, back 1 point a week of rest" if c.temporary_loss.get(ability) else "permanent"
+            _say(events, "ability", ch, f"{ability} {before} → {after} ({kind})", before, after)
+    out = ch.model_copy(update={"scores": dict(c.scores)})
+    if not c.temporary_loss:
+        return out
+    state = dict(out.extensions.get(HAZARDS_KEY, {}))
+    losses = dict(state.get("temporary_loss", {}))
+    for ability, lost in c.temporary_loss.items():
+        losses[ability] = int(losses.get(ability, 0)) + lost
+    return out.model_copy(update={"extensions": {**out.extensions,
+                                                 HAZARDS_KEY: {**state, "temporary_loss": losses}}})
+
+
+def _healed(entry: str, names: tuple[str, ...]) -> bool:
+    return any(entry.lower().startswith(n.lower()) for n in names)
+
+
+def _injuries(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """The injuries she gained (the row's text and its lasting mark), without those healed (AMB-34)."""
+    kept = [i for i in ch.injuries if not _healed(i, c.healed_injuries)]
+    for gone in (i for i in ch.injuries if i not in kept):
+        _say(events, "heal", ch, f"no longer: {gone} (healed in the fight, AMB-34)")
+    new = list((Counter(c.injuries) - Counter(ch.injuries)).elements())
+    for injury in new:
+        _say(events, "injury", ch, f"keeps the injury: {injury}")
+    return ch.model_copy(update={"injuries": [*kept, *new]})
+
+
+def _markers(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """Markers that outlast the fight: until rest → `until_rest` lines (D-7); a lasting condition → conditions;
+    a lasting modifier or wound → extensions["fight"]["held"]. Wounds healed in the fight leave."""
+    until_rest, conditions = list(ch.until_rest), list(ch.conditions)
+    state = dict(ch.extensions.get(FIGHT_KEY, {}))
+    held = [h for h in state.get("held", []) if not _closed(h, c.healed_injuries)]
+    for h in c.held:
+        if h.ending == "rest" and not written(h, until_rest):
+            until_rest.append(until_rest_line(h))
+            _say(events, "condition", ch, f"until her next rest: {until_rest[-1]} (D-7)")
+        elif h.ending in OUTLASTING and h.name in CONDITIONS and h.name not in conditions and h.source != CARRIED:
+            conditions.append(h.name)
+            _say(events, "condition", ch, f"keeps {h.name} after the fight ({h.source}): {CONDITIONS[h.name]}")
+        elif h.ending in OUTLASTING and h.name not in CONDITIONS and _dump(h) not in held:
+            held.append(_dump(h))
+            _say(events, "condition", ch, f"keeps {_lasting_text(h)} after the fight")
+    state = {**state, "held": held} if held else {k: v for k, v in state.items() if k != "held"}
+    return ch.model_copy(update={"until_rest": until_rest, "conditions": conditions,
+                                 "extensions": _with_fight_state(ch, state)})
+
+
+def _dump(h: Held) -> dict[str, Any]:
+    return h.model_dump(mode="json")
+
+
+def _closed(h: dict[str, Any], healed: tuple[str, ...]) -> bool:
+    return str(h.get("name", "")).startswith("EVERY:") and str(h.get("source", "")) in healed
+
+
+def _lasting_text(h: Held) -> str:
+    if h.name.startswith("EVERY:"):
+        return f"{h.source}: at each of her turns in a fight, {h.name.removeprefix('EVERY:')}"
+    _, applies_to, mode = [*h.name.split(":"), "", ""][:3]
+    return f"{h.source}: {applies_to.replace('_', ' ')} {mode}"
+
+
+def _with_fight_state(ch: Character, state: dict[str, Any]) -> dict[str, Any]:
+    others = {k: v for k, v in ch.extensions.items() if k != FIGHT_KEY}
+    return {**others, FIGHT_KEY: state} if state else others
+
+
+def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """F-LUCK-01/02: the Luck Dice she holds at the end of the fight (her player's, shared in it)."""
+    if c.luck_dice == ch.luck_dice:
+        return ch
+    _say(events, "luck", ch, f"Luck Dice {ch.luck_dice} → {c.luck_dice}", ch.luck_dice, c.luck_dice)
+    return ch.model_copy(update={"luck_dice": c.luck_dice})
+
+
+def _magic(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """F-MU-04: spells cast toward the Spell Depletion SAVE; F-CLR-04: a Cleric's disapproval range."""
+    update: dict[str, Any] = {}
+    if c.spells_cast != ch.spells_cast:
+        update["spells_cast"] = c.spells_cast
+        _say(events, "spell", ch, f"spells cast toward Spell Depletion: {ch.spells_cast} → {c.spells_cast} (F-MU-04)",
+             ch.spells_cast, c.spells_cast)
+    if ch.char_class == "Cleric" and c.disapproval != ch.disapproval:
+        update["disapproval"] = c.disapproval
+        _say(events, "spell", ch, f"disapproval range 1–{ch.disapproval} → 1–{c.disapproval} (F-CLR-04)",
+             ch.disapproval, c.disapproval)
+    return ch.model_copy(update=update) if update else ch
+
+
+def _armor(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """AMB-35, M-ARM-03: the protection her armor lost in the fight; at 0 it is broken (armor_damage_scale)."""
+    if not c.armor_lost or ch.armor is None:
+        return ch
+    total, lost = armor_points(ch.armor, rules), ch.armor_damage + c.armor_lost
+    if lost >= total:
+        _say(events, "armor", ch, f"the {ch.armor} has lost all its protection ({total}) and is broken (AMB-35)")
+        return ch.model_copy(update={"armor": None, "armor_damage": 0, "armor_magic": 0})
+    _say(events, "armor", ch, f"the {ch.armor} lost {c.armor_lost} protection: {total - lost} of {total} left, "
+         "until repaired (AMB-35)", ch.armor_damage, lost)
+    return ch.model_copy(update={"armor_damage": lost})
+
+
+def _shield_and_helmet(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """F-EQ-03 (a sundered shield), M-ARM-03 (a shield or helmet that failed its save): destroyed."""
+    update: dict[str, Any] = {}
+    if ch.shield and not c.shield:
+        update.update(shield=False, shield_magic=0)
+        _say(events, "armor", ch, "her shield was destroyed in the fight")
+    if ch.helmet and not c.helmet:
+        update["helmet"] = False
+        _say(events, "armor", ch, "her helmet was destroyed in the fight")
+    return ch.model_copy(update=update) if update else ch
+
+
+def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """The weapon she fought with: notches (M-WPN-02; F-TAB-36 row 4 under fumble_damage_notches, CF-34), a
+    cracked haft (M-WPN-05), broken (F-TAB-36 row 8, F-TAB-38 row 15, M-WPN)."""
+    name = c.weapon_lost or c.weapon
+    index = next((i for i, w in enumerate(ch.weapons) if w.name == name), None)
+    if index is None or not (c.weapon_lost or c.weapon_notches or c.weapon_cracked):
+        return ch
+    weapon = ch.weapons[index]
+    update: dict[str, Any] = {}
+    if c.weapon_notches:
+        update["notches"] = weapon.notches + c.weapon_notches
+        _say(events, "weapon", ch, f"her {name} has {update['notches']} notch(es): −{update['notches']} to hit and "
+             "damage (M-WPN-02)", weapon.notches, update["notches"])
+    if c.weapon_cracked and not weapon.cracked:
+        update["cracked"] = True
+        _say(events, "weapon", ch, f"her {name} is cracked (M-WPN-05)")
+    if c.weapon_lost and not weapon.broken:
+        update["broken"] = True
+        _say(events, "weapon", ch, f"her {name} is broken, useless until repaired (REF-22)")
+    weapons = [*ch.weapons[:index], weapon.model_copy(update=update), *ch.weapons[index + 1:]]
+    return ch.model_copy(update={"weapons": weapons})
+
+
+def _rages(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """AMB-46: the Rages she used count until her next long rest (rage_uses_per_long_rest)."""
+    if not c.rages_spent:
+        return ch
+    state = dict(ch.extensions.get(FIGHT_KEY, {}))
+    used = int(state.get("rages_used", 0)) + c.rages_spent
+    cap = int(rules["rage_uses_per_long_rest"])
+    _say(events, "rage", ch, f"has used {used} of her {cap} Rage(s) until her next long rest (AMB-46)",
+         used - c.rages_spent, used)
+    return ch.model_copy(update={"extensions": _with_fight_state(ch, {**state, "rages_used": used})})
