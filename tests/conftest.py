@@ -18,3 +18,14 @@ def rng() -> random.Random:
 def scripted() -> type[ScriptedDice]:
     """`scripted([17, 3])`: the next die shows 17, the one after 3."""
     return ScriptedDice
+
+
+@pytest.fixture(autouse=True)
+def _no_campaign_of_the_developer(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the developer's own campaigns: the data and config folders are temporary and no
+    campaign is chosen unless the test chooses one."""
+    home = tmp_path_factory.mktemp("furnace-home")
+    monkeypatch.setenv("FURNACE_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("FURNACE_CONFIG_DIR", str(home / "config"))
+    monkeypatch.delenv("FURNACE_CAMPAIGN", raising=False)
+    monkeypatch.delenv("FURNACE_DATABASE_URL", raising=False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from furnace._exports import lazy
 
 if TYPE_CHECKING:
+    from furnace.play.aftermath import settle
     from furnace.play.checks import CheckResult, Modifier, check, make_dc
     from furnace.play.clock import Campaign, Clock, Scheduled, advance, cancel, handler, remaining, reschedule, schedule
     from furnace.play.combatant import Combatant, from_character, monster
@@ -40,8 +41,14 @@ if TYPE_CHECKING:
     from furnace.play.skills import skill_check, stunt
     from furnace.play.state import Encounter, Step
     from furnace.play.timers import Timer
+    from furnace.play.turns import Turns, due, legal_actions, take
 
 _EXPORTS = {
+    "settle": "aftermath",
+    "Turns": "turns",
+    "due": "turns",
+    "legal_actions": "turns",
+    "take": "turns",
     "Modifier": "checks",
     "CheckResult": "checks",
     "check": "checks",
@@ -109,6 +116,7 @@ __all__ = [
     "Step",
     "Tactic",
     "Timer",
+    "Turns",
     "act",
     "advance",
     "build",
@@ -116,9 +124,11 @@ __all__ = [
     "check",
     "contested",
     "death_threshold",
+    "due",
     "enemy_morale",
     "from_character",
     "handler",
+    "legal_actions",
     "load_chapters",
     "load_fight",
     "log_text",
@@ -134,12 +144,14 @@ __all__ = [
     "run_fight",
     "run_round",
     "schedule",
+    "settle",
     "short_rest",
     "skill_check",
     "spend",
     "stabilise",
     "stunt",
     "tactic_attack_nearest",
+    "take",
     "take_damage",
     "take_turn",
 ]
