@@ -13,6 +13,7 @@ from typing import cast
 
 from furnace import dice
 from furnace.play import luck
+from furnace.play.checks import make_dc
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import kill, take_damage
@@ -177,6 +178,16 @@ def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
     return c.save_bonus(ability), ability or (e.category or "save")
 
 
+def save_difficulty(step: Step, c: Combatant, ability: str, dc: int) -> int:
+    """A SAVE's DC moved by the holder's HARD/EASY markers: `MOD:saves:…` for every SAVE, `MOD:str_saves:…`
+    for one ability's (D-9: non-proficient armor makes STR and DEX SAVEs HARD), stacked as checks stack."""
+    wanted = ("MOD:saves:", f"MOD:{ability.lower()}_saves:")
+    marks = [h for h in c.held if h.name.startswith(wanted)]
+    hard = [h.source or h.name for h in marks if h.name.endswith(":HARD")]
+    easy = [h.source or h.name for h in marks if h.name.endswith(":EASY")]
+    return make_dc(dc, easy, hard, step.rules).value if marks else dc
+
+
 def _save(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Save)
     if periodic(e, step, actor, target):
@@ -188,8 +199,9 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
         if not c.in_fight:
             continue
         bonus, name = save_of(step, c, e)
-        r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc}")
-        ok = r.total >= dc
+        dc_held = save_difficulty(step, c, name, dc)
+        r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc_held}")
+        ok = r.total >= dc_held
         step.log("save", c.name, f"{name} SAVE {r.total} vs DC {dc}: {'saved' if ok else 'failed'}", (r,))
         record_luck(step, t, ok, "SAVE")
         apply_all(step, e.on_success if ok else e.on_fail, actor=actor, target=t)

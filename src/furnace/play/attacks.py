@@ -29,8 +29,11 @@ def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[in
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("Sneak Attack")
-    dc = make_dc(t.ac, easy, hard, step.rules)
-    return dc.value, dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
+    shift = [h for h in t.held if h.name == "MOD:ac:BONUS" and h.value]   # off balance (M-WPN-06) and the like
+    ac = t.ac + sum(h.value for h in shift)
+    dc = make_dc(ac, easy, hard, step.rules)
+    why = dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
+    return dc.value, why + "".join(f" ({h.value:+d} AC: {h.source})" for h in shift)
 
 
 def _signed(expression: str, bonus: int) -> str:

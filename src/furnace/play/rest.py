@@ -197,3 +197,13 @@ def rest(character: Character, kind: str, rng: DiceSource, rules: Ruleset | None
     if kind not in model:
         raise CharacterError(f"the {rules['healing_model']} healing model rests by {', '.join(model)}, not {kind!r}")
     return model[kind](character, rng, rules)
+
+
+@LONG_REST_HOOKS.register("furnace:rage")
+def rage_back(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
+    """F-ARCH-02, AMB-46 (option rage_uses_per_long_rest): a long rest gives a Barbarian her Rages back."""
+    fight = dict(character.extensions.get("fight", {}))
+    if not fight.get("rages_used"):
+        return character
+    events.append(Event("rest", character.name, f"the long rest gives back {fight.pop('rages_used')} Rage(s)"))
+    return character.model_copy(update={"extensions": {**character.extensions, "fight": fight}})
