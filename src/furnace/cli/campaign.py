@@ -343,7 +343,7 @@ def override_add(file: str, kind: str | None, as_json: bool) -> None:
     A table file replaces the packaged table of its id (start from a copy of one and edit it); an archetype
     file is offered at promotion where its prerequisite holds.
 
-    Example: furnace campaign override add src/furnace/data/tables/F-TAB-36.yaml --kind table
+    Example: furnace campaign override add my-fumbles.yaml --kind table
     """
     from furnace.campaign.overrides import add_override
 

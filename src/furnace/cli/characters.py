@@ -148,7 +148,7 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
 def character() -> None:
     """Characters: the campaign's roster (by name or id), or JSON files when no campaign is chosen.
 
-    Example: furnace character new --class Fighter --level 3 --seed 2 > hero.json
+    Example: furnace character new --class Fighter --level 3 --seed 2 --json > hero.json
     """
 
 

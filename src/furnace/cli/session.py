@@ -122,7 +122,7 @@ def xp_award(amount: int, who: tuple[str, ...], party: bool, reason: str, each: 
 def spell_learn(who: str, spell_name: str, as_json: bool) -> None:
     """A caster of the campaign learns a spell (within 1 + LVL, or 1 + LVL + INT for a Magic-user).
 
-    Example: furnace spell learn Maelis "Magic Missile"
+    Example: furnace spell learn Maelis "Flame Shield"
     """
     from furnace.campaign.session import learn_spell
 
@@ -213,7 +213,7 @@ def repair(who: str, item: str, days: int | None, cost: int | None, wait: bool, 
            faces: str | None, as_json: bool) -> None:
     """Repair a weapon, armor or shield: the referee confirms the time and cost (REF-22).
 
-    Example: furnace repair Brakka longsword --days 2 --cost 15 --yes
+    Example: furnace repair Brakka armor --days 2 --cost 15 --yes
     """
     from furnace.campaign import gear
     from furnace.campaign.session import chain
