@@ -38,7 +38,7 @@ def _postgres_url() -> str:
         pytest.skip(message)
     engine = create_engine(url)
     with engine.begin() as conn:
-        for table in ("snapshots", "events", "campaigns", "alembic_version"):
+        for table in ("invites", "web_sessions", "snapshots", "events", "campaigns", "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
     engine.dispose()
     return url

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from furnace.campaign.store import Store
 
-HEAD = "0002"
+HEAD = "0003"
 
 
 def current(store: Store) -> str | None:

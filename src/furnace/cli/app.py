@@ -131,6 +131,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
+    **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
