@@ -31,8 +31,10 @@ fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousa
 crash: $(STAMP)     # 100 SIGKILLs of a writing process (the default run does 3, CI 20)
 	FURNACE_CRASH=full $(BIN)/pytest -q -m crash tests/store
 
-bench: $(STAMP)
+bench: $(STAMP)     # each prints its table and its ratios, measured in the same run
 	$(BIN)/python benchmarks/bench_dice.py
+	$(BIN)/python benchmarks/bench_simulate.py
+	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

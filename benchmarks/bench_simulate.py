@@ -1,34 +1,72 @@
-"""Simulation benchmark: fights per second of examples/funnel-vs-goblins.yaml on 1 and 2 worker processes.
+"""Simulation benchmarks, ratios measured in the same run.
 
-Run: .venv/bin/python benchmarks/bench_simulate.py [--quick]
-Prints fights/s for each and the ratio 2 workers / 1 worker, measured in the same run (the pool's start-up
-of spawned processes is included, as a user's run pays it).
+Run: .venv/bin/python benchmarks/bench_simulate.py [--quick]   (also part of `make bench`)
+
+1. `simulate` on examples/funnel-vs-goblins.yaml: fights per second on 1 worker (in this process) and on 2
+   worker processes (the spawned pool's start-up included, as a user's run pays it); goal ≥ 1.6× with 2 workers,
+   and ≥ 2,000 fights/s per core.
+2. A round's cost per combatant at 256 against 256 vs 4 against 4 (monsters on both sides, HP high enough that
+   nobody falls in the first round): goal ≤ 2×. The engine's own code (`run_round`), nothing else.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from pathlib import Path
 
+from furnace import dice
+from furnace.play.combatant import monster
+from furnace.play.encounter import run_round
 from furnace.play.simulate import FightFileSource, simulate
+from furnace.play.state import Encounter
+from furnace.rules.ruleset import load_ruleset
 
 FUNNEL = str(Path(__file__).resolve().parents[1] / "examples" / "funnel-vs-goblins.yaml")
 
 
-def rate(fights: int, workers: int) -> float:
+def fights_per_second(fights: int, workers: int) -> float:
     start = time.perf_counter()
     simulate(FightFileSource(FUNNEL), fights, 1, workers=workers)
     return fights / (time.perf_counter() - start)
 
 
+def army(n: int, side: str, rules: object) -> list[object]:
+    rng = dice.seeded(n)
+    spec = {"hp": "1000", "damage": "1d6", "zone": "NEAR", "weapon": "spear"}
+    return [monster({**spec, "name": f"{side} {i}"}, side, 12, rng, id=f"{side}-{i}", rules=rules)  # type: ignore[arg-type]
+            for i in range(n)]
+
+
+def round_us_per_combatant(n: int, repeat: int) -> float:
+    """Median over `repeat` first rounds of n against n, in microseconds per combatant."""
+    rules = load_ruleset()
+    enc = Encounter(room_dc=12, combatants=(*army(n, "red", rules), *army(n, "blue", rules)),
+                    initiative="group")
+    samples = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        run_round(enc, dice.seeded(i), rules)
+        samples.append((time.perf_counter() - start) / (2 * n) * 1e6)
+    return statistics.median(samples)
+
+
 def main() -> None:
-    fights = 300 if "--quick" in sys.argv else 3000
-    one, two = rate(fights, 1), rate(fights, 2)
-    print(f"{fights} fights of {Path(FUNNEL).name}")
-    print(f"  1 worker : {one:8.1f} fights/s")
-    print(f"  2 workers: {two:8.1f} fights/s")
-    print(f"  ratio 2/1: {two / one:.2f}")
+    quick = "--quick" in sys.argv
+    fights = 300 if quick else 2000
+    one, two = fights_per_second(fights, 1), fights_per_second(fights, 2)
+    print(f"simulate {Path(FUNNEL).name}: {fights} fights")
+    print(f"  {'workers':<10} {'fights/s':>10}")
+    print(f"  {'1':<10} {one:10.1f}   (goal ≥ 2,000 per core)")
+    print(f"  {'2':<10} {two:10.1f}")
+    print(f"  ratio 2/1: {two / one:.2f}x (goal ≥ 1.60x)")
+    small = round_us_per_combatant(4, 200 if quick else 1000)
+    large = round_us_per_combatant(256, 1 if quick else 3)
+    print("\nA round's cost per combatant (first round, median)")
+    print(f"  4 v 4      {small:10.1f} µs")
+    print(f"  256 v 256  {large:10.1f} µs")
+    print(f"  ratio 256/4: {large / small:.1f}x (goal ≤ 2.0x)")
 
 
 if __name__ == "__main__":

@@ -40,10 +40,11 @@ def test_F_SPELL_02_06_spellcheck_json_with_a_spell(capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, *SPELLCHECK, "--seed", "6", "--json")
     data = json.loads(out)
     assert code == 0
-    assert set(data) == {"spell", "check", "sl", "row", "effects", "notes"}
+    assert set(data) == {"spell", "check", "sl", "row", "effects", "notes", "effect_rolls"}
     check = data["check"]
     got = (check["natural"], check["total"], check["sl"], check["spell_dice"], check["success"])
     assert got == (16, 21, 3, 4, True)
+    assert [(r["expression"], r["total"]) for r in data["effect_rolls"]] == [("3d6", 10)]   # the row's 3d6 rolled
     assert check["dc"]["value"] == 14 and check["roll"]["variables"] == {"INT": 3, "PROF": 2}
     assert data["spell"] == "Fireball" and data["sl"] == 3 and data["row"]["key"] == 3
     assert [e["kind"] for e in data["effects"]] == ["damage", "area"] and data["effects"][0]["dice"] == "3d6"

@@ -100,10 +100,35 @@ def test_F_CRIT_01_crit_command_table_and_die(capsys: pytest.CaptureFixture[str]
 
 
 def test_F_CRIT_01_crit_command_text(capsys: pytest.CaptureFixture[str]) -> None:
-    """F-CRIT-01: the text form names the table and the die, then lists the row's effects."""
+    """F-CRIT-01: the text form names the table and the die, then lists the row's effects; the rule id
+    (F-TAB-31) only under --explain."""
     code, out, _ = run(capsys, "crit", "--class", "Fighter", "--level", "7", "--seed", "2")
+    assert code == 0 and out.startswith("crit-fighter [d20+4 for level 7]: d20+4 → ")
+    assert "  · " in out and "F-TAB-31" not in out
+    code, out, _ = run(capsys, "crit", "--class", "Fighter", "--level", "7", "--seed", "2", "--explain")
     assert code == 0 and out.startswith("crit-fighter (F-TAB-31) [d20+4 for level 7]: d20+4 → ")
-    assert "  · " in out
+    assert run(capsys, "--explain", "crit", "--class", "Fighter", "--level", "7", "--seed", "2")[1] == out
+
+
+def test_F_CRIT_01_a_crit_row_rolls_the_dice_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-TAB-31 row 10 ("+2d10 DAM") at level 3 (a d10, F-TAB-30): faces 10, then 3 and 4 for the 2d10; with
+    --no-roll the row's dice are shown as written and only the table's die is rolled."""
+    code, out, _ = run(capsys, "crit", "--class", "Fighter", "--level", "3", "--faces", "10,3,4")
+    assert code == 0 and out.splitlines() == ["crit-fighter [d10 for level 3]: d10 → [10] = 10 → 10: Savage blow: "
+                                              "+2d10 DAM.", "  · 2d10 → [3, 4] = 7 damage"]
+    code, out, _ = run(capsys, "crit", "--class", "Fighter", "--level", "3", "--faces", "10", "--no-roll")
+    assert code == 0 and out.splitlines()[1] == "  · 2d10 damage"
+    code, out, _ = run(capsys, "crit", "--class", "Fighter", "--level", "3", "--faces", "10,3,4", "--json")
+    assert [(r["expression"], r["faces"], r["total"]) for r in json.loads(out)["effect_rolls"]] == [("2d10", [3, 4], 7)]
+
+
+def test_F_FUMB_02_a_fumble_row_rolls_its_duration(capsys: pytest.CaptureFixture[str]) -> None:
+    """F-TAB-36 row 10 in heavy armor (d12 face 10): armor joints lock, no moving for 1d4 rounds (face 3)."""
+    code, out, _ = run(capsys, "fumble", "--armor", "heavy", "--faces", "10,3")
+    assert code == 0 and out.splitlines()[1:] == ["  · The roller's armor is seized",
+                                                  "  · The roller can't move for 1d4 → [3] = 3 rounds"]
+    code, _, err = run(capsys, "fumble", "--armor", "heavy", "--faces", "10")
+    assert code == 2 and "its 2nd die is a d4" in err
 
 
 @pytest.mark.parametrize(("armor", "die", "top"), [("heavy", "d12", 12), ("light", "d8", 8), ("none", "d4", 4)])

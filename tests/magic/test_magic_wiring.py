@@ -348,7 +348,7 @@ def test_F_INIT_02_the_caster_acts_once_in_the_first_phase_not_again_in_melee() 
 # -- 6. Luck Dice belong to the player in a fight (F-LUCK-01, AMB-02) -----------------------------------------------
 def pcs(*players: str, **kw: Any) -> tuple[Combatant, ...]:
     return tuple(Combatant(id=f"p{i}", name=f"P{i}", side="a", kind="pc", level=1, prof=2, hp=10, hp_max=10, ac=12,
-                           attack_bonus=3, damage="1d6", zone="CLOSE", features=(f"player:{who}",), **kw)
+                           attack_bonus=3, damage="1d6", zone="CLOSE", player=who, **kw)
                  for i, who in enumerate(players, 1))
 
 

@@ -199,7 +199,7 @@ def test_F_MU_04_AMB_47_what_the_cast_action_refuses() -> None:
         "A cannot cast until a rest (Spell Depletion, F-MU-04)")
     fighter, _ = begin(pc(), mon(), faces=[6, 1])
     assert {c.kind: c for c in turns.legal_actions(fighter, "a", RULES)}["cast"].reason == (
-        "A has no spell or cantrip to cast")
+        "A has nothing to cast")
     assert rng.remaining == 0
 
 

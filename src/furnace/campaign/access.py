@@ -109,6 +109,16 @@ def create_invite(store: Store, campaign: str, role: str, player: str = "", *, h
     return token
 
 
+def invite_for(store: Store, token: str, *, now: datetime | None = None) -> tuple[Role, str, str]:
+    """What a live invite is for (its role, campaign and player), without using it: the join page shows it."""
+    with store.transaction() as conn:
+        row = conn.execute(select(invites, campaigns.c.name).join(campaigns, campaigns.c.id == invites.c.campaign_id)
+                           .where(invites.c.token_hash == hash_token(token))).first()
+    if row is None or row.used_at is not None or row.expires_at <= _stamp(now or datetime.now(UTC)):
+        raise AccessError("this invite is unknown, used or expired: ask the referee for a new one")
+    return _role(row.role), row.name, row.player
+
+
 def redeem_invite(store: Store, token: str, *, now: datetime | None = None) -> tuple[str, Session]:
     """Use an invite once: a new session (its token and what it is) for the invite's role, campaign and player."""
     at = now or datetime.now(UTC)
@@ -172,5 +182,20 @@ def revoke(store: Store, session_id: int, *, now: datetime | None = None) -> Non
         raise AccessError(f"there is no live session {session_id}")
 
 
-__all__ = ["ROLES", "AccessError", "Role", "Session", "create_invite", "hash_token", "invites", "new_session",
-           "redeem_invite", "revoke", "session_for", "sessions", "web_sessions"]
+__all__ = [
+    "ROLES",
+    "AccessError",
+    "Role",
+    "Session",
+    "create_invite",
+    "hash_token",
+    "invite_for",
+    "invites",
+    "new_session",
+    "new_token",
+    "redeem_invite",
+    "revoke",
+    "session_for",
+    "sessions",
+    "web_sessions",
+]

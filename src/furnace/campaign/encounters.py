@@ -30,6 +30,7 @@ from furnace.campaign.overrides import SLUG, label
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
 from furnace.characters import xp
+from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.events import Event
@@ -355,6 +356,7 @@ def settle(state: CampaignState, done: Fight, rules: Ruleset) -> tuple[CampaignS
             continue
         c = enc.get(cid)
         character, logged = aftermath.settle(member.character, c, rules)
+        character = _entered_with(character, member.character.hp, rules)
         events += logged
         died = done.deaths.get(cid)
         if c.status == "dead" and character.alive:
@@ -364,6 +366,16 @@ def settle(state: CampaignState, done: Fight, rules: Ruleset) -> tuple[CampaignS
         events += death
     state, earned = _share_xp(state, done)
     return state.model_copy(update={"encounter": None}), [*events, *earned]
+
+
+def _entered_with(character: Character, hp: int, rules: Ruleset) -> Character:
+    """M-HEAL-01 (AMB-90 a): under the Middle Sea healing model, the HP the character entered the fight with (the
+    roster's, untouched while the fight runs) is kept for the post-combat recovery roll, which stops there."""
+    if rules["healing_model"] != "middle-sea" or not character.alive:
+        return character
+    from furnace.houserules.middle_sea.common import state_of, with_state
+
+    return with_state(character, {**state_of(character), "hp_at_combat_start": hp})
 
 
 def _death(state: CampaignState, mid: str, died: Fallen | None, fight_name: str,

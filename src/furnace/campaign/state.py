@@ -73,6 +73,7 @@ class CampaignState(BaseModel):
     roster: dict[str, Member] = Field(default_factory=dict)     # short id → member
     clock: Clock = Field(default_factory=Clock)
     encounter: dict[str, Any] | None = None                     # the fight in progress, as JSON
+    table: dict[str, Any] = Field(default_factory=dict)         # the web console's table (campaign.table)
 
     # -- the roster ---------------------------------------------------------------------------------------
     def member(self, who: str) -> Member:
@@ -111,6 +112,8 @@ class CampaignState(BaseModel):
             "profile", "options", "flags", "session"}), "clock": self.clock.model_dump(mode="json")}
         if self.encounter is not None:
             out["encounter"] = self.encounter
+        if self.table:
+            out["table"] = self.table
         out.update({f"override/{k}": v.model_dump(mode="json") for k, v in self.overrides.items()})
         out.update({f"member/{k}": v.model_dump(mode="json") for k, v in self.roster.items()})
         return out
@@ -120,6 +123,7 @@ class CampaignState(BaseModel):
         try:
             campaign = {k: v for k, v in entities["campaign"].items() if k != "name"}
             return cls(name=name, **campaign, clock=entities.get("clock", {}), encounter=entities.get("encounter"),
+                       table=entities.get("table") or {},
                        overrides={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("override/")},
                        roster={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("member/")})
         except (KeyError, ValidationError) as exc:

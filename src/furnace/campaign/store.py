@@ -63,7 +63,8 @@ class StoredEvent:
     hash: str
 
     def explain(self, *, rolls: bool = True) -> str:
-        lines = [f"{self.who}: {self.what}" if self.who else self.what]
+        lines = [(f"{self.who}: {self.what}" if self.who else self.what)
+                 + (" (faces entered)" if self.data.get("entered") else "")]
         if rolls:
             lines += [f"    {r.get('explanation', '')}" for r in self.rolls if r.get("explanation")]
         return "\n".join(lines)

@@ -222,6 +222,11 @@ class Character(BaseModel):
         table = archetype_table(rules or load_ruleset(), self.archetype)
         return [dict(table.lookup(key).data) for key in self.archetype_features]
 
+    def immunities(self, rules: Ruleset | None = None) -> frozenset[str]:
+        """What her archetype features make her immune to (data.immune): conditions by name (FRIGHTENED) and
+        SAVEs by category (fear): the Barbarian's 'Immune to FEAR effects' (F-ARCH-02)."""
+        return frozenset(str(x) for data in self.archetype_feature_data(rules) for x in data.get("immune", []))
+
     def ac(self, rules: Ruleset | None = None) -> int:
         """Armor (F-TAB-21) + DEX where the armor allows it + shield; unarmored 10 + DEX. Worn armor loses
         the protection it has lost (armor_damage: F-TAB-38 row 16, AMB-35, M-ARM-03) until repaired and adds

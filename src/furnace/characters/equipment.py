@@ -93,16 +93,40 @@ def damage_bonus(character: Character, weapon: Weapon, rules: Ruleset | None = N
 
 
 def proficient(character: Character, weapon: Weapon, rules: Ruleset) -> bool:
+    """PROF with the weapon: her class's categories (F-TAB-04, CF-06), or an archetype's weapon (F-ARCH-03)."""
     if character.char_class is None:
         return weapon.category == "simple"
     weapons = character.class_data(rules).get("weapons", [])
     if character.char_class == "Magic-user" and rules["magic_user_proficiencies"] == "class_section":
         weapons = ["simple", "martial"]
-    return weapon.category in weapons or weapon.kind == "fist"
+    return weapon.category in weapons or weapon.kind == "fist" or weapon in archetype_weapons(character, rules)
+
+
+def archetype_weapons(character: Character, rules: Ruleset) -> list[Weapon]:
+    """F-ARCH-03: the weapons an archetype feature makes her PROF with (data.weapon_profs: a category, melee
+    only, how many): those named in extensions["archetype"]["weapon_prof"], else the first she carries that fit."""
+    named = str(character.extensions.get("archetype", {}).get("weapon_prof", "")).casefold()
+    out: list[Weapon] = []
+    for data in character.archetype_feature_data(rules):
+        for prof in data.get("weapon_profs", []):
+            fits = [w for w in character.weapons if w.category == prof.get("category", w.category)
+                    and not (prof.get("melee") and w.kind == "ranged") and w not in out]
+            chosen = [w for w in fits if w.name.casefold() == named] or fits
+            out += chosen[:int(prof.get("count", 1))]
+    return out
+
+
+IMPROVISED = "improvised"   # a snapped haft's piece used as a club or hand axe at −1 (M-WPN-05, AMB-95)
+
+
+def weapon_penalty(weapon: Weapon) -> int:
+    """M-WPN-02: −1 to hit and damage per notch, cumulative; AMB-95: −1 more for an improvised snapped piece."""
+    return -(weapon.notches + (1 if IMPROVISED in weapon.tags else 0))
 
 
 def attack_bonus(character: Character, weapon: Weapon, rules: Ruleset) -> int:
-    """ATK = ability + PROF if proficient (AMB-07, AMB-40) + Archery's +1 with ranged weapons."""
+    """ATK = ability + PROF if proficient (AMB-07, AMB-40) + Archery's +1 with ranged weapons; a notched or
+    improvised weapon's penalty (M-WPN-02, AMB-95)."""
     ranged = weapon.kind == "ranged"
     ability = character.mod("DEX", rules) if ranged else character.mod("STR", rules)
     if _has_tag(weapon, "tiny"):
@@ -110,7 +134,7 @@ def attack_bonus(character: Character, weapon: Weapon, rules: Ruleset) -> int:
     bonus = ability + (character.prof(rules) if proficient(character, weapon, rules) else 0)
     if ranged and character.fighting_style == "Archery":
         bonus += 1
-    return bonus
+    return bonus + weapon_penalty(weapon)
 
 
 _GROUP = re.compile(r"(\d*d\d+)(?![\dA-Za-z%])")   # a dice group with no suffix of its own
@@ -119,7 +143,7 @@ _GROUP = re.compile(r"(\d*d\d+)(?![\dA-Za-z%])")   # a dice group with no suffix
 def damage_expression(character: Character, weapon: Weapon, rules: Ruleset | None = None) -> str:
     """The damage roll as dice text: `1d10+5` for a two-handed blow with STR +3; with the two-handed style
     `2d6ro1+3` (or `2d6mi2+3`, option two_handed_style_ones)."""
-    bonus = damage_bonus(character, weapon, rules)
+    bonus = damage_bonus(character, weapon, rules) + weapon_penalty(weapon)
     if weapon.damage.isdigit():   # the fist: 1 + STR, at least 1
         return str(max(1, int(weapon.damage) + bonus))
     suffix = _dice_suffix(character, weapon, rules)

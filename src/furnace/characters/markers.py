@@ -221,12 +221,14 @@ def injury_markers(character: Character, rules: Ruleset) -> list[Marker]:
     return list(out.values())
 
 
-def condition_markers(character: Character) -> list[Marker]:
-    return [Marker(applies_to, mode, f"{name} (AMB-22)")
-            for name in character.conditions for applies_to, mode in CONDITION_MARKERS.get(name, ())]
+def condition_markers(character: Character, rules: Ruleset | None = None) -> list[Marker]:
+    """What her conditions do to her rolls (AMB-22), but those she is immune to (a Barbarian's FEAR, F-ARCH-02)."""
+    immune = character.immunities(rules)
+    return [Marker(applies_to, mode, f"{name} (AMB-22)") for name in character.conditions if name not in immune
+            for applies_to, mode in CONDITION_MARKERS.get(name, ())]
 
 
 def markers(character: Character, rules: Ruleset) -> list[Marker]:
     """Every marker the character carries now: armor, load, injuries, conditions."""
     return [*armor_markers(character, rules), *load_markers(character, rules), *injury_markers(character, rules),
-            *condition_markers(character)]
+            *condition_markers(character, rules)]

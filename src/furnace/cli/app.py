@@ -18,6 +18,8 @@ import click
 
 from furnace import dice
 from furnace.cli.context import Settings as RunOptions
+from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import explain_option, no_roll_option
 from furnace.errors import FurnaceError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -132,6 +134,8 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
+    **dict.fromkeys(("serve",), "furnace.cli.serve"),
+    **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
@@ -163,25 +167,27 @@ class LazyGroup(click.Group):
               help="The campaign to work on (default: FURNACE_CAMPAIGN, else the one `campaign use` chose).")
 @click.option("--debug", is_flag=True, help="On an internal error, show the traceback (for a bug report).")
 @click.option("--force", is_flag=True, help="Let commands overwrite existing output files (never their inputs).")
+@click.option("--explain", is_flag=True, help="Show the RULES.md ids behind each step of a command's output.")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, force: bool) -> None:
+def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, force: bool, explain: bool) -> None:
     """Furnace: dice, tables and rules for the Furnace tabletop RPG.
 
     Example: furnace roll 4d6kh3 --seed 7
     """
     run = ctx.ensure_object(RunOptions)
-    run.debug, run.force = run.debug or debug, run.force or force
+    run.debug, run.force, run.explain = run.debug or debug, run.force or force, run.explain or explain
     run.db, run.campaign = db or run.db, campaign or run.campaign
 
 
 @cli.command()
 @click.argument("expression")
 @seed_option
+@faces_option
 @var_option
 @click.option("--times", type=click.IntRange(1, 1000), default=1, help="Roll this many times.")
 @click.option("--label", default="", help="Why it is rolled, kept with the result.")
 @json_option
-def roll(expression: str, seed: int | None, variables: Sequence[str], times: int, label: str,
+def roll(expression: str, seed: int | None, faces: str | None, variables: Sequence[str], times: int, label: str,
          as_json: bool) -> None:
     """Roll a dice expression and show every die.
 
@@ -191,37 +197,14 @@ def roll(expression: str, seed: int | None, variables: Sequence[str], times: int
     Example: furnace roll "d20+STR+PROF" --var STR=2 --var PROF=1 --seed 3
     """
     expr = dice.parse(expression)
-    rng, bound = _rng(seed), _parse_vars(variables)
+    rng, bound = rng_from(seed, faces), _parse_vars(variables)
     results = [expr.roll(rng, bound, label) for _ in range(times)]
+    finish(rng)
     if as_json:
         _emit([r.to_dict() for r in results] if times > 1 else results[0].to_dict())
         return
     for r in results:
         click.echo(r.explain())
-
-
-@cli.command()
-@click.argument("expression")
-@click.option("--dc", type=int, default=None, help="Also show P(total ≥ DC) (meet or beat).")
-@var_option
-@json_option
-def odds(expression: str, dc: int | None, variables: Sequence[str], as_json: bool) -> None:
-    """Exact odds of an expression, as a bar chart, and P(total ≥ DC).
-
-    Example: furnace odds "d20+3" --dc 15
-    """
-    from furnace.render.text import odds_chart
-
-    expr = dice.parse(expression)
-    bound = _parse_vars(variables)
-    dist = expr.distribution(bound)
-    chance = expr.probability_at_least(dc, bound) if dc is not None else None
-    if as_json:
-        _emit({"expression": expr.text, "distribution": {str(k): str(v) for k, v in sorted(dist.items())},
-               "dc": dc, "p_at_least_dc": None if chance is None else str(chance),
-               "p_at_least_dc_float": None if chance is None else float(chance)})
-        return
-    click.echo(odds_chart(expr.text, dist, dc, chance))
 
 
 @cli.group()
@@ -275,9 +258,12 @@ def table_show(name: str, as_json: bool) -> None:
 @click.option("--armor", default=None, help="none, light or heavy, for the fumble table.")
 @var_option
 @seed_option
+@faces_option
+@no_roll_option
+@explain_option
 @json_option
 def table_roll(name: str, die: str | None, level: int | None, armor: str | None, variables: Sequence[str],
-               seed: int | None, as_json: bool) -> None:
+               seed: int | None, faces: str | None, no_roll: bool, as_json: bool) -> None:
     """Roll on a table: the die (and why), the roll and the row, with its effects.
 
     Example: furnace table roll crit-fighter --level 7 --seed 1
@@ -286,19 +272,22 @@ def table_roll(name: str, die: str | None, level: int | None, armor: str | None,
 
     tables = TableSet.packaged()
     key: int | str | None = level if level is not None else armor
-    show_table_roll(tables.roll(name, _rng(seed), key=key, die=die, variables=_parse_vars(variables)), as_json)
+    rng = rng_from(seed, faces)
+    show_table_roll(tables.roll(name, rng, key=key, die=die, variables=_parse_vars(variables)), as_json,
+                    None if no_roll else rng)
 
 
-def show_table_roll(result: Any, as_json: bool) -> None:
-    """A roll on a table: the die and why, the roll, the row, and the row's effects."""
-    from furnace.rules.effects import effect_summary
+def show_table_roll(result: Any, as_json: bool, rng: dice.DiceSource | None = None) -> None:
+    """A roll on a table: the die and why, the roll, the row, and the row's effects with the dice they name
+    rolled on `rng` (as written when `rng` is None: --no-roll). Entered faces left over are refused first."""
+    from furnace.cli.output import table_roll_lines
 
+    lines, rolls = table_roll_lines(result, rng)
+    finish(rng)
     if as_json:
-        _emit(result.to_dict())
+        _emit({**result.to_dict(), "effect_rolls": [r.to_dict() for r in rolls]})
         return
-    click.echo(result.explain())
-    for effect in result.row.effects:
-        click.echo(f"  · {effect_summary(effect)}")
+    click.echo("\n".join(lines))
 
 
 @cli.group()
@@ -345,13 +334,24 @@ def rules_show(option: str, profile: str, as_json: bool) -> None:
                "choices": spec.choices, "sources": spec.sources, "title": spec.title,
                "description": spec.description, "read_by": spec.read_by})
         return
-    click.echo(f"{spec.name} = {value.value!r}   ({value.source}; default {spec.default!r})")
+    click.echo(f"{spec.name} = {_value_text(value.value)}   ({value.source}; default {_value_text(spec.default)})")
     click.echo(f"  {spec.title}")
     if spec.choices:
         click.echo(f"  choices: {', '.join(map(str, spec.choices))}")
     if spec.description:
         click.echo(f"  {spec.description}")
     click.echo(f"  sources: {', '.join(spec.sources)}")
+
+
+def _value_text(value: Any) -> str:
+    """An option's value as the referee writes it in `--option NAME=VALUE` (true, none, 3, furnace), not a repr."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return ", ".join(map(_value_text, value)) or "none"
+    return str(value)
 
 
 def _load_character(path: str) -> Any:
@@ -362,15 +362,18 @@ def _load_character(path: str) -> Any:
 
 @cli.command()
 @seed_option
+@faces_option
 @click.option("--count", type=click.IntRange(1, 40), default=4, help="How many 0-level characters.")
-def demo(seed: int | None, count: int) -> None:
+def demo(seed: int | None, faces: str | None, count: int) -> None:
     """Roll a handful of 0-level characters and a sample roll.
 
     Example: furnace demo --seed 1
     """
     from furnace.render.text import demo_output
 
-    demo_output(_rng(seed), count)
+    rng = rng_from(seed, faces)
+    demo_output(rng, count)
+    finish(rng)
 
 
 BUG = "furnace: internal error ({}); please report it — run with --debug for the traceback"

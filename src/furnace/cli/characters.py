@@ -21,7 +21,6 @@ from furnace.cli.app import (
     _emit,
     _load_character,
     _profile_file,
-    _rng,
     _write,
     _write_back,
     cli,
@@ -32,6 +31,7 @@ from furnace.cli.app import (
     seed_option,
 )
 from furnace.cli.context import HOW_TO_CHOOSE, settings
+from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.errors import FurnaceError
 
 STATUSES = ("alive", "dying", "dead", "retired")      # furnace.campaign.roster.STATUSES, without importing it
@@ -69,8 +69,12 @@ def _stored_events(events: Sequence[Any], as_json: bool, member: Any = None) -> 
         click.echo(f"[{e.seq}] {e.explain()}" if hasattr(e, "seq") else e.explain())
 
 
-def _on_member(campaign: str, command: str, fn: Any, who: str, write: bool, as_json: bool) -> None:
-    """Run a roster command: logged in the campaign, or (--no-write) only shown."""
+def _on_member(campaign: str, command: str, fn: Any, who: str, write: bool, as_json: bool, rng: Any = None) -> None:
+    """Run a roster command: logged in the campaign, or (--no-write) only shown; faces entered at the table
+    are checked inside it (refused: nothing changes)."""
+    from furnace.campaign.session import with_faces
+
+    fn = with_faces(fn, rng) if rng is not None else fn
     store = settings().store()
     before = store.open(campaign)
     mid = before.member(who).id
@@ -91,11 +95,13 @@ def _on_member(campaign: str, command: str, fn: Any, who: str, write: bool, as_j
 @click.option("--per-player", type=click.IntRange(1, 10), default=4, show_default=True,
               help="0-level characters per player.")
 @seed_option
+@faces_option
 @profile_option
 @html_option
 @force_option
 @json_option
-def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int | None, profile: str,
+def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int | None, faces: str | None,
+           profile: str,
            html: str | None, as_json: bool) -> None:
     """Roll a 0-level funnel party: each player's peasants, 3d6 in order, race, occupation, 1d4 HP.
 
@@ -111,11 +117,12 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
 
     if names and players is not None and players != len(names):
         raise FurnaceError(f"--players {players} but {len(names)} --player names: give one or the other")
-    count, rng, campaign = len(names) if names else (players or 4), _rng(seed), settings().chosen()
+    count, rng, campaign = len(names) if names else (players or 4), rng_from(seed, faces), settings().chosen()
     applied = None
     if campaign is None:
         rules = load_ruleset(profile)
         party = run_funnel(rng, count, per_player, rules)
+        finish(rng)
         if names:
             from furnace.campaign.roster import check_players, name_players
 
@@ -126,7 +133,9 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
 
         _no_profile(profile)
         command = Funnel(list(names) if names else count, per_player, rng)
-        applied = settings().store().apply(campaign, "funnel", command)
+        from furnace.campaign.session import with_faces
+
+        applied = settings().store().apply(campaign, "funnel", with_faces(command, rng))
         assert command.party is not None
         party, rules = command.party, campaign_ruleset(applied.state)
     if html:
@@ -179,10 +188,11 @@ def _show_character(c: Any, rules: Any, as_json: bool, note: str = "") -> None:
 @click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
 @click.option("--name", default="", help="The character's name.")
 @seed_option
+@faces_option
 @profile_option
 @json_option
 def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
-                  seed: int | None, profile: str, as_json: bool) -> None:
+                  seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
     """A new character of a class and level: a funnel peasant promoted and levelled.
 
     Example: furnace character new --class Rogue --level 5 --seed 4 --json
@@ -191,13 +201,14 @@ def character_new(char_class: str, archetype: str | None, race: str | None, leve
     from furnace.characters.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
     from furnace.rules.ruleset import load_ruleset
 
-    rules, rng = load_ruleset(profile), _rng(seed)
+    rules, rng = load_ruleset(profile), rng_from(seed, faces)
     archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
     race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
     c, _ = new_zero_level(rng, rules, name=name, race=race)
     c, _ = promote(c, char_class, archetype, rng, rules)
     while c.level < level:
         c, _ = level_up(c, rng, rules, ability=best_ability(c))
+    finish(rng)
     _show_character(c, rules, as_json)
 
 
@@ -304,12 +315,14 @@ def _magic_options(fn: Any) -> Any:
 @_random_option
 @_write_option
 @seed_option
+@faces_option
 @profile_option
 @json_option
 def character_promote(who: str, char_class: str | None, archetype: str | None, skills: Sequence[str],
                       expertise: Sequence[str], extra_save: str | None, style: str | None, feature: str | None,
                       spells: Sequence[str],
                       cantrips: Sequence[str], name: str | None, at_random: bool, write: bool, seed: int | None,
+                      faces: str | None,
                       profile: str, as_json: bool) -> None:
     """Promote a funnel survivor to level 1: every choice asked (or --random), a missing one refused with the list.
 
@@ -322,15 +335,15 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
                              expertise=tuple(expertise), save=extra_save, style=style, feature=feature,
                              spells=tuple(spells),
                              cantrips=tuple(cantrips), random=at_random)
-    campaign = _campaign_for(who)
+    campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
         _no_profile(profile)
-        _on_member(campaign, "character promote", roster.promote(who, choices, _rng(seed), name), who, write,
-                   as_json)
+        _on_member(campaign, "character promote", roster.promote(who, choices, rng, name), who, write, as_json, rng)
         return
     from furnace.rules.ruleset import load_ruleset
 
-    after, events = roster.promote_character(_load_character(who), choices, _rng(seed), load_ruleset(profile))
+    after, events = roster.promote_character(_load_character(who), choices, rng, load_ruleset(profile))
+    finish(rng)
     if name is not None:
         after, event = roster.renamed(after, name)
         events.append(event)
@@ -345,10 +358,12 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
 @_random_option
 @_write_option
 @seed_option
+@faces_option
 @profile_option
 @json_option
 def character_level_up(who: str, ability: str | None, feature: str | None, spells: Sequence[str],
-                       cantrips: Sequence[str], at_random: bool, write: bool, seed: int | None, profile: str,
+                       cantrips: Sequence[str], at_random: bool, write: bool, seed: int | None, faces: str | None,
+                       profile: str,
                        as_json: bool) -> None:
     """Advance a character one level: HP roll (or flat $), PROF, and the choices the level asks.
 
@@ -358,14 +373,15 @@ def character_level_up(who: str, ability: str | None, feature: str | None, spell
 
     choices = roster.Choices(ability=ability, feature=feature, spells=tuple(spells), cantrips=tuple(cantrips),
                              random=at_random)
-    campaign = _campaign_for(who)
+    campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
         _no_profile(profile)
-        _on_member(campaign, "character level-up", roster.level_up(who, choices, _rng(seed)), who, write, as_json)
+        _on_member(campaign, "character level-up", roster.level_up(who, choices, rng), who, write, as_json, rng)
         return
     from furnace.rules.ruleset import load_ruleset
 
-    after, events = roster.level_up_character(_load_character(who), choices, _rng(seed), load_ruleset(profile))
+    after, events = roster.level_up_character(_load_character(who), choices, rng, load_ruleset(profile))
+    finish(rng)
     _save_and_report(who, after, events, write, as_json)
 
 

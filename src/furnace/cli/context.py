@@ -34,6 +34,7 @@ class Settings:
     campaign: str | None = None
     debug: bool = False
     force: bool = False
+    explain: bool = False      # `--explain`: rule ids (and the notes behind a row) in the output
     _store: Store | None = None
 
     def store(self) -> Store:

@@ -12,8 +12,10 @@ from typing import Any
 
 import click
 
-from furnace.cli.app import _emit, _rng, cli, json_option, seed_option
+from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
+from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import explain_option, plain
 
 
 def party_option(fn: Any) -> Any:
@@ -54,11 +56,12 @@ def show_log(events: Sequence[Any], as_json: bool, *, rolls: bool = True, extra:
     if as_json:
         _emit({"events": [dataclasses.asdict(e) for e in events], **(extra or {})})
         return
+    names = {e.who for e in events if e.who}
     for e in events:
         if e.kind == "round":
             click.echo(f"\n== Round {e.data.get('round')} ==")
         else:
-            click.echo(e.explain(rolls=rolls))
+            click.echo(plain(e.explain(rolls=rolls), names))
 
 
 def _store_and_name() -> tuple[Any, str]:
@@ -80,7 +83,8 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
     show_log(events, False)
     if now is not None:
         click.echo("")
-        click.echo("\n".join(turns.describe(now.turns)))
+        names = {c.name for c in now.turns.encounter.combatants}
+        click.echo(plain("\n".join(turns.describe(now.turns)), names))
 
 
 def _as_json(now: Any) -> dict[str, Any] | None:
@@ -109,10 +113,12 @@ def encounter() -> None:
 @click.option("--file", "file", default=None, help="A fight file: its ROOM DC, initiative, surprise and monsters "
                                                    "(the party comes from the roster).")
 @seed_option
+@faces_option
+@explain_option
 @json_option
 def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int | None, initiative: str | None,
                     name: str | None, options: tuple[str, ...], file: str | None, seed: int | None,
-                    as_json: bool) -> None:
+                    faces: str | None, as_json: bool) -> None:
     """Start a fight: the roster's living characters against monsters; initiative, then the first turn.
 
     Example: furnace encounter start --party all --monsters "goblin x4" --room-dc 12 --seed 3
@@ -122,12 +128,21 @@ def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int |
 
     store, name_ = _store_and_name()
     spec = load_fight(file) if file else None
-    command = encounters.begin(party, _rng(seed), monsters=monsters, fight_file=spec, room_dc=room_dc, name=name,
+    rng = rng_from(seed, faces)
+    command = encounters.begin(party, rng, monsters=monsters, fight_file=spec, room_dc=room_dc, name=name,
                                initiative=initiative, options=fight_overrides(options, store, name_))
-    _status(name_, as_json, events=store.apply(name_, "encounter start", command).events)
+    _status(name_, as_json, events=_apply(store, name_, "encounter start", command, rng))
+
+
+def _apply(store: Any, name: str, what: str, command: Any, rng: Any) -> Any:
+    """One step, logged; faces entered at the table checked inside its transaction (refused: nothing changes)."""
+    from furnace.campaign.session import with_faces
+
+    return store.apply(name, what, with_faces(command, rng)).events
 
 
 @encounter.command("status")
+@explain_option
 @json_option
 def encounter_status(as_json: bool) -> None:
     """The fight in progress: initiative by side, whose turn, HP, conditions with time left, the dying.
@@ -143,8 +158,10 @@ def encounter_status(as_json: bool) -> None:
 
 @encounter.command("next")
 @seed_option
+@faces_option
+@explain_option
 @json_option
-def encounter_next(seed: int | None, as_json: bool) -> None:
+def encounter_next(seed: int | None, faces: str | None, as_json: bool) -> None:
     """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due.
 
     Example: furnace encounter next --seed 4
@@ -158,16 +175,19 @@ def encounter_next(seed: int | None, as_json: bool) -> None:
     if c is None or c.kind == "pc":
         who = f"{c.name} ({c.id}) is due: `furnace encounter act {c.id} …`" if c else \
             "the fight is over: `furnace encounter end` settles it"
+        finish(rng_from(seed, faces))          # nothing rolls: faces entered are refused as left over
         if as_json:
             _emit({"events": [], "encounter": _as_json(now), "message": who})
         else:
             click.echo(who)
         return
-    _status(name, as_json, events=store.apply(name, "encounter next", encounters.next_turns(_rng(seed))).events)
+    rng = rng_from(seed, faces)
+    _status(name, as_json, events=_apply(store, name, "encounter next", encounters.next_turns(rng), rng))
 
 
 @encounter.command("actions")
 @click.argument("who", required=False)
+@explain_option
 @json_option
 def encounter_actions(who: str | None, as_json: bool) -> None:
     """What a combatant may do now (default: whoever is due), and why each other action is refused.
@@ -192,8 +212,9 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
         _emit({"who": cid, "actions": [dataclasses.asdict(m) | {"legal": m.legal} for m in menu]})
         return
     click.echo(f"{now.turns.encounter.get(cid).name} ({cid}):")
+    names = {c.name for c in now.turns.encounter.combatants}
     for m in menu:
-        click.echo(f"  {m.explain()}")
+        click.echo(plain(f"  {m.explain()}", names))
 
 
 @encounter.command("act")
@@ -204,9 +225,11 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
 @click.option("--spell", default=None, help="The spell (or cantrip) to cast.")
 @click.option("--note", default="", help="A free-form action, for the referee.")
 @seed_option
+@faces_option
+@explain_option
 @json_option
 def encounter_act(who: str, verb: str, target: str | None, spell: str | None, note: str, seed: int | None,
-                  as_json: bool) -> None:
+                  faces: str | None, as_json: bool) -> None:
     """One action on WHO's turn: attack FOE (going NEAR first if need be), move FOE|RANGED, cast TARGET --spell S,
     stabilise ALLY, dodge, disengage, wait, free --note. Out of turn or not allowed: refused with the reason.
 
@@ -215,11 +238,13 @@ def encounter_act(who: str, verb: str, target: str | None, spell: str | None, no
     from furnace.campaign import encounters
 
     store, name = _store_and_name()
-    command = encounters.act(who, verb, target, _rng(seed), spell=spell, note=note)
-    _status(name, as_json, events=store.apply(name, f"encounter act {verb}", command).events)
+    rng = rng_from(seed, faces)
+    command = encounters.act(who, verb, target, rng, spell=spell, note=note)
+    _status(name, as_json, events=_apply(store, name, f"encounter act {verb}", command, rng))
 
 
 @encounter.command("end")
+@explain_option
 @json_option
 def encounter_end(as_json: bool) -> None:
     """End the fight (won, lost or broken off) and settle it: HP, deaths, injuries, gear, luck, XP.

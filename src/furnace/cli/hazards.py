@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from furnace.cli.app import _emit, _rng, cli, json_option, load_rules, option_option, seed_option
+from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
+from furnace.cli.dice_options import faces_option, finish, rng_from
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
@@ -50,10 +51,12 @@ def _mod_option(name: str, what: str) -> Callable[[F], F]:
 @click.option("--trail", is_flag=True, help="Along a trail, road or known landmark: no lost roll (H-TRAV-01).")
 @click.option("--heading", default="N", show_default=True, help="The intended heading: N, NE, E, SE, S, SW, W, NW.")
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def travel(days: int, trail: bool, heading: str, seed: int | None, profile: str, options: tuple[str, ...],
+def travel(days: int, trail: bool, heading: str, seed: int | None, faces: str | None, profile: str,
+           options: tuple[str, ...],
            as_json: bool) -> None:
     """Travel for some days: the referee's secret 1-in-6 lost roll each wilderness day (H-TRAV-01..03).
 
@@ -62,8 +65,9 @@ def travel(days: int, trail: bool, heading: str, seed: int | None, profile: str,
     from furnace.hazards import TravelState
     from furnace.hazards import travel as run
 
-    party, events = run(TravelState.toward(heading), days, _rng(seed), load_rules(profile, options),
-                        wilderness=not trail)
+    rng = rng_from(seed, faces)
+    party, events = run(TravelState.toward(heading), days, rng, load_rules(profile, options), wilderness=not trail)
+    finish(rng)
     if as_json:
         _emit({"party": party.model_dump(), "lost": party.lost, "events": [e.to_dict() for e in events]})
         return
@@ -75,10 +79,11 @@ def travel(days: int, trail: bool, heading: str, seed: int | None, profile: str,
 @cli.command()
 @click.argument("feet", type=click.IntRange(0, 100_000))
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def fall(feet: int, seed: int | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
+def fall(feet: int, seed: int | None, faces: str | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
     """Falling damage: 1d6 per full 10 feet, at most 20d6 (H-FALL-01).
 
     Example: furnace fall 250 --seed 1
@@ -86,7 +91,9 @@ def fall(feet: int, seed: int | None, profile: str, options: tuple[str, ...], as
     from furnace.hazards import fall_damage, fall_dice
 
     rules = load_rules(profile, options)
-    roll = fall_damage(feet, _rng(seed), rules)
+    rng = rng_from(seed, faces)
+    roll = fall_damage(feet, rng, rules)
+    finish(rng)
     if as_json:
         _emit({"feet": feet, "dice": fall_dice(feet, rules), "damage": roll.total if roll else 0,
                "roll": roll.to_dict() if roll else None})
@@ -101,10 +108,11 @@ def fall(feet: int, seed: int | None, profile: str, options: tuple[str, ...], as
 @_mod_option("con", "patient's CON")
 @click.option("--resting", is_flag=True, help="The patient rests through the infection (no −2, H-DIS-05).")
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def disease(disease: str, days: int | None, con_: int, resting: bool, seed: int | None, profile: str,
+def disease(disease: str, days: int | None, con_: int, resting: bool, seed: int | None, faces: str | None, profile: str,
             options: tuple[str, ...], as_json: bool) -> None:
     """A disease's course: its saves, when each falls due after infection (H-DIS-02..06). DISEASE is a YAML file
     (name, incubation, interval, infection_time, effect) or a disease of H-TAB-04 by name.
@@ -118,7 +126,9 @@ def disease(disease: str, days: int | None, con_: int, resting: bool, seed: int 
     sick = find_disease(disease, rules)
     schedule = [{"number": i, "hours_after_infection": t // HOUR, "due": Clock().describe(t)}
                 for i, t in enumerate(sick.save_times(rules), 1)]
-    events = _disease_course(sick, days, con_, resting, seed, rules) if days else []
+    rng = rng_from(seed, faces)
+    events = _disease_course(sick, days, con_, resting, rng, rules) if days else []
+    finish(rng)
     if as_json:
         _emit({"disease": sick.model_dump(), "saves": schedule, "events": [e.to_dict() for e in events]})
         return
@@ -130,14 +140,14 @@ def disease(disease: str, days: int | None, con_: int, resting: bool, seed: int 
     _log(events)
 
 
-def _disease_course(sick: Any, days: int, con: int, resting: bool, seed: int | None, rules: Any) -> list[Event]:
+def _disease_course(sick: Any, days: int, con: int, resting: bool, rng: Any, rules: Any) -> list[Event]:
     from furnace.hazards import infect
     from furnace.play.clock import Campaign, advance
 
     patient = _sample("patient", con=con)
     campaign = Campaign(characters={"patient": patient}, flags={"resting": resting})
     campaign, events = infect(campaign, "patient", sick, rules)
-    campaign, fired = advance(campaign, days, "day", _rng(seed), rules)
+    campaign, fired = advance(campaign, days, "day", rng, rules)
     return events + fired
 
 
@@ -147,10 +157,12 @@ def _disease_course(sick: Any, days: int, con: int, resting: bool, seed: int | N
               help="Let this many exploration turns pass and show what burns out.")
 @click.option("--flasks", type=click.IntRange(0, 100), default=0, help="Spare flasks of oil for a lantern.")
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def light(source: str, turns: int | None, flasks: int, seed: int | None, profile: str, options: tuple[str, ...],
+def light(source: str, turns: int | None, flasks: int, seed: int | None, faces: str | None, profile: str,
+          options: tuple[str, ...],
           as_json: bool) -> None:
     """A light source's radius and burn time in exploration turns (H-LIGHT-02, H-TAB-02).
 
@@ -166,13 +178,15 @@ def light(source: str, turns: int | None, flasks: int, seed: int | None, profile
     per = " per flask of oil" if lit.fuel else ""
     head = f"{lit.name}: {lit.radius_ft}' radius, burns {lit.turns} exploration turns ({minutes} minutes){per}"
     events: list[Event] = []
+    rng = rng_from(seed, faces)
     if turns:
         carrier = _sample("carrier").model_copy(update={"items": ["flask of oil"] * flasks})
         campaign = Campaign(characters={"carrier": carrier})
         campaign, events = light_up(campaign, "carrier", lit.name, rules)
-        campaign, fired = advance(campaign, turns, "exploration_turn", _rng(seed), rules)
+        campaign, fired = advance(campaign, turns, "exploration_turn", rng, rules)
         events += fired
         still = party_lit(campaign)
+    finish(rng)
     if as_json:
         _emit({**lit._asdict(), "minutes": minutes, "events": [e.to_dict() for e in events],
                "lit_after": still if turns else None})
@@ -189,10 +203,12 @@ def light(source: str, turns: int | None, flasks: int, seed: int | None, profile
               help="How the referee classes the language (REF-36).")
 @click.option("--language", "name", default="the language", help="The language's name, for the log.")
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def language(int_: int, kind: str, name: str, seed: int | None, profile: str, options: tuple[str, ...],
+def language(int_: int, kind: str, name: str, seed: int | None, faces: str | None, profile: str, options: tuple[str,
+             ...],
              as_json: bool) -> None:
     """Does a character know a language met in play? 1d6 ≤ 1 + INT + the class's modifier, once ever (H-LANG-03).
 
@@ -202,7 +218,9 @@ def language(int_: int, kind: str, name: str, seed: int | None, profile: str, op
 
     rules = load_rules(profile, options)
     speaker = _sample("speaker", int=int_)
-    after, events = know_language(speaker, name, kind, _rng(seed), rules)
+    rng = rng_from(seed, faces)
+    after, events = know_language(speaker, name, kind, rng, rules)
+    finish(rng)
     chance = chance_in_6(int_, kind, rules)
     if as_json:
         _emit({"chance_in_6": chance, "known": name in after.languages, "events": [e.to_dict() for e in events]})
@@ -217,10 +235,12 @@ def language(int_: int, kind: str, name: str, seed: int | None, profile: str, op
 @click.option("--to", "new", type=click.IntRange(0, 5000), required=True, help="The age after.")
 @_mod_option("con", "character's CON")
 @seed_option
+@faces_option
 @hazards_profile
 @option_option
 @json_option
-def age(race: str, old: int, new: int, con_: int, seed: int | None, profile: str, options: tuple[str, ...],
+def age(race: str, old: int, new: int, con_: int, seed: int | None, faces: str | None, profile: str,
+        options: tuple[str, ...],
         as_json: bool) -> None:
     """The aging saves that fall due between two ages, rolled at once as for magical aging (H-AGE-01..03).
 
@@ -231,8 +251,10 @@ def age(race: str, old: int, new: int, con_: int, seed: int | None, profile: str
 
     if new < old:
         raise FurnaceError(f"--to ({new}) must not be below --from ({old})")
-    after, events = age_character(_sample("elder", race=race, age=old, con=con_), new - old, _rng(seed),
+    rng = rng_from(seed, faces)
+    after, events = age_character(_sample("elder", race=race, age=old, con=con_), new - old, rng,
                                   load_rules(profile, options), magical=True)
+    finish(rng)
     if as_json:
         _emit({"race": race, "from": old, "to": new, "scores": after.scores, "dead": after.dead,
                "events": [e.to_dict() for e in events]})

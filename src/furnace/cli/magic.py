@@ -8,7 +8,6 @@ from furnace.cli.app import (
     _emit,
     _load_character,
     _profile_file,
-    _rng,
     _write,
     _write_back,
     cli,
@@ -17,6 +16,9 @@ from furnace.cli.app import (
     profile_option,
     seed_option,
 )
+from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import explain_option, no_roll_option, say
+from furnace.render.referee import effect_lines
 
 
 @cli.command()
@@ -26,10 +28,13 @@ from furnace.cli.app import (
 @click.option("--spell", "spell_name", default=None, help="Also show what this spell does at the SL bought.")
 @click.option("--luck", type=click.IntRange(0, 3), default=0, help="Luck Dice to spend (the SL moves at most 1).")
 @seed_option
+@faces_option
+@no_roll_option
+@explain_option
 @profile_option
 @json_option
-def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, seed: int | None, profile: str,
-               as_json: bool) -> None:
+def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, seed: int | None, faces: str | None,
+               no_roll: bool, profile: str, as_json: bool) -> None:
     """A SPELLCHECK: d20 + modifier + PROF → Success Level and Spell Dice (F-SPELL-02…09).
 
     Example: furnace spellcheck --mod 3 --prof 2 --dc 14 --spell Fireball --seed 9
@@ -38,13 +43,17 @@ def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, 
     from furnace.magic.spells import cast, get_spell
     from furnace.rules.ruleset import load_ruleset
 
-    rules = load_ruleset(profile)
-    check = run(_rng(seed), mod, prof, dc, rules, luck_dice=luck)
+    rules, rng = load_ruleset(profile), rng_from(seed, faces)
+    check = run(rng, mod, prof, dc, rules, luck_dice=luck)
     done = cast(get_spell(rules, spell_name), check) if spell_name else None
+    lines, rolls = effect_lines(done.effects if done else (), None if no_roll else rng)
+    finish(rng)
     if as_json:
-        _emit(done.to_dict() if done else check.to_dict())
+        _emit({**(done.to_dict() if done else check.to_dict()), "effect_rolls": [r.to_dict() for r in rolls]})
         return
-    click.echo(done.explain() if done else check.explain())
+    say(done.explain() if done else check.explain())
+    for line in lines:
+        say(f"  · {line}")
 
 
 @cli.group()
@@ -108,10 +117,13 @@ def spell_show(name: str, player: bool, profile: str, as_json: bool) -> None:
 @click.option("--write/--no-write", default=False, show_default=True,
               help="Save the caster back (depletion, disapproval, lockouts).")
 @seed_option
+@faces_option
+@no_roll_option
+@explain_option
 @profile_option
 @json_option
-def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, seed: int | None, profile: str,
-               as_json: bool) -> None:
+def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, seed: int | None, faces: str | None,
+               no_roll: bool, profile: str, as_json: bool) -> None:
     """Cast a spell the caster knows: SPELLCHECK, SL, effects, mishap or disapproval, depletion.
 
     Example: furnace spell cast Fireball --caster examples/characters/maelis.json --dc 12 --seed 4
@@ -119,17 +131,23 @@ def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, 
     from furnace.magic.casting import cast_spell
     from furnace.rules.ruleset import load_ruleset
 
-    caster = _load_character(caster_file)
-    result = cast_spell(caster, name, _rng(seed), dc, load_ruleset(profile), scroll=scroll)
+    caster, rng = _load_character(caster_file), rng_from(seed, faces)
+    result = cast_spell(caster, name, rng, dc, load_ruleset(profile), scroll=scroll)
+    effects = [*result.cast.effects, *(result.mishap.row.effects if result.mishap else ())]
+    lines, rolls = effect_lines(effects, None if no_roll else rng)
+    finish(rng)
     if write:
         _write_back(caster_file, result.character.to_json())
     if as_json:
         _emit({**result.cast.to_dict(), "events": [e.to_dict() for e in result.events],
-               "mishap": result.mishap.to_dict() if result.mishap else None})
+               "mishap": result.mishap.to_dict() if result.mishap else None,
+               "effect_rolls": [r.to_dict() for r in rolls]})
         return
-    click.echo(result.cast.explain())
+    say(result.cast.explain())
     for e in result.events[1:]:
-        click.echo(e.explain())
+        say(e.explain())
+    for line in lines:
+        say(f"  · {line}")
 
 
 @spell.command("new")
@@ -142,9 +160,10 @@ def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, 
 @click.option("--out", default=None, help="Write the spell file here (YAML) to edit and load as a table file.")
 @force_option
 @seed_option
+@faces_option
 @profile_option
 def spell_new(name: str | None, kind: str | None, base_effect: str | None, out: str | None, seed: int | None,
-              profile: str) -> None:
+              faces: str | None, profile: str) -> None:
     """Build a spell with the player: a random name and proposed rows under the dice budget.
 
     Example: furnace spell new --seed 4 --out ember-swarm.yaml
@@ -153,7 +172,9 @@ def spell_new(name: str | None, kind: str | None, base_effect: str | None, out: 
     from furnace.rules.ruleset import load_ruleset
 
     rules = load_ruleset(profile)
-    rolled = random_name(_rng(seed), rules)
+    rng = rng_from(seed, faces)
+    rolled = random_name(rng, rules)
+    finish(rng)
     hint = {"d4": "effect", "d6": "ranged", "d8": "melee"}
     kind = kind or hint.get(str(rolled.element.get("spell_die_hint")), "ranged")
     base_effect = base_effect or str(rolled.form.get("base_effect", "damage"))

@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
-from furnace.cli.app import _emit, _rng, cli, json_option, load_rules, option_option, seed_option
+from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
+from furnace.cli.dice_options import faces_option, finish, rng_from
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,11 +35,12 @@ def _echo_events(events: Any) -> None:
 @click.option("--hp-max", type=click.IntRange(1, 999), default=20, show_default=True, help="Caps Second Wind.")
 @click.option("--damage-type", default=None, help="fire, arrow … checked against the referee's vetoes (M-GRIEV-10).")
 @seed_option
+@faces_option
 @ms_profile_option
 @option_option
 @json_option
 def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, damage_type: str | None,
-             seed: int | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
+             seed: int | None, faces: str | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
     """A grievous injury (M-GRIEV-01): 3d6 + excess on the table, the location of a bone or limb, healing weeks.
 
     Example: furnace grievous --excess 4 --helmet --seed 3
@@ -49,7 +51,9 @@ def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, d
     rules = load_rules(profile, options)
     who = Character(name="the character", level=level, scores=dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS",
                     "CHA"), 10), hp_max=hp_max, hp=0, helmet=helmet)
-    result = roll_grievous(who, excess, _rng(seed), rules, helmet, hit_die=hit_die, damage_type=damage_type)
+    rng = rng_from(seed, faces)
+    result = roll_grievous(who, excess, rng, rules, helmet, hit_die=hit_die, damage_type=damage_type)
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return
@@ -77,11 +81,13 @@ def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, d
 @click.option("--notches", type=click.IntRange(0, 100), default=0, help="Notches the blade already has.")
 @click.option("--cracked", is_flag=True, help="The haft is already cracked (M-WPN-05).")
 @seed_option
+@faces_option
 @ms_profile_option
 @option_option
 @json_option
 def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: int, neglect: int, notches: int,
-                  cracked: bool, seed: int | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
+                  cracked: bool, seed: int | None, faces: str | None, profile: str, options: tuple[str, ...],
+                  as_json: bool) -> None:
     """A natural 1 to hit damages the weapon by its class (M-WPN-01..08).
 
     Example: furnace weapon-mishap --class blunt --dex 14 --seed 2
@@ -92,7 +98,9 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
 
     weapon = Weapon(name=f"{weapon_class} weapon", weapon_class=weapon_class,
                     magic_bonus=magic, notches=notches, cracked=cracked)
-    result = run_mishap(weapon, dex, _rng(seed), load_rules(profile, options), wet, neglect, natural=natural)
+    rng = rng_from(seed, faces)
+    result = run_mishap(weapon, dex, rng, load_rules(profile, options), wet, neglect, natural=natural)
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return
@@ -112,10 +120,12 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
 @click.option("--neglect", type=click.IntRange(0, 100), default=0, show_default=True,
               help="Years (or tropical months) untended: −1 each to the save (M-ARM-05).")
 @seed_option
+@faces_option
 @ms_profile_option
 @option_option
 @json_option
 def armor_hit(piece: str, attack: str, magic: int, armor_key: str, damage: int, neglect: int, seed: int | None,
+              faces: str | None,
               profile: str, options: tuple[str, ...], as_json: bool) -> None:
     """A natural 20 against armor: the piece's item save, and what a failure costs (M-ARM-01..05).
 
@@ -130,7 +140,9 @@ def armor_hit(piece: str, attack: str, magic: int, armor_key: str, damage: int, 
                     hp_max=10, hp=10, armor=armor_key if piece == "armor" else None, armor_damage=damage,
                     armor_magic=magic if piece == "armor" else 0, shield=piece == "shield",
                     shield_magic=magic if piece == "shield" else 0, helmet=piece == "helmet")
-    result = run_hit(who, attack, _rng(seed), rules, piece=piece, neglect=neglect)
+    rng = rng_from(seed, faces)
+    result = run_hit(who, attack, rng, rules, piece=piece, neglect=neglect)
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return

@@ -9,7 +9,6 @@ import click
 
 from furnace.cli.app import (
     _emit,
-    _rng,
     cli,
     json_option,
     load_rules,
@@ -18,11 +17,15 @@ from furnace.cli.app import (
     seed_option,
     show_table_roll,
 )
+from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import explain_option, no_roll_option, say
 
 
 @cli.command()
 @click.argument("file", required=False)
 @seed_option
+@faces_option
+@explain_option
 @click.option("--rounds", type=click.IntRange(1, 100), default=20, show_default=True, help="At most this many rounds.")
 @profile_option
 @option_option
@@ -36,7 +39,7 @@ from furnace.cli.app import (
 @click.option("--allow-outside", is_flag=True,
               help="Let the fight file name party files outside its own folder (absolute paths, ../).")
 @json_option
-def fight(file: str | None, seed: int | None, rounds: int, profile: str, options: tuple[str, ...],
+def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, profile: str, options: tuple[str, ...],
           party: tuple[str, ...], monsters: str | None, room_dc: int | None, quiet: bool, allow_outside: bool,
           as_json: bool) -> None:
     """Resolve a fight round by round (each side attacks the nearest enemy) and print the log.
@@ -51,7 +54,7 @@ def fight(file: str | None, seed: int | None, rounds: int, profile: str, options
     Example: furnace --campaign keep fight --party all --monsters "goblin x4, ogre" --seed 2
     """
     if party or monsters:
-        _campaign_fight(file, seed, rounds, profile, options, party, monsters, room_dc, quiet, as_json)
+        _campaign_fight(file, rng_from(seed, faces), rounds, profile, options, party, monsters, room_dc, quiet, as_json)
         return
     if file is None:
         from furnace.errors import FurnaceError
@@ -60,29 +63,31 @@ def fight(file: str | None, seed: int | None, rounds: int, profile: str, options
     from furnace.play.encounter import log_text, run_fight
     from furnace.play.fightfile import build, load_fight
 
-    rules, rng = load_rules(profile, options), _rng(seed)
+    rules, rng = load_rules(profile, options), rng_from(seed, faces)
     spec = load_fight(file)
     if room_dc is not None:
         spec = spec.model_copy(update={"room_dc": room_dc})
     encounter = build(spec, Path(file).parent, rng, rules, allow_outside=allow_outside)
     enc, events = run_fight(encounter, rng, rules, rounds)
+    finish(rng)
     if as_json:
         _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,
                "over": enc.over, "combatants": [c.model_dump(mode="json") for c in enc.combatants],
                "events": [e.to_dict() for e in events]})
         return
     click.echo(f"{spec.name} (ROOM DC {spec.room_dc}, profile {rules.profile})")
-    click.echo(log_text(events, rolls=not quiet))
+    say(log_text(events, rolls=not quiet), {c.name for c in enc.combatants})
     fallen = [c.name for c in enc.combatants if c.status == "dead"]
     click.echo(f"\nAfter {enc.round} round(s): {enc.winner or 'no side'} "
                f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {', '.join(fallen) or 'none'}")
 
 
-def _campaign_fight(file: str | None, seed: int | None, rounds: int, profile: str, options: tuple[str, ...],
+def _campaign_fight(file: str | None, rng: Any, rounds: int, profile: str, options: tuple[str, ...],
                     party: tuple[str, ...], monsters: str | None, room_dc: int | None, quiet: bool,
                     as_json: bool) -> None:
     """`fight --party … --monsters …`: the automatic fight on the campaign, settled in one command."""
     from furnace.campaign import encounters
+    from furnace.campaign.session import with_faces
     from furnace.cli.context import settings
     from furnace.cli.encounter import fight_overrides, show_log
     from furnace.errors import FurnaceError
@@ -98,9 +103,9 @@ def _campaign_fight(file: str | None, seed: int | None, rounds: int, profile: st
     if file and monsters:
         raise FurnaceError("name the monsters once: a fight FILE or --monsters, not both")
     spec = load_fight(file) if file else None
-    command = encounters.fight(party, _rng(seed), monsters=monsters, fight_file=spec, room_dc=room_dc,
+    command = encounters.fight(party, rng, monsters=monsters, fight_file=spec, room_dc=room_dc,
                                rounds=rounds, options=fight_overrides(options, store, name))
-    applied = store.apply(name, "fight", command)
+    applied = store.apply(name, "fight", with_faces(command, rng))
     roster = {k: {"hp": m.character.hp, "status": m.status, "death": m.death.model_dump() if m.death else None}
               for k, m in applied.state.roster.items()}
     show_log(applied.events, as_json, rolls=not quiet, extra={"campaign": name, "roster": roster})
@@ -111,9 +116,13 @@ def _campaign_fight(file: str | None, seed: int | None, rounds: int, profile: st
               type=click.Choice(["Fighter", "Cleric", "Rogue", "Magic-user", "0-level"], case_sensitive=False))
 @click.option("--level", type=click.IntRange(0, 30), default=1, show_default=True)
 @seed_option
+@faces_option
+@no_roll_option
+@explain_option
 @profile_option
 @json_option
-def crit(char_class: str, level: int, seed: int | None, profile: str, as_json: bool) -> None:
+def crit(char_class: str, level: int, seed: int | None, faces: str | None, no_roll: bool, profile: str,
+         as_json: bool) -> None:
     """Roll a crit: the class crit table with the crit die for the level (F-CRIT-01/02).
 
     Example: furnace crit --class Fighter --level 7 --seed 2
@@ -129,23 +138,28 @@ def crit(char_class: str, level: int, seed: int | None, profile: str, as_json: b
                     char_class=cls, hp=1, hp_max=1, ac=10, attack_bonus=0)
     table = crit_table(who, rules)
     assert table is not None
-    show_table_roll(rules.tables.roll(table, _rng(seed), key=crit_level(who, rules)), as_json)
+    rng = rng_from(seed, faces)
+    show_table_roll(rules.tables.roll(table, rng, key=crit_level(who, rules)), as_json, None if no_roll else rng)
 
 
 @cli.command()
 @click.option("--armor", type=click.Choice(["none", "light", "heavy"]), required=True,
               help="The fumbler's armor: the fumble die is d4, d8 or d12 (a shield alone is none).")
 @seed_option
+@faces_option
+@no_roll_option
+@explain_option
 @profile_option
 @json_option
-def fumble(armor: str, seed: int | None, profile: str, as_json: bool) -> None:
+def fumble(armor: str, seed: int | None, faces: str | None, no_roll: bool, profile: str, as_json: bool) -> None:
     """Roll a fumble with the die for the armor (F-FUMB-01/02).
 
     Example: furnace fumble --armor heavy --seed 4
     """
     from furnace.rules.ruleset import load_ruleset
 
-    show_table_roll(load_ruleset(profile).tables.roll("fumble", _rng(seed), key=armor), as_json)
+    rng = rng_from(seed, faces)
+    show_table_roll(load_ruleset(profile).tables.roll("fumble", rng, key=armor), as_json, None if no_roll else rng)
 
 
 def _modifiers(mods: tuple[str, ...]) -> list[Any]:
@@ -172,10 +186,12 @@ def _modifiers(mods: tuple[str, ...]) -> list[Any]:
 @click.option("--adv", "advantage", flag_value="adv", default=None, help="Advantage (when the option is on).")
 @click.option("--dis", "advantage", flag_value="dis", help="Disadvantage (when the option is on).")
 @seed_option
+@faces_option
+@explain_option
 @profile_option
 @json_option
 def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advantage: str | None,
-          seed: int | None, profile: str, as_json: bool) -> None:
+          seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
     """A CHECK, SAVE or ATK: d20 + modifiers against the ROOM DC moved by EASY/HARD (meet or beat).
 
     Example: furnace check STR=2 PROF=1 --dc 14 --hard 1 --seed 5
@@ -187,20 +203,24 @@ def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advan
     rules = load_ruleset(profile)
     target = make_dc(dc, [f"EASY #{i}" for i in range(1, easy + 1)], [f"HARD #{i}" for i in range(1, hard + 1)],
                      rules)
-    result = run_check(_rng(seed), target, _modifiers(mods), kind=kind, advantage=advantage,  # type: ignore[arg-type]
+    rng = rng_from(seed, faces)
+    result = run_check(rng, target, _modifiers(mods), kind=kind, advantage=advantage,  # type: ignore[arg-type]
                        rules=rules)
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return
-    click.echo(result.explain())
+    say(result.explain())
 
 
 @cli.command()
 @click.option("--cha", type=int, default=0, show_default=True, help="The speaker's CHA modifier.")
 @seed_option
+@faces_option
+@explain_option
 @profile_option
 @json_option
-def reaction(cha: int, seed: int | None, profile: str, as_json: bool) -> None:
+def reaction(cha: int, seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
     """Meeting NPCs: 2d6 + CHA on the reaction table (F-NPC-01, F-TAB-29).
 
     Example: furnace reaction --cha 2 --seed 8
@@ -208,20 +228,25 @@ def reaction(cha: int, seed: int | None, profile: str, as_json: bool) -> None:
     from furnace.play.reaction import reaction as run_reaction
     from furnace.rules.ruleset import load_ruleset
 
-    result = run_reaction(_rng(seed), cha, load_ruleset(profile))
+    rng = rng_from(seed, faces)
+    result = run_reaction(rng, cha, load_ruleset(profile))
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return
-    click.echo(result.explain())
+    say(result.explain())
 
 
 @cli.command()
 @click.option("--room-dc", type=int, required=True, help="The ROOM DC: enemy morale is half of it.")
 @click.option("--morale", "value", type=int, default=None, help="The enemy's own morale score, if it has one.")
 @seed_option
+@faces_option
+@explain_option
 @profile_option
 @json_option
-def morale(room_dc: int, value: int | None, seed: int | None, profile: str, as_json: bool) -> None:
+def morale(room_dc: int, value: int | None, seed: int | None, faces: str | None, profile: str,
+           as_json: bool) -> None:
     """Enemy morale: 2d6 against half the ROOM DC (F-OPT-04; an optional rule, switched on here).
 
     Example: furnace morale --room-dc 14 --seed 2
@@ -232,8 +257,10 @@ def morale(room_dc: int, value: int | None, seed: int | None, profile: str, as_j
     rules = load_ruleset(profile)
     if not rules["enemy_morale"]:
         rules = rules.with_options({"enemy_morale": True}, "the morale command")
-    result = enemy_morale(_rng(seed), room_dc, rules, morale=value)
+    rng = rng_from(seed, faces)
+    result = enemy_morale(rng, room_dc, rules, morale=value)
+    finish(rng)
     if as_json:
         _emit(result.to_dict())
         return
-    click.echo(result.explain())
+    say(result.explain())

@@ -24,23 +24,42 @@ class CampaignSource:
     room_dc: int | None = None
     rounds: int = 20
     options: tuple[tuple[str, Any], ...] = ()
+    initiative: str | None = None
+    counts: tuple[tuple[str, int], ...] = ()      # a sweep's monster counts, by name or id
+
+    def _listed(self) -> list[tuple[Any, int]]:
+        from furnace.campaign import encounters
+        from furnace.rules.bestiary import parse_monsters
+
+        wanted = {name.lower(): n for name, n in self.counts}
+        return [(m, wanted.get(m.name.lower(), wanted.get(m.id.lower(), n)))
+                for m, n in parse_monsters(self.monsters, encounters.bestiary(self.state))]
+
+    def monster_names(self) -> list[str]:
+        return [m.name for m, _ in self._listed()]
+
+    def rules(self) -> Any:
+        from furnace.campaign.commands import rules_of
+
+        rules = rules_of(self.state)
+        return rules.with_options(dict(self.options), "this fight") if self.options else rules
 
     def prepare(self) -> Fighter:
         from furnace import dice
         from furnace.campaign import encounters
-        from furnace.campaign.commands import rules_of
         from furnace.play.encounter import run_fight
 
-        rules = rules_of(self.state)
-        rules = rules.with_options(dict(self.options), "this fight") if self.options else rules
+        rules = self.rules()
         members = encounters.party(self.state, self.who)
+        monsters = ", ".join(f"{m.id} x{n}" for m, n in self._listed()) if self.counts else self.monsters
+        order = {"initiative": self.initiative} if self.initiative else {}
 
         def fight(seed: int) -> Fought:
             rng = dice.seeded(seed)
-            lineup = encounters.line_up(self.state, members, rng, rules, monsters=self.monsters,
-                                        room_dc=self.room_dc)
-            after, events = run_fight(lineup.encounter, rng, rules, self.rounds)
-            return lineup.encounter, after, events
+            lineup = encounters.line_up(self.state, members, rng, rules, monsters=monsters, room_dc=self.room_dc)
+            start = lineup.encounter.model_copy(update=order) if order else lineup.encounter
+            after, events = run_fight(start, rng, rules, self.rounds)
+            return start, after, events
 
         return fight
 
@@ -59,24 +78,39 @@ class CampaignSource:
 @click.option("--monsters", default=None, metavar='"goblin x6"', help="The bestiary's monsters, for the campaign form.")
 @click.option("--room-dc", type=click.IntRange(1, 40), default=None, help="The ROOM DC (default: the file's).")
 @click.option("--allow-outside", is_flag=True, help="Let the fight file name party files outside its folder.")
-@click.option("--plot", metavar="FILE.svg", default=None, help="Also write an SVG of the outcomes and rounds.")
+@click.option("--plot", metavar="FILE.svg", default=None,
+              help="Also write an SVG of the outcomes and rounds (of a sweep: a heat map of P(TPK)).")
+@click.option("--vary", multiple=True, metavar="NAME=VALUES",
+              help="Sweep a fight field (room_dc=10..16, rounds, initiative=group,simultaneous), a monster's count "
+                   "(goblin=2..8) or a rule option (option:enemy_morale=true,false); repeatable: every combination.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run the fights on this Dask scheduler (tcp://host:8786; the cluster extra), same results.")
 @force_option
 @json_option
 def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ...], workers: int,
              seed: int | None, rounds: int, party: tuple[str, ...], monsters: str | None, room_dc: int | None,
-             allow_outside: bool, plot: str | None, as_json: bool) -> None:
+             allow_outside: bool, plot: str | None, vary: tuple[str, ...], scheduler: str | None,
+             as_json: bool) -> None:
     """Fight FILE many times and count: P(the party wins), P(each character dies), P(a total party kill),
     rounds, injuries and Luck Dice spent. Fight i replays with `furnace fight FILE --seed <its seed>`.
+    With --vary, a table of P(TPK) and P(victory) for every combination, --fights in each; a cell replays alone
+    with the same seed and its own values.
 
     Example: furnace simulate examples/funnel-vs-goblins.yaml --fights 2000 --workers 2 --seed 1
+
+    Example: furnace simulate examples/funnel-vs-goblins.yaml --fights 50 --seed 1 --vary room_dc=10..12
+    --vary goblin=4,6 --vary option:enemy_morale=true,false
     """
     from furnace.play import simulate as sim
     from furnace.render.plots import simulation_svg, text_histogram
 
     source = _source(file, profile, options, rounds, party, monsters, room_dc, allow_outside)
     seed = secrets.randbits(32) if seed is None else seed
+    if vary:
+        _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, file, as_json)
+        return
     with click.progressbar(length=fights, label="fighting", file=sys.stderr) as bar:
-        summary = sim.simulate(source, fights, seed, workers=workers, progress=bar.update)
+        summary = sim.simulate(source, fights, seed, workers=workers, progress=bar.update, scheduler=scheduler)
     if plot:
         _write(plot, simulation_svg(f"{summary.fights:,} fights of {file or monsters}, seed {seed}",
                                     summary.outcomes_count(), summary.rounds()), inputs=(file,))
@@ -87,6 +121,32 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     click.echo(text_histogram(summary.rounds()))
     first = summary.outcomes[0]
     click.echo(f"Fight 0 replays with --seed {first.seed}.")
+
+
+def _sweep(source: Any, vary: tuple[str, ...], profile: str, fights: int, seed: int, workers: int,
+           scheduler: str | None, plot: str | None, file: str | None, as_json: bool) -> None:
+    from furnace.play import simulate as sim
+    from furnace.render.plots import heat_map_svg
+
+    rules = source.rules()
+    parameters = [sim.parameter(text, source, rules) for text in vary]
+    cells = sim.grid(parameters)
+    sim.check_size(len(cells), fights)
+    with click.progressbar(length=len(cells) * fights, label=f"fighting {len(cells)} cells", file=sys.stderr) as bar:
+        found = sim.sweep(source, parameters, fights, seed, workers=workers, progress=bar.update, scheduler=scheduler)
+    if plot:
+        first = parameters[0]
+        rows = [sim.label(c.settings[1:]) or "all" for c in found.cells]
+        shares = {(row, sim.label(c.settings[:1])): c.summary.p_tpk() for row, c in zip(rows, found.cells, strict=True)}
+        title = f"{fights:,} fights per cell of {file or source.monsters}, seed {seed}"
+        _write(plot, heat_map_svg(title, list(dict.fromkeys(rows)), [sim.label(((first, v),)) for v in first.values],
+                                  shares), inputs=(file,))
+    if as_json:
+        _emit(found.to_dict())
+        return
+    click.echo(f"{len(cells)} cells × {fights:,} fights (seed {seed}):")
+    click.echo(found.table())
+    click.echo("A cell replays alone: the same --seed with its values, one each.")
 
 
 def _source(file: str | None, profile: str, options: tuple[str, ...], rounds: int, party: tuple[str, ...],

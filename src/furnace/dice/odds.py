@@ -399,3 +399,38 @@ def distribution(node: AnyNode, variables: Variables, expression: str) -> dict[i
     for value, weight in dist.weights.items():
         totals[math.floor(value)] += weight
     return {total: Fraction(weight, dist.denominator) for total, weight in sorted(totals.items())}
+
+
+# -- working with finished distributions ------------------------------------------------------------------
+
+Distribution = dict[int, Fraction]
+
+
+def at_least(dist: Distribution, dc: int) -> Fraction:
+    """P(total ≥ dc) read off a distribution already worked out (meet or beat), so a DC never costs a second
+    computation of the same odds."""
+    return sum((p for total, p in dist.items() if total >= dc), Fraction(0))
+
+
+def mean(dist: Distribution) -> Fraction:
+    return sum((total * p for total, p in dist.items()), Fraction(0))
+
+
+def convolve(a: Distribution, b: Distribution) -> Distribution:
+    """The distribution of the sum of two independent totals."""
+    out: defaultdict[int, Fraction] = defaultdict(Fraction)
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] += px * py
+    return dict(sorted(out.items()))
+
+
+def mixture(parts: Sequence[tuple[Fraction, Distribution]]) -> Distribution:
+    """One distribution from several, each taken with its probability (the weights need not sum to 1: what is
+    left out is simply not there, e.g. the misses of an attack's hits)."""
+    out: defaultdict[int, Fraction] = defaultdict(Fraction)
+    for weight, dist in parts:
+        if weight:
+            for total, p in dist.items():
+                out[total] += weight * p
+    return {k: v for k, v in sorted(out.items()) if v}

@@ -15,7 +15,7 @@ from furnace import dice
 from furnace.characters.character import Character, CharacterError
 from furnace.dice import DiceSource
 from furnace.events import Event
-from furnace.hazards.common import hazard_save, member, require, ruleset, save_event, stamp
+from furnace.hazards.common import counted, hazard_save, member, require, ruleset, save_event, stamp
 from furnace.hazards.scores import lose
 from furnace.play.checks import Modifier
 from furnace.play.clock import Campaign, Fire, handler, schedule, unit_seconds
@@ -95,6 +95,8 @@ def aging_save(character: Character, save: AgingSave, rng: DiceSource, rules: Ru
     result = hazard_save(character, "paralysis", rng, rules, f"aging at {save.age}", extra)
     events = [save_event("aging_save", character, result, f"aging save at {save.age}", age=save.age,
                          penalty=save.penalty)]
+    character, luck_events = counted(character, result, rules)
+    events += luck_events
     if result.success:
         return character, events
     pick = dice.roll("1d6", rng, label="which ability ages (1 STR, 2 DEX, 3 CON, 4 INT, 5 WIS, 6 CHA)")

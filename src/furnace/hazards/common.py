@@ -23,6 +23,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import UnknownNameError
 from furnace.events import Event
+from furnace.play import luck
 from furnace.play.checks import CheckError, CheckResult, Modifier, OptionOffError, check, plain_dc
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -151,6 +152,12 @@ def save_event(kind: str, character: Character, result: CheckResult, what: str, 
     mods = "".join(f" {m.explain()}" for m in result.modifiers)
     sums = f"d20 {result.natural}{mods} = {result.total} vs DC {result.dc.value}"
     return Event(kind, character.name, f"{verdict} the {what}: {sums}", (result.roll,), data={**data, "save": summary})
+
+
+def counted(character: Character, result: CheckResult, rules: Ruleset) -> tuple[Character, list[Event]]:
+    """F-LUCK-01, AMB-02: a hazard's SAVE is one of the player's d20 rolls: a failure builds her streak toward a
+    Luck Die, a success ends it."""
+    return luck.count(character, result.success, "SAVE", rules)
 
 
 # -- events fired by the clock ----------------------------------------------------------------------------------

@@ -26,8 +26,9 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.events import Event
-from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state
+from furnace.hazards.common import Category, counted, hazard_save, member, require, ruleset, save_event, stamp, state
 from furnace.hazards.scores import Loss, lose
+from furnace.play import luck
 from furnace.play.checks import Modifier
 from furnace.play.clock import (
     ALIASES,
@@ -220,6 +221,10 @@ def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rul
     character = member(campaign, name)
     result = hazard_save(character, disease.save_category, rng, rules, f"exposed to {disease.name}")
     events = [save_event("exposure_save", character, result, f"exposure to {disease.name}", disease=disease.name)]
+    character, luck_events = counted(character, result, rules)
+    events += luck_events
+    campaign = campaign.model_copy(update={"characters": luck.shared({**campaign.characters, name: character},
+                                                                     character, rules)})
     if result.success:
         return campaign, events
     campaign, infected = infect(campaign, name, disease, rules)
@@ -265,6 +270,8 @@ def disease_save(character: Character, disease: Disease, number: int, of: int, i
     result = hazard_save(character, disease.save_category, rng, rules, f"{disease.name}, save {number} of {of}", extra)
     events = [save_event("disease_save", character, result, f"{disease.name} save {number} of {of}",
                          disease=disease.name, number=number, of=of, resting=is_resting)]
+    character, luck_events = counted(character, result, rules)
+    events += luck_events
     if result.success:
         return character, events
     amount = disease.effect.amount or int(rules["disease_loss_per_failure"])

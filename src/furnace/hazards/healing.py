@@ -11,7 +11,9 @@
 
 `rest(character, "night" | "full_day" | "week", rng, rules)` of furnace.play.rest reaches this model when the
 option healing_model is hazards; the place is read from extensions["hazards"] (`bed`, `hostile`), and in a
-campaign from its flags (`rest_in_campaign`). Any rest ends the "until rest" effects (D-7).
+campaign from its flags (`rest_in_campaign`). Each rest ends what the Furnace long rest ends (`rest_ends`): the
+"until rest" effects (D-7), the days toward the torso wound (D-8: a full day 1, a week 7, a night none), the
+chapters' long-rest hooks.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from furnace.hazards.common import member, ruleset, stamp, state
 from furnace.hazards.needs import needs
 from furnace.hazards.scores import recover
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
-from furnace.play.rest import HEALING_MODELS, RestFn
+from furnace.play.rest import HEALING_MODELS, RestFn, rest_ends
 from furnace.rules.ruleset import Ruleset
 
 KINDS = ("night", "full_day", "week")
+# each is a long rest (the Furnace rest's ends: `rest_ends`); its days of rest toward the torso wound (D-8): a
+# night's sleep on the road is no day of rest, a full day one, a week seven
+REST_DAYS = {"night": 0, "full_day": 1, "week": 7}
 HELPLESS = ("KNOCKED_DOWN", "CANT_USE_OBJECTS")     # while HP ≤ 0 after waking (H-HEAL-04)
 
 
@@ -50,8 +55,10 @@ def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Rulese
     mine = state(character)
     bed = bool(mine.get("bed", False)) if bed is None else bed
     hostile = bool(mine.get("hostile", False)) if hostile is None else hostile
-    character, events = _end_until_rest(character)
-    if hostile and rules["hazards_no_rest_in_dungeon"]:
+    blocked = hostile and bool(rules["hazards_no_rest_in_dungeon"])
+    events: list[Event] = []
+    character = rest_ends(character, rng, rules, events, long=True, days=0 if blocked else REST_DAYS[kind])
+    if blocked:
         return character, [*events, Event("heal", character.name, "rests in a hostile place: no recovery (H-HEAL-07)",
                                           before=character.hp, after=character.hp, data={"kind": kind})]
     if kind == "week":
@@ -106,14 +113,6 @@ def _heal(character: Character, kind: str, gains: list[Gain]) -> tuple[Character
         after = after.model_copy(update={"conditions": [c for c in after.conditions if c not in HELPLESS]})
     return after, [Event("heal", character.name, f"{kind.replace('_', ' ')}: HP {before} → {hp}: {why}{capped}",
                          rolls, before=before, after=hp, data={"kind": kind, "gained": hp - before})]
-
-
-def _end_until_rest(character: Character) -> tuple[Character, list[Event]]:
-    """D-7: any rest ends the effects that last until rest."""
-    if not character.until_rest:
-        return character, []
-    event = Event("rest", character.name, "no longer: " + "; ".join(character.until_rest))
-    return character.model_copy(update={"until_rest": []}), [event]
 
 
 def _flag(campaign: Campaign, flag: str, name: str) -> bool:

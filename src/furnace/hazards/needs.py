@@ -19,7 +19,7 @@ from typing import Any
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.events import Event
-from furnace.hazards.common import hazard_save, member, ruleset, save_event, stamp, state, with_state
+from furnace.hazards.common import counted, hazard_save, member, ruleset, save_event, stamp, state, with_state
 from furnace.hazards.scores import kill, lose, set_score
 from furnace.play.clock import DAY, Campaign, Fire, handler, schedule
 from furnace.rules.ruleset import Ruleset
@@ -76,6 +76,8 @@ def _deprived(character: Character, want: str, rng: DiceSource, rules: Ruleset) 
     rule = "H-STARV-02" if want == "hunger" else "H-STARV-03"
     result = hazard_save(character, "poison", rng, rules, f"a day without {'food' if want == 'hunger' else 'water'}")
     events = [save_event(f"{want}_save", character, result, f"{want} save ({rule})", rule=rule)]
+    character, luck_events = counted(character, result, rules)
+    events += luck_events
     if result.success:
         return character, events
     character, lost = _cost(character, want, rules)

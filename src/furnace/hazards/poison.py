@@ -19,7 +19,18 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError
 from furnace.events import Event
-from furnace.hazards.common import Category, hazard_save, member, require, ruleset, save_event, stamp, state, with_state
+from furnace.hazards.common import (
+    Category,
+    counted,
+    hazard_save,
+    member,
+    require,
+    ruleset,
+    save_event,
+    stamp,
+    state,
+    with_state,
+)
 from furnace.hazards.scores import Loss, kill, lose, set_score, take_damage
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
 from furnace.rules.effects import Ability
@@ -63,6 +74,8 @@ def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset |
     else:
         result = hazard_save(character, toxin.save_category, rng, rules, toxin.name, dc=toxin.dc)
         events.append(save_event("poison_save", character, result, toxin.name, toxin=toxin.name))
+        character, luck_events = counted(character, result, rules)
+        events += luck_events
         if result.success:
             return character, events
     character, hurt = _suffer(character, toxin, rng, rules)

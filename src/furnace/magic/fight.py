@@ -21,6 +21,7 @@ from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import armor_refusal
 from furnace.magic.casting import forgotten
+from furnace.magic.item_powers import UseItem, carry_items, settle_items
 from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
 from furnace.magic.spellcheck import spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
@@ -28,7 +29,7 @@ from furnace.play.apply import apply_all
 from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
 from furnace.play.conditions import Held, modifier_name
-from furnace.play.registry import ACTIONS, COMBATANT_HOOKS, state_modifiers
+from furnace.play.registry import ACTIONS, AFTERMATH_HOOKS, COMBATANT_HOOKS, state_modifiers
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import Area, Damage, Effect, SpellEffect, Summon
 from furnace.rules.ruleset import Ruleset
@@ -87,8 +88,15 @@ class Cast:
             return None
         return next((s for s in c.spells if refusal(enc, c, s, target) is None), None)
 
+    def details(self, c: Combatant) -> tuple[str, ...]:
+        """The spells she knows, and the cantrips her features name."""
+        return (*c.spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
+
 
 ACTIONS.add("cast", Cast())
+ACTIONS.add("use", UseItem())
+COMBATANT_HOOKS.add("magic-items", carry_items)
+AFTERMATH_HOOKS.add("magic-items", settle_items)
 
 
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from furnace.characters.character import Character
 from furnace.events import Event
+from furnace.play import luck, registry
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
 from furnace.rules.effects import CONDITIONS
@@ -36,6 +37,8 @@ def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[
     out = character
     for part in (_life, _scores, _injuries, _markers, _luck, _magic, _armor, _shield_and_helmet, _weapon, _rages):
         out = part(out, combatant, rules, events)
+    for _, hook in registry.AFTERMATH_HOOKS.items():   # the chapters' own (magic: the items' uses left today)
+        out = hook(out, combatant, rules, events)
     return out, events
 
 
@@ -140,11 +143,15 @@ def _with_fight_state(ch: Character, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
-    """F-LUCK-01/02: the Luck Dice she holds at the end of the fight (her player's, shared in it)."""
-    if c.luck_dice == ch.luck_dice:
-        return ch
-    _say(events, "luck", ch, f"Luck Dice {ch.luck_dice} → {c.luck_dice}", ch.luck_dice, c.luck_dice)
-    return ch.model_copy(update={"luck_dice": c.luck_dice})
+    """F-LUCK-01/02: the Luck Dice she holds at the end of the fight and the run of failures she is on (her
+    player's, shared in it): a streak begun in the fight goes on after it."""
+    before = luck.held_by(ch)
+    if c.luck_dice != ch.luck_dice:
+        _say(events, "luck", ch, f"Luck Dice {ch.luck_dice} → {c.luck_dice}", ch.luck_dice, c.luck_dice)
+    if c.luck_streak != before.streak:
+        _say(events, "luck", ch, f"failed rolls in a row: {before.streak} → {c.luck_streak} (F-LUCK-01)",
+             before.streak, c.luck_streak)
+    return luck.kept(ch, luck.LuckState(c.luck_dice, c.luck_streak))
 
 
 def _magic(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:

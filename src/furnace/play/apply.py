@@ -154,6 +154,9 @@ def _condition(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Condition)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
+        if e.name in c.immune:
+            step.log("condition", c.name, f"is immune to {e.name} (F-ARCH-02): it has no effect", condition=e.name)
+            continue
         held = held_for(step, e.name, e.duration, f"from {step.c(actor).name}")
         step.update(t, held=(*c.held, held))
         step.log("condition", c.name, f"is {held.describe()}", condition=e.name)
@@ -198,6 +201,10 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
         c = step.c(t)
         if not c.in_fight:
             continue
+        if e.category is not None and e.category in c.immune:   # immune to FEAR effects (F-ARCH-02): no SAVE
+            step.log("save", c.name, f"is immune to {e.category} effects (F-ARCH-02): no SAVE, unharmed")
+            apply_all(step, e.on_success, actor=actor, target=t)
+            continue
         bonus, name = save_of(step, c, e)
         dc_held = save_difficulty(step, c, name, dc)
         r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc_held}")
@@ -220,17 +227,8 @@ def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
         step.events.append(event)
 
 
-LEGACY_PLAYER_TAG = "player:"   # TRANSITIONAL: a player named in the features; remove once no caller writes it
-
-
-def player_of(c: Combatant) -> str | None:
-    """The PC's player (F-LUCK-01): the `player` field (the legacy features tag until its callers move)."""
-    return c.player or next((f.removeprefix(LEGACY_PLAYER_TAG) for f in c.features
-                             if f.startswith(LEGACY_PLAYER_TAG)), None)
-
-
 def _luck_owner(c: Combatant, step: Step) -> tuple[str, str]:
-    player = player_of(c)
+    player = c.player
     return ("player", player) if player and step.rules["luck_owner"] == "player" else ("pc", c.id)
 
 
@@ -414,7 +412,9 @@ def _part_of(x: Effect, lasting: Lasting) -> Effect:
 
 
 def _prompt(e: Effect, step: Step, actor: str, target: str) -> None:
-    text = e.prompt if isinstance(e, RefereePrompt) else f"{e.kind}: {e.note or e.model_dump(exclude={'kind'})}"
+    from furnace.rules.effects import effect_summary  # a sentence, never the effect's repr
+
+    text = e.prompt if isinstance(e, RefereePrompt) else effect_summary(e)
     step.log("referee", step.c(target).name, f"referee: {text}", prompt=text)
 
 

@@ -12,6 +12,7 @@ luck_spend_timing, AMB-02) and AMB-07 (player_facing_defense: the PC rolls to av
 from __future__ import annotations
 
 from furnace import dice
+from furnace.errors import IllegalActionError
 from furnace.play import conditions as cond
 from furnace.play import luck, registry
 from furnace.play.apply import apply_all, record_luck, share_luck
@@ -21,6 +22,7 @@ from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import take_damage
 from furnace.play.state import Encounter, Step, zone_index
 
+BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman's HP become DAM (F-ARCH-03)
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the struck piece's item save (M-ARM-01…03)
 
 
@@ -54,6 +56,7 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
         return
     dc, why = _difficulty(step, a, t, sneak)
     roll = step.roll(_signed("d20", a.attack_bonus), f"{a.name} ATK {t.name} with {a.weapon} vs {why}")
+    roll = _chosen_one(step, actor, roll, dc, plain)
     step.update(actor, held=cond.spend_next_attack(a.held, "next_atk"))
     step.update(target, held=cond.spend_next_attack(step.c(target).held, "next_atk_against"))
     natural = roll.natural or 0
@@ -140,6 +143,70 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     _damage(step, actor, target, crit, roll.total, cleaves)
 
 
+def _power(step: Step, cid: str, key: str) -> tuple[str, dict[str, object]] | None:
+    """The first archetype power she still holds this fight whose data names `key` (F-ARCH-03)."""
+    return next(((name, data) for name, data in step.c(cid).powers.items() if key in data), None)
+
+
+def _spend_power(step: Step, cid: str, name: str) -> None:
+    """A power used 'once a fight' (data.uses 1 per encounter, AMB-46) is gone until the next fight."""
+    c = step.c(cid)
+    if "encounter" in str(c.powers[name].get("uses", "")):
+        step.update(cid, powers={k: v for k, v in c.powers.items() if k != name})
+
+
+def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int, plain: bool) -> dice.RollResult:
+    """F-ARCH-03 Chosen one (data.reroll atk, once a fight): the first ATK that would miss — a natural 1 too —
+    is rolled again and the new roll stands."""
+    power = _power(step, actor, "reroll")
+    natural = roll.natural or 0
+    if power is None or plain or natural >= step.c(actor).crit_range or (natural != 1 and roll.total >= dc):
+        return roll
+    _spend_power(step, actor, power[0])
+    again = step.roll(roll.expression, f"{step.c(actor).name} rerolls the ATK (Chosen one)")
+    step.log("power", step.c(actor).name, f"Chosen one: the ATK of {roll.total} is rolled again: {again.total} "
+             "(F-ARCH-03)", (roll, again))
+    return again
+
+
+def rally(step: Step, cid: str) -> None:
+    """F-ARCH-03 Rally (data.ally_atk EASY, once a fight): as she first attacks, her first ally standing gets an
+    EASY next ATK."""
+    power = _power(step, cid, "ally_atk")
+    c = step.c(cid)
+    ally = next(iter(step.enc.allies_of(c)), None)
+    if power is None or ally is None:
+        return
+    _spend_power(step, cid, power[0])
+    mode = str(power[1]["ally_atk"])
+    step.update(ally.id, held=(*ally.held, cond.Held(name=cond.modifier_name("next_atk", mode),
+                                                     source=f"{c.name}'s Rally", ending="encounter")))
+    step.log("power", c.name, f"rallies {ally.name}: her next ATK is {mode} (F-ARCH-03)")
+
+
+def bloodmagic(step: Step, cid: str) -> None:
+    """F-ARCH-03 Bloodmagic, the player's choice on an attack: her next blow this turn converts HP to DAM."""
+    c = step.c(cid)
+    if _power(step, cid, "hp_cost") is None:
+        raise IllegalActionError(f"{c.name} has no Bloodmagic (a Bloodshaman feature, F-ARCH-03)")
+    step.update(cid, held=(*c.held, cond.Held(name=BLOODMAGIC, source="Bloodmagic", until_round=step.enc.round + 1)))
+
+
+def _blood_price(step: Step, actor: str) -> int:
+    """AMB-46: the Bloodshaman loses data.hp_cost (1d6) HP and adds the number rolled to this DAM."""
+    a = step.c(actor)
+    power = _power(step, actor, "hp_cost")
+    if power is None or not any(h.name == BLOODMAGIC for h in a.held):
+        return 0
+    step.update(actor, held=tuple(h for h in a.held if h.name != BLOODMAGIC))
+    _spend_power(step, actor, power[0])
+    r = step.roll(str(power[1]["hp_cost"]), f"{a.name}'s Bloodmagic: HP into DAM")
+    step.log("power", a.name, f"Bloodmagic: loses {r.total} HP and adds {r.total} to the DAM (F-ARCH-03, AMB-46)",
+             (r,))
+    take_damage(step, actor, r.total, "her own Bloodmagic")
+    return r.total
+
+
 def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     """F-LUCK-03: a player spends a Luck Die when one could turn this miss into a hit (AMB-02: after seeing the
     roll, added to the total). Under luck_spend_timing before_roll the spend is declared before the roll, which
@@ -193,7 +260,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         r = expr.roll(step.rng, label=f"{a.name} damage {a.damage}")
         amount, rolls, text = max(1, r.total), (r,), f"{r.total}"
     step.log("damage_roll", a.name, f"deals {text}", rolls)
-    amount = _sunder(step, target, amount)
+    amount = _sunder(step, target, amount + _blood_price(step, actor))
     was_alive = step.c(target).active
     overflow = take_damage(step, target, amount, f"{a.name}'s {a.weapon}")
     if was_alive and not step.c(target).active:

@@ -26,6 +26,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError, UnknownNameError
 from furnace.events import Event
+from furnace.play import luck
 from furnace.play.registry import Registry
 from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
@@ -195,8 +196,9 @@ class Fire:
         return self.campaign.characters[name or self.entry.owner]
 
     def put(self, character: Character) -> None:
-        self.campaign = self.campaign.model_copy(
-            update={"characters": {**self.campaign.characters, character.name: character}})
+        """Her new state; her player's other characters take her Luck Dice and streak (F-LUCK-01, luck_owner)."""
+        characters = luck.shared({**self.campaign.characters, character.name: character}, character, self.rules)
+        self.campaign = self.campaign.model_copy(update={"characters": characters})
 
     def log(self, kind: str, who: str, what: str, rolls: tuple[Any, ...] = (), **data: Any) -> None:
         self.events.append(Event(kind, who, what, rolls, data={"time": self.campaign.clock.describe(), **data}))

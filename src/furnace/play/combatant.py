@@ -14,7 +14,7 @@ from furnace import dice
 from furnace.characters import markers
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
-from furnace.play import registry
+from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.rules.bestiary import hd_value
 from furnace.rules.effects import ABILITIES, Ability
@@ -82,6 +82,9 @@ class Combatant(BaseModel):
     temporary_loss: dict[Ability, int] = Field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
     cause_of_death: str | None = None       # how she died (F-DEATH-02)
+    immune: tuple[str, ...] = ()            # conditions and SAVE categories she ignores (FRIGHTENED, fear: F-ARCH-02)
+    powers: dict[str, dict[str, Any]] = Field(default_factory=dict)   # archetype powers left this fight, by feature
+    item_uses: dict[str, int | None] = Field(default_factory=dict)    # magic items: uses left today (None: not yet)
 
     @property
     def active(self) -> bool:
@@ -177,15 +180,21 @@ def _marker_held(c: Character, rules: Ruleset, present: set[str]) -> tuple[Held,
 
 
 def _weapon_numbers(c: Character, rules: Ruleset, zone: Zone) -> tuple[Any, int, str, str, bool]:
-    """The weapon she fights with (the first, or the first ranged one from RANGED or FAR), its ATK, damage,
-    name and whether it is ranged; a fist without one."""
-    ranged_weapons = [w for w in c.weapons if w.kind == "ranged"]
-    weapon = ranged_weapons[0] if zone in ("RANGED", "FAR") and ranged_weapons else next(iter(c.weapons), None)
+    """The weapon she fights with (the first unbroken one, or the first ranged one from RANGED or FAR), its ATK
+    and damage (a notch's −1 each, M-WPN-02), name and whether it is ranged; a fist without one."""
+    usable = [w for w in c.weapons if not w.broken]
+    ranged_weapons = [w for w in usable if w.kind == "ranged"]
+    weapon = ranged_weapons[0] if zone in ("RANGED", "FAR") and ranged_weapons else next(iter(usable), None)
     if weapon is None:
         strength = c.mod("STR", rules)
         return None, strength + c.prof(rules), str(max(1, 1 + strength)), "fist", False
     return (weapon, attack_bonus(c, weapon, rules), damage_expression(c, weapon, rules), weapon.name,
             weapon.kind == "ranged")
+
+
+# the archetype data that makes a power the fight uses (F-ARCH-03): Chosen one's reroll, Rally's EASY ally ATK,
+# Bloodmagic's HP cost (furnace.play.attacks)
+POWERS = frozenset({"reroll", "ally_atk", "hp_cost"})
 
 
 def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
@@ -198,22 +207,27 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
     to_hit, save_mod = state_modifiers(c)
     saves = {a: c.mod(a, rules) + (prof if a in c.saves else 0) + save_mod for a in ABILITIES}
     crit_range = 20
-    for data in c.archetype_feature_data(rules):
+    features = c.archetype_feature_data(rules)
+    for data in features:
         if "crit_range" in data:
             crit_range = min(crit_range, int(min(data["crit_range"])))
+    immune = c.immunities(rules)
     built = Combatant(
         id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, prof=prof, char_class=c.char_class,
         player=c.player, hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk + to_hit, damage=dmg,
         weapon=name, ranged=ranged, armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet,
         shield=c.shield, weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
+        weapon_cracked=bool(weapon and weapon.cracked),
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
         hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval,
         spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
+        luck_dice=c.luck_dice, luck_streak=luck.held_by(c).streak, immune=tuple(sorted(immune)),
+        powers={key: data for key, data in zip(c.archetype_features, features, strict=False) if POWERS & set(data)},
         spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))
     hooked = registry.combatant_hooks(c, built, rules)
     own = _marker_held(c, rules, {h.name for h in hooked.held})
-    return hooked.model_copy(update={"held": (*own, *hooked.held)})
+    return hooked.model_copy(update={"held": tuple(h for h in (*own, *hooked.held) if h.name not in immune)})
 
 
 def monster_hd(value: Any) -> float:

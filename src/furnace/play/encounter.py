@@ -19,8 +19,8 @@ from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.play import conditions as cond
 from furnace.play import registry
-from furnace.play.apply import LEGACY_PLAYER_TAG, apply_periodic
-from furnace.play.attacks import attack, more_attacks, nearest_enemy, rage
+from furnace.play.apply import apply_periodic
+from furnace.play.attacks import attack, bloodmagic, more_attacks, nearest_enemy, rage, rally
 from furnace.play.attacks import extra_attacks as _extra_attacks
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.death import dying_turn, kill
@@ -29,7 +29,6 @@ from furnace.play.reaction import enemy_morale
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
-PLAYER_TAG = LEGACY_PLAYER_TAG   # TRANSITIONAL: the player is Combatant.player now (F-LUCK-01); no longer written
 # the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
@@ -116,9 +115,14 @@ def _act(step: Step, cid: str, action: Action) -> None:
         if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
             return
         rage(step, cid)
+        rally(step, cid)
+        if action.detail == "bloodmagic":
+            bloodmagic(step, cid)
         attack(step, cid, action.target, sneak=action.sneak)
         _extra_attacks(step)
         more_attacks(step, cid, action.target)
+        for _, hook in registry.AFTER_ATTACK.items():   # the round's use of the weapon (M-WPN-05)
+            hook(step, cid, c)
     elif action.kind in registry.ACTIONS:
         if action.target is None:
             raise IllegalActionError(f"{action.kind} needs a target")
@@ -200,13 +204,36 @@ def roll_initiative(step: Step) -> None:
     step.log("initiative", "all", f"order: {text}", tuple(rolls.values()))
 
 
+LAST = ("last",)   # the round's closing phase: who acts last (LAST_TO_ACT: F-TAB-34 4–5, M-WPN-06 with AMB-99)
+
+
+def round_phases(enc: Encounter) -> tuple[tuple[str, ...], ...]:
+    """The round's phases in order: the initiative's, then LAST when someone acts last this round."""
+    return (*enc.phases, LAST) if enc.last else enc.phases
+
+
+def acting_last(step: Step) -> None:
+    """As a round opens: whoever holds LAST_TO_ACT ("last to act next turn", an off-balance fighter under
+    off_balance_segments last_to_act) leaves her side's phase and acts after everyone else this round."""
+    last = tuple(c.id for c in step.enc.combatants if c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
+    step.enc = step.enc.model_copy(update={"last": last})
+    if last:
+        who = ", ".join(step.c(cid).name for cid in last)
+        step.log("initiative", "all", f"{who} act{'s' if len(last) == 1 else ''} last this round (LAST_TO_ACT)")
+
+
 def _actors(enc: Encounter, phase: tuple[str, ...], casting: frozenset[str] = frozenset()) -> list[str]:
-    """Who acts in a phase; in simultaneous initiative spells go with missiles (F-INIT-02)."""
+    """Who acts in a phase; in simultaneous initiative spells go with missiles (F-INIT-02); those acting last
+    only in the LAST phase."""
+    if phase == LAST:
+        return [cid for cid in enc.last if enc.get(cid).in_fight]
     if phase == ("ranged",):
-        return [c.id for c in enc.combatants if (c.ranged or c.id in casting) and c.in_fight]
-    if phase == ("melee",):
-        return [c.id for c in enc.combatants if not c.ranged and c.id not in casting and c.in_fight]
-    return [c.id for c in enc.combatants if c.side in phase and c.in_fight]
+        ids = [c.id for c in enc.combatants if (c.ranged or c.id in casting) and c.in_fight]
+    elif phase == ("melee",):
+        ids = [c.id for c in enc.combatants if not c.ranged and c.id not in casting and c.in_fight]
+    else:
+        ids = [c.id for c in enc.combatants if c.side in phase and c.in_fight]
+    return [cid for cid in ids if cid not in enc.last]
 
 
 def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
@@ -233,8 +260,9 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
     step.log("round", "all", f"round {step.enc.round}")
     if step.enc.round == 1 or (rules["reroll_initiative_each_turn"] and enc.initiative == "group"):
         roll_initiative(step)
+    acting_last(step)
     casting = _casters(step.enc, choose)
-    for phase in step.enc.phases:
+    for phase in round_phases(step.enc):
         together = len(phase) > 1 or phase in (("ranged",), ("melee",))
         for cid in _actors(step.enc, phase, casting):
             if step.enc.round == 1 and step.c(cid).side in step.enc.surprised:

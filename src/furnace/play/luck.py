@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from furnace import dice
+from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
 from furnace.events import Event
@@ -171,3 +172,39 @@ def clamp_success_level(original_sl: int, new_sl: int, *, natural: int | None = 
     if not _rules(rules)["luck_lifts_spell_failure"]:
         return original_sl if original_sl == 0 else max(1, result)
     return result
+
+
+# -- the luck a character carries between rolls, in fights and out (F-LUCK-01, AMB-02) ---------------------------
+STREAK_KEY = "luck"   # Character.extensions["luck"]: {"streak": failures in a row}; the dice are Character.luck_dice
+
+
+def held_by(character: Character) -> LuckState:
+    """The Luck Dice a character holds and the run of failures her last counted rolls made."""
+    streak = character.extensions.get(STREAK_KEY, {}).get("streak", 0)
+    return LuckState(character.luck_dice, max(0, int(streak)))
+
+
+def kept(character: Character, state: LuckState) -> Character:
+    """The character holding this luck state (no `luck` entry while the streak is 0)."""
+    others = {k: v for k, v in character.extensions.items() if k != STREAK_KEY}
+    extensions = {**others, STREAK_KEY: {"streak": state.streak}} if state.streak else others
+    return character.model_copy(update={"luck_dice": state.dice, "extensions": extensions})
+
+
+def count(character: Character, success: bool, kind: str, rules: Ruleset | None = None,
+          ) -> tuple[Character, list[Event]]:
+    """One roll of hers outside a fight (a SAVE on the clock: a disease, hunger, aging): a failure builds the
+    streak toward a Luck Die, a success ends it."""
+    state, event = record(held_by(character), success, kind, rules, who=character.name)
+    return kept(character, state), [event] if event is not None else []
+
+
+def shared(characters: dict[str, Character], who: Character, rules: Ruleset | None = None,
+           ) -> dict[str, Character]:
+    """Under luck_owner player (the default) the characters of one player hold her one pool and one streak:
+    each of them takes what `who` holds now."""
+    if not who.player or _rules(rules)["luck_owner"] != "player":
+        return characters
+    state = held_by(who)
+    return {name: kept(c, state) if c.player == who.player and held_by(c) != state else c
+            for name, c in characters.items()}

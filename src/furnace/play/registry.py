@@ -22,6 +22,7 @@ from furnace.errors import UnknownNameError
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
+    from furnace.events import Event
     from furnace.play.combatant import Combatant
     from furnace.play.state import Encounter, Step
     from furnace.rules.ruleset import Ruleset
@@ -101,6 +102,10 @@ class ActionRule(Protocol):
         """The detail (a spell's name …) with which the automatic tactic takes this action, or None."""
         ...
 
+    def details(self, c: Combatant) -> tuple[str, ...]:
+        """What the combatant may take this action with (the spells and cantrips she knows, her magic items)."""
+        ...
+
 
 Modifier = Callable[["Character"], StateModifier]
 DeathModel = Callable[["Step", "Combatant", int], None]
@@ -108,17 +113,24 @@ BlowHook = Callable[["Step", str, str], None]      # (step, actor, target): a cr
 FumbleHook = Callable[["Step", str], None]          # (step, actor): a natural 1 under a chapter's model
 
 AttacksHook = Callable[["Step", str, str], int]     # (step, actor, target): ATKs one attack action makes
+# (step, actor, the actor as the action began): what a round's use of the weapon costs (M-WPN-05: a cracked haft)
+AfterAttackHook = Callable[["Step", str, "Combatant"], None]
 # (character, combatant, rules) -> combatant: what a chapter carries from a character into a fight (magic: her
 # lockouts until rest and her cantrips); `from_character` runs every hook, in name order, on what it built
 CombatantHook = Callable[["Character", "Combatant", "Ruleset"], "Combatant"]
+# (character, combatant, rules, events) -> character: what a chapter writes back after the fight (magic: the
+# magic items' uses left today); `furnace.play.aftermath.settle` runs every hook, in name order
+AftermathHook = Callable[["Character", "Combatant", "Ruleset", list["Event"]], "Character"]
 
 ACTIONS: Registry[ActionRule] = Registry("action")
 ATTACKS_PER_ACTION: Registry[AttacksHook] = Registry("attacks-per-action rule")
+AFTER_ATTACK: Registry[AfterAttackHook] = Registry("after-attack rule")
 MODIFIERS: Registry[Modifier] = Registry("state modifier")
 DEATH_MODELS: Registry[DeathModel] = Registry("death model")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
 FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
 COMBATANT_HOOKS: Registry[CombatantHook] = Registry("combatant hook")
+AFTERMATH_HOOKS: Registry[AftermathHook] = Registry("aftermath hook")
 
 
 def state_modifiers(c: Character) -> tuple[StateModifier, ...]:

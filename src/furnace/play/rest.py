@@ -132,7 +132,7 @@ def short_rest(character: Character, rng: DiceSource, rules: Ruleset | None = No
     if character.hit_dice > 0 and character.hp < character.hp_max:
         character, event = spend_hit_die(character, rng, rules, "short rest")
         events.append(event)
-    return end_until_rest(character, events), events
+    return rest_ends(character, rng, rules, events, long=False), events
 
 
 def long_rest(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -146,8 +146,7 @@ def long_rest(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     events.append(Event("rest", character.name, f"Hit Dice pool refilled: {character.hit_dice} → {refill}",
                         before=character.hit_dice, after=refill))
     character = character.model_copy(update={"hit_dice": refill})
-    character = count_rest_days(end_until_rest(character, events), 1, rules, events)
-    return after_long_rest(character, rng, rules, events), events
+    return rest_ends(character, rng, rules, events, long=True, days=1), events
 
 
 def _long_rest_heal(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
@@ -174,6 +173,20 @@ def after_long_rest(character: Character, rng: DiceSource, rules: Ruleset, event
     for _, hook in LONG_REST_HOOKS.items():
         character = hook(character, rng, rules, events)
     return character
+
+
+def rest_ends(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event], *, long: bool,
+              days: int = 0) -> Character:
+    """What a rest ends under every healing model (CF-32): the "until rest" effects and the Spell Depletion count
+    (D-7, AMB-41; a short rest only under until_rest_ends_at any_rest); a long one also counts its `days` of
+    rest toward the torso wound (D-8) and runs the chapters' long-rest hooks (Rages, magic items' uses)."""
+    if long or rules["until_rest_ends_at"] == "any_rest":
+        character = end_until_rest(character, events)
+    if not long:
+        return character
+    if days:
+        character = count_rest_days(character, days, rules, events)
+    return after_long_rest(character, rng, rules, events)
 
 
 def _check_alive(character: Character) -> None:

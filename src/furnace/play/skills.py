@@ -55,20 +55,24 @@ def skill_modifiers(character: Character, skill: str, rules: Ruleset) -> list[Mo
 
 
 def situational(character: Character, skill: str, rules: Ruleset) -> tuple[list[str], list[str]]:
-    """EASY and HARD that may apply: racial and archetype EASY skills (in their situation) and armor."""
+    """EASY and HARD that may apply: racial EASY skills (in their situation, AMB-63) and armor."""
     easy: list[str] = []
     race = rules.tables.get("races").lookup(character.race).data
     if skill in race.get("easy_checks", []) or SKILL_ABILITY[skill] in race.get("easy_checks", []):
         easy.append(f"{character.race}: {race.get('feature', skill)}")
-    for feature in character.archetype_feature_data(rules):
-        if skill in feature.get("easy_checks", []):
-            easy.append(f"{character.archetype} feature")
     hard: list[str] = []
     if skill == "Stealth" and character.armor:
         armor = rules.tables.get("armor").lookup(character.armor).data
         if armor.get("stealth") == "HARD":
             hard.append(f"{character.armor} (stealth penalty, F-EQ-02)")
     return easy, hard
+
+
+def archetype_easy(character: Character, skill: str, rules: Ruleset) -> list[str]:
+    """F-ARCH-02…05: an archetype feature's EASY skill ("Intimidation CHECKS are EASY", "Arcana checks are EASY")
+    names no situation: it always applies (data.easy_checks)."""
+    return [f"{character.archetype} feature ({skill} CHECKs are EASY)" for feature in
+            character.archetype_feature_data(rules) if skill in feature.get("easy_checks", [])]
 
 
 def _touches(applies_to: str, skill: str, sight: bool) -> bool:
@@ -102,16 +106,17 @@ def marked(character: Character, skill: str, rules: Ruleset, *, sight: bool = Tr
 def skill_check(character: Character, skill: str, rng: DiceSource, room_dc: int, rules: Ruleset | None = None, *,
                 situation: bool = False, easy: Sequence[str] = (), hard: Sequence[str] = (),
                 sight: bool = True) -> CheckResult:
-    """A skill CHECK vs the ROOM DC. `situation=True` says the racial/archetype EASY's situation holds
-    (e.g. a Dwarf's History about architecture; always so under racial_easy automatic, AMB-63); armor's
+    """A skill CHECK vs the ROOM DC. `situation=True` says the racial EASY's situation holds (e.g. a Dwarf's
+    History about architecture; always so under racial_easy automatic, AMB-63); an archetype's EASY skill, armor's
     stealth penalty and the character's markers always apply. `sight=False` says a Perception CHECK is not
     by sight (listening), so a lost eye does not touch it."""
     rules = rules or load_ruleset()
     situation = situation or rules["racial_easy"] == "automatic"
     own_easy, own_hard = situational(character, skill, rules)
     mark_easy, mark_hard, disadvantage = marked(character, skill, rules, sight=sight)
-    dc = make_dc(room_dc, [*(own_easy if situation else []), *mark_easy, *easy], [*own_hard, *mark_hard, *hard],
-                 rules)
+    always = archetype_easy(character, skill, rules)
+    dc = make_dc(room_dc, [*(own_easy if situation else []), *always, *mark_easy, *easy],
+                 [*own_hard, *mark_hard, *hard], rules)
     mods = skill_modifiers(character, skill, rules)
     mods += [Modifier(p.checks, p.source) for p in registry.state_modifiers(character) if p.checks]
     return check(rng, dc, mods, kind="CHECK", advantage="dis" if disadvantage else None,

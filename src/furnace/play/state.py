@@ -29,6 +29,7 @@ class Encounter(BaseModel):
     combatants: tuple[Combatant, ...]
     initiative: InitiativeModel = "group"
     phases: tuple[tuple[str, ...], ...] = ()      # who acts in which phase of the round (side names)
+    last: tuple[str, ...] = ()                    # who acts after every phase this round (LAST_TO_ACT)
     surprised: tuple[str, ...] = ()
     morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None

@@ -42,7 +42,9 @@ from furnace.play.encounter import (
     _casters,
     _finish,
     _morale,
+    acting_last,
     roll_initiative,
+    round_phases,
     start_turn,
     tactic_attack_nearest,
 )
@@ -74,7 +76,7 @@ class Turns(BaseModel):
     @property
     def together(self) -> bool:
         """A phase whose actors strike together (a tied initiative, or simultaneous): the slain still strike."""
-        phases = self.encounter.phases
+        phases = round_phases(self.encounter)
         if not 0 <= self.phase < len(phases):
             return False
         phase = phases[self.phase]
@@ -110,7 +112,8 @@ def start(encounter: Encounter, rng: DiceSource, rules: Ruleset, choose: Tactic 
         raise IllegalActionError("the fight is over")
     step = Step(encounter, rng, rules)
     casting = _new_round(step, choose)
-    order = tuple(_actors(step.enc, step.enc.phases[0], frozenset(casting))) if step.enc.phases else ()
+    phases = round_phases(step.enc)
+    order = tuple(_actors(step.enc, phases[0], frozenset(casting))) if phases else ()
     turns = Turns(encounter=step.enc, order=order, casting=casting)
     return _advance(step, turns, choose, first=True), step.events
 
@@ -161,6 +164,7 @@ def _new_round(step: Step, choose: Tactic) -> tuple[str, ...]:
     step.log("round", "all", f"round {step.enc.round}")
     if step.enc.round == 1 or (step.rules["reroll_initiative_each_turn"] and initiative == "group"):
         roll_initiative(step)
+    acting_last(step)
     return tuple(sorted(_casters(step.enc, choose)))
 
 
@@ -187,7 +191,7 @@ def _advance(step: Step, turns: Turns, choose: Tactic, *, first: bool = False) -
             turn += 1
         _finish(step)
         step.killed_by.clear()
-        if not step.enc.over and phase + 1 >= len(step.enc.phases):
+        if not step.enc.over and phase + 1 >= len(round_phases(step.enc)):
             _morale(step)
             _finish(step)
             if not step.enc.over:
@@ -195,7 +199,7 @@ def _advance(step: Step, turns: Turns, choose: Tactic, *, first: bool = False) -
         if step.enc.over:
             return at.model_copy(update={"encounter": step.enc, "order": (), "turn": 0, "killed_by": {}})
         phase, turn = phase + 1, 0
-        order = tuple(_actors(step.enc, step.enc.phases[phase], frozenset(casting)))
+        order = tuple(_actors(step.enc, round_phases(step.enc)[phase], frozenset(casting)))
     raise IllegalActionError(f"no one could act in {MAX_TURNS} turns; end the fight")
 
 
@@ -267,10 +271,10 @@ def legal_actions(turns: Turns, who: str, rules: Ruleset) -> list[Choice]:
         if kind not in TARGETED and not chapter:
             out.append(Choice(kind, reason=refusal(turns, who, Action(kind), rules)))
             continue
-        if chapter and not _details(c):
-            out.append(Choice(kind, reason=f"{c.name} has no spell or cantrip to {kind}"))
+        if chapter and not registry.ACTIONS.get(kind).details(c):
+            out.append(Choice(kind, reason=f"{c.name} has nothing to {kind}"))
             continue
-        details: Sequence[str | None] = _details(c) if chapter else (None,)
+        details: Sequence[str | None] = registry.ACTIONS.get(kind).details(c) if chapter else (None,)
         reasons: list[str] = []
         targets: list[str] = []
         usable: list[str] = []
@@ -287,11 +291,6 @@ def legal_actions(turns: Turns, who: str, rules: Ruleset) -> list[Choice]:
         else:
             out.append(Choice(kind, reason=reasons[0] if reasons else _no_target(kind)))
     return out
-
-
-def _details(c: Combatant) -> tuple[str, ...]:
-    """What a chapter's action may use: the spells she knows, and the cantrips her features name."""
-    return (*c.spells, *(f.split(":", 1)[1] for f in c.features if f.startswith("cantrip:")))
 
 
 def _candidates(enc: Encounter, c: Combatant, kind: str) -> list[Combatant]:

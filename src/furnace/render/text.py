@@ -25,16 +25,11 @@ def _console() -> Console:
 
 
 def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
-    """A horizontal bar per total; totals that meet the DC are marked."""
-    top = max(dist.values())
-    lines = [f"{expression}: {len(dist)} totals, mean {float(sum(k * p for k, p in dist.items())):.2f}"]
-    for total, p in sorted(dist.items()):
-        bar = "█" * max(1, round(BAR_WIDTH * p / top)) if p else ""
-        mark = "✓" if dc is not None and total >= dc else " "
-        lines.append(f"{total:>5} {mark} {float(p) * 100:6.2f}% {bar}")
-    if dc is not None and chance is not None:
-        lines.append(f"P({expression} ≥ {dc}) = {chance} ≈ {float(chance) * 100:.2f}%")
-    return "\n".join(lines)
+    """A horizontal bar per total; totals that meet the DC are marked (furnace.render.plots, which imports no
+    rich, so `furnace odds` starts fast)."""
+    from furnace.render.plots import odds_chart as chart
+
+    return chart(expression, dist, dc, chance)
 
 
 def table_list(tables: list[Table]) -> None:

@@ -373,8 +373,202 @@ class RefereePrompt(Effect):
     prompt: str
 
 
-def effect_summary(effect: Effect) -> str:
-    """A short human reading of an effect, for tables and logs."""
-    fields = effect.model_dump(exclude={"kind", "note"}, exclude_defaults=True)
-    inner = ", ".join(f"{k}={v}" for k, v in fields.items())
-    return f"{effect.kind}({inner})"
+# -- sentences a referee reads ----------------------------------------------------------------------------------
+DiceShown = Callable[[str], str]
+"""How a dice expression of an effect is shown: as written (`str`), or rolled with its faces and total."""
+
+WHO: dict[str, str] = {
+    "target": "the target", "self": "the roller", "attacker": "the attacker", "random_ally": "a random ally",
+    "random_ally_close_to_target": "a random ally CLOSE to the target", "all_near_target": "everyone NEAR the target",
+    "all_close_to_target": "everyone CLOSE to the target", "all_near": "everyone NEAR",
+    "random_target": "a random target", "random_creature": "a random creature", "ally": "an ally",
+}
+# The words of the variables data files use in dice expressions (the rest: underscores read as spaces).
+VARIABLE_WORDS = {"ROOM_DC": "the ROOM DC", "PC_LVL": "the PC's level", "MISHAP_ROUNDS": "the mishap's rounds",
+                  "NEAR_DEAD": "the dead NEAR", "BATTLEFIELD_DEAD": "the dead on the battlefield",
+                  "HAZARD_SAVE_DC": "the hazard's DC", "ITEM_SAVE_DC": "the item's DC"}
+UNITS = {"exploration_turn": "exploration turn (10 minutes)"}
+UNTIL = {"next_turn": "until its next turn", "until_rest": "until a rest", "until_cured": "until cured",
+         "until_repaired": "until repaired", "until_healed": "until healed", "until_stands": "until it stands",
+         "encounter": "for the encounter", "permanent": "for good"}
+APPLIES_TO = {
+    "atk": "{w}'s ATK", "atk_against": "ATK against {w}", "checks": "{w}'s checks", "all_rolls": "{w}'s every roll",
+    "saves": "{w}'s SAVEs", "ac": "{w}'s AC", "damage": "{w}'s damage", "to_hit_and_damage": "{w}'s ATK and damage",
+    "ranged_atk": "{w}'s ranged ATK", "perception_sight": "{w}'s Perception by sight",
+    "persuasion": "{w}'s Persuasion", "intimidation": "{w}'s Intimidation", "next_atk": "{w}'s next ATK",
+    "next_atk_against": "the next ATK against {w}", "spellcheck": "{w}'s SPELLCHECKs", "morale": "{w}'s morale",
+    "fear_saves": "{w}'s SAVEs against fear", "dex": "{w}'s DEX",
+}
+WEAPON_DOES = {"drop": "weapon is dropped", "knock_away": "weapon is knocked away", "damage": "weapon is damaged",
+               "destroy": "weapon is destroyed", "sunder": "weapon is sundered", "loose": "weapon slips loose",
+               "entangled": "weapon is entangled", "notch": "weapon is notched", "slip": "weapon slips",
+               "string_snaps": "bowstring snaps", "crack": "weapon cracks"}
+
+
+def words(text: str) -> str:
+    """A dice expression or a value of a data file as a referee reads it: variables named in words."""
+    import re
+
+    text = str(text)
+    named = re.sub(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", lambda m: VARIABLE_WORDS.get(m[0], m[0].replace("_", " ")), text)
+    return named if named == text else re.sub(r"\s*([+*/-])\s*", r" \1 ", named)
+
+
+def _duration(d: Duration | None, shown: DiceShown) -> str:
+    if d is None:
+        return ""
+    if d.unit in UNTIL:
+        return f" {UNTIL[d.unit]}"
+    if d.amount == "MISHAP_ROUNDS":
+        return " for the rounds a mishap's condition lasts"
+    return f" for {shown(d.amount)} {_units(d.unit, d.amount)}"
+
+
+def _units(unit: str, amount: str) -> str:
+    word = UNITS.get(unit, unit)
+    return word if amount == "1" else word.replace(" (", "s (", 1) if "(" in word else word + "s"
+
+
+def _who(target: str) -> str:
+    return WHO.get(target, target.replace("_", " "))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _all(effects: list[Any], shown: DiceShown) -> str:
+    return "; ".join(_sentence(e, shown) for e in effects) or "nothing"
+
+
+def _damage(e: Damage, shown: DiceShown) -> str:
+    what = f"{'the maximum of ' if e.maximum else ''}{shown(e.dice)}{' ' + e.type if e.type else ''} damage"
+    to = "" if e.target == "target" else f" to {_who(e.target)}"
+    every = f" every {UNITS.get(e.every, e.every)}" if e.every else ""
+    return f"{what}{to}{every}{_duration(e.duration, shown)}"
+
+
+def _condition(e: Condition, shown: DiceShown) -> str:
+    meaning = CONDITIONS[e.name]
+    state = meaning if e.name.startswith(("CANT_", "MOVE_", "LAST_")) else f"is {e.name}"
+    return f"{_who(e.target)} {state}{_duration(e.duration, shown)}"
+
+
+def _save(e: Save, shown: DiceShown) -> str:
+    kind = " ".join(x for x in (e.ability, e.category and e.category.replace("_", " ")) if x)
+    dc = words(e.dc) if e.dc != "ROOM_DC" else "the ROOM DC"
+    mod = "" if e.modifier == "0" else f" with {words(e.modifier)} added"
+    every = f", every {UNITS.get(e.every, e.every)}" if e.every else ""
+    article = "an" if kind[:1] in ("A", "E", "I", "O") else "a"
+    out = f"{_who(e.target)} makes {article} {kind + ' ' if kind else ''}SAVE against {dc}{mod}{every}"
+    if e.on_fail:
+        out += f"; if it fails: {_all(e.on_fail, shown)}"
+    if e.on_success:
+        out += f"; if it holds: {_all(e.on_success, shown)}"
+    return out
+
+
+def _modifier(e: Modifier, shown: DiceShown) -> str:
+    roll = APPLIES_TO[e.applies_to].format(w=_who(e.target))
+    verb = "is" if e.applies_to in ("ac", "damage", "morale", "dex", "next_atk", "next_atk_against") else "are"
+    how = f"{e.value:+d} to {roll}" if e.mode == "BONUS" else f"{roll} {verb} {e.mode}"
+    return f"{how}{_duration(e.duration, shown)}"
+
+
+def _extra_attack(e: ExtraAttack, shown: DiceShown) -> str:
+    at = {"same": "the same foe", "another_near": "another foe NEAR", "any_near": "any foe NEAR"}[e.target]
+    again = ", again until one misses" if e.repeat == "until_miss" else ""
+    only = ", only if the target dies" if e.only_if else ""
+    return f"one more ATK against {at}{again}{only}"
+
+
+def _ability_loss(e: AbilityLoss, shown: DiceShown) -> str:
+    ability = "a random ability" if e.ability == "random" else e.ability
+    how = f"has {ability} halved" if e.mode == "halve" else f"loses {shown(e.dice)} {ability}"
+    return f"{_who(e.target)} {how}{' for good' if e.permanent else ' until healed'}"
+
+
+def _death(e: Death, shown: DiceShown) -> str:
+    when = f" in {shown(e.timer.amount)} {_units(e.timer.unit, e.timer.amount)}" if e.timer else ""
+    unless = f" unless {e.unless}" if e.unless else ""
+    return f"{_who(e.target)} dies{when}{unless}"
+
+
+def _weapon(e: WeaponEffect, shown: DiceShown) -> str:
+    out = f"{_who(e.target)}'s {WEAPON_DOES[e.action]}"
+    if e.then:
+        out += f"; with a weapon: {_all(e.then, shown)}"
+    if e.otherwise:
+        out += f"; without one: {_all(e.otherwise, shown)}"
+    return out
+
+
+def _armor(e: ArmorEffect, shown: DiceShown) -> str:
+    piece = "a piece of armor" if e.piece == "any" else e.piece
+    done = {"damage": "is damaged", "destroy": "is destroyed", "seize": "is seized"}[e.action]
+    ac = f" (AC {e.ac_delta:+d})" if e.ac_delta else ""
+    return f"{_who(e.target)}'s {piece} {done}{ac}"
+
+
+SENTENCES: dict[str, Callable[[Any, DiceShown], str]] = {
+    "damage": _damage, "condition": _condition, "save": _save, "modifier": _modifier,
+    "extra_attack": _extra_attack, "ability_loss": _ability_loss, "death": _death, "weapon": _weapon,
+    "armor": _armor,
+    "heal": lambda e, s: f"{_who(e.target)} heals {s(e.dice)} {'Hit Dice' if e.unit == 'hit_die' else 'HP'}",
+    "attack": lambda e, s: f"the roller attacks {'themself' if e.target == 'self' else _who(e.target)}",
+    "slay": lambda e, s: "the target dies outright if its HP are below the attacker's"
+                         + (f"; otherwise: {_all(e.otherwise, s)}" if e.otherwise else ""),
+    "hp_fraction_loss": lambda e, s: f"{_who(e.target)} loses {e.fraction} of its {e.of} HP",
+    "spell": lambda e, s: f"{'a random spell known' if e.spell == 'random_known' else 'the spell'} goes off at "
+                          f"{_who(e.target)} with SL {s(e.sl)}",
+    "summon": lambda e, s: f"{words(s(e.count))} {e.creature} summoned{_duration(e.duration, s)}",
+    "area": lambda e, s: "it reaches everyone on the battlefield" if e.zone == "battlefield"
+                         else f"it reaches everyone {e.zone} to {_who(e.of)}",
+    "injury": lambda e, s: f"roll on the {_table_name(e.table)} table",
+    "lasting": lambda e, s: f"a lasting mark, {e.name}"
+                            + (f": {_all(e.effects, s)}" if e.effects else "") + _duration(e.duration, s),
+    "move": lambda e, s: {"weapon": "the weapon lands", "self": "the roller moves", "target": "the target moves"}[
+        e.what] + f" {s(e.distance)} {e.unit} away",
+    "nothing": lambda e, s: "no effect",
+    "referee_prompt": lambda e, s: f"for the referee: {e.prompt}",
+}
+
+
+TABLE_NAMES: dict[str, str] = {}
+"""Table ids and their short names, filled as `furnace.rules.tables` loads the tables (which import this module)."""
+
+
+def _table_name(table: str) -> str:
+    """A table an effect names, by its short name with its id (`lingering-injuries (F-TAB-38)`)."""
+    name = TABLE_NAMES.get(table)
+    return f"{name} ({table})" if name else table
+
+
+def _plain(value: Any) -> str:
+    """A field of a kind registered elsewhere, in words (never a repr)."""
+    if isinstance(value, Effect):
+        return effect_summary(value)
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump(exclude_defaults=True))
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "; ".join(_plain(v) for v in value)
+    return words(str(value))
+
+
+def effect_summary(effect: Effect, shown: DiceShown = words) -> str:
+    """A sentence a referee reads: what the effect does, to whom, for how long (never a repr). `shown` shows the
+    effect's dice: as written by default, or rolled (`furnace.render.referee.rolling`)."""
+    return _cap(_sentence(effect, shown))
+
+
+def _sentence(effect: Effect, shown: DiceShown) -> str:
+    sentence = SENTENCES.get(effect.kind)
+    if sentence is not None:
+        text = sentence(effect, shown)
+    else:
+        fields = effect.model_dump(exclude={"kind", "note"}, exclude_defaults=True)
+        text = effect.kind.replace("_", " ") + "".join(f", {k.replace('_', ' ')} {_plain(getattr(effect, k))}"
+                                                       for k in fields)
+    return text + (f" ({effect.note})" if effect.note else "")

@@ -37,7 +37,7 @@ from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.rules.datafile import read_yaml
-from furnace.rules.effects import Effect, EffectList, check_dice, shown
+from furnace.rules.effects import TABLE_NAMES, Effect, EffectList, check_dice, shown
 
 TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -480,4 +480,5 @@ def _packaged() -> TableSet:
                 tables.append(validate_table(read_yaml(entry, "table"), f"furnace/data/tables/{entry.name}"))
         _PACKAGED = TableSet(tables)
         _PACKAGED._check_names()
+        TABLE_NAMES.update({t.id: t.name for t in tables})     # an injury effect names its table in words
     return _PACKAGED

@@ -40,6 +40,7 @@ model, and re-exports every public name of its modules.
 
 from __future__ import annotations
 
+from furnace.characters.equipment import IMPROVISED, weapon_penalty
 from furnace.houserules.middle_sea.armor import (
     ATTACK_FORMS,
     PIECES,
@@ -102,7 +103,6 @@ from furnace.houserules.middle_sea.spells import (
 )
 from furnace.houserules.middle_sea.weapons import (
     COMPASS,
-    IMPROVISED,
     WEAPON_CLASSES,
     Mishap,
     dex_roll,
@@ -110,7 +110,6 @@ from furnace.houserules.middle_sea.weapons import (
     pole_round,
     snapped_pieces,
     weapon_mishap,
-    weapon_penalty,
 )
 from furnace.houserules.middle_sea.zero_hp import ZERO_HP, npc_rolls, take_blow
 

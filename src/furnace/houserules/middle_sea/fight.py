@@ -25,6 +25,7 @@ from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import take_damage
 from furnace.play.registry import (
+    AFTER_ATTACK,
     ATTACKS_PER_ACTION,
     CRIT_MODELS,
     DEATH_MODELS,
@@ -124,13 +125,16 @@ def _shield_bonus(rules: Ruleset) -> int:
     return int(rules.tables.get("armor").lookup("shield").data.get("ac_bonus", 2))
 
 
+def _weapon(a: Combatant) -> Weapon:
+    return Weapon(name=a.weapon, kind="ranged" if a.ranged else "one-handed", damage=a.damage,
+                  weapon_class=a.weapon_class or ("hurled" if a.ranged else "sharp"),
+                  magic_bonus=a.magic_bonus, notches=a.weapon_notches, cracked=a.weapon_cracked)
+
+
 @FUMBLE_MODELS.register("middle-sea")
 def fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
-    weapon = Weapon(name=a.weapon, kind="ranged" if a.ranged else "one-handed", damage=a.damage,
-                    weapon_class=a.weapon_class or ("hurled" if a.ranged else "sharp"),
-                    magic_bonus=a.magic_bonus, notches=a.weapon_notches, cracked=a.weapon_cracked)
-    mishap = ms.weapon_mishap(weapon, a.dex_score, step.rng, step.rules)
+    mishap = ms.weapon_mishap(_weapon(a), a.dex_score, step.rng, step.rules)
     rolls = tuple(r for e in mishap.events for r in e.rolls)
     step.log("fumble", a.name, f"natural 1 (Middle Sea): {a.weapon} {mishap.outcome.replace('_', ' ')}", rolls,
              outcome=mishap.outcome)
@@ -150,6 +154,23 @@ def _notched(step: Step, actor: str, mishap: ms.Mishap) -> None:
 def _cracked(step: Step, actor: str, mishap: ms.Mishap) -> None:
     """M-WPN-05: the haft is cracked (weapon_cracked); the next natural 1 that fails snaps it."""
     step.update(actor, weapon_cracked=True)
+
+
+@AFTER_ATTACK.register("middle-sea:cracked-haft")
+def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
+    """M-WPN-05 (fumble_model middle-sea): each round a haft cracked before it is used, it saves vs crushing
+    blow as thick wood, or snaps and the weapon is unusable (she fights on with her fists)."""
+    a = step.c(actor)
+    if step.rules["fumble_model"] != "middle-sea" or not before.weapon_cracked or a.weapon != before.weapon \
+            or a.weapon_lost or not a.in_fight:
+        return
+    mishap = ms.pole_round(_weapon(a), step.rng, step.rules)
+    rolls = tuple(r for e in mishap.events for r in e.rolls)
+    held = "holds another round" if mishap.outcome == "held" else "snaps: the weapon is unusable"
+    step.log("weapon", a.name, f"the cracked {a.weapon} saves for this round's use: it {held} (M-WPN-05)", rolls,
+             outcome=mishap.outcome)
+    if mishap.outcome == "snapped":
+        _lost(step, actor, mishap)
 
 
 def _lost(step: Step, actor: str, mishap: ms.Mishap) -> None:

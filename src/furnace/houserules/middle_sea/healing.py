@@ -15,7 +15,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.events import Event
 from furnace.houserules.middle_sea.common import MiddleSeaError, _alive, _rules, state_of, with_state
-from furnace.play.rest import HEALING_MODELS
+from furnace.play.rest import HEALING_MODELS, rest_ends
 from furnace.rules.ruleset import Ruleset
 
 
@@ -70,13 +70,12 @@ def _hour(character: Character, rng: DiceSource, rules: Ruleset, half: int) -> t
     return _healed(character, roll, cap, "an hour of rest below half HP (M-HEAL-02)")
 
 
-def _end_until_rest(character: Character, events: list[Event], rules: Ruleset, *, full_day: bool,
-                    ) -> tuple[Character, list[Event]]:
-    """D-7: a rest ends the 'until rest' effects (an hour counts only under until_rest_ends_at any_rest)."""
-    if character.until_rest and (full_day or rules["until_rest_ends_at"] == "any_rest"):
-        events.append(Event("rest", character.name, "no longer: " + "; ".join(character.until_rest)))
-        character = character.model_copy(update={"until_rest": []})
-    return character, events
+def _end_of_rest(character: Character, events: list[Event], rng: DiceSource, rules: Ruleset, *, full_day: bool,
+                 ) -> tuple[Character, list[Event]]:
+    """The Furnace rest's own ends (`furnace.play.rest.rest_ends`): an hour is a short rest (its 'until rest'
+    effects end only under until_rest_ends_at any_rest, D-7); a full day a long one, a day toward the torso wound
+    (D-8) with the long-rest hooks."""
+    return rest_ends(character, rng, rules, events, long=full_day, days=1 if full_day else 0), events
 
 
 def rest_hour(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -91,7 +90,7 @@ def rest_hour(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     else:
         character, event = _hour(character, rng, rules, half)
         events = [event]
-    return _end_until_rest(character, events, rules, full_day=False)
+    return _end_of_rest(character, events, rng, rules, full_day=False)
 
 
 def rest_day(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -115,7 +114,7 @@ def rest_day(character: Character, rng: DiceSource, rules: Ruleset | None = None
         character, event = _healed(character, roll, character.hp_max, "a full day of rest at or above half HP "
                                    "(M-HEAL-03)")
         events.append(event)
-    return _end_until_rest(character, events, rules, full_day=True)
+    return _end_of_rest(character, events, rng, rules, full_day=True)
 
 
 HEALING_MODELS.add("middle-sea", {"post_combat": post_combat, "hour": rest_hour, "day": rest_day})

@@ -14,6 +14,7 @@ from typing import Any
 from furnace import dice
 from furnace.characters.abilities import modifier
 from furnace.characters.character import Weapon
+from furnace.characters.equipment import IMPROVISED, weapon_penalty
 from furnace.dice import DiceSource, RollResult
 from furnace.events import Event
 from furnace.houserules.middle_sea.common import MiddleSeaError, _rules
@@ -22,7 +23,6 @@ from furnace.rules.ruleset import Ruleset
 
 WEAPON_CLASSES = ("sharp", "blunt", "strung", "pole", "hurled", "unarmed")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-IMPROVISED = "improvised"
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,6 @@ class Mishap:
                 "roll": self.roll.to_dict() if self.roll else None, "conditions": list(self.conditions),
                 "slip_feet": self.slip_feet, "direction": self.direction, "segments_lost": self.segments_lost,
                 "events": [e.to_dict() for e in self.events]}
-
-
-def weapon_penalty(weapon: Weapon) -> int:
-    """M-WPN-02: −1 to hit and damage per notch, cumulative; AMB-95: −1 more for an improvised snapped piece."""
-    return -(weapon.notches + (1 if IMPROVISED in weapon.tags else 0))
 
 
 def mishap_class(weapon: Weapon, *, thrown: bool = False) -> str:

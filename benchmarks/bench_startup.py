@@ -1,0 +1,112 @@
+"""Start-up and exact-odds benchmarks: whole commands as a user runs them, against one-liners of the peers, the
+ratios measured in the same run (the runs interleaved, the median of each, so a busy neighbour core weighs on
+both sides alike).
+
+Run: .venv/bin/python benchmarks/bench_startup.py [--quick]   (also part of `make bench`)
+
+Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
+≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
+run in an empty home with no campaign settings, so nothing reads or writes a campaign.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+D20 = [PY, "-c", "import d20; print(d20.roll('1d20+3'))"]
+ICEPOOL_DC = [PY, "-c", "import icepool; d = icepool.d20 + 3; print(d); print((d >= 15).mean())"]
+# the same attack as `furnace odds attack` below: d20+3 vs AC 14, 1d8+2, a level-3 Fighter's crit (10 + F-TAB-31
+# rows 1-10 on a d10), every table row typed in by hand
+ICEPOOL_ATTACK = [PY, "-c", (
+    "import icepool as i; x = [i.d10, i.d8, i.d8, i.d8, i.d8, i.Die([0]), i.d10, i.d10, i.d10, 2 @ i.d10]; "
+    "c = 10 + i.d10.map(lambda r: x[r - 1]); h = (i.d8 + 2).map(lambda d: max(1, d)); "
+    "a = i.d20.map(lambda n: c if n == 20 else h if n != 1 and n + 3 >= 14 else 0); print(a); print(a.mean())")]
+
+
+def median_ms(cmds: dict[str, list[str]], runs: int, env: dict[str, str]) -> dict[str, float]:
+    samples: dict[str, list[float]] = {name: [] for name in cmds}
+    for cmd in cmds.values():                           # once each first: the disk cache warm for all
+        subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            start = timeit.default_timer()
+            subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+            samples[name].append((timeit.default_timer() - start) * 1000)
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
+def in_process_us(fn: Callable[[], object], number: int) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=5)) / number * 1e6
+
+
+def distributions(number: int) -> list[tuple[str, float, float]]:
+    """Our exact distribution vs icepool's for the same expressions, parsed once, in microseconds."""
+    import icepool
+
+    from furnace import dice
+
+    peers = {"d20+3": lambda: (icepool.d20 + 3).probability(">=", 15),
+             "4d6kh3": lambda: icepool.d6.highest(4, 3).probability(">=", 12),
+             "3d6": lambda: (3 @ icepool.d6).probability(">=", 12),
+             "12d6": lambda: (12 @ icepool.d6).probability(">=", 42)}
+    rows = []
+    for text, peer in peers.items():
+        expr = dice.parse(text)
+        ours = in_process_us(lambda e=expr: e.distribution(), number)   # type: ignore[misc]
+        rows.append((text, ours, in_process_us(peer, number)))
+    return rows
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    furnace = shutil.which("furnace", path=str(Path(PY).parent))
+    if furnace is None:
+        sys.exit("the furnace console script is not next to this Python")
+    with tempfile.TemporaryDirectory() as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+        env.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
+        cmds = {
+            "python -c pass": [PY, "-c", "pass"],
+            "d20 one-liner": D20,
+            "furnace roll 1d20+3": [furnace, "roll", "1d20+3"],
+            "furnace fight funnel-vs-goblins": [furnace, "fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"],
+            "furnace funnel": [furnace, "funnel", "--seed", "1"],
+            "icepool d20+3 >= 15": ICEPOOL_DC,
+            "furnace odds d20+3 --dc 15": [furnace, "odds", "d20+3", "--dc", "15"],
+            "icepool attack": ICEPOOL_ATTACK,
+            "furnace odds attack": [furnace, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
+                                    "--class", "fighter", "--level", "3"],
+        }
+        ms = median_ms(cmds, 5 if quick else 15, env)
+    d20 = ms["d20 one-liner"]
+    goals = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs-goblins": ("d20 one-liner", 2.0),
+             "furnace funnel": ("d20 one-liner", 2.0), "furnace odds d20+3 --dc 15": ("icepool d20+3 >= 15", 1.2),
+             "furnace odds attack": ("icepool attack", 1.2)}
+    print(f"Process wall time, median of {5 if quick else 15} interleaved runs")
+    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal")
+    for name, value in ms.items():
+        if name in goals:
+            peer, goal = goals[name]
+            ratio = value / ms[peer]
+            verdict = "met" if ratio <= goal else "NOT met"
+            print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict}")
+        else:
+            print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
+    print("\nExact distribution, in process (best of 5), microseconds")
+    print(f"  {'expression':<10} {'furnace':>10} {'icepool':>10} {'ratio':>7}")
+    for text, ours, theirs in distributions(200 if quick else 2000):
+        print(f"  {text:<10} {ours:10.1f} {theirs:10.1f} {ours / theirs:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""What a command prints for the referee: rule ids only under `--explain`, a row's dice rolled unless `--no-roll`.
+
+    @explain_option               # `furnace crit … --explain` (or `furnace --explain crit …`)
+    @no_roll_option               # the parameter `no_roll`
+    def crit(...):
+        say(result.explain())     # without its rule ids unless --explain
+
+`table_roll_lines` is the one way a rolled row is shown (table roll, crit, fumble, spell and mishap rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+from furnace.cli.context import Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _set_explain(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(Settings).explain = True
+
+
+def explain_option(fn: F) -> F:
+    """The command's own --explain (the same as `furnace --explain`)."""
+    return click.option("--explain", is_flag=True, expose_value=False, callback=_set_explain,
+                        help="Show the RULES.md ids behind each step (and the notes of a row).")(fn)
+
+
+def no_roll_option(fn: F) -> F:
+    return click.option("--no-roll", "no_roll", is_flag=True,
+                        help="Show the row's effects as written, without rolling the dice they name.")(fn)
+
+
+def explaining() -> bool:
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_object(Settings) if ctx is not None else None
+    return bool(found and found.explain)
+
+
+def plain(text: str, names: Iterable[str] = ()) -> str:
+    """The text as the referee reads it: its rule ids only under --explain (`names` are kept, even one such as
+    D-1 that looks like an id)."""
+    from furnace.render.referee import without_rule_ids
+
+    return text if explaining() else without_rule_ids(text, names)
+
+
+def say(text: str, names: Iterable[str] = ()) -> None:
+    click.echo(plain(text, names))
+
+
+def table_roll_lines(result: Any, rng: Any) -> tuple[list[str], list[Any]]:
+    """A roll on a table: the die and why, the roll and the row; then each effect, its dice rolled on `rng`
+    (`None`: as written). Also the effect rolls, for the JSON output."""
+    from furnace.render.referee import effect_lines
+
+    effects, rolls = effect_lines(result.row.effects, rng)
+    return [plain(result.explain()), *(f"  · {plain(e)}" for e in effects)], rolls

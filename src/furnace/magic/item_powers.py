@@ -1,0 +1,100 @@
+"""A magic item's power used in a fight (F-MAGIC-02, AMB-59): the "use" action, limited by the item's uses a day.
+
+The Shield of Shielding's "+1d4 AC for 1 round, once a day" (F-TAB-27): an entry with `data.applies_to: ac` and
+dice gives a held AC bonus (MOD:ac:BONUS, read by the ATK against her) until her turn after the entry's
+duration; an entry's effects (Mjölnir's CHILL, F-TAB-28) are applied to the action's target. The uses left
+today come into the fight from the character (`Character.extensions["magic_items"]`, the first use of a day
+rolls a charge as `use_item` does) and go back out of it (`settle_items`, the engine's AFTERMATH_HOOKS).
+"""
+
+from __future__ import annotations
+
+from furnace import dice
+from furnace.characters.character import Character
+from furnace.errors import IllegalActionError, UnknownNameError
+from furnace.events import Event
+from furnace.magic.items import USES_KEY, Item, daily_uses, get_item, uses_left
+from furnace.play.apply import apply_all
+from furnace.play.combatant import Combatant
+from furnace.play.conditions import Held, modifier_name
+from furnace.play.state import Encounter, Step
+from furnace.rules.ruleset import Ruleset
+
+
+class UseItem:
+    """Using a magic item's power as the turn's action (F-CMBT-01), registered with the engine as "use"."""
+
+    def run(self, step: Step, cid: str, target: str, detail: str | None) -> None:
+        c = step.c(cid)
+        item = get_item(step.rules, detail or "")
+        if item.name not in c.item_uses:
+            raise IllegalActionError(f"{c.name} does not carry {item.name}")
+        left = _uses_today(step, c, item)
+        rounds = _rounds(step, item)
+        for entry in item.entries:
+            if entry.data.get("applies_to") == "ac" and entry.data.get("dice"):
+                r = step.roll(str(entry.data["dice"]), f"{item.name}: {entry.data.get('effect', 'AC')}")
+                bonus = Held(name=modifier_name("ac", "BONUS"), value=r.total, source=item.name,
+                             until_round=step.enc.round + rounds)
+                c = step.update(cid, held=(*step.c(cid).held, bonus))
+                step.log("item", c.name, f"uses {item.name}: +{r.total} AC until her turn in round "
+                         f"{step.enc.round + rounds} (F-MAGIC-02)", (r,), ac_bonus=r.total)
+            if entry.effect_list():
+                apply_all(step, entry.effect_list(), actor=cid, target=target)
+        if left is not None:
+            step.update(cid, item_uses={**step.c(cid).item_uses, item.name: left - 1})
+            step.log("item", c.name, f"{item.name}: {left - 1} use(s) left today (AMB-59)")
+
+    def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
+        """The automatic tactic keeps the day's uses for the players to spend."""
+        return None
+
+    def details(self, c: Combatant) -> tuple[str, ...]:
+        """Her magic items with a use left today."""
+        return tuple(name for name, left in c.item_uses.items() if left is None or left > 0)
+
+
+def _uses_today(step: Step, c: Combatant, item: Item) -> int | None:
+    """The uses left today (None: no daily limit); the first use of the day gets the day's uses (AMB-59)."""
+    if item.uses is None:
+        return None
+    left = c.item_uses.get(item.name)
+    if left is None:
+        left, roll = daily_uses(item.uses, step.rng, step.rules)
+        step.log("item", c.name, f"{item.name}: {left} use(s) today ({item.uses}; AMB-59)", (roll,) if roll else ())
+    if left < 1:
+        raise IllegalActionError(f"{c.name} has no use of {item.name} left today (AMB-59)")
+    return left
+
+
+def _rounds(step: Step, item: Item) -> int:
+    """How many rounds the power lasts: the item's duration entry ("for 1 round"; "1d4 rounds" is rolled)."""
+    for entry in item.entries:
+        duration = entry.data.get("duration")
+        if isinstance(duration, dict) and duration.get("unit") in ("round", "next_turn"):
+            return max(1, dice.roll(str(duration.get("amount", "1")), step.rng, label=f"{item.name} lasts").total)
+    return 1
+
+
+def carry_items(character: Character, c: Combatant, rules: Ruleset) -> Combatant:
+    """The magic items she carries, with their uses left today (COMBATANT_HOOKS)."""
+    uses: dict[str, int | None] = {}
+    for name in character.items:
+        try:
+            item = get_item(rules, name)
+        except UnknownNameError:
+            continue
+        uses[item.name] = uses_left(character, item.name)
+    return c.model_copy(update={"item_uses": {**c.item_uses, **uses}}) if uses else c
+
+
+def settle_items(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """The uses she spent in the fight count for the rest of the day (AMB-59; AFTERMATH_HOOKS)."""
+    spent = {name: left for name, left in c.item_uses.items()
+             if left is not None and left != uses_left(character, name)}
+    if not spent:
+        return character
+    events.append(Event("item", character.name, "magic items' uses left today: "
+                        + ", ".join(f"{name} {left}" for name, left in spent.items()), data={"aftermath": True}))
+    state = {**character.extensions.get(USES_KEY, {}), **spent}
+    return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}})

@@ -1,0 +1,103 @@
+"""The app factory: the store, the security headers, the error pages, the routers and the static files.
+
+A user's error (`FurnaceError`) is a 4xx with one sentence (`{"error": …}`); for a player or an observer the
+sentence goes through the redactor first, so an error never names a concealed monster. Anything else is a
+500 saying only that it is a bug. Every answer carries a Content-Security-Policy that allows no inline script
+and nothing from another site.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from furnace.campaign.store import Store, resolve_url
+from furnace.errors import FurnaceError
+from furnace.web import api, fights, live, pages
+from furnace.web.auth import guard
+from furnace.web.config import WebSettings
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
+
+
+class SecurityHeaders(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await call_next(request)
+        for key, value in HEADERS.items():
+            if key == "Cache-Control" and request.url.path.startswith("/static/"):
+                continue
+            response.headers.setdefault(key, value)
+        return response
+
+
+def create_app(settings: WebSettings | None = None, *, store: Store | None = None) -> FastAPI:
+    """The console for `settings` (the database, the referee's token, the dice)."""
+    settings = settings or WebSettings()
+    app = FastAPI(title="Furnace table console", version="1", openapi_url=None, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(guard)])
+    app.state.settings = settings
+    app.state.store = store or Store(resolve_url(settings.db))
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
+    for router in (pages.router, api.router, fights.router, live.router):
+        for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
+            assert isinstance(route, APIRoute)
+            app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,
+                              include_in_schema=route.include_in_schema)
+    app.add_exception_handler(FurnaceError, _furnace_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _bug)
+    return app
+
+
+def _redacted(request: Request, message: str) -> str:
+    """The message as the caller may read it: a player's or observer's has concealed names taken out."""
+    caller = getattr(request.state, "caller", None)
+    if caller is None or caller.referee or caller.campaign is None:
+        return message
+    from furnace.web.views import redactor
+
+    try:
+        return redactor(request.app.state.store.open(caller.campaign)).text(message)
+    except FurnaceError:
+        return "that cannot be done now"
+
+
+async def _furnace_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, FurnaceError)
+    message = " ".join(str(exc).splitlines())
+    return _answer(request, getattr(exc, "http_status", 400), _redacted(request, message))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _answer(request, exc.status_code, str(exc.detail))
+
+
+async def _bug(request: Request, exc: Exception) -> Response:
+    return _answer(request, 500, "an internal error: please report it (the server's log has the details)")
+
+
+def _answer(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api/") or request.url.path == "/api":
+        return JSONResponse({"error": message}, status_code=status)
+    return HTMLResponse(pages.error_page(status, message), status_code=status)
+
+
+def app_routes(app: FastAPI) -> list[tuple[str, str]]:
+    """Every (method, path) the app answers, pages, API, SSE and static files included (for the roles test)."""
+    out: list[tuple[str, str]] = []
+    for route in app.routes:
+        path: Any = getattr(route, "path", "")
+        methods = getattr(route, "methods", None) or {"GET"}
+        out += [(m, path) for m in sorted(methods) if m != "HEAD"]
+    return out

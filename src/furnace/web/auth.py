@@ -1,0 +1,176 @@
+"""Who is asking, and may they: the session cookie, the CSRF check, and the one matrix of what each role may do.
+
+Every route is a key of `ALLOW` ("METHOD /path"), with the roles that may use it; a route missing from the
+matrix is refused to everyone (deny by default; tests/web/test_roles.py walks every route × role). A player's
+or an observer's session belongs to one campaign: any other campaign in the path is refused. The session
+token lives in an HttpOnly, SameSite=Lax cookie (Secure when the request came over HTTPS, directly or through a
+proxy saying X-Forwarded-Proto: https). A state-changing request must carry the CSRF cookie's value in the
+X-CSRF-Token header (double submit), and an Origin header, when sent, must be this server's.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, HTTPException, Request, Response
+from starlette.routing import Match
+
+from furnace.campaign import access
+from furnace.campaign.store import Store
+
+SESSION_COOKIE = "furnace_session"
+CSRF_COOKIE = "furnace_csrf"
+CSRF_HEADER = "x-csrf-token"
+SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+Who = Literal["referee", "player", "observer", "anonymous"]
+WHO: tuple[Who, ...] = ("referee", "player", "observer", "anonymous")
+
+REF, PLAY, OBS, ANON = "referee", "player", "observer", "anonymous"
+SIGNED_IN = frozenset({REF, PLAY, OBS})
+EVERYONE = frozenset({REF, PLAY, OBS, ANON})
+C = "/api/campaigns/{campaign}"
+
+# The permission matrix: each route, and who may use it. Nothing else is allowed.
+ALLOW: dict[str, frozenset[str]] = {
+    # pages
+    "GET /": EVERYONE,
+    "GET /signin": EVERYONE,
+    "GET /join/{token}": EVERYONE,
+    "GET /c/{campaign}": SIGNED_IN,
+    "GET /c/{campaign}/referee": frozenset({REF}),
+    "GET /c/{campaign}/player": frozenset({PLAY}),
+    "GET /c/{campaign}/table": frozenset({REF, PLAY, OBS}),
+    "GET /static": EVERYONE,
+    # the API
+    "GET /api/openapi.json": SIGNED_IN,
+    "GET /api/me": EVERYONE,
+    "POST /api/join": EVERYONE,
+    "POST /api/signout": SIGNED_IN,
+    "GET /api/campaigns": frozenset({REF}),
+    "POST /api/campaigns": frozenset({REF}),
+    "GET /api/bestiary": frozenset({REF}),
+    f"GET {C}": SIGNED_IN,
+    f"GET {C}/log": SIGNED_IN,
+    f"GET {C}/live": SIGNED_IN,
+    f"POST {C}/funnel": frozenset({REF}),
+    f"POST {C}/promote": frozenset({REF}),
+    f"POST {C}/encounter": frozenset({REF}),
+    f"POST {C}/encounter/next": frozenset({REF}),
+    f"GET {C}/encounter/actions": frozenset({REF, PLAY}),
+    f"POST {C}/encounter/act": frozenset({REF, PLAY}),
+    f"POST {C}/encounter/end": frozenset({REF}),
+    f"POST {C}/monsters/{{cid}}": frozenset({REF}),
+    f"POST {C}/table": frozenset({REF}),
+    f"POST {C}/rest": frozenset({REF}),
+    f"POST {C}/clock": frozenset({REF}),
+    f"POST {C}/roll": frozenset({REF}),
+    f"POST {C}/rolls/{{seq}}/show": frozenset({REF}),
+    f"POST {C}/characters/{{who}}/roll": frozenset({REF, PLAY}),
+    f"POST {C}/undo": frozenset({REF}),
+    f"POST {C}/invites": frozenset({REF}),
+    f"GET {C}/sessions": frozenset({REF}),
+    f"POST {C}/sessions/{{sid}}/revoke": frozenset({REF}),
+    f"GET {C}/odds": frozenset({REF}),
+}
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The one asking: a role, and for a player or an observer the session (its campaign and player)."""
+
+    role: Who
+    session: access.Session | None = None
+    token: str = ""
+
+    @property
+    def referee(self) -> bool:
+        return self.role == "referee"
+
+    @property
+    def campaign(self) -> str | None:
+        return self.session.campaign if self.session else None
+
+    @property
+    def player(self) -> str:
+        return self.session.player if self.session else ""
+
+
+def route_key(request: Request) -> str:
+    """The matrix key of the route that matched: "METHOD /path/{param}"."""
+    route = request.scope.get("route")
+    path = getattr(route, "path", None) or request.url.path
+    return f"{request.method} {path}"
+
+
+def caller_of(store: Store, request: Request) -> Caller:
+    token = request.cookies.get(SESSION_COOKIE, "")
+    session = access.session_for(store, token) if token else None
+    return Caller(session.role, session, token) if session is not None else Caller("anonymous")
+
+
+def guard(request: Request) -> Caller:
+    """The dependency every route runs first: who asks, may they here, and does a change carry its CSRF token."""
+    cached = getattr(request.state, "caller", None)
+    if isinstance(cached, Caller):
+        return cached
+    store: Store = request.app.state.store
+    who = caller_of(store, request)
+    allowed = ALLOW.get(route_key(request))
+    if allowed is None or who.role not in allowed:
+        if who.role == "anonymous":
+            raise HTTPException(401, "sign in first: open the link `furnace serve` printed, or a player's invite")
+        raise HTTPException(403, f"a {who.role} may not do this")
+    campaign = request.path_params.get("campaign")
+    if campaign is not None and not who.referee and campaign != who.campaign:
+        raise HTTPException(403, f"a {who.role} may only see their own campaign")
+    if request.method not in SAFE:
+        check_csrf(request)
+    request.state.caller = who
+    return who
+
+
+Asker = Annotated[Caller, Depends(guard)]   # a route's parameter: who asks, already checked
+
+
+def check_csrf(request: Request) -> None:
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    header = request.headers.get(CSRF_HEADER, "")
+    if not cookie or not header or not hmac.compare_digest(cookie.encode(), header.encode()):
+        raise HTTPException(403, "the request lacks its CSRF token: reload the page")
+    origin = request.headers.get("origin")
+    if origin and origin.rstrip("/") != _own_origin(request):
+        raise HTTPException(403, "a request from another site is refused")
+
+
+def _own_origin(request: Request) -> str:
+    scheme = "https" if secure(request) else request.url.scheme
+    return f"{scheme}://{request.headers.get('host', request.url.netloc)}"
+
+
+def secure(request: Request) -> bool:
+    """Served over HTTPS: directly, or behind a reverse proxy that says so."""
+    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
+
+
+def set_session(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=access.SESSION_DAYS * 86400, httponly=True, samesite="lax",
+                        secure=secure(request), path="/")
+
+
+def ensure_csrf(response: Response, request: Request) -> None:
+    """The CSRF cookie, readable by the page's script (it must copy it into a header), set once."""
+    if not request.cookies.get(CSRF_COOKIE):
+        response.set_cookie(CSRF_COOKIE, access.new_token(), httponly=False, samesite="lax", secure=secure(request),
+                            path="/")
+
+
+def matched_key(app: Any, method: str, path: str) -> str | None:
+    """The matrix key for a concrete request path (tests: which route a URL reaches)."""
+    scope = {"type": "http", "method": method, "path": path, "root_path": ""}
+    for route in app.routes:
+        match, _ = route.matches(scope)
+        if match == Match.FULL:
+            return f"{method} {getattr(route, 'path', path)}"
+    return None

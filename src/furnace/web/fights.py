@@ -1,0 +1,125 @@
+"""The fight's routes: start (with monsters from the bestiary), the legal actions as buttons, act, the monsters'
+turns, end. Each is `furnace.campaign.encounters` (what `furnace encounter …` runs) with the table's bookkeeping
+chained into the same command, so a new fight's monsters start concealed and stay out of the public log.
+
+A player acts only for her own character, on its turn, and names foes by their handles (m1, m2 …): a concealed
+monster is not on her menu, and no monster's id (which carries its name) reaches her.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from furnace.campaign import encounters
+from furnace.campaign import table as tables
+from furnace.campaign.commands import rules_of
+from furnace.campaign.session import chain
+from furnace.campaign.state import CampaignState
+from furnace.errors import FurnaceError
+from furnace.web import views
+from furnace.web.api import Body, rng_of, run, store_of
+from furnace.web.auth import Asker, Caller
+
+router = APIRouter(prefix="/api/campaigns/{campaign}/encounter")
+MENU_VERB = {"attack": "attack", "move_attack": "move", "go_ranged": "move", "dodge": "dodge",
+             "disengage": "disengage", "stabilise": "stabilise", "wait": "wait", "free": "free", "cast": "cast"}
+
+
+class StartBody(Body):
+    monsters: str = Field(min_length=1, max_length=300)
+    party: list[str] = Field(default_factory=list, max_length=50)
+    room_dc: int | None = Field(None, ge=1, le=40)
+    name: str | None = Field(None, max_length=100)
+
+
+class ActBody(Body):
+    who: str = Field(min_length=1, max_length=100)
+    action: str = Field(min_length=1, max_length=20)
+    target: str | None = Field(None, max_length=100)
+    spell: str | None = Field(None, max_length=60)
+    note: str = Field("", max_length=200)
+
+
+@router.post("")
+def start(campaign: str, body: StartBody, request: Request, caller: Asker) -> dict[str, Any]:
+    fn = encounters.begin(body.party or ["all"], rng_of(request), monsters=body.monsters, room_dc=body.room_dc,
+                          name=body.name or None)
+    return run(request, caller, campaign, "encounter start", chain(fn, tables.conceal_fight()))
+
+
+@router.post("/next")
+def next_turns(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
+    return run(request, caller, campaign, "encounter next", encounters.next_turns(rng_of(request)))
+
+
+@router.post("/end")
+def end(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
+    return run(request, caller, campaign, "encounter end", chain(tables.conceal_fight(), encounters.end()))
+
+
+def _cid(state: CampaignState, caller: Caller, name: str) -> str:
+    """A combatant's id from what the caller calls it: the referee any name or id, a player a handle."""
+    now = encounters.current(state)
+    if caller.referee:
+        return encounters.resolve(state, now, name)
+    by_handle = {h: cid for cid, h in views.handles(state).items()}
+    table = tables.current(state)
+    cid = by_handle.get(name)
+    if cid is None or (cid not in table.revealed and now.turns.encounter.get(cid).kind != "pc"):
+        raise FurnaceError("there is no one by that name you can act on")
+    return cid
+
+
+def _mine(state: CampaignState, caller: Caller, cid: str) -> None:
+    if caller.referee:
+        return
+    now = encounters.current(state)
+    member = state.roster.get(now.members.get(cid, ""))
+    if member is None or not views.own(member, caller):
+        raise FurnaceError("you act only for your own character")
+
+
+@router.get("/actions")
+def actions(campaign: str, request: Request, caller: Asker, who: str | None = None) -> dict[str, Any]:
+    """What a combatant may do now (default: whoever is due): each action with its targets, or why not."""
+    from furnace.play import turns
+
+    state = store_of(request).open(campaign)
+    now = encounters.current(state)
+    due = turns.due(now.turns)
+    if who is None and due is None:
+        return {"who": None, "actions": []}
+    cid = _cid(state, caller, who) if who else due.id if due else ""
+    _mine(state, caller, cid)
+    rules = rules_of(state).with_options(now.options, "this fight") if now.options else rules_of(state)
+    menu = turns.legal_actions(now.turns, cid, rules)
+    if caller.referee:
+        return {"who": cid, "actions": [dataclasses.asdict(m) | {"legal": m.legal} for m in menu]}
+    handle, table, scrub = views.handles(state), tables.current(state), views.redactor(state)
+    seen = {cid for cid in handle if cid in table.revealed or now.turns.encounter.get(cid).kind == "pc"}
+    out = []
+    for m in menu:
+        targets = [handle[t] for t in m.targets if t in seen]
+        legal = m.legal and (bool(targets) or not m.targets)
+        out.append({"kind": m.kind, "targets": targets, "details": list(m.details), "legal": legal,
+                    "reason": scrub.text(m.reason) if m.reason else (None if legal else "no foe you can see")})
+    return {"who": handle[cid], "actions": out}
+
+
+@router.post("/act")
+def act(campaign: str, body: ActBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """One action on a combatant's turn, as the menu names it (attack, move_attack, go_ranged, cast …)."""
+    state = store_of(request).open(campaign)
+    cid = _cid(state, caller, body.who)
+    _mine(state, caller, cid)
+    verb = MENU_VERB.get(body.action)
+    if verb is None:
+        raise FurnaceError(f"unknown action {body.action!r}: one of {', '.join(MENU_VERB)}")
+    target = "RANGED" if body.action == "go_ranged" else (
+        _cid(state, caller, body.target) if body.target else None)
+    fn = encounters.act(cid, verb, target, rng_of(request), spell=body.spell, note=body.note)
+    return run(request, caller, campaign, f"encounter act {verb}", fn)

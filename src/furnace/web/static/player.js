@@ -1,0 +1,50 @@
+/* A player's page (phone-sized): her characters, buttons for a CHECK, SAVE, ATK or SPELLCHECK rolled on the
+   server, her actions when one of hers is due in a fight, and the public log. */
+"use strict";
+(() => {
+  const { api, base, el, roster, encounter, live } = Furnace;
+  const $ = (id) => document.getElementById(id);
+  const sheet = $("sheet");
+
+  async function showActions(view) {
+    const box = $("actions");
+    box.replaceChildren();
+    const enc = view.encounter;
+    const mine = view.roster.filter((m) => m.mine).map((m) => m.id);
+    if (!enc || enc.over || !enc.due || !mine.includes(enc.due.id)) return;
+    const menu = await api("GET", base + "/encounter/actions?who=" + encodeURIComponent(enc.due.id));
+    for (const a of menu.actions.filter((x) => x.legal)) {
+      const targets = a.targets.length ? a.targets : [null];
+      for (const t of targets) {
+        const name = t ? ((enc.combatants.find((c) => c.id === t) || {}).name || t) : "";
+        box.append(el("button", { type: "button", "data-action": a.kind, text: a.kind + (t ? " → " + name : ""),
+          onclick: () => api("POST", base + "/encounter/act", { who: menu.who, action: a.kind, target: t,
+            spell: a.details.length ? a.details[0] : null }).catch(() => {}) }));
+      }
+    }
+  }
+
+  async function refresh() {
+    const view = await api("GET", base);
+    const mine = view.roster.filter((m) => m.mine);
+    roster($("mine"), mine);
+    const chosen = sheet.elements.who.value;
+    sheet.elements.who.replaceChildren(...mine.filter((m) => m.status !== "dead")
+      .map((m) => el("option", { value: m.id, selected: m.id === chosen, text: m.name })));
+    encounter($("encounter"), view.encounter);
+    await showActions(view);
+  }
+
+  for (const button of document.querySelectorAll("[data-roll]")) {
+    button.addEventListener("click", async () => {
+      const v = Furnace.formValues(sheet);
+      if (!v.who) { Furnace.toast("no character to roll for"); return; }
+      button.disabled = true;
+      try {
+        await api("POST", base + "/characters/" + encodeURIComponent(v.who) + "/roll",
+          { kind: button.dataset.roll, ability: v.ability, dc: v.dc || 12 });
+      } catch (error) { /* told in the toast */ } finally { button.disabled = false; }
+    });
+  }
+  live(refresh);
+})();

@@ -1,0 +1,72 @@
+"""The console in-process: an app on a temp SQLite store with seeded dice, a signed-in referee, invited players."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from furnace import dice
+from furnace.web import WebSettings, create_app
+from furnace.web.auth import CSRF_COOKIE
+
+CAMPAIGN = "keep"
+C = f"/api/campaigns/{CAMPAIGN}"
+
+
+def seeded_dice() -> Any:
+    counter = itertools.count(1)
+    return lambda: dice.seeded(next(counter))
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> WebSettings:
+    return WebSettings(db=str(tmp_path / "web.db"), rng=seeded_dice(), poll=0.02, keepalive=1)
+
+
+@pytest.fixture
+def app(settings: WebSettings) -> Any:
+    return create_app(settings)
+
+
+def signed_in(client: TestClient) -> TestClient:
+    """Send the CSRF cookie back in its header, as the page's script does."""
+    client.get("/")
+    client.headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""
+    return client
+
+
+@pytest.fixture
+def referee(app: Any, settings: WebSettings) -> Iterator[TestClient]:
+    with TestClient(app) as client:
+        assert client.get(f"/signin?token={settings.referee_token}").status_code == 200
+        yield signed_in(client)
+
+
+def invite(referee: TestClient, role: str, player: str = "", campaign: str = CAMPAIGN) -> str:
+    answer = referee.post(f"/api/campaigns/{campaign}/invites", json={"role": role, "player": player})
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["url"]).rsplit("/", 1)[-1]
+
+
+def joined(app: Any, referee: TestClient, role: str, player: str = "", campaign: str = CAMPAIGN) -> TestClient:
+    token = invite(referee, role, player, campaign)
+    client = TestClient(app)
+    assert client.get(f"/join/{token}").status_code == 200
+    client.headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""
+    answer = client.post("/api/join", json={"token": token})
+    assert answer.status_code == 200, answer.text
+    return client
+
+
+@pytest.fixture
+def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
+    """The campaign `keep` with a funnel for Ann and Bo, Ann's phone and the table display signed in."""
+    assert referee.post("/api/campaigns", json={"name": CAMPAIGN}).status_code == 200
+    assert referee.post(f"{C}/funnel", json={"players": ["Ann", "Bo"], "per_player": 2}).status_code == 200
+    return {"referee": referee, "ann": joined(app, referee, "player", "Ann"),
+            "tv": joined(app, referee, "observer")}
