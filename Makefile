@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/furnace demo
+PORT ?= 8000
+run: $(STAMP)      # the table console on http://127.0.0.1:$(PORT)/ (SQLite in the user's data folder)
+	$(BIN)/furnace serve --port $(PORT)
 
 # The whole suite: lint, types, layer contracts, then pytest with a throw-away PostgreSQL (scripts/with-postgres)
 test: $(STAMP)
