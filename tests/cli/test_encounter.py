@@ -152,3 +152,26 @@ def test_a_wrong_field_in_a_fight_file_is_refused_with_the_fields_allowed(
     code = main(["fight", str(path)])
     err = capsys.readouterr().err
     assert code == 2 and expected in err and str(path) in err
+
+
+def test_F_MAGIC_02_AMB_59_a_magic_item_used_on_her_turn_from_the_cli(capsys: pytest.CaptureFixture[str],
+                                                                      db: str) -> None:
+    """`encounter act WHO use --item I`: the Shield of Shielding's +1d4 AC (the entered 3) until her next turn;
+    its one use a day is spent, refused the second time, and carried onto the roster when the fight ends."""
+    assert run(capsys, db, "give", "Brakka", "Shield of Shielding")[0] == 0
+    assert run(capsys, db, "encounter", "start", "--party", "Brakka", "--monsters", "goblin", "--seed", "4")[0] == 0
+    run(capsys, db, "encounter", "next", "--seed", "1")
+    code, out, err = run(capsys, db, "encounter", "act", "Brakka", "use", "--item", "Shield of Shielding",
+                         "--faces", "3")
+    assert code == 0, err
+    assert "uses Shield of Shielding: +3 AC" in out and "0 use(s) left today" in out
+    state, _ = reopen(db)
+    assert state.encounter is not None
+    held = encounters.current(state).turns.encounter.get("brak1").held
+    assert [(h.value, h.source) for h in held if h.source == "Shield of Shielding"] == [(3, "Shield of Shielding")]
+    assert run(capsys, db, "encounter", "end")[0] == 0
+    code, _, err = run(capsys, db, "encounter", "start", "--party", "Brakka", "--monsters", "goblin", "--seed", "4")
+    run(capsys, db, "encounter", "next", "--seed", "1")
+    code, _, err = run(capsys, db, "encounter", "act", "Brakka", "use", "--item", "Shield of Shielding",
+                       "--faces", "3")
+    assert code == 2 and "no use of Shield of Shielding left today" in err

@@ -224,6 +224,37 @@ def test_F_ADV_02_F_ADV_03_AMB_46_level_up_asks_for_the_feature_and_the_ability(
     assert "picked at random: feature" in out and len(member(cli, "Hob")["character"]["archetype_features"]) == 2
 
 
+def test_F_ARCH_03_the_bloodshamans_martial_weapon_is_asked_and_gives_prof(cli: Run) -> None:
+    """The martial-weapon feature asks which martial melee weapon (F-TAB-22's examples or one she carries); the
+    choice is kept and read by the ATK: PROF +1 at level 2 (F-TAB-05a) with a warhammer, a Cleric's martial
+    weapon, and not with another martial one."""
+    from furnace.characters.character import Character, Weapon
+    from furnace.characters.equipment import attack_bonus
+    from furnace.rules.ruleset import load_ruleset
+
+    join(cli, "corra")
+    ok(cli, "character", "promote", "Corra", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
+       "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--seed", "1")
+    level_up = ["character", "level-up", "Corra", "--spell", "Flame Shield", "--seed", "1"]
+    err = refused(cli, *level_up, "--feature", "martial-weapon")
+    assert "martial-weapon gives PROF with one martial melee weapon" in err and "--weapon" in err
+    assert "arming sword, warhammer, longsword" in err and "warbow" not in err
+    err = refused(cli, *level_up, "--feature", "martial-weapon", "--weapon", "warbow")
+    assert "is not a martial melee weapon" in err
+    assert "names a weapon" in refused(cli, *level_up, "--weapon", "warhammer", "--feature", "healer")
+    ok(cli, *level_up, "--feature", "martial-weapon", "--weapon", "Warhammer")
+    data = member(cli, "Corra")["character"]
+    assert data["extensions"]["archetype"] == {"weapon_prof": "warhammer"}
+    rules = load_ruleset()
+    corra = Character.model_validate(data)
+    hammer = Weapon(name="warhammer", category="martial", damage="1d8")
+    sword = Weapon(name="arming sword", category="martial", damage="1d8")
+    with_both = corra.model_copy(update={"weapons": [sword, hammer]})
+    strength = corra.mod("STR")
+    assert attack_bonus(with_both, hammer, rules) == strength + 1
+    assert attack_bonus(with_both, sword, rules) == strength
+
+
 def test_F_MU_05_a_level_opens_a_spell_to_choose(cli: Run) -> None:
     join(cli, "agna")
     ok(cli, "character", "promote", "Agna", "--class", "Magic-user", "--archetype", "Wizard", "--random", "--seed", "3")

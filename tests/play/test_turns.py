@@ -132,6 +132,18 @@ def test_F_BASE_05_reach_by_zone() -> None:
     assert menu["disengage"].reason == "A is NEAR, not CLOSE: there is nothing to disengage from (F-CMBT-03)"
 
 
+def test_F_ARCH_03_F_MAGIC_02_the_table_verbs_for_bloodmagic_and_an_item() -> None:
+    """`attack FOE --bloodmagic` carries the Bloodshaman's choice onto the blow (CLOSE or closing in); `use` a
+    magic item aims at herself unless a target is named."""
+    t, _ = begin(pc(zone="CLOSE"), mon(zone="CLOSE"), mon("c", zone="NEAR"), faces=[6, 1])
+    assert turns.action_for(t, "a", "attack", "b", RULES, bloodmagic=True) == Action("attack", "b",
+                                                                                      detail="bloodmagic")
+    assert turns.action_for(t, "a", "attack", "c", RULES, bloodmagic=True).detail == "bloodmagic"
+    assert turns.action_for(t, "a", "attack", "b", RULES).detail is None
+    assert turns.action_for(t, "a", "use", None, RULES, item="Shield of Shielding") == Action(
+        "use", "a", detail="Shield of Shielding")
+
+
 def test_own_side_and_the_fallen_are_no_targets() -> None:
     t, _ = begin(pc(), pc("e"), mon(), mon("c", status="dead", hp=0), faces=[6, 1])
     assert turns.refusal(t, "a", Action("attack", "e"), RULES) == "E is on A's side"

@@ -70,6 +70,7 @@ class Choices:
     cantrips: tuple[str, ...] = ()
     ability: str | None = None
     feature: str | None = None
+    weapon: str | None = None       # the martial melee weapon an archetype feature names (F-ARCH-03)
     random: bool = False
 
 
@@ -274,7 +275,7 @@ def promote_character(c: Character, ch: Choices, rng: DiceSource, rules: Ruleset
     feature = _first_feature(archetype, ch, rules, pick)
     after, events = _promote(c, char_class, archetype, rng, rules, skills=skills, extra_save=save,
                              expertise=expertise, fighting_style=style, feature=feature)
-    after = _magic(after, ch, rules, pick)
+    after = _weapon_prof(_magic(after, ch, rules, pick), ch, feature, rules, pick)
     return after, [*pick.event(), *events, *_learned(c, after)]
 
 
@@ -295,7 +296,7 @@ def level_up_character(c: Character, ch: Choices, rng: DiceSource, rules: Rulese
     ability = _ability(c, ch, level, "ability_score_plus_1" in due, pick)
     feature = _feature(c, ch, level, "archetype_feature" in due, rules, pick)
     after, events = _level_up(c, rng, rules, ability=ability, feature=feature)
-    after = _magic(after, ch, rules, pick)
+    after = _weapon_prof(_magic(after, ch, rules, pick), ch, feature, rules, pick)
     return after, [*pick.event(), *events, *_learned(c, after)]
 
 
@@ -330,6 +331,30 @@ def _feature(c: Character, ch: Choices, level: int, due: bool, rules: Ruleset, p
         return given                               # level_up says she has every feature already
     return pick.one("feature", "--feature", given, free,
                     f"level {level} gives one unused {c.archetype} feature, the player's choice (AMB-46)")
+
+
+def _weapon_prof(c: Character, ch: Choices, feature: str | None, rules: Ruleset, pick: _Picker) -> Character:
+    """F-ARCH-03: a feature that gives PROF with "one martial melee weapon" (data.weapon_profs) asks which: one
+    she carries, or one the weapons table (F-TAB-22) names; kept in extensions["archetype"]["weapon_prof"]."""
+    wants = [] if feature is None or c.archetype is None else list(
+        archetype_table(rules, c.archetype).lookup(feature).data.get("weapon_profs", []))
+    if not wants:
+        if ch.weapon is not None:
+            raise ChoiceError("no feature taken here names a weapon (F-ARCH-03)", "weapon", [])
+        return c
+    category = str(wants[0].get("category", "martial"))
+    melee = bool(wants[0].get("melee"))
+    rows = [r.data for r in rules.tables.get("weapons").rows
+            if r.data.get("category") == category and not (melee and r.data.get("type") == "ranged")]
+    open_ = list(dict.fromkeys([*(w.name for w in c.weapons if w.category == category
+                                  and not (melee and w.kind == "ranged")),
+                                *(str(x) for data in rows for x in data.get("examples", []))]))
+    given = _spelled(ch.weapon, open_, f"a {category}{' melee' if melee else ''} weapon") if ch.weapon else None
+    name = pick.one("weapon", "--weapon", given, open_,
+                    f"{feature} gives PROF with one {category}{' melee' if melee else ''} weapon, the player's "
+                    "choice (F-ARCH-03)")
+    arch = {**c.extensions.get("archetype", {}), "weapon_prof": name}
+    return c.model_copy(update={"extensions": {**c.extensions, "archetype": arch}})
 
 
 # -- spells known and cantrips: F-CLR-03, F-MU-05/06, F-ARCH-04/05 ---------------------------------------------

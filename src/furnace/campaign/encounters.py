@@ -144,7 +144,8 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     pcs = ", ".join(f"{c.name} ({c.id})" for c in combatants if c.kind == "pc")
     foes = ", ".join(f"{c.name} (HP {c.hp}, AC {c.ac})" for c in combatants if c.kind != "pc")
     opening = Event("encounter", "", f"{title} begins, ROOM DC {dc}, {mode} initiative: {pcs} against {foes}",
-                    tuple(rolls), data={"fight": title, "room_dc": dc, "party": [m.id for m in members]})
+                    tuple(rolls), data={"fight": title, "room_dc": dc, "party": [m.id for m in members],
+                                        "monsters": {c.id: c.name for c in combatants if c.kind != "pc"}})
     return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
 
 
@@ -233,7 +234,7 @@ def next_turns(rng: DiceSource) -> Command:
 
 
 def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str | None = None,
-        note: str = "") -> Command:
+        note: str = "", item: str | None = None, bloodmagic: bool = False) -> Command:
     """One combatant's chosen action on her turn (a player's, or the referee's for a monster); an action she
     cannot take is refused with the reason and nothing changes."""
 
@@ -242,7 +243,8 @@ def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str 
         rules = _rules(state, now.options)
         cid = resolve(state, now, who)
         aim = resolve(state, now, target) if target is not None and target.upper() != "RANGED" else target
-        action = play.action_for(now.turns, cid, verb, aim, rules, spell=spell, note=note)
+        action = play.action_for(now.turns, cid, verb, aim, rules, spell=spell, note=note, item=item,
+                                 bloodmagic=bloodmagic)
         turns, events = play.take(now.turns, cid, action, rng, rules)
         return _keep(state, _moved(now, turns, events)), [*events, _due(turns)]
 

@@ -310,6 +310,8 @@ def _magic_options(fn: Any) -> Any:
                                             "master, Protection, 2 weapon fighting).")
 @click.option("--feature", default=None, help="An archetype feature at level 1 (only under the referee's optional "
                                               "rule archetype_feature_at_level_1).")
+@click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with "
+                                            "(the Bloodshaman's martial-weapon).")
 @_magic_options
 @click.option("--name", default=None, help="Her new name (a survivor of the funnel earns one).")
 @_random_option
@@ -320,7 +322,7 @@ def _magic_options(fn: Any) -> Any:
 @json_option
 def character_promote(who: str, char_class: str | None, archetype: str | None, skills: Sequence[str],
                       expertise: Sequence[str], extra_save: str | None, style: str | None, feature: str | None,
-                      spells: Sequence[str],
+                      weapon: str | None, spells: Sequence[str],
                       cantrips: Sequence[str], name: str | None, at_random: bool, write: bool, seed: int | None,
                       faces: str | None,
                       profile: str, as_json: bool) -> None:
@@ -333,7 +335,7 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
 
     choices = roster.Choices(char_class=char_class, archetype=archetype, skills=tuple(skills),
                              expertise=tuple(expertise), save=extra_save, style=style, feature=feature,
-                             spells=tuple(spells),
+                             weapon=weapon, spells=tuple(spells),
                              cantrips=tuple(cantrips), random=at_random)
     campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
@@ -354,6 +356,8 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
 @click.argument("who")
 @click.option("--ability", default=None, help="The score to raise at levels 4, 6, 8 and 10.")
 @click.option("--feature", default=None, help="The archetype feature to take, where one is due.")
+@click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with "
+                                            "(the Bloodshaman's martial-weapon).")
 @_magic_options
 @_random_option
 @_write_option
@@ -361,7 +365,7 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
 @faces_option
 @profile_option
 @json_option
-def character_level_up(who: str, ability: str | None, feature: str | None, spells: Sequence[str],
+def character_level_up(who: str, ability: str | None, feature: str | None, weapon: str | None, spells: Sequence[str],
                        cantrips: Sequence[str], at_random: bool, write: bool, seed: int | None, faces: str | None,
                        profile: str,
                        as_json: bool) -> None:
@@ -371,8 +375,8 @@ def character_level_up(who: str, ability: str | None, feature: str | None, spell
     """
     from furnace.campaign import roster
 
-    choices = roster.Choices(ability=ability, feature=feature, spells=tuple(spells), cantrips=tuple(cantrips),
-                             random=at_random)
+    choices = roster.Choices(ability=ability, feature=feature, weapon=weapon, spells=tuple(spells),
+                             cantrips=tuple(cantrips), random=at_random)
     campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
         _no_profile(profile)

@@ -57,7 +57,7 @@ __all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "describe
 # the engine's own actions, in the order a menu shows them; chapters add theirs (registry.ACTIONS)
 ENGINE_ACTIONS = ("attack", "move_attack", "go_ranged", "dodge", "disengage", "stabilise", "wait", "free")
 TARGETED = frozenset({"attack", "move_attack", "stabilise"})
-VERBS = ("attack", "cast", "stabilise", "dodge", "move", "disengage", "wait", "free")   # as a table says them
+VERBS = ("attack", "cast", "use", "stabilise", "dodge", "move", "disengage", "wait", "free")   # as a table says them
 REACH = ("CLOSE", "NEAR")
 MAX_TURNS = 10_000        # `run_tactic` stops here: a fight nobody can end is not played forever
 
@@ -205,26 +205,30 @@ def _advance(step: Step, turns: Turns, choose: Tactic, *, first: bool = False) -
 
 # -- what she may do -------------------------------------------------------------------------------------------
 def action_for(turns: Turns, who: str, verb: str, target: str | None, rules: Ruleset, *, spell: str | None = None,
-               note: str = "") -> Action:
+               note: str = "", item: str | None = None, bloodmagic: bool = False) -> Action:
     """The engine's action for a verb as the table says it (VERBS): `attack FOE` strikes where she stands, or
     goes NEAR first when she must (as the tactic does); `move FOE` goes NEAR and attacks; `move RANGED` goes
-    RANGED; `cast TARGET` with a spell; `stabilise ALLY`; `dodge`, `disengage`, `wait`; `free` with a note for
-    the referee. A Rogue's blow at a surprised foe in round 1 is a Sneak Attack (F-ROG-04). `take` checks it."""
+    RANGED; `cast TARGET` with a spell; `use [TARGET]` a magic item's power; `stabilise ALLY`; `dodge`,
+    `disengage`, `wait`; `free` with a note for the referee. A Rogue's blow at a surprised foe in round 1 is a
+    Sneak Attack (F-ROG-04); `bloodmagic` spends the Bloodshaman's HP on the blow (F-ARCH-03). `take` checks it."""
     verb = {"stabilize": "stabilise"}.get(verb.lower(), verb.lower())
     if verb in ("attack", "move") and target is not None and target.upper() not in ("RANGED",):
         enc = turns.encounter
         sneak = enc.round == 1 and "Sneak Attack" in enc.get(who).features and any(
             c.id == target and c.side in enc.surprised for c in enc.combatants)
-        plain = Action("attack", target, sneak=sneak)
+        blood = "bloodmagic" if bloodmagic else None
+        plain = Action("attack", target, sneak=sneak, detail=blood)
         if verb == "attack" and refusal(turns, who, plain, rules) is None:
             return plain
-        return Action("move_attack", target, sneak=sneak)
+        return Action("move_attack", target, sneak=sneak, detail=blood)
     if verb == "move":
         if target is None:
             raise IllegalActionError("move takes a foe (go NEAR and attack it) or RANGED")
         return Action("go_ranged")
     if verb == "cast":
         return Action("cast", target, detail=spell)
+    if verb == "use":
+        return Action("use", target or who, detail=item)
     if verb == "free":
         return Action("free", note=note or "a free-form action")
     if verb in ("stabilise", "dodge", "disengage", "wait", "attack"):
