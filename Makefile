@@ -23,8 +23,8 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	scripts/with-postgres $(BIN)/pytest
 
-browser: $(STAMP)   # only the real-Chromium tests (needs /usr/bin/chromium: apt-get install chromium)
-	$(BIN)/pytest -m browser tests/render
+browser: $(STAMP)   # only the real-Chromium tests: sheets, plots, the table console (needs /usr/bin/chromium)
+	$(BIN)/pytest -m browser tests/render tests/web
 
 fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousand, CI 20,000)
 	FURNACE_FUZZ=full $(BIN)/pytest -q tests/fuzz

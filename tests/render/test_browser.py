@@ -119,3 +119,54 @@ def test_character_sheet_prints_one_page(page: Any) -> None:
     assert_cards_fit(page)
     for fmt in ("A4", "Letter"):
         assert pdf_pages(page.pdf(format=fmt)) == 1, fmt
+
+
+# -- the simulation's plots (F-CMBT-05): drawn in Chromium, nothing outside the picture, bars true to the counts --
+def _svg_layout(page: Any, svg: str) -> dict[str, Any]:
+    page.set_content(f"<!doctype html><html><body style='margin:0'>{svg}</body></html>")
+    layout: dict[str, Any] = page.evaluate("""() => {
+        const svg = document.querySelector('svg');
+        const box = svg.getBoundingClientRect();
+        const inside = el => { const b = el.getBoundingClientRect();
+            return b.left >= box.left - 0.5 && b.right <= box.right + 0.5 && b.top >= box.top - 0.5
+                && b.bottom <= box.bottom + 0.5; };
+        return {
+            width: box.width, height: box.height,
+            outside: [...svg.querySelectorAll('text, rect')].filter(el => !inside(el)).map(el => el.textContent),
+            texts: [...svg.querySelectorAll('text')].map(t => t.textContent),
+            bars: [...svg.querySelectorAll('rect > title')].map(t => [t.textContent,
+                                                                     t.parentElement.getBBox().width]),
+        };
+    }""")
+    return layout
+
+
+def test_F_CMBT_05_the_simulation_plot_draws_inside_its_frame(page: Any) -> None:
+    """The plot of `furnace simulate examples/funnel-vs-goblins.yaml --fights 300 --seed 1`, in Chromium: every
+    label and bar lies inside the picture, each character has a bar, and each bar is as long as her share."""
+    from furnace.play.simulate import FightFileSource, simulate
+    from furnace.render.plots import simulation_svg
+
+    fight = str(Path(__file__).resolve().parents[2] / "examples" / "funnel-vs-goblins.yaml")
+    summary = simulate(FightFileSource(fight), 300, 1)
+    svg = simulation_svg("300 fights of funnel-vs-goblins.yaml, seed 1", summary.outcomes_count(),
+                         summary.rounds(), summary.p_dies())
+    layout = _svg_layout(page, svg)
+    assert layout["outside"] == [] and layout["width"] == 640
+    deaths = {name: width for label, width in layout["bars"] for name in summary.party if label.startswith(name)}
+    assert set(deaths) == set(summary.party)
+    for name, p in summary.p_dies().items():           # on a 0–100 % scale: 100 % is 360 px
+        assert abs(deaths[name] - round(p * 360)) <= 1
+    wins = summary.outcomes_count()["party wins"]
+    assert f"{wins:,} ({wins / 300:.1%})" in layout["texts"]
+
+
+def test_F_CMBT_05_a_sweeps_heat_map_draws_inside_its_frame(page: Any) -> None:
+    """A sweep's heat map with long labels and a full cell: nothing drawn outside, each cell's share printed."""
+    from furnace.render.plots import heat_map_svg
+
+    rows = ["option:enemy_morale=true", "option:enemy_morale=false"]
+    cells = {(r, c): p for r in rows for c, p in zip(("10", "12", "14"), (0.0, 0.5, 1.0), strict=True)}
+    layout = _svg_layout(page, heat_map_svg("P(TPK) by ROOM DC", rows, ["10", "12", "14"], cells))
+    assert layout["outside"] == []
+    assert [t for t in layout["texts"] if t.endswith("%")] == ["0.0%", "50.0%", "100.0%"] * 2

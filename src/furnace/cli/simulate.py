@@ -113,7 +113,7 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
         summary = sim.simulate(source, fights, seed, workers=workers, progress=bar.update, scheduler=scheduler)
     if plot:
         _write(plot, simulation_svg(f"{summary.fights:,} fights of {file or monsters}, seed {seed}",
-                                    summary.outcomes_count(), summary.rounds()), inputs=(file,))
+                                    summary.outcomes_count(), summary.rounds(), summary.p_dies()), inputs=(file,))
     if as_json:
         _emit(summary.to_dict())
         return

@@ -22,27 +22,38 @@ def text_histogram(counts: Mapping[int, int], *, width: int = 40, label: str = "
                      f"{n:>7,} ({n / total:.1%})" for k, n in sorted(counts.items()))
 
 
-def _bars(title: str, rows: list[tuple[str, int]], y: int, total: int) -> tuple[list[str], int]:
-    top = max((n for _, n in rows), default=0) or 1
+def _bars(title: str, rows: list[tuple[str, float, str]], y: int) -> tuple[list[str], int]:
+    """A titled group of horizontal bars, each (label, length as a share of the longest, the figure shown)."""
     out = [f'<text x="10" y="{y + 14}" font-weight="bold">{escape(title)}</text>']
     y += 24
-    for name, n in rows:
-        w = round(n / top * (WIDTH - 260))
+    for name, share, figure in rows:
+        w = round(share * (WIDTH - 280))
         out.append(f'<text x="10" y="{y + 13}">{escape(name)}</text>'
-                   f'<rect x="160" y="{y}" width="{w}" height="{BAR_H}" fill="#b5462a"/>'
-                   f'<text x="{166 + w}" y="{y + 13}">{n:,} ({n / (total or 1):.1%})</text>')
+                   f'<rect x="160" y="{y}" width="{w}" height="{BAR_H}" fill="#b5462a"><title>{escape(name)}: '
+                   f'{escape(figure)}</title></rect>'
+                   f'<text x="{166 + w}" y="{y + 13}">{escape(figure)}</text>')
         y += BAR_H + GAP
     return out, y + 10
 
 
-def simulation_svg(title: str, outcomes: Mapping[str, int], rounds: Mapping[int, int]) -> str:
-    """An SVG of how the fights ended and how many rounds they lasted."""
+def _counted(rows: list[tuple[str, int]], total: int) -> list[tuple[str, float, str]]:
+    top = max((n for _, n in rows), default=0) or 1
+    return [(name, n / top, f"{n:,} ({n / (total or 1):.1%})") for name, n in rows]
+
+
+def simulation_svg(title: str, outcomes: Mapping[str, int], rounds: Mapping[int, int],
+                   deaths: Mapping[str, float] | None = None) -> str:
+    """An SVG of how the fights ended, who died how often (each character's P(dies), on a 0–100 % scale) and
+    how many rounds the fights lasted."""
     total = sum(outcomes.values())
-    first, y = _bars("How the fights ended", list(outcomes.items()), 30, total)
-    second, y = _bars("Rounds", [(f"{k} round(s)", n) for k, n in sorted(rounds.items())], y, total)
+    parts, y = _bars("How the fights ended", _counted(list(outcomes.items()), total), 30)
+    if deaths:
+        dead, y = _bars("Who dies (share of fights)", [(name, p, f"{p:.1%}") for name, p in deaths.items()], y)
+        parts += dead
+    spans, y = _bars("Rounds", _counted([(f"{k} round(s)", n) for k, n in sorted(rounds.items())], total), y)
     head = f'<text x="10" y="18" font-size="16">{escape(title)}</text>'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" '
-            f'font-family="sans-serif" font-size="12">{head}{"".join(first + second)}</svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" viewBox="0 0 {WIDTH} {y}" '
+            f'font-family="sans-serif" font-size="12">{head}{"".join(parts + spans)}</svg>\n')
 
 
 def odds_chart(expression: str, dist: Mapping[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
