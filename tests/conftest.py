@@ -20,10 +20,18 @@ def scripted() -> type[ScriptedDice]:
     return ScriptedDice
 
 
+@pytest.fixture(scope="session")
+def _cache_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One cache of the packaged data for the whole run (furnace.rules.cache), never the developer's."""
+    return str(tmp_path_factory.mktemp("furnace-cache"))
+
+
 @pytest.fixture(autouse=True)
-def _no_campaign_of_the_developer(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes the developer's own campaigns: the data and config folders are temporary and no
-    campaign is chosen unless the test chooses one."""
+def _no_campaign_of_the_developer(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                                  _cache_dir: str) -> None:
+    """No test reads or writes the developer's own campaigns or caches: the data, config and cache folders are
+    temporary and no campaign is chosen unless the test chooses one."""
+    monkeypatch.setenv("FURNACE_CACHE_DIR", _cache_dir)
     home = tmp_path_factory.mktemp("furnace-home")
     monkeypatch.setenv("FURNACE_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("FURNACE_CONFIG_DIR", str(home / "config"))

@@ -89,7 +89,7 @@ class EffectError(FurnaceError):
 class Effect(BaseModel):
     """Base of every effect kind."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     kind: str
     note: str | None = None
     KIND: ClassVar[str] = ""

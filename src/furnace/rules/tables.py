@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -366,6 +367,12 @@ class TableSet:
         self._sources: dict[str, str] = {}
         for t in tables:
             self._by_id[t.id] = t
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the lookups worked out from the tables (after the set changes, before it is used)."""
+        self._names: dict[str, Table] | None = None     # id (lower case), name and alias → the first table
+        self._ordered: tuple[Table, ...] | None = None
 
     @classmethod
     def packaged(cls) -> TableSet:
@@ -383,6 +390,7 @@ class TableSet:
         other = self.copy()
         other._by_id[table.id] = table
         other._sources[table.id] = source
+        other._forget()
         other._check_names()
         return other
 
@@ -399,6 +407,7 @@ class TableSet:
         for path, table in loaded:
             other._by_id[table.id] = table
             other._sources[table.id] = path
+        other._forget()
         other._check_names()
         return other
 
@@ -411,7 +420,9 @@ class TableSet:
                 seen[name] = t.id
 
     def __iter__(self) -> Any:
-        return iter(sorted(self._by_id.values(), key=lambda t: _sort_key(t.id)))
+        if self._ordered is None:     # sorted once: a cast looks through every table for its spell
+            self._ordered = tuple(sorted(self._by_id.values(), key=lambda t: _sort_key(t.id)))
+        return iter(self._ordered)
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -423,10 +434,14 @@ class TableSet:
         """A table by id (`F-TAB-31`, any case) or short name (`crit-fighter`) or alias."""
         if not isinstance(name, str):
             raise UnknownNameError("table", repr(name), sorted(t.name for t in self._by_id.values()))
-        wanted = name.strip()
-        for t in self._by_id.values():
-            if t.id.lower() == wanted.lower() or t.name == wanted.lower() or wanted.lower() in t.aliases:
-                return t
+        if self._names is None:       # the first table in order that answers to a name, as a scan would find
+            self._names = {}
+            for t in self._by_id.values():
+                for key in (t.id.lower(), t.name, *t.aliases):
+                    self._names.setdefault(key, t)
+        found = self._names.get(name.strip().lower())
+        if found is not None:
+            return found
         raise UnknownNameError("table", name, sorted(t.name for t in self._by_id.values()))
 
     # -- rolling --------------------------------------------------------------------------------------
@@ -473,12 +488,19 @@ _PACKAGED: TableSet | None = None
 def _packaged() -> TableSet:
     global _PACKAGED
     if _PACKAGED is None:
+        from furnace.rules.cache import cached
+
         folder = resources.files("furnace") / "data" / "tables"
-        tables = []
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-            if entry.name.endswith(".yaml"):
-                tables.append(validate_table(read_yaml(entry, "table"), f"furnace/data/tables/{entry.name}"))
-        _PACKAGED = TableSet(tables)
-        _PACKAGED._check_names()
-        TABLE_NAMES.update({t.id: t.name for t in tables})     # an injury effect names its table in words
+        _PACKAGED = cached("tables", folder, lambda: _read_packaged(folder))
+        TABLE_NAMES.update({t.id: t.name for t in _PACKAGED})   # an injury effect names its table in words
     return _PACKAGED
+
+
+def _read_packaged(folder: Traversable) -> TableSet:
+    tables = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            tables.append(validate_table(read_yaml(entry, "table"), f"furnace/data/tables/{entry.name}"))
+    packaged = TableSet(tables)
+    packaged._check_names()
+    return packaged

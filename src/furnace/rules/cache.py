@@ -1,0 +1,103 @@
+"""The packaged rules data, parsed and validated once per machine rather than once per command.
+
+Reading the 68 packaged YAML files and validating them takes a few hundred milliseconds, more than the rest
+of a command. `cached(name, folder, build)` keeps what `build()` made in a pickle in the user's cache folder
+(`FURNACE_CACHE_DIR`, else the platform's cache folder), under a key made from Furnace's version, the bytes
+of every file in the data folder and the source of the modules whose classes are pickled (`furnace.rules`):
+a changed, added or removed data file or a changed class is a new key, so a stale cache is never read.
+Reading the files to hash them costs about 2 ms.
+
+Only the packaged data is cached, never a referee's file (those are read and checked every time). The cache
+holds our own objects, written by this process's user in that user's own folder; anyone who can write there
+can already run code as that user. Any trouble with the cache (a folder that cannot be made, a truncated or
+foreign file, a pickle of older classes) is not the user's problem: the data is built from the files again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from importlib import metadata
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+OFF = "off"          # FURNACE_CACHE_DIR=off: always build from the files (benchmarks of a cold start)
+
+
+def folder() -> Path | None:
+    """Where the cache lives, or None when it is turned off."""
+    chosen = os.environ.get("FURNACE_CACHE_DIR")
+    if chosen == OFF:
+        return None
+    if chosen:
+        return Path(chosen)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("furnace", appauthor=False))
+
+
+def _version() -> str:
+    try:
+        return metadata.version("furnace-rpg")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def key(*sources: Traversable) -> str:
+    """A digest of Furnace's version and every file below each source, by name and content (bytecode caches
+    left out)."""
+    digest = hashlib.sha256(_version().encode())
+    stack = [(source, str(i)) for i, source in enumerate(sources)]
+    while stack:
+        node, prefix = stack.pop()
+        for entry in sorted(node.iterdir(), key=lambda e: e.name):
+            name = f"{prefix}/{entry.name}"
+            if entry.name == "__pycache__":
+                continue
+            if entry.is_dir():
+                stack.append((entry, name))
+            elif entry.is_file():
+                digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
+    """What `build()` makes from the files below `source`, read from the cache when they and the classes it
+    is made of have not changed."""
+    where = folder()
+    if where is None:
+        return build()
+    from importlib import resources
+
+    path = where / f"{name}-{key(source, resources.files('furnace') / 'rules')}.pickle"
+    with contextlib.suppress(Exception):        # any unreadable cache: build again (see the module's note)
+        with path.open("rb") as f:
+            value: T = pickle.load(f)
+        return value
+    value = build()
+    _store(path, value)
+    return value
+
+
+def _store(path: Path, value: object) -> None:
+    """Write whole or not at all: a temporary file in the same folder, then a rename."""
+    with contextlib.suppress(OSError, pickle.PicklingError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        for old in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle"):   # earlier versions' data
+            if old != path:
+                with contextlib.suppress(OSError):
+                    old.unlink()

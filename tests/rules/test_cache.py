@@ -1,0 +1,78 @@
+"""The packaged data's cache (furnace.rules.cache): read when the files are unchanged, never when they changed,
+and any trouble with it is no trouble to the user (the data is built again)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from furnace.rules import cache
+from furnace.rules.tables import TableSet, _read_packaged
+
+
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("one", encoding="utf-8")
+    return folder
+
+
+def test_built_once_then_read_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    source = data(tmp_path)
+    built: list[int] = []
+    assert cache.cached("t", source, lambda: built.append(1) or {"x": 1}) == {"x": 1}
+    assert cache.cached("t", source, lambda: built.append(1) or {"x": 2}) == {"x": 1}
+    assert built == [1] and len(list((tmp_path / "cache").glob("t-*.pickle"))) == 1
+
+
+def test_a_changed_added_or_removed_file_is_a_new_key_and_the_old_entry_goes(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    source = data(tmp_path)
+    first = cache.key(source)
+    cache.cached("t", source, lambda: 1)
+    (source / "a.yaml").write_text("two", encoding="utf-8")
+    assert cache.key(source) != first and cache.cached("t", source, lambda: 2) == 2
+    (source / "b.yaml").write_text("", encoding="utf-8")
+    assert cache.cached("t", source, lambda: 3) == 3
+    (source / "b.yaml").unlink()
+    assert cache.cached("t", source, lambda: 4) == 4       # the "two" entry went when the newer one was written
+    assert len(list((tmp_path / "cache").glob("t-*.pickle"))) == 1
+
+
+@pytest.mark.parametrize("junk", [b"", b"not a pickle", pickle.dumps(object)[:-3]])
+def test_a_broken_cache_file_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junk: bytes) -> None:
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    source = data(tmp_path)
+    cache.cached("t", source, lambda: 1)
+    (entry,) = (tmp_path / "cache").glob("t-*.pickle")
+    entry.write_bytes(junk)
+    assert cache.cached("t", source, lambda: 5) == 5
+    assert cache.cached("t", source, lambda: 6) == 5            # and written again whole
+
+
+def test_a_cache_folder_that_cannot_be_made_only_costs_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    assert cache.cached("t", data(tmp_path), lambda: 7) == 7
+
+
+def test_off_builds_every_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FURNACE_CACHE_DIR", "off")
+    source = data(tmp_path)
+    assert cache.cached("t", source, lambda: 1) == 1 and cache.cached("t", source, lambda: 2) == 2
+
+
+def test_the_cached_tables_are_the_tables_read_from_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The packaged tables through the cache equal a fresh read, table by table (rows, dice, effects)."""
+    from importlib import resources
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    folder = resources.files("furnace") / "data" / "tables"
+    cache.cached("tables", folder, lambda: _read_packaged(folder))
+    again: TableSet = cache.cached("tables", folder, lambda: pytest.fail("read the files again"))
+    fresh = _read_packaged(folder)
+    assert [t.model_dump() for t in again] == [t.model_dump() for t in fresh]
