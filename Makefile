@@ -34,6 +34,7 @@ crash: $(STAMP)     # 100 SIGKILLs of a writing process (the default run does 3,
 
 bench: $(STAMP)     # each prints its table and its ratios, measured in the same run
 	$(BIN)/python benchmarks/bench_dice.py
+	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_simulate.py
 	$(BIN)/python benchmarks/bench_startup.py
 

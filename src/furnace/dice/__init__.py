@@ -32,14 +32,17 @@ from types import MappingProxyType
 from furnace.dice.ast import AnyNode
 from furnace.dice.bounds import interval
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
-from furnace.dice.result import Node, RollResult, floor_value, render
+from furnace.dice.result import Node, RollResult, floor_value, natural_of, render
 from furnace.dice.roller import (
+    ASK_TREE,
     FLOAT_SOURCES,
     DiceSource,
     FastRoller,
+    NaturalReader,
     Roller,
     check_dice_total,
     compile_fast,
+    compile_natural,
     compile_node,
     dice_plan,
     variables_of,
@@ -63,7 +66,7 @@ class DiceExpression:
     for a wrong type or an out-of-range value before any die is rolled.
     """
 
-    __slots__ = ("_counted", "_explain", "_fast", "_fixed", "text", "tree")
+    __slots__ = ("_counted", "_explain", "_fast", "_fixed", "_natural", "text", "tree")
 
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
@@ -73,6 +76,7 @@ class DiceExpression:
         self._explain: Roller = compile_node(self.tree, self.text)
         self._fast: FastRoller = compile_fast(self.tree, self.text)
         self._fixed, self._counted = dice_plan(self.tree)
+        self._natural: NaturalReader = compile_natural(self.tree)
 
     def _bind(self, variables: object) -> Bindings:
         """The variables checked, and the number of dice they give checked against the limit."""
@@ -92,7 +96,10 @@ class DiceExpression:
         value = self._fast(rng, bound, faces)
         total = value if type(value) is int else floor_value(value)
         kept = dict(variables) if variables else _NO_VARIABLES
-        return RollResult(self.text, total, tuple(faces), label, kept, self.explain_faces)
+        natural = self._natural(faces, bound)
+        if natural == ASK_TREE:
+            natural = natural_of(self.explain_faces(tuple(faces), kept))
+        return RollResult(self.text, total, tuple(faces), label, kept, self.explain_faces, natural)
 
     def explain_faces(self, faces: tuple[int, ...], variables: Mapping[str, int | str]) -> Node:
         """The explanation tree of a roll that showed these faces (replayed in order)."""

@@ -189,11 +189,22 @@ def dice_groups(node: Node) -> list[Rolled]:
     return groups
 
 
+def natural_of(node: Node) -> int | None:
+    """The kept face of the first d20 group of a roll's tree, when it keeps exactly one die."""
+    for group in dice_groups(node):
+        if group.sides == 20:
+            kept = [f for f, k in zip(group.faces, group.kept, strict=True) if k]
+            return kept[0] if len(kept) == 1 else None
+    return None
+
+
 class RollResult(NamedTuple):
     """A finished roll: what was rolled, why, every die face, and the total (rounded down).
 
     A roll records only its faces; `tree` replays them through the expression to explain the roll
-    (each group's faces, kept and dropped dice, each modifier), so rolling stays cheap.
+    (each group's faces, kept and dropped dice, each modifier), so rolling stays cheap. `natural` is the kept
+    face of the first d20 group of the roll (when it keeps one die): crits, fumbles, mishaps; it is read as the
+    dice fall (`natural_of` of the tree gives the same).
     """
 
     expression: str
@@ -202,21 +213,13 @@ class RollResult(NamedTuple):
     label: str = ""
     variables: Mapping[str, int | str] = MappingProxyType({})
     explainer: Callable[[tuple[int, ...], Mapping[str, int | str]], Node] | None = None
+    natural: int | None = None
 
     @property
     def tree(self) -> Node:
         if self.explainer is None:
             return Const(self.total)
         return self.explainer(self.faces, self.variables)
-
-    @property
-    def natural(self) -> int | None:
-        """The kept face of the first d20 group of the roll (when it keeps one die): crits, fumbles, mishaps."""
-        for group in dice_groups(self.tree):
-            if group.sides == 20:
-                kept = [f for f, k in zip(group.faces, group.kept, strict=True) if k]
-                return kept[0] if len(kept) == 1 else None
-        return None
 
     def explain(self) -> str:
         line = f"{self.expression} → {_render(self.tree)} = {self.total}"

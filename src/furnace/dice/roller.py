@@ -454,3 +454,71 @@ _FAST_COMPILERS: dict[type, Callable[..., FastRoller]] = {
 
 def compile_fast(node: AnyNode, expression: str) -> FastRoller:
     return _FAST_COMPILERS[type(node)](node, expression)
+
+
+# -- the natural d20, read from the faces as they fall ------------------------------------------------------
+# The natural is the kept face of the first d20 group (when it keeps one die). Where that group's faces fall
+# in the roll is known before rolling when every die before it has a fixed count and sides and no reroll, and
+# no variable before it holds a die; then the natural is read from the faces at once, and otherwise (a rare
+# expression) from the roll's tree.
+ASK_TREE = -1          # a reader's answer when only the tree knows
+NaturalReader = Callable[[list[int], Variables], int | None]
+
+
+def _producers(node: AnyNode) -> list[Dice | Var]:
+    """What may roll a die, left to right (the order the faces fall in)."""
+    out: list[Dice | Var] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Dice | Var):
+            out.append(item)
+        elif isinstance(item, BinOp):
+            stack += [item.right, item.left]
+        elif isinstance(item, Neg):
+            stack.append(item.operand)
+        elif isinstance(item, Call):
+            stack += reversed(item.args)
+    return out
+
+
+def _kept_one(node: Dice, at: int) -> Callable[[list[int]], int | None]:
+    """The kept face of a d20 group whose faces start at `at`, when it keeps exactly one."""
+    count, keep, n = node.count, node.keep, node.keep_n
+    if node.advantage:
+        count, keep, n = 2, ("kh" if node.advantage == "adv" else "kl"), 1
+    kept = count if keep is None else (n if keep in ("kh", "kl") else count - n)
+    if kept != 1:
+        return lambda faces: None
+    if keep is None:
+        return lambda faces: faces[at]
+    highest = keep in ("kh", "dl")      # keep the highest one, or drop all but the highest
+    end = at + count
+    return (lambda faces: max(faces[at:end])) if highest else (lambda faces: min(faces[at:end]))
+
+
+def _no_natural(faces: list[int]) -> None:
+    return None
+
+
+def compile_natural(node: AnyNode) -> NaturalReader:
+    """A reader of the natural d20 from a roll's faces and variables; it answers ASK_TREE when it cannot."""
+    at, names = 0, []
+    read: Callable[[list[int]], int | None]
+    for item in _producers(node):
+        if isinstance(item, Var):
+            names.append(item.name)        # a number rolls nothing; a die would shift what follows
+            continue
+        fixed = item.sides is not None and item.count_expr is None and item.reroll is None
+        if not fixed or (item.advantage and item.count != 1) or (item.sides == 20 and item.minimum is not None):
+            return lambda faces, variables: ASK_TREE
+        if item.sides == 20:
+            read = _kept_one(item, at)
+            break
+        at += item.rolled
+    else:
+        read = _no_natural
+    if not names:
+        return lambda faces, variables: read(faces)
+    return lambda faces, variables: (read(faces) if all(type(variables.get(v)) is int for v in names)
+                                     else ASK_TREE)

@@ -14,6 +14,7 @@ within the dice limits), the spell's name and its mishap table (a table in force
 from __future__ import annotations
 
 import typing
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -135,11 +136,30 @@ def all_spells(rules: Ruleset) -> list[Spell]:
     return [spell_from_table(t, rules) for t in rules.tables if is_spell(t)]
 
 
+# Each ruleset's spells by the name asked, read and checked once: a fight casts the same few spells again and
+# again. Keyed by the ruleset's identity and dropped with it (a ruleset is immutable).
+_SPELLS: dict[int, dict[str, Spell]] = {}
+
+
 def get_spell(rules: Ruleset, name: str) -> Spell:
     """A spell by name (Fireball), short name (spell-fireball) or table id."""
     if not isinstance(name, str):
         raise UnknownNameError("spell", repr(name))
     wanted = name.strip().lower()
+    known = _SPELLS.get(id(rules))
+    if known is None:
+        try:
+            weakref.finalize(rules, _SPELLS.pop, id(rules), None)
+        except TypeError:       # a ruleset-like value that cannot be watched: not cached
+            return _find_spell(rules, name, wanted)
+        known = _SPELLS[id(rules)] = {}
+    spell = known.get(wanted)
+    if spell is None:
+        spell = known[wanted] = _find_spell(rules, name, wanted)
+    return spell
+
+
+def _find_spell(rules: Ruleset, name: str, wanted: str) -> Spell:
     for t in rules.tables:
         if is_spell(t) and wanted in (t.id.lower(), t.name, str(t.data.get("spell", "")).lower(),
                                       t.name.removeprefix("spell-")):

@@ -227,19 +227,16 @@ def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
         step.events.append(event)
 
 
-def _luck_owner(c: Combatant, step: Step) -> tuple[str, str]:
-    player = c.player
-    return ("player", player) if player and step.rules["luck_owner"] == "player" else ("pc", c.id)
-
-
 def share_luck(step: Step, cid: str) -> None:
     """F-LUCK-01, AMB-02 (option luck_owner): the PCs of one player hold one pool of Luck Dice and one streak;
     after a roll or a spend, each of them holds what the roller holds."""
     c = step.c(cid)
-    owner = _luck_owner(c, step)
-    for o in step.enc.combatants:
-        if o.kind == "pc" and o.id != cid and _luck_owner(o, step) == owner:
-            step.update(o.id, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
+    if not c.player or step.rules["luck_owner"] != "player":   # her own pool: no one else holds it
+        return
+    for other in step.players_pcs(c.player):
+        o = step.c(other)
+        if other != cid and (o.luck_dice != c.luck_dice or o.luck_streak != c.luck_streak):
+            step.update(other, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
 
 
 def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:

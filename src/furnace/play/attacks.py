@@ -28,6 +28,8 @@ ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the stru
 
 def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, str]:
     """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option."""
+    if not (a.held or t.held or sneak):      # nothing moves the AC: the common blow, without the DC's workings
+        return t.ac, f"AC {t.ac}"
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("Sneak Attack")
@@ -57,11 +59,9 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     dc, why = _difficulty(step, a, t, sneak)
     roll = step.roll(_signed("d20", a.attack_bonus), f"{a.name} ATK {t.name} with {a.weapon} vs {why}")
     roll = _chosen_one(step, actor, roll, dc, plain)
-    step.update(actor, held=cond.spend_next_attack(a.held, "next_atk"))
-    step.update(target, held=cond.spend_next_attack(step.c(target).held, "next_atk_against"))
+    _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     crit_on = a.crit_range if not a.ranged else 20
-    has_table = crit_table(a, step.rules) is not None   # monsters only with the option (F-CRIT-03)
     if natural == 1 and not plain:
         record_luck(step, actor, False, "ATK")   # a fumble is a failed ATK (F-LUCK-01)
         _natural_1(step, actor, target, roll)
@@ -70,8 +70,10 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
     hit = natural_hit or total >= dc
     record_luck(step, actor, hit, "ATK")
-    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44)
-    crit = can_crit and has_table and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
+    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
+    # with the option, F-CRIT-03)
+    crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
+            and crit_table(a, step.rules) is not None)
     if not hit:
         step.log("miss", a.name, f"misses {t.name} ({total} vs {dc})", (roll,), total=total)
         return
@@ -88,6 +90,16 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     _damage(step, actor, target, crit, total, cleaves)
     if natural_hit and crit:
         _armor_hit(step, actor, target)
+
+
+def _spend_next_attack(step: Step, actor: str, target: str) -> None:
+    """'Next ATK' modifiers, the attacker's and those against the target, last for one attack."""
+    a = step.c(actor)
+    if a.held:
+        step.update(actor, held=cond.spend_next_attack(a.held, "next_atk"))
+    t = step.c(target)
+    if t.held:
+        step.update(target, held=cond.spend_next_attack(t.held, "next_atk_against"))
 
 
 def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> None:
@@ -128,8 +140,7 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     vs = f"ROOM DC {dc.value}" if not dc.steps and not dc.notes else dc.explain()
     roll = step.roll(_signed("d20", t.ac - 10), f"{t.name} defends against {a.name}'s {a.weapon} (AC {t.ac} − 10) "
                      f"vs {vs}")
-    step.update(actor, held=cond.spend_next_attack(a.held, "next_atk"))
-    step.update(target, held=cond.spend_next_attack(step.c(target).held, "next_atk_against"))
+    _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     held = natural == 20 or (natural != 1 and roll.total >= dc.value)
     record_luck(step, target, held, "SAVE")
@@ -145,7 +156,10 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
 
 def _power(step: Step, cid: str, key: str) -> tuple[str, dict[str, object]] | None:
     """The first archetype power she still holds this fight whose data names `key` (F-ARCH-03)."""
-    return next(((name, data) for name, data in step.c(cid).powers.items() if key in data), None)
+    powers = step.c(cid).powers
+    if not powers:
+        return None
+    return next(((name, data) for name, data in powers.items() if key in data), None)
 
 
 def _spend_power(step: Step, cid: str, name: str) -> None:
@@ -173,9 +187,11 @@ def rally(step: Step, cid: str) -> None:
     """F-ARCH-03 Rally (data.ally_atk EASY, once a fight): as she first attacks, her first ally standing gets an
     EASY next ATK."""
     power = _power(step, cid, "ally_atk")
+    if power is None:
+        return
     c = step.c(cid)
     ally = next(iter(step.enc.allies_of(c)), None)
-    if power is None or ally is None:
+    if ally is None:
         return
     _spend_power(step, cid, power[0])
     mode = str(power[1]["ally_atk"])
@@ -212,8 +228,10 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     roll, added to the total). Under luck_spend_timing before_roll the spend is declared before the roll, which
     the engine does not guess for her: no die is spent after it. Returns the total after any spend."""
     a = step.c(actor)
+    if a.kind != "pc" or a.luck_dice < 1:
+        return roll.total
     die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
-    if a.kind != "pc" or a.luck_dice < 1 or dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
+    if dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
         return roll.total
     if step.rules["luck_spend_timing"] != "after_roll":
         return roll.total
@@ -331,10 +349,8 @@ def _fumble(step: Step, actor: str) -> None:
 
 
 def nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | None:
-    foes = [o for o in enc.enemies_of(c) if not near or o.zone in ("CLOSE", "NEAR")]
-    if not foes:
-        return None
-    return min(foes, key=lambda o: (zone_index(o), o.hp, o.id)).id
+    """The nearest active foe (only CLOSE or NEAR when `near`): by zone, then fewest HP, then id."""
+    return enc.nearest_foe(c, near)
 
 
 def extra_attacks(step: Step) -> None:

@@ -6,6 +6,7 @@ each overridable per monster.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,6 +17,7 @@ from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
+from furnace.play.frozen import updated
 from furnace.rules.bestiary import hd_value
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -89,7 +91,7 @@ class Combatant(BaseModel):
     @property
     def active(self) -> bool:
         """Up and able to fight: not dying, dead, fled, nor knocked senseless (UNCONSCIOUS)."""
-        return self.status == "up" and not any(h.name == "UNCONSCIOUS" for h in self.held)
+        return self.status == "up" and (not self.held or all(h.name != "UNCONSCIOUS" for h in self.held))
 
     @property
     def in_fight(self) -> bool:
@@ -248,6 +250,42 @@ def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource,
     rules = rules or load_ruleset()
     hp_text = str(spec.get("hp", "1d8"))
     hp = int(hp_text) if hp_text.lstrip("-").isdigit() else dice.roll(hp_text, rng, label=f"{id} HP").total
+    made = _made_before(spec, side, room_dc, rules)
+    if made is None:
+        return _monster(spec, side, room_dc, id, hp, rules)
+    key, known = made
+    if key not in known:
+        if len(known) >= MADE_PER_RULESET:
+            known.clear()
+        known[key] = _monster(spec, side, room_dc, id, hp, rules)
+    return updated(known[key], {"id": id, "name": str(spec.get("name", id)), "hp": max(1, hp), "hp_max": max(1, hp)})
+
+
+# The monsters made before under each ruleset, by all they are made from but their id, name and HP: a simulation
+# makes the same monsters thousands of times, and a validated one copied with those three is the same monster.
+_MADE: dict[int, dict[tuple[Any, ...], Combatant]] = {}
+MADE_PER_RULESET = 256
+
+
+def _made_before(spec: dict[str, Any], side: str, room_dc: int, rules: Ruleset,
+                 ) -> tuple[tuple[Any, ...], dict[tuple[Any, ...], Combatant]] | None:
+    """The key of this monster and the monsters made under these rules; None when the spec cannot be a key."""
+    key = (side, room_dc, *sorted((k, type(v), v) for k, v in spec.items() if k != "name"))
+    try:
+        hash(key)
+    except TypeError:          # a list among its fields: made afresh
+        return None
+    known = _MADE.get(id(rules))
+    if known is None:
+        try:
+            weakref.finalize(rules, _MADE.pop, id(rules), None)
+        except TypeError:      # rules that cannot be watched: not kept
+            return None
+        known = _MADE[id(rules)] = {}
+    return key, known
+
+
+def _monster(spec: dict[str, Any], side: str, room_dc: int, id: str, hp: int, rules: Ruleset) -> Combatant:
     bonus = int(spec.get("attack_bonus", monster_bonus("monster_attack_bonus", room_dc, rules)))
     save = int(spec.get("save_bonus", monster_bonus("monster_save_bonus", room_dc, rules)))
     return Combatant(

@@ -67,16 +67,9 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
 def start_turn(step: Step, cid: str) -> bool:
     """Conditions expire at the start of their holder's turn; the dying roll their d20. True: may act."""
     c = step.c(cid)
-    kept, ended = cond.expire_at_turn_start(c.held, step.enc.round)
-    if ended:
-        c = step.update(cid, held=kept)
-        step.log("expire", c.name, "no longer " + ", ".join(h.name for h in ended))
-    prone = [h for h in kept if h.name == "PRONE" and h.ending == "stands"]
-    if prone and c.active:   # AMB-20: standing up takes the turn's movement
-        c = step.update(cid, held=tuple(h for h in kept if h not in prone),
-                        features=(*c.features, "_stood_up"))
-        step.log("stand", c.name, "stands up (its movement this turn)")
-    if c.doomed_round is not None and c.doomed_round <= step.enc.round and c.in_fight:
+    if c.held:
+        c = _conditions_at_turn_start(step, c)
+    if c.doomed_round is not None and c.doomed_round <= step.round and c.in_fight:
         kill(step, c, "the wound's timer ran out")
         return False
     if c.status == "dying":
@@ -84,9 +77,24 @@ def start_turn(step: Step, cid: str) -> bool:
         if step.c(cid).status == "up" and step.rules["dying_nat20_injury_roll"]:
             roll_injury(step, cid)   # AMB-31 (option): up on a natural 20, and the injury table as if stabilised
         return step.c(cid).active
-    apply_periodic(step, cid)
-    c = step.c(cid)
-    return c.active and cond.can_act(c.held)
+    if c.held:
+        apply_periodic(step, cid)
+        c = step.c(cid)
+    return c.active and (not c.held or cond.can_act(c.held))
+
+
+def _conditions_at_turn_start(step: Step, c: Combatant) -> Combatant:
+    """What ends at the start of her turn ends; a PRONE combatant up and able stands (AMB-20)."""
+    kept, ended = cond.expire_at_turn_start(c.held, step.round)
+    if ended:
+        c = step.update(c.id, held=kept)
+        step.log("expire", c.name, "no longer " + ", ".join(h.name for h in ended))
+    prone = [h for h in kept if h.name == "PRONE" and h.ending == "stands"]
+    if prone and c.active:   # AMB-20: standing up takes the turn's movement
+        c = step.update(c.id, held=tuple(h for h in kept if h not in prone),
+                        features=(*c.features, "_stood_up"))
+        step.log("stand", c.name, "stands up (its movement this turn)")
+    return c
 
 
 def act(step: Step, cid: str, action: Action) -> None:
@@ -109,7 +117,7 @@ def _act(step: Step, cid: str, action: Action) -> None:
         t = step.c(action.target)
         if t.side == c.side and action.kind == "attack" and not action.note:
             raise IllegalActionError(f"{t.name} is on {c.name}'s side")
-        if not cond.can_attack(c.held):
+        if c.held and not cond.can_attack(c.held):
             step.log("wait", c.name, "cannot attack this turn")
             return
         if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
@@ -265,7 +273,7 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
     for phase in round_phases(step.enc):
         together = len(phase) > 1 or phase in (("ranged",), ("melee",))
         for cid in _actors(step.enc, phase, casting):
-            if step.enc.round == 1 and step.c(cid).side in step.enc.surprised:
+            if step.round == 1 and step.c(cid).side in step.frame.surprised:
                 continue
             # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)
             slain_this_phase = together and step.c(cid).status == "dead" and cid in step.killed_by
@@ -277,7 +285,7 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
             action = choose(step.enc, c)
             if c.active or cid in step.killed_by:
                 _act_even_if_fallen(step, cid, action)
-            if step.enc.over:
+            if step.frame.over:
                 break
         _finish(step)
         if step.enc.over:

@@ -48,6 +48,7 @@ class Registry(Generic[T]):
     def __init__(self, what: str) -> None:
         self.what = what
         self._entries: dict[str, T] = {}
+        self._sorted: tuple[dict[str, T], tuple[tuple[str, T], ...]] | None = None   # `items` and what they are of
 
     def add(self, name: str, value: T) -> T:
         self._entries[name] = value
@@ -76,7 +77,9 @@ class Registry(Generic[T]):
 
     def items(self) -> Iterator[tuple[str, T]]:
         load_chapters()
-        return iter(sorted(self._entries.items()))
+        if self._sorted is None or self._sorted[0] != self._entries:   # sorted again only when the entries change
+            self._sorted = (dict(self._entries), tuple(sorted(self._entries.items())))
+        return iter(self._sorted[1])
 
 
 @dataclass(frozen=True)

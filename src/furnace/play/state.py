@@ -7,7 +7,6 @@ the events, so that each rule is a short function.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -17,9 +16,16 @@ from furnace.dice import DiceSource, RollResult
 from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.play.combatant import ZONES, Combatant
+from furnace.play.frozen import updated
+from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
 
 InitiativeModel = Literal["group", "simultaneous"]
+_POSITIONS = "_positions"       # an Encounter's cached indexes of its combatants, beside its fields (not fields)
+_STANDING = "_standing"
+_MISSING = object()
+# a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
+_UNORDERED = frozenset(Combatant.model_fields) - {"id", "side", "zone", "hp", "status", "held"}
 
 
 class Encounter(BaseModel):
@@ -35,15 +41,63 @@ class Encounter(BaseModel):
     winner: str | None = None
     over: bool = False
 
+    def positions(self) -> dict[str, int]:
+        """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once. The
+        cache sits beside the fields and names the tuple it indexes: a copy with other combatants (model_copy
+        copies it along) does not trust it. Never changed once made: a Step shares it."""
+        combatants = self.combatants
+        cached = self.__dict__.get(_POSITIONS)
+        if cached is not None and cached[0] is combatants:
+            return cached[1]  # type: ignore[no-any-return]
+        positions: dict[str, int] = {}
+        for i, c in enumerate(combatants):
+            positions.setdefault(c.id, i)
+        self.__dict__[_POSITIONS] = (combatants, positions)
+        return positions
+
     def get(self, cid: str) -> Combatant:
-        for c in self.combatants:
-            if c.id == cid:
-                return c
-        raise IllegalActionError(f"no combatant {cid!r}; known: {', '.join(c.id for c in self.combatants)}")
+        place = self.positions().get(cid)
+        if place is None:
+            raise IllegalActionError(f"no combatant {cid!r}; known: {', '.join(c.id for c in self.combatants)}")
+        return self.combatants[place]
 
     def put(self, combatant: Combatant) -> Encounter:
-        return self.model_copy(update={"combatants": tuple(combatant if c.id == combatant.id else c
-                                                           for c in self.combatants)})
+        """The encounter with this combatant in the place of the one of her id (none such: unchanged)."""
+        positions = self.positions()
+        place = positions.get(combatant.id)
+        if place is None:
+            return updated(self, {"combatants": self.combatants})
+        if len(positions) < len(self.combatants):     # an id repeats: every one of them is replaced
+            return updated(self, {"combatants": tuple(combatant if c.id == combatant.id else c
+                                                      for c in self.combatants)})
+        combatants = (*self.combatants[:place], combatant, *self.combatants[place + 1:])
+        return self.with_combatants(combatants, positions)
+
+    def with_combatants(self, combatants: tuple[Combatant, ...], positions: dict[str, int],
+                        standing: Standing | None = None) -> Encounter:
+        """A copy with these combatants, whose ids stand in the places `positions` gives (kept as its index), and
+        who stands in the order `standing` gives (when known)."""
+        new = updated(self, {"combatants": combatants})
+        new.__dict__[_POSITIONS] = (combatants, positions)
+        if standing is not None:
+            new.__dict__[_STANDING] = (combatants, standing)
+        return new
+
+    def cached_standing(self) -> Standing | None:
+        cached = self.__dict__.get(_STANDING)
+        return cached[1] if cached is not None and cached[0] is self.combatants else None
+
+    def standing(self) -> Standing:
+        """Who stands on each side, nearest first (worked out once for these combatants; never changed)."""
+        standing = self.cached_standing()
+        if standing is None:
+            standing = Standing.of(self.combatants)
+            self.__dict__[_STANDING] = (self.combatants, standing)
+        return standing
+
+    def nearest_foe(self, c: Combatant, near: bool = False) -> str | None:
+        """The id of the nearest active foe of c by zone, then HP, then id (only CLOSE or NEAR when `near`)."""
+        return self.standing().nearest(c.side, near)
 
     @property
     def sides(self) -> list[str]:
@@ -56,37 +110,121 @@ class Encounter(BaseModel):
         return [o for o in self.combatants if o.side == c.side and o.id != c.id and o.active]
 
 
-@dataclass
 class Step:
-    """The working state of one action: the public API stays immutable in and out."""
+    """The working state of one action: the public API stays immutable in and out.
 
-    enc: Encounter
-    rng: DiceSource
-    rules: Ruleset
-    events: list[Event] = field(default_factory=list)
-    queue: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)   # extra attacks
-    killed_by: dict[str, int] = field(default_factory=dict)   # victim → killer's ATK total this phase
+    Inside, a change replaces one combatant in a working list (found by id through the encounter's index), and
+    `enc` freezes the list into an Encounter only when it is read after a change; setting `enc` starts again
+    from that encounter. A change that changes nothing is not made."""
+
+    _frozen: Encounter                    # the encounter last frozen (or set)
+    _positions: dict[str, int]            # its index: never changes within it
+    _working: list[Combatant]             # the combatants as they are now, in its order
+    _unique: bool                         # no id repeats
+    _standing: Standing | None            # who stands, nearest first, as they are now (when known)
+    _standing_mine: bool                  # False: a frozen encounter holds it too (fork it before a move)
+    _changed: bool                        # a change since the last freeze
+    _pcs: dict[str, tuple[str, ...]] | None     # each player's PCs
+
+    def __init__(self, enc: Encounter, rng: DiceSource, rules: Ruleset, events: list[Event] | None = None,
+                 queue: list[tuple[str, str, dict[str, Any]]] | None = None,
+                 killed_by: dict[str, int] | None = None) -> None:
+        self.rng = rng
+        self.rules = rules
+        self.events: list[Event] = [] if events is None else events
+        self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
+        self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
+        self.enc = enc
+
+    @property
+    def enc(self) -> Encounter:
+        if self._changed:
+            self._frozen = self._frozen.with_combatants(tuple(self._working), self._positions, self._standing)
+            self._standing_mine = False        # the frozen encounter keeps it: forked before the next move in it
+            self._changed = False
+        return self._frozen
+
+    @enc.setter
+    def enc(self, enc: Encounter) -> None:
+        self._frozen = enc
+        self._positions = enc.positions()
+        self._working = list(enc.combatants)
+        self._unique = len(self._positions) == len(self._working)     # else every change goes the slow way
+        self._standing = None
+        self._standing_mine = False
+        self._changed = False
+        self._pcs = None
+
+    @property
+    def frame(self) -> Encounter:
+        """The encounter as last frozen: all its fields but `combatants` are current (a combatant's change changes
+        none of them), read without freezing."""
+        return self._frozen
+
+    @property
+    def round(self) -> int:
+        return self._frozen.round
 
     def c(self, cid: str) -> Combatant:
-        return self.enc.get(cid)
+        try:
+            return self._working[self._positions[cid]]
+        except KeyError:
+            return self._frozen.get(cid)      # refused, naming the combatants
 
     def put(self, combatant: Combatant) -> None:
-        self.enc = self.enc.put(combatant)
+        """Replace the combatant of her id (none such: nothing changes, as `Encounter.put`)."""
+        self._place(combatant, True)
+
+    def _place(self, combatant: Combatant, reorders: bool) -> None:
+        place = self._positions.get(combatant.id)
+        if place is None or not self._unique:
+            self.enc = self.enc.put(combatant)
+            return
+        if not self._changed and self._standing is None:    # the frozen one's index, if it has one, goes on
+            self._standing = self._frozen.cached_standing()
+        old = self._working[place]
+        self._working[place] = combatant
+        self._changed = True
+        if reorders and self._standing is not None:
+            move = Standing.move_of(old, combatant)
+            if move is not None:
+                if not self._standing_mine:
+                    self._standing, self._standing_mine = self._standing.fork(), True
+                self._standing.apply(move)
 
     def update(self, cid: str, **changes: Any) -> Combatant:
-        new = self.c(cid).model_copy(update=changes)
-        self.put(new)
+        """The combatant with these fields changed (as `model_copy(update=…)`), put in her place; unchanged when
+        every field already holds its value."""
+        old = self.c(cid)
+        fields = old.__dict__
+        for name, value in changes.items():
+            held = fields.get(name, _MISSING)
+            if held is not value and (type(held) is not type(value) or held != value):
+                break
+        else:
+            return old
+        new = updated(old, changes)
+        self._place(new, not _UNORDERED.issuperset(changes))
         return new
 
+    def players_pcs(self, player: str) -> tuple[str, ...]:
+        """The ids of the player's PCs, in order (who is whose PC never changes within a fight's encounter)."""
+        if self._pcs is None:
+            self._pcs = {}
+            for c in self._frozen.combatants:
+                if c.kind == "pc" and c.player:
+                    self._pcs[c.player] = (*self._pcs.get(c.player, ()), c.id)
+        return self._pcs.get(player, ())
+
     def log(self, kind: str, who: str, what: str, rolls: tuple[RollResult, ...] = (), **data: Any) -> None:
-        self.events.append(Event(kind, who, what, rolls, data={"round": self.enc.round, **data}))
+        self.events.append(Event(kind, who, what, rolls, data={"round": self._frozen.round, **data}))
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
         return dice.roll(expression, self.rng, variables, label)
 
     def variables(self, actor: Combatant) -> dict[str, int | str]:
         """What a row's dice may name: the attacker's level (PC_LVL, LVL) and the ROOM DC."""
-        return {"PC_LVL": actor.level, "LVL": actor.level, "ROOM_DC": self.enc.room_dc,
+        return {"PC_LVL": actor.level, "LVL": actor.level, "ROOM_DC": self._frozen.room_dc,
                 "HD": actor.hit_die, "CON": actor.con_mod}
 
     def choose(self, options: list[Combatant]) -> Combatant | None:

@@ -1,0 +1,36 @@
+"""A cheap copy of a frozen pydantic model with some fields changed: `model_copy(update=…)` without its cost.
+
+The engine copies a combatant at every change of a fight (tens of thousands of times a second), and pydantic's
+`model_copy` goes through `__copy__`, `copy.copy` of each of its parts and the private-attribute filter. This
+does what `model_copy(update=changes)` does for a model with no extra fields — the fields copied, the changes
+set without validation, the changed names added to the fields set — in one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+M = TypeVar("M", bound=BaseModel)
+_set = object.__setattr__
+
+
+def updated(model: M, changes: Mapping[str, Any]) -> M:
+    """`model.model_copy(update=changes)`, faster; a model allowing extra fields goes the pydantic way (it sorts
+    the changes into fields and extras)."""
+    if type(model).model_config.get("extra") == "allow":
+        return model.model_copy(update=changes)
+    new = object.__new__(type(model))
+    fields = model.__dict__.copy()
+    fields.update(changes)
+    _set(new, "__dict__", fields)
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    extra = model.__pydantic_extra__
+    _set(new, "__pydantic_extra__", None if extra is None else dict(extra))
+    private = model.__pydantic_private__
+    _set(new, "__pydantic_private__",
+         None if private is None else {k: v for k, v in private.items() if v is not PydanticUndefined})
+    return new

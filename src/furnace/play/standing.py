@@ -1,0 +1,94 @@
+"""Who stands on each side, in the order the simple tactic picks a foe: nearest zone, fewest HP, then id.
+
+`nearest_enemy` asks for the first foe of the other sides at every turn; scanning every combatant each time made
+a round's cost grow with the square of the fight's size. A `Standing` keeps each side's active combatants sorted
+by (zone, HP, id), so the nearest foe is the smallest first entry of the other sides. An `Encounter` caches one;
+a `Step` forks it and moves each changed combatant in it, copying a side's list only when it first changes it
+(the frozen encounters it handed the index to keep theirs).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Iterable
+
+from furnace.play.combatant import ZONES, Combatant
+
+Key = tuple[int, int, str]                    # (zone's place in ZONES, HP, id)
+Move = tuple[str, Key | None, str, Key | None]
+NEAR_ZONES = 1                                 # CLOSE and NEAR: the zones' places 0 and 1
+_ZONE_PLACE = {zone: i for i, zone in enumerate(ZONES)}
+
+
+def key(c: Combatant) -> Key:
+    return (_ZONE_PLACE[c.zone], c.hp, c.id)
+
+
+class Standing:
+    """Each side's active combatants, sorted by `key`."""
+
+    __slots__ = ("_shared", "sides")
+
+    def __init__(self, sides: dict[str, list[Key]], shared: Iterable[str] = ()) -> None:
+        self.sides = sides
+        self._shared = set(shared)          # sides whose list another Standing holds too: copied before a change
+
+    @classmethod
+    def of(cls, combatants: Iterable[Combatant]) -> Standing:
+        sides: dict[str, list[Key]] = {}
+        for c in combatants:
+            keys = sides.setdefault(c.side, [])
+            if c.active:
+                keys.append(key(c))
+        for keys in sides.values():
+            keys.sort()
+        return cls(sides)
+
+    def fork(self) -> Standing:
+        """A Standing that may change without changing this one (each list copied when first changed)."""
+        return Standing(dict(self.sides), self.sides)
+
+    def _side(self, side: str) -> list[Key]:
+        keys = self.sides.get(side)
+        if keys is None:
+            keys = self.sides[side] = []
+        elif side in self._shared:
+            keys = self.sides[side] = list(keys)
+            self._shared.discard(side)
+        return keys
+
+    @staticmethod
+    def move_of(old: Combatant, new: Combatant) -> Move | None:
+        """How `old` becoming `new` moves in the order: (side, key it stood at, side, key it stands at), a key
+        None when not standing; None when it does not move."""
+        was = key(old) if old.active else None
+        now = key(new) if new.active else None
+        if was == now and old.side == new.side:
+            return None
+        return old.side, was, new.side, now
+
+    def apply(self, move: Move) -> None:
+        old_side, was, new_side, now = move
+        if was is not None:
+            keys = self._side(old_side)
+            i = bisect_left(keys, was)
+            if i < len(keys) and keys[i] == was:
+                del keys[i]
+        if now is not None:
+            insort(self._side(new_side), now)
+
+    def moved(self, old: Combatant, new: Combatant) -> None:
+        """`old` became `new`: out of its side's order if it stood, in again if it stands."""
+        move = self.move_of(old, new)
+        if move is not None:
+            self.apply(move)
+
+    def nearest(self, side: str, near: bool = False) -> str | None:
+        """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""
+        best: Key | None = None
+        for other, keys in self.sides.items():
+            if other != side and keys and (best is None or keys[0] < best):
+                best = keys[0]
+        if best is None or (near and best[0] > NEAR_ZONES):
+            return None
+        return best[2]

@@ -1,0 +1,151 @@
+"""The faster engine keeps the same rules (#13): a frozen model's fast copy is `model_copy`; an Encounter finds and
+replaces combatants by id; a Step's working state freezes into the same Encounter the old copies gave; a change
+that changes nothing is not made; the nearest foe is the one a scan of every combatant finds (F-CMBT-01's simple
+tactic); a fight replays from its seed, whatever its size."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from furnace import dice
+from furnace.dice import ScriptedDice
+from furnace.errors import IllegalActionError
+from furnace.play.combatant import ZONES, Combatant, monster
+from furnace.play.conditions import Held
+from furnace.play.frozen import updated
+from furnace.play.state import Encounter, Step, zone_index
+from furnace.rules.ruleset import load_ruleset
+
+RULES = load_ruleset()
+
+
+def goblin(cid: str, side: str = "monsters", **changes: object) -> Combatant:
+    made = monster({"name": cid.title(), "hp": 5}, side, 12, ScriptedDice([]), id=cid, rules=RULES)
+    return made.model_copy(update=changes)
+
+
+def fight(n: int) -> Encounter:
+    return Encounter(room_dc=12, combatants=tuple([goblin(f"a{i}", "a") for i in range(n)] +
+                                                  [goblin(f"b{i}", "b") for i in range(n)]))
+
+
+def test_fast_copy_is_model_copy() -> None:
+    """`updated` gives what `model_copy(update=…)` gives: the fields, the fields set, no validation."""
+    g = goblin("g1", held=(Held(name="PRONE", ending="stands"),))
+    for changes in ({"hp": 2}, {"hp": 2, "zone": "CLOSE"}, {"held": ()}, {"status": "dead", "cause_of_death": "x"},
+                    {}):
+        fast, slow = updated(g, changes), g.model_copy(update=changes)
+        assert fast == slow and fast.model_dump() == slow.model_dump()
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.__pydantic_extra__ == slow.__pydantic_extra__
+        assert fast.__pydantic_private__ == slow.__pydantic_private__
+    unchecked: object = updated(g, {"hp": "not checked"}).hp
+    assert unchecked == "not checked"                                # as model_copy: no validation
+    assert g.hp == 5                                                 # the original is untouched
+    enc = fight(2)
+    assert updated(enc, {"round": 3}) == enc.model_copy(update={"round": 3})
+
+
+def test_encounter_get_and_put_by_id() -> None:
+    enc = fight(3)
+    hurt = enc.get("b1").model_copy(update={"hp": 1})
+    after = enc.put(hurt)
+    assert after.get("b1").hp == 1 and enc.get("b1").hp == 5
+    assert [c.id for c in after.combatants] == [c.id for c in enc.combatants]
+    assert after == enc.model_copy(update={"combatants": tuple(hurt if c.id == "b1" else c for c in enc.combatants)})
+    assert enc.put(goblin("nobody")) == enc                      # an unknown id changes nothing
+    with pytest.raises(IllegalActionError, match="no combatant 'zz'; known: a0"):
+        enc.get("zz")
+    copied = after.model_copy(update={"combatants": tuple(reversed(after.combatants))})   # the index follows
+    assert copied.get("a0").id == "a0" and copied.get("b1").hp == 1
+
+
+def test_encounter_with_a_repeated_id_replaces_each() -> None:
+    twice = Encounter(combatants=(goblin("g"), goblin("g", hp=3)))
+    assert twice.get("g").hp == 5
+    assert [c.hp for c in twice.put(goblin("g", hp=1)).combatants] == [1, 1]
+
+
+def test_step_freezes_into_the_same_encounter() -> None:
+    """Changes inside a Step give the Encounter that copying at every change gave, frozen when read."""
+    enc = fight(3)
+    step = Step(enc, ScriptedDice([]), RULES)
+    slow = enc
+    steps: list[tuple[str, dict[str, object]]] = [
+        ("a0", {"hp": 3}), ("b2", {"zone": "CLOSE"}), ("a0", {"hp": 1, "status": "dead"}),
+        ("b0", {"held": (Held(name="UNCONSCIOUS"),)})]
+    for cid, changes in steps:
+        step.update(cid, **changes)
+        slow = slow.put(slow.get(cid).model_copy(update=changes))
+        assert step.c(cid) == slow.get(cid)
+    assert step.enc == slow and step.enc.model_dump() == slow.model_dump()
+    assert step.enc is step.enc                      # frozen once, until the next change
+    step.enc = enc                                   # setting it starts again from that encounter
+    assert step.c("a0").hp == 5 and step.enc is enc
+
+
+def test_an_update_that_changes_nothing_is_not_made() -> None:
+    enc = fight(1)
+    step = Step(enc, ScriptedDice([]), RULES)
+    same = step.update("a0", hp=5, zone="NEAR")
+    assert same is enc.get("a0") and step.enc is enc
+    assert step.update("a0", hp=5.0).hp == 5.0        # a value of another type is a change, as model_copy made it
+
+
+def test_log_reads_the_round_without_freezing() -> None:
+    step = Step(fight(1).model_copy(update={"round": 4}), ScriptedDice([]), RULES)
+    step.update("a0", hp=2)
+    step.log("test", "a0", "checks the round")
+    assert step.events[-1].data == {"round": 4}
+
+
+def _scanned(enc: Encounter, c: Combatant, near: bool = False) -> str | None:
+    """The nearest foe as the engine found it before: a scan of every combatant."""
+    foes = [o for o in enc.enemies_of(c) if not near or o.zone in ("CLOSE", "NEAR")]
+    return min(foes, key=lambda o: (zone_index(o), o.hp, o.id)).id if foes else None
+
+
+def test_F_CMBT_01_nearest_foe_is_the_scan_s_through_many_changes() -> None:
+    """F-CMBT-01 simple tactic (nearest zone, fewest HP, then id): the kept order answers as a scan would, after
+    any changes of HP, zone, status and conditions made inside a Step and across frozen encounters."""
+    r = random.Random(13)
+    enc = Encounter(combatants=tuple(goblin(f"{s}{i}", s, hp=r.randint(1, 9), zone=r.choice(ZONES))
+                                     for s in "abc" for i in range(12)))
+    step = Step(enc, ScriptedDice([]), RULES)
+    ids = [c.id for c in enc.combatants]
+    for _ in range(600):
+        cid = r.choice(ids)
+        field = r.choice(["hp", "zone", "status", "held", "luck_dice"])
+        value = {"hp": r.randint(-2, 9), "zone": r.choice(ZONES), "status": r.choice(["up", "up", "dead", "fled"]),
+                 "held": r.choice([(), (Held(name="UNCONSCIOUS"),), (Held(name="PRONE"),)]),
+                 "luck_dice": r.randint(0, 3)}[field]
+        step.update(cid, **{field: value})
+        if r.random() < 0.3:
+            frozen = step.enc
+            me = frozen.get(r.choice(ids))
+            for near in (False, True):
+                assert frozen.nearest_foe(me, near) == _scanned(frozen, me, near)
+                assert Encounter.model_validate(frozen.model_dump()).nearest_foe(me, near) == _scanned(frozen, me,
+                                                                                                     near)
+
+
+@pytest.mark.parametrize("size", [4, 32])
+def test_a_fight_of_any_size_is_the_same_from_its_seed(size: int) -> None:
+    """A fight on the indexed encounter replays exactly from its seed (the log and the end), and after each round
+    every combatant's nearest foe is the scan's. (The example fights' logs before and after this engine were
+    compared event by event under the three profiles; tests/golden keeps them.)"""
+    from furnace.play.encounter import run_round
+
+    def play() -> tuple[Encounter, list[object]]:
+        enc, rng, log = fight(size), dice.seeded(size), list[object]()
+        while not enc.over and enc.round < 6:
+            enc, events = run_round(enc, rng, RULES)
+            log += [(e.kind, e.who, e.data, [r.faces for r in e.rolls]) for e in events]
+            for c in enc.combatants:
+                assert enc.nearest_foe(c) == _scanned(enc, c)
+        return enc, log
+
+    first, second = play(), play()
+    assert first[1] == second[1] and first[0].model_dump() == second[0].model_dump()
