@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,3 +71,31 @@ def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
     assert referee.post(f"{C}/funnel", json={"players": ["Ann", "Bo"], "per_player": 2}).status_code == 200
     return {"referee": referee, "ann": joined(app, referee, "player", "Ann"),
             "tv": joined(app, referee, "observer")}
+
+
+# -- the browser (tests/web/test_browser*.py) ---------------------------------------------------------------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+def _need_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does) "
+               "to run the browser tests")
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,21 +22,8 @@ from tests.web.live_server import free_port
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 SECRET = "hush-label-9413"
-
-
-def _need_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does) "
-               "to run the browser tests")
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -72,19 +58,6 @@ def _wait_for(url: str) -> None:
             return
         except httpx.HTTPError:
             time.sleep(0.1)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_referee_and_player_at_one_table(server: str, browser: Any) -> None:

@@ -31,6 +31,15 @@ BODIES: dict[str, Any] = {
     f"POST {T}/roll": {"expression": "d6"},
     f"POST {T}/characters/{{who}}/roll": {"kind": "check"},
     f"POST {T}/invites": {"role": "observer"},
+    f"POST {T}/clock/timer": {"label": "patrol", "amount": "2"},
+    f"POST {T}/clock/light": {"who": "ann1", "source": "torch"},
+    f"POST {T}/clock/rations": {"who": "ann1", "rations": 2},
+    f"POST {T}/clock/disease": {"who": "ann1", "disease": "Green River Fever"},
+    f"POST {T}/characters/{{who}}/level-up": {"random": True},
+    f"POST {T}/characters/{{who}}/cast": {"spell": "Fireball"},
+    f"POST {T}/morale": {"room_dc": 12},
+    f"POST {T}/tables/{{name}}/roll": {"armor": "none"},
+    f"POST {T}/simulate": {"monsters": "goblin", "fights": 2, "seed": 1},
 }
 
 
@@ -61,12 +70,14 @@ def fight(table: dict[str, TestClient]) -> dict[str, str]:
     ref = table["referee"]
     ref.post(f"{C}/encounter", json={"monsters": "goblin x2"})
     hidden = ref.post(f"{C}/roll", json={"expression": "d6", "hidden": True}).json()["events"][0]["seq"]
-    return {"campaign": "keep", "who": "ann1", "cid": "goblin-1", "seq": str(hidden)}
+    return {"campaign": "keep", "who": "ann1", "cid": "goblin-1", "seq": str(hidden), "entry": "1",
+            "name": "fumble"}
 
 
 def test_every_route_times_every_role(app: Any, fight: dict[str, str]) -> None:
     store = app.state.store
-    failures = []
+    failures: list[str] = []
+    tried: set[tuple[str, str]] = set()
     for method, path in app_routes(app):
         key = f"{method} {path}"
         if path.endswith("/live"):
@@ -81,11 +92,31 @@ def test_every_route_times_every_role(app: Any, fight: dict[str, str]) -> None:
                 app.state.store.apply("keep", "end", lambda s: (s.model_copy(update={"encounter": None}), []))
             client = _client(app, store, role)
             answer = client.request(method, _url(path, params), json=body if method == "POST" else None)
+            if key not in ALLOW:
+                failures.append(f"{key}: missing from the allow matrix (deny by default: add its line)")
+                continue
             allowed = role in ALLOW[key]
-            refused = answer.status_code in (401, 403)
-            if allowed == refused or answer.status_code >= 500:
-                failures.append(f"{key} as {role}: {answer.status_code} {answer.text[:120]}")
+            refusal = 401 if role == "anonymous" else 403     # who are you, or: not you
+            if answer.status_code >= 500 or (allowed and answer.status_code in (401, 403)) or (
+                    not allowed and answer.status_code != refusal):
+                failures.append(f"{key} as {role}: {'allowed' if allowed else 'denied'} but answered "
+                                f"{answer.status_code} {answer.text[:120]}")
+            tried.add((key, role))
     assert not failures, "\n".join(failures)
+    live = {(f"GET {T}/live", role) for role in WHO}           # the stream: test_live_stream_times_every_role
+    assert tried | live == {(key, role) for key in ALLOW for role in WHO}    # every pair of the matrix, tried
+
+
+def test_a_route_missing_from_the_matrix_is_refused_to_everyone_and_fails_the_check(
+        app: Any, table: dict[str, TestClient]) -> None:
+    """Deny by default: a route added without its line in ALLOW answers no one, and the matrix check names it."""
+    app.add_api_route("/api/forgotten", lambda: {"secret": 1}, methods=["GET"])
+    assert "GET /api/forgotten" not in ALLOW
+    keys = {f"{method} {path}" for method, path in app_routes(app)}
+    assert keys - set(ALLOW) == {"GET /api/forgotten"}        # what test_every_route_is_in_the_matrix reports
+    for role in WHO:
+        answer = _client(app, app.state.store, role).get("/api/forgotten")
+        assert answer.status_code == (401 if role == "anonymous" else 403) and "secret" not in answer.text, role
 
 
 def test_live_stream_times_every_role(app: Any, table: dict[str, TestClient]) -> None:

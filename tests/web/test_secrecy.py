@@ -22,9 +22,7 @@ def _fight_with_secrets(app: Any, ref: TestClient) -> dict[str, Any]:
     import yaml
 
     from furnace.campaign.encounters import begin
-    from furnace.campaign.session import chain
     from furnace.campaign.state import Override
-    from furnace.campaign.table import conceal_fight
     from furnace.dice import seeded
 
     def add_monster(state: Any) -> Any:
@@ -32,8 +30,7 @@ def _fight_with_secrets(app: Any, ref: TestClient) -> dict[str, Any]:
         return state.model_copy(update={"overrides": {**state.overrides, "monster:zorgax": o}}), []
 
     app.state.store.apply("keep", "campaign override add", add_monster)
-    app.state.store.apply("keep", "encounter start", chain(begin(["all"], seeded(5), monsters="zorgax, goblin"),
-                                                            conceal_fight()))
+    app.state.store.apply("keep", "encounter start", begin(["all"], seeded(5), monsters="zorgax, goblin"))
     hidden = ref.post(f"{C}/roll", json={"expression": "d100+1000", "label": "crypt-label-5521",
                                          "hidden": True}).json()["events"][0]
     total = re.search(r"= (\d+)$", hidden["what"])

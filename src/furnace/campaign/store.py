@@ -247,16 +247,22 @@ class Store:
         """Inside a write transaction holding the campaign's row: run the command and log what it did."""
         before = self._state(conn, camp) if camp.event_count else None
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
-        entities = after.entities()
-        try:   # never log a state that cannot be read back: the campaign would no longer open
-            CampaignState.from_entities(json.loads(canonical(entities)), camp.name)
-        except CampaignError as exc:
-            raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
-        changed = changes(before.entities() if before else {}, entities) or None
+        changed = None if after is before else self._checked_changes(before, after, command, camp.name)
         stored = self._append(conn, camp, command, list(logged), changed, undoes)
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         return Applied(after, tuple(stored), camp.version + 1)
+
+    @staticmethod
+    def _checked_changes(before: CampaignState | None, after: CampaignState, command: str,
+                         name: str) -> list[dict[str, Any]] | None:
+        """What the command changed (a roll that returns the state it was given changed nothing: not diffed)."""
+        entities = after.entities()
+        try:   # never log a state that cannot be read back: the campaign would no longer open
+            CampaignState.from_entities(json.loads(canonical(entities)), name)
+        except CampaignError as exc:
+            raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
+        return changes(before.entities() if before else {}, entities) or None
 
     def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:

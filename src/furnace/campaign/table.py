@@ -5,8 +5,9 @@ masked ("a shape in the dark"); its health shows as she sets it for the campaign
 a word (unhurt, bloodied, near death) or exact. A roll can be made hidden (its event is marked
 `data.hidden`, as the Hazards chapter marks a lost party's roll) and shown later. All of it lives in
 `CampaignState.table` (`Table`), changed by commands for `Store.apply`, so it is logged, lasts and undoes
-like everything else. Which monsters belong to which fight is told by the fight's key (`fight_key`): a new
-fight starts with every monster concealed again.
+like everything else; each reveal's event says what it set (`data.revealed`, `data.mask`), so the log alone
+tells what players were shown of any fight. Which monsters belong to which fight is told by the fight's key
+(`fight_key`): a new fight starts with every monster concealed again.
 
 `sheet_roll` is a player's button: a CHECK, SAVE, ATK or SPELLCHECK for one member of the roster, rolled by the
 engine's rules (`play.checks`, `play.skills`, the combatant's numbers, `magic.spellcheck`) and logged; it
@@ -39,8 +40,8 @@ UNSEEN = "something unseen"
 
 class Table(BaseModel):
     """What the players may see: the health shown by default, and for the fight `fight` (its key) the monsters
-    revealed, their masks and their own health setting; the hidden rolls shown since; the names to keep out of
-    the public log (`concealed`: every monster name of a fight the console ran that was never revealed)."""
+    revealed, their masks and their own health setting; the hidden rolls shown since. (Which names stay out of
+    the public log is read from the log itself, for every fight however begun: `furnace.web.cast`.)"""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     health: Health = "word"
@@ -49,7 +50,7 @@ class Table(BaseModel):
     masks: dict[str, str] = Field(default_factory=dict)
     monster_health: dict[str, Health] = Field(default_factory=dict)
     shown_rolls: tuple[int, ...] = ()
-    concealed: tuple[str, ...] = ()
+    players_dice: bool = False          # players may enter the faces of their own physical dice
 
 
 def table_of(state: CampaignState) -> Table:
@@ -109,6 +110,17 @@ def show_health(value: str) -> Command:
     return run
 
 
+def allow_player_dice(allowed: bool) -> Command:
+    """Let players enter the faces of their own physical dice (checked against the dice, marked entered), or not."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        table = table_of(state).model_copy(update={"players_dice": bool(allowed)})
+        said = "may" if allowed else "may not"
+        return with_table(state, table), [Event("table", "", f"players {said} enter their own dice")]
+
+    return run
+
+
 def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = None,
                 health: str | None = None) -> Command:
     """Reveal or conceal a monster of the fight in progress, mask its name ("" unmasks), set its health shown."""
@@ -131,39 +143,30 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
             update["monster_health"] = {**table.monster_health, cid: chosen}
         table = table.model_copy(update=update)
         name = str(foes[cid]["name"])
-        concealed = set(table.concealed) - {name} if cid in table.revealed and cid not in table.masks else {
-            *table.concealed, name}
-        table = table.model_copy(update={"concealed": tuple(sorted(concealed))})
         seen = "revealed" if cid in table.revealed else "concealed"
         shown = f", shown as {table.masks[cid]!r}" if cid in table.masks else ""
         return with_table(state, table), [Event("table", name, f"is {seen}{shown}; health "
                                                 f"{table.monster_health.get(cid, table.health)}",
-                                                data={"hidden": True, "id": cid})]
-
-    return run
-
-
-def conceal_fight() -> Command:
-    """Keep the names of the fight's monsters out of the public log, now and after it ends (run as it begins)."""
-
-    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        table = current(state)
-        names = {str(c["name"]) for c in monsters(state) if c["id"] not in table.revealed or c["id"] in table.masks}
-        return with_table(state, table.model_copy(update={"concealed": tuple(sorted({*table.concealed, *names}))})), []
+                                                data={"hidden": True, "id": cid, "revealed": cid in table.revealed,
+                                                      "mask": table.masks.get(cid, "")})]
 
     return run
 
 
 # -- hidden rolls ---------------------------------------------------------------------------------------------
-def hidden_roll(expression: str, rng: DiceSource, *, label: str = "") -> Command:
-    """A roll only the referee sees (`commands.roll`, its events marked hidden) until she shows it."""
-    roll = commands.roll(expression, rng, label=label)
+def hidden(command: Command) -> Command:
+    """The command with its events marked hidden: only the referee sees them, until she shows one."""
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        after, events = roll(state)
+        after, events = command(state)
         return after, [replace(e, data={**e.data, "hidden": True}) for e in events]
 
     return run
+
+
+def hidden_roll(expression: str, rng: DiceSource, *, label: str = "") -> Command:
+    """A roll only the referee sees (`commands.roll`, its events marked hidden) until she shows it."""
+    return hidden(commands.roll(expression, rng, label=label))
 
 
 def show_roll(seq: int, events: Sequence[Any]) -> Command:
@@ -265,6 +268,48 @@ def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) 
                        "member": member.id})
 
 
-__all__ = ["HEALTH", "SHEET_ROLLS", "UNSEEN", "Health", "Table", "conceal_fight", "current", "fight_key",
-           "health_word", "hidden_roll", "is_hidden", "monsters", "set_monster", "sheet_roll", "show_health",
-           "show_roll", "table_of", "with_table"]
+# -- the referee's tools: a spell cast from the sheet, enemy morale, a rules table ---------------------------------
+def cast(who: str, spell: str, rng: DiceSource, *, dc: int = 12, scroll: bool = False) -> Command:
+    """A member casts a spell she knows outside a fight (`magic.casting.cast_spell`): the SPELLCHECK, a mishap or
+    disapproval with its roll, depletion, all written back to her sheet and logged."""
+    from furnace.magic.casting import cast_spell
+
+    def rule(c: Any, rules: Any) -> tuple[Any, list[Event]]:
+        result = cast_spell(c, spell, rng, dc, rules, scroll=scroll)
+        return result.character, list(result.events)
+
+    return commands.on_member(who, rule)
+
+
+def morale(room_dc: int, rng: DiceSource, *, value: int | None = None, hidden: bool = True) -> Command:
+    """Enemy morale (F-OPT-04): 2d6 against half the ROOM DC, or the monster's own score; hidden unless shown."""
+    from furnace.play.reaction import enemy_morale
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        rules = rules_of(state)
+        if not rules["enemy_morale"]:
+            rules = rules.with_options({"enemy_morale": True}, "the referee's morale roll")
+        result = enemy_morale(rng, room_dc, rules, morale=value)
+        return state, [Event("morale", "", f"enemy morale: {result.explain()}", (result.roll,),
+                             data={"hidden": hidden, "breaks": result.breaks})]
+
+    return run
+
+
+def table_roll(name: str, rng: DiceSource, *, level: int | None = None, armor: str | None = None,
+               hidden: bool = False) -> Command:
+    """A roll on a rules table (`rules.tables`, as `furnace table roll`): the die and why, the row; logged."""
+    from furnace.rules.tables import TableSet
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        key: int | str | None = level if level is not None else armor
+        result = TableSet.packaged().roll(name, rng, key=key)
+        return state, [Event("table_roll", "", result.explain(), (result.roll,),
+                             data={"hidden": hidden, "table": result.table.id})]
+
+    return run
+
+
+__all__ = ["HEALTH", "SHEET_ROLLS", "UNSEEN", "Health", "Table", "allow_player_dice", "cast", "current", "fight_key",
+           "health_word", "hidden", "hidden_roll", "is_hidden", "monsters", "morale", "set_monster", "sheet_roll",
+           "show_health", "show_roll", "table_of", "table_roll", "with_table"]

@@ -6,6 +6,8 @@ same functions the CLI calls; the store logs each as one command. What is answer
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -13,10 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from furnace.campaign import access, commands
 from furnace.campaign import table as tables
+from furnace.campaign.session import with_faces
+from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Command, Store
 from furnace.dice import DiceSource
+from furnace.dice.source import EnteredFaces
 from furnace.errors import FurnaceError
-from furnace.web import views
+from furnace.events import Event
+from furnace.web import bell, views
 from furnace.web.auth import Asker, Caller, set_session
 
 router = APIRouter(prefix="/api")
@@ -53,6 +59,7 @@ class RollBody(Body):
     expression: str = Field(min_length=1, max_length=200)
     label: str = Field("", max_length=200)
     hidden: bool = False
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
 
 
 class SheetRollBody(Body):
@@ -60,6 +67,7 @@ class SheetRollBody(Body):
     ability: str | None = Field(None, max_length=3)
     skill: str | None = Field(None, max_length=40)
     dc: int = Field(12, ge=1, le=60)
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
 
 
 class RestBody(Body):
@@ -69,11 +77,13 @@ class RestBody(Body):
 
 class ClockBody(Body):
     amount: int = Field(ge=1, le=10_000)
-    unit: Literal["round", "turn", "minute", "hour", "day", "week"] = "turn"
+    unit: Literal["round", "turn", "minute", "hour", "watch", "day", "week", "month", "year"] = "turn"
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
 
 
 class TableBody(Body):
-    health: Literal["hidden", "word", "exact"]
+    health: Literal["hidden", "word", "exact"] | None = None
+    players_dice: bool | None = None
 
 
 class MonsterBody(Body):
@@ -103,18 +113,55 @@ def rng_of(request: Request) -> DiceSource:
     return source
 
 
+_writers: weakref.WeakKeyDictionary[Store, threading.Lock] = weakref.WeakKeyDictionary()
+_writers_lock = threading.Lock()
+
+
+def _writer(store: Store) -> threading.Lock:
+    """One writer at a time per store in this process: the others wait on a lock, not in SQLite's busy handler,
+    whose growing sleeps (up to 100 ms each) would set the tail latency of a busy table."""
+    with _writers_lock:
+        return _writers.setdefault(store, threading.Lock())
+
+
 def run(request: Request, caller: Caller, campaign: str, command: str, fn: Command) -> dict[str, Any]:
     """Run one command on the campaign (logged), and answer with its events as the caller may see them."""
-    applied = store_of(request).apply(campaign, command, fn)
-    return {"events": views.visible_events(list(applied.events), applied.state, caller)}
+    store = store_of(request)
+    with _writer(store):
+        applied = store.apply(campaign, command, fn)
+    bell.ring(store)
+    return {"events": views.visible_events(list(applied.events), applied.state, caller, store)}
 
 
-def own_member(request: Request, caller: Caller, campaign: str, who: str) -> str:
-    """The member's id, refused for a player unless the character is hers."""
-    member = store_of(request).open(campaign).member(who)
-    if not caller.referee and not views.own(member, caller):
-        raise FurnaceError(f"{member.character.name} is not your character")
-    return member.id
+def dice_for(request: Request, caller: Caller, campaign: str, faces: str | None) -> DiceSource:
+    """The command's dice: the faces rolled at the table ("14,3": the referee's; a player's only when the referee
+    allows it for the campaign), else the server's."""
+    if faces is None or not faces.strip():
+        return rng_of(request)
+    if not caller.referee and not tables.table_of(store_of(request).open(campaign)).players_dice:
+        raise FurnaceError("the referee has not allowed players to enter their own dice in this campaign")
+    return EnteredFaces.parse(faces)
+
+
+def run_rolled(request: Request, caller: Caller, campaign: str, command: str, fn: Command,
+               rng: DiceSource) -> dict[str, Any]:
+    """`run` with entered faces checked inside the transaction (refused faces change nothing) and marked."""
+    return run(request, caller, campaign, command, with_faces(fn, rng))
+
+
+def owned(caller: Caller, who: str, fn: Command) -> Command:
+    """The command, refused (inside its transaction) for a player unless the character `who` is hers."""
+    if caller.referee:
+        return fn
+
+    def run_owned(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        member = state.member(who)
+        if not views.own(member, caller):
+            raise FurnaceError(f"{member.character.name} is not your character")
+        after, events = fn(state)
+        return after, list(events)
+
+    return run_owned
 
 
 # -- who is signed in -----------------------------------------------------------------------------------------
@@ -168,7 +215,7 @@ def bestiary(request: Request) -> dict[str, Any]:
 
 @router.get(C)
 def campaign(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    return views.campaign_view(store_of(request).open(campaign), caller)
+    return views.campaign_view(store_of(request).open(campaign), caller, store_of(request))
 
 
 @router.get(C + "/log")
@@ -176,7 +223,7 @@ def log(campaign: str, request: Request, caller: Asker, since: int = 0, limit: i
     store = store_of(request)
     events = store.events(campaign, since=max(0, since))
     events = events[-max(1, min(limit, 2000)):]
-    return {"events": views.visible_events(events, store.open(campaign), caller)}
+    return {"events": views.visible_events(events, store.open(campaign), caller, store)}
 
 
 # -- the roster -----------------------------------------------------------------------------------------------
@@ -203,18 +250,20 @@ def promote(campaign: str, body: PromoteBody, request: Request, caller: Asker) -
 def sheet_roll(campaign: str, who: str, body: SheetRollBody, request: Request,
                caller: Asker) -> dict[str, Any]:
     """A player's button: a CHECK, SAVE, ATK or SPELLCHECK for her character, rolled here, never by the page."""
-    mid = own_member(request, caller, campaign, who)
-    fn = tables.sheet_roll(mid, body.kind, rng_of(request), ability=body.ability, skill=body.skill, dc=body.dc)
-    return run(request, caller, campaign, f"roll {body.kind}", fn)
+    rng = dice_for(request, caller, campaign, body.faces)
+    fn = tables.sheet_roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
+    return run_rolled(request, caller, campaign, f"roll {body.kind}", owned(caller, who, fn), rng)
 
 
 # -- the session ------------------------------------------------------------------------------------------------
 @router.post(C + "/roll")
 def roll(campaign: str, body: RollBody, request: Request, caller: Asker) -> dict[str, Any]:
-    rng = rng_of(request)
-    if body.hidden:
-        return run(request, caller, campaign, "roll", tables.hidden_roll(body.expression, rng, label=body.label))
-    return run(request, caller, campaign, "roll", commands.roll(body.expression, rng, label=body.label))
+    rng = dice_for(request, caller, campaign, body.faces)
+
+    def fn(state: Any) -> Any:      # rolled inside the command, so that entered faces are checked there
+        return commands.roll(body.expression, rng, label=body.label)(state)
+
+    return run_rolled(request, caller, campaign, "roll", tables.hidden(fn) if body.hidden else fn, rng)
 
 
 @router.post(C + "/rolls/{seq}/show")
@@ -236,14 +285,17 @@ def rest(campaign: str, body: RestBody, request: Request, caller: Asker) -> dict
 def clock(campaign: str, body: ClockBody, request: Request, caller: Asker) -> dict[str, Any]:
     from furnace.campaign.timekeeping import advancing, on_clock
 
-    fn = on_clock(advancing(body.amount, body.unit, rng_of(request)))
-    return run(request, caller, campaign, f"clock advance {body.amount} {body.unit}", fn)
+    rng = dice_for(request, caller, campaign, body.faces)
+    fn = on_clock(advancing(body.amount, body.unit, rng))
+    return run_rolled(request, caller, campaign, f"clock advance {body.amount} {body.unit}", fn, rng)
 
 
 @router.post(C + "/undo")
 def undo(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    applied = store_of(request).undo(campaign)
-    return {"events": views.visible_events(list(applied.events), applied.state, caller)}
+    with _writer(store_of(request)):
+        applied = store_of(request).undo(campaign)
+    bell.ring(store_of(request))
+    return {"events": views.visible_events(list(applied.events), applied.state, caller, store_of(request))}
 
 
 @router.get(C + "/odds")
@@ -264,7 +316,14 @@ def odds(campaign: str, expression: str, dc: int | None = None) -> dict[str, Any
 @router.post(C + "/table")
 def table_settings(campaign: str, body: TableBody, request: Request,
                    caller: Asker) -> dict[str, Any]:
-    return run(request, caller, campaign, "table", tables.show_health(body.health))
+    """How monsters' health shows to players; whether players may enter their own dice."""
+    from furnace.campaign.session import chain
+
+    steps = ([tables.show_health(body.health)] if body.health is not None else []) + (
+        [tables.allow_player_dice(body.players_dice)] if body.players_dice is not None else [])
+    if not steps:
+        raise FurnaceError("say what to set: health (hidden, word, exact) or players_dice (true, false)")
+    return run(request, caller, campaign, "table", chain(*steps))
 
 
 @router.post(C + "/monsters/{cid}")

@@ -19,7 +19,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
-from furnace.web import api, fights, live, pages
+from furnace.web import api, fights, live, pages, panels
 from furnace.web.auth import guard
 from furnace.web.config import WebSettings
 
@@ -48,7 +48,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.state.store = store or Store(resolve_url(settings.db))
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
-    for router in (pages.router, api.router, fights.router, live.router):
+    for router in (pages.router, api.router, fights.router, panels.router, live.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,
@@ -64,10 +64,11 @@ def _redacted(request: Request, message: str) -> str:
     caller = getattr(request.state, "caller", None)
     if caller is None or caller.referee or caller.campaign is None:
         return message
-    from furnace.web.views import redactor
+    from furnace.web.views import player_redactor
 
+    store = request.app.state.store
     try:
-        return redactor(request.app.state.store.open(caller.campaign)).text(message)
+        return player_redactor(store, store.open(caller.campaign)).text(message)
     except FurnaceError:
         return "that cannot be done now"
 
@@ -75,7 +76,13 @@ def _redacted(request: Request, message: str) -> str:
 async def _furnace_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, FurnaceError)
     message = " ".join(str(exc).splitlines())
-    return _answer(request, getattr(exc, "http_status", 400), _redacted(request, message))
+    answer = _answer(request, getattr(exc, "http_status", 400), _redacted(request, message))
+    caller = getattr(request.state, "caller", None)
+    if isinstance(answer, JSONResponse) and caller is not None and caller.referee and hasattr(exc, "allowed"):
+        # a choice missing or off its list (a promotion, a level): what is open, for the page to offer
+        return JSONResponse({"error": message, "choice": getattr(exc, "choice", ""),
+                             "allowed": list(getattr(exc, "allowed", []))}, status_code=answer.status_code)
+    return answer
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -73,6 +73,20 @@ ALLOW: dict[str, frozenset[str]] = {
     f"GET {C}/sessions": frozenset({REF}),
     f"POST {C}/sessions/{{sid}}/revoke": frozenset({REF}),
     f"GET {C}/odds": frozenset({REF}),
+    # the referee's panels (web.panels)
+    f"GET {C}/clock": frozenset({REF}),
+    f"POST {C}/clock/timer": frozenset({REF}),
+    f"POST {C}/clock/entries/{{entry}}/cancel": frozenset({REF}),
+    f"POST {C}/clock/light": frozenset({REF}),
+    f"POST {C}/clock/rations": frozenset({REF}),
+    f"POST {C}/clock/disease": frozenset({REF}),
+    f"POST {C}/characters/{{who}}/level-up": frozenset({REF}),
+    "GET /api/spells": frozenset({REF, PLAY}),
+    f"POST {C}/characters/{{who}}/cast": frozenset({REF, PLAY}),
+    f"POST {C}/morale": frozenset({REF}),
+    "GET /api/tables": frozenset({REF}),
+    f"POST {C}/tables/{{name}}/roll": frozenset({REF}),
+    f"POST {C}/simulate": frozenset({REF}),
 }
 
 

@@ -1,6 +1,6 @@
 """The fight's routes: start (with monsters from the bestiary), the legal actions as buttons, act, the monsters'
-turns, end. Each is `furnace.campaign.encounters` (what `furnace encounter …` runs) with the table's bookkeeping
-chained into the same command, so a new fight's monsters start concealed and stay out of the public log.
+turns, end. Each is `furnace.campaign.encounters` (what `furnace encounter …` runs), nothing added: what players
+see of them follows from the log (`web.cast`), as for a fight begun from the CLI.
 
 A player acts only for her own character, on its turn, and names foes by their handles (m1, m2 …): a concealed
 monster is not on her menu, and no monster's id (which carries its name) reaches her.
@@ -17,11 +17,10 @@ from pydantic import Field
 from furnace.campaign import encounters
 from furnace.campaign import table as tables
 from furnace.campaign.commands import rules_of
-from furnace.campaign.session import chain
 from furnace.campaign.state import CampaignState
 from furnace.errors import FurnaceError
 from furnace.web import views
-from furnace.web.api import Body, rng_of, run, store_of
+from furnace.web.api import Body, dice_for, rng_of, run, run_rolled, store_of
 from furnace.web.auth import Asker, Caller
 
 router = APIRouter(prefix="/api/campaigns/{campaign}/encounter")
@@ -42,13 +41,14 @@ class ActBody(Body):
     target: str | None = Field(None, max_length=100)
     spell: str | None = Field(None, max_length=60)
     note: str = Field("", max_length=200)
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
 
 
 @router.post("")
 def start(campaign: str, body: StartBody, request: Request, caller: Asker) -> dict[str, Any]:
     fn = encounters.begin(body.party or ["all"], rng_of(request), monsters=body.monsters, room_dc=body.room_dc,
                           name=body.name or None)
-    return run(request, caller, campaign, "encounter start", chain(fn, tables.conceal_fight()))
+    return run(request, caller, campaign, "encounter start", fn)
 
 
 @router.post("/next")
@@ -58,7 +58,7 @@ def next_turns(campaign: str, request: Request, caller: Asker) -> dict[str, Any]
 
 @router.post("/end")
 def end(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    return run(request, caller, campaign, "encounter end", chain(tables.conceal_fight(), encounters.end()))
+    return run(request, caller, campaign, "encounter end", encounters.end())
 
 
 def _cid(state: CampaignState, caller: Caller, name: str) -> str:
@@ -99,7 +99,7 @@ def actions(campaign: str, request: Request, caller: Asker, who: str | None = No
     menu = turns.legal_actions(now.turns, cid, rules)
     if caller.referee:
         return {"who": cid, "actions": [dataclasses.asdict(m) | {"legal": m.legal} for m in menu]}
-    handle, table, scrub = views.handles(state), tables.current(state), views.redactor(state)
+    handle, table, scrub = views.handles(state), tables.current(state), views.player_redactor(store_of(request), state)
     seen = {cid for cid in handle if cid in table.revealed or now.turns.encounter.get(cid).kind == "pc"}
     out = []
     for m in menu:
@@ -121,5 +121,6 @@ def act(campaign: str, body: ActBody, request: Request, caller: Asker) -> dict[s
         raise FurnaceError(f"unknown action {body.action!r}: one of {', '.join(MENU_VERB)}")
     target = "RANGED" if body.action == "go_ranged" else (
         _cid(state, caller, body.target) if body.target else None)
-    fn = encounters.act(cid, verb, target, rng_of(request), spell=body.spell, note=body.note)
-    return run(request, caller, campaign, f"encounter act {verb}", fn)
+    rng = dice_for(request, caller, campaign, body.faces)
+    fn = encounters.act(cid, verb, target, rng, spell=body.spell, note=body.note)
+    return run_rolled(request, caller, campaign, f"encounter act {verb}", fn, rng)

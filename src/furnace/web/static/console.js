@@ -96,7 +96,9 @@ const Furnace = (() => {
       : el("span", {}, hpBar(c.hp, c.hp_max), " " + c.hp + "/" + c.hp_max);
     const row = el("tr", { class: (c.id === due ? "due " : "") + c.status, "data-id": c.id },
       el("td", { text: c.id === due ? "▶" : "" }), el("td", { text: c.name }), el("td", { text: c.side }),
-      el("td", {}, hp), el("td", { text: c.zone + " · " + c.status }),
+      el("td", {}, hp), el("td", { class: "state", text: c.zone + " · " + c.status
+        + (c.status === "dying" && c.dying_turns !== null && c.dying_turns !== undefined
+          ? " (" + c.dying_turns + " turn(s) left)" : "") }),
       el("td", { text: (c.conditions || []).join(", ") }));
     if (extra) row.append(extra);
     return row;
@@ -117,7 +119,8 @@ const Furnace = (() => {
   function logItem(e) {
     const item = el("li", { class: "event " + e.kind + (e.hidden ? " hidden" : ""), "data-seq": e.seq },
       el("span", { class: "seq", text: "[" + e.seq + "] " }), e.hidden ? el("em", { text: "referee only: " }) : null,
-      e.who ? el("strong", { text: e.who + ": " }) : null, el("span", { class: "what", text: e.what }));
+      e.who ? el("strong", { text: e.who + ": " }) : null, el("span", { class: "what", text: e.what }),
+      e.entered ? el("em", { class: "entered", text: " (faces entered)" }) : null);
     if (e.rolls && e.rolls.length) item.append(el("div", { class: "rolls", text: e.rolls.join("\n") }));
     return item;
   }

@@ -32,9 +32,11 @@
     sheet.elements.who.replaceChildren(...mine.filter((m) => m.status !== "dead")
       .map((m) => el("option", { value: m.id, selected: m.id === chosen, text: m.name })));
     encounter($("encounter"), view.encounter);
+    $("faces-label").hidden = !view.players_dice;
     await showActions(view);
   }
 
+  const allowsFaces = () => !$("faces-label").hidden;
   for (const button of document.querySelectorAll("[data-roll]")) {
     button.addEventListener("click", async () => {
       const v = Furnace.formValues(sheet);
@@ -42,7 +44,8 @@
       button.disabled = true;
       try {
         await api("POST", base + "/characters/" + encodeURIComponent(v.who) + "/roll",
-          { kind: button.dataset.roll, ability: v.ability, dc: v.dc || 12 });
+          { kind: button.dataset.roll, ability: v.ability, dc: v.dc || 12,
+            faces: allowsFaces() && v.faces ? v.faces : null });
       } catch (error) { /* told in the toast */ } finally { button.disabled = false; }
     });
   }

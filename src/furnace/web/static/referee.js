@@ -44,6 +44,7 @@
     $("health").value = view.table.health || "word";
     const promotable = view.roster.filter((m) => m.level === 0 && m.status === "alive");
     $("promote").elements.who.replaceChildren(...promotable.map((m) => el("option", { value: m.id, text: m.name })));
+    for (const show of Furnace.panels || []) show(view);
     await showActions();
   }
 
@@ -54,9 +55,9 @@
   submit($("promote"), (v) => api("POST", base + "/promote", { who: v.who, char_class: v.char_class || null,
     archetype: v.archetype || null, name: v.name || null, random: v.random }));
   submit($("start-fight"), (v) => api("POST", base + "/encounter", { monsters: v.monsters, room_dc: v.room_dc }));
-  submit($("roll"), (v) => api("POST", base + "/roll", v));
+  submit($("roll"), (v) => api("POST", base + "/roll", { ...v, faces: v.faces || null }));
   submit($("rest"), (v) => api("POST", base + "/rest", { kind: v.kind }));
-  submit($("clock-form"), (v) => api("POST", base + "/clock", v));
+  submit($("clock-form"), (v) => api("POST", base + "/clock", { amount: v.amount, unit: v.unit }));
   submit($("odds"), async (v) => {
     const odds = await api("GET", base + "/odds?expression=" + encodeURIComponent(v.expression)
       + (v.dc ? "&dc=" + v.dc : ""));
