@@ -4,64 +4,11 @@ from __future__ import annotations
 
 import secrets
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
 from furnace.cli.app import _emit, _write, cli, force_option, json_option, option_option, profile_option
-from furnace.play.simulate import Fighter, Fought
-
-
-@dataclass(frozen=True)
-class CampaignSource:
-    """The campaign's living characters against the bestiary's monsters, laid out as `furnace fight --party
-    … --monsters …` lays them out (campaign.encounters), and never written back."""
-
-    state: Any                       # the CampaignState, read once
-    who: tuple[str, ...]
-    monsters: str
-    room_dc: int | None = None
-    rounds: int = 20
-    options: tuple[tuple[str, Any], ...] = ()
-    initiative: str | None = None
-    counts: tuple[tuple[str, int], ...] = ()      # a sweep's monster counts, by name or id
-
-    def _listed(self) -> list[tuple[Any, int]]:
-        from furnace.campaign import encounters
-        from furnace.rules.bestiary import parse_monsters
-
-        wanted = {name.lower(): n for name, n in self.counts}
-        return [(m, wanted.get(m.name.lower(), wanted.get(m.id.lower(), n)))
-                for m, n in parse_monsters(self.monsters, encounters.bestiary(self.state))]
-
-    def monster_names(self) -> list[str]:
-        return [m.name for m, _ in self._listed()]
-
-    def rules(self) -> Any:
-        from furnace.campaign.commands import rules_of
-
-        rules = rules_of(self.state)
-        return rules.with_options(dict(self.options), "this fight") if self.options else rules
-
-    def prepare(self) -> Fighter:
-        from furnace import dice
-        from furnace.campaign import encounters
-        from furnace.play.encounter import run_fight
-
-        rules = self.rules()
-        members = encounters.party(self.state, self.who)
-        monsters = ", ".join(f"{m.id} x{n}" for m, n in self._listed()) if self.counts else self.monsters
-        order = {"initiative": self.initiative} if self.initiative else {}
-
-        def fight(seed: int) -> Fought:
-            rng = dice.seeded(seed)
-            lineup = encounters.line_up(self.state, members, rng, rules, monsters=monsters, room_dc=self.room_dc)
-            start = lineup.encounter.model_copy(update=order) if order else lineup.encounter
-            after, events = run_fight(start, rng, rules, self.rounds)
-            return start, after, events
-
-        return fight
 
 
 @cli.command()
@@ -164,6 +111,8 @@ def _source(file: str | None, profile: str, options: tuple[str, ...], rounds: in
         from furnace.campaign.commands import rules_of
 
         pairs = tuple(parse_overrides(options, tables=rules_of(state).tables).items())
+        from furnace.campaign.planning import CampaignSource
+
         return CampaignSource(state, party or ("all",), monsters, room_dc, rounds, pairs)
     if file is None:
         raise FurnaceError('give a fight FILE, or --monsters "goblin x6" (and --party) for the campaign form')

@@ -203,13 +203,13 @@ def simulate(campaign: str, body: PlanBody, request: Request) -> dict[str, Any]:
     the chances and the plot of how they ended and how long they lasted."""
     import secrets
 
+    from furnace.campaign.planning import CampaignSource
     from furnace.play.simulate import simulate as run_many
     from furnace.render.plots import simulation_svg
-    from furnace.web.plan import PlannedFight
 
     state = store_of(request).open(campaign)
     seed = secrets.randbits(32) if body.seed is None else body.seed
-    summary = run_many(PlannedFight(state, tuple(body.party or ["all"]), body.monsters, body.room_dc),
+    summary = run_many(CampaignSource(state, tuple(body.party or ["all"]), body.monsters, body.room_dc),
                        body.fights, seed)
     svg = simulation_svg(f"{summary.fights} fights against {body.monsters}, seed {seed}",
                          summary.outcomes_count(), summary.rounds())
