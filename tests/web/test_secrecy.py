@@ -99,3 +99,23 @@ def test_the_live_stream_of_a_player_carries_no_secret(app: Any, table: dict[str
                 break
     text = "\n".join(received)
     assert "id: " in text and _secret_in(text, secret) == []
+
+
+def test_F_OPT_07_a_timer_is_the_referees_until_she_shows_it(table: dict[str, TestClient]) -> None:
+    """A timer's label, its length and its prompt stay with the referee, when set and when it runs out (in the
+    log, the campaign view and the clock); shown on her word, the players read that one event."""
+    ref, ann = table["referee"], table["ann"]
+    set_ = ref.post(f"{C}/clock/timer", json={"label": "collapse-7731", "amount": "2", "unit": "turn",
+                                               "prompt": "rocks-9912: DEX SAVE"})
+    assert set_.status_code == 200, set_.text
+    done = ref.post(f"{C}/clock", json={"amount": 3, "unit": "turn"})
+    assert done.status_code == 200, done.text
+    fired = [e for e in ref.get(f"{C}/log?limit=2000").json()["events"] if "runs out:" in e["what"]]
+    assert len(fired) == 1 and fired[0]["hidden"] and "rocks-9912" in fired[0]["what"]
+    for who in ("ann", "tv"):
+        client = table[who]
+        seen = client.get(f"{C}/log?limit=2000").text + client.get(C).text + client.get("/c/keep/player").text
+        assert "collapse-7731" not in seen and "rocks-9912" not in seen, who
+    assert ref.post(f"{C}/rolls/{fired[0]['seq']}/show").status_code == 200
+    seen = ann.get(f"{C}/log?limit=2000").text
+    assert "rocks-9912" in seen and seen.count("collapse-7731") == 2      # the event, and the line that shows it

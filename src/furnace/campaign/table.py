@@ -172,8 +172,8 @@ def hidden_roll(expression: str, rng: DiceSource, *, label: str = "") -> Command
 def show_roll(seq: int, events: Sequence[Any]) -> Command:
     """Show the players a hidden event (`events`: the stored events, to check that `seq` is one)."""
     found = next((e for e in events if e.seq == seq), None)
-    if found is None or not found.data.get("hidden"):
-        raise CampaignError(f"event {seq} is not a hidden roll of this campaign")
+    if found is None or not secret(found):
+        raise CampaignError(f"event {seq} is not a hidden roll or a timer of this campaign")
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state)
@@ -184,9 +184,17 @@ def show_roll(seq: int, events: Sequence[Any]) -> Command:
     return run
 
 
+SECRET_KINDS = frozenset({"timer"})   # the referee's timers (F-OPT-07): set, and run out with their prompt
+
+
+def secret(event: Any) -> bool:
+    """The referee's own: a roll made hidden, or a timer (its length and its prompt are hers to tell)."""
+    return bool(event.data.get("hidden")) or event.kind in SECRET_KINDS
+
+
 def is_hidden(event: Any, table: Table) -> bool:
-    """A stored event the players may not see: marked hidden and not shown since."""
-    return bool(event.data.get("hidden")) and event.seq not in table.shown_rolls
+    """A stored event the players may not see: the referee's own (`secret`) and not shown since."""
+    return secret(event) and event.seq not in table.shown_rolls
 
 
 # -- what health looks like ------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def full_event(e: StoredEvent) -> dict[str, Any]:
     """An event as the referee sees it: everything, hidden ones marked."""
     return {"seq": e.seq, "kind": e.kind, "who": e.who, "what": e.what, "at": e.created_at,
             "rolls": [str(r.get("explanation", "")) for r in e.rolls if r.get("explanation")],
-            "hidden": bool(e.data.get("hidden")), "entered": bool(e.data.get("entered")), "command": e.command}
+            "hidden": tables.secret(e), "entered": bool(e.data.get("entered")), "command": e.command}
 
 
 def redactor(state: CampaignState, cast: Casting | None = None, upto: int | None = None) -> Redactor:
