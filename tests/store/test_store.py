@@ -385,3 +385,44 @@ def test_stored_rolls_keep_their_trees(store: Store) -> None:
     assert stored.rolls[0]["total"] == 14 and stored.rolls[0]["faces"] == [6, 5, 3, 1]
     assert stored.rolls[0]["tree"]["kind"] and json.dumps(stored.rolls)
     assert "14" in stored.explain()
+
+
+# -- the state kept between commands (a long-running server) ---------------------------------------------------
+def test_the_latest_state_is_kept_and_equals_a_fresh_read(store: Store, characters: Chars,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a command the store holds the state as the log gives it back: the next command and open() use it
+    without rebuilding, and it equals what a new Store (another process) rebuilds from the database."""
+    party(store, characters)
+    store.apply("Ashes", "damage brak1 5", cmd.damage("brak1", 5, "a falling stone"))
+    rebuilt: list[str] = []
+    real = Store._rebuilt
+    monkeypatch.setattr(Store, "_rebuilt", lambda self, conn, camp, **kw: rebuilt.append(camp.name)
+                        or real(self, conn, camp, **kw))
+    store.apply("Ashes", "heal brak1 2", cmd.heal("brak1", 2))
+    kept = store.open("Ashes")
+    assert rebuilt == [] and hp(kept, "brak1") == 19
+    other = Store(store.url, migrate=False)
+    try:
+        assert other.open("Ashes") == kept and rebuilt == ["Ashes"]
+    finally:
+        other.close()
+
+
+def test_a_failed_or_foreign_write_never_leaves_a_stale_state(store: Store, characters: Chars) -> None:
+    """A command that fails changes nothing the next read sees; a write by another Store (another process) is
+    read, not the state this one holds; a renamed campaign opens under its new name."""
+    party(store, characters)
+
+    def broken(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        raise FurnaceError("the referee changes her mind")
+
+    with pytest.raises(FurnaceError):
+        store.apply("Ashes", "nothing", broken)
+    other = Store(store.url, migrate=False)
+    try:
+        other.apply("Ashes", "damage wren1 4", cmd.damage("wren1", 4, "a dart"))
+    finally:
+        other.close()
+    assert hp(store.open("Ashes"), "wren1") == 13
+    store.rename("Ashes", "Embers")
+    assert store.open("Embers").name == "Embers"

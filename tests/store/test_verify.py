@@ -175,5 +175,8 @@ def test_deep_verify_catches_a_snapshot_rebuilt_with_a_matching_hash(played: Sto
     deep = verify(played, "Keep", deep=True)
     assert deep.problems == [f"the snapshot at event {snap.seq} differs from the state the log rebuilds"]
     # why it matters: open() starts from the snapshot, so the forged hit points are what the table would see
-    assert played.open("Keep").roster["brak1"].character.hp == 999
+    # (in the next process: this Store still holds the state it wrote, under the unchanged hash chain)
+    later = Store(played.url, migrate=False)
+    assert later.open("Keep").roster["brak1"].character.hp == 999
+    later.close()
     assert played.replay("Keep").roster["brak1"].character.hp != 999

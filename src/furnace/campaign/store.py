@@ -112,6 +112,10 @@ class Store:
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
         self.engine = _engine(url)
+        # the state last read or written, by campaign id, under its event count and last hash: the hash chain
+        # makes that pair name one state, so a long-running server (the table console) does not rebuild the
+        # state from the snapshot and the log for every command; a rolled-back write never matches it
+        self._latest: dict[int, tuple[int, str, str, CampaignState]] = {}
         if migrate:
             from furnace.campaign.migrate import upgrade
 
@@ -195,6 +199,15 @@ class Store:
             return self._state(conn, self.row(conn, name))
 
     def _state(self, conn: Connection, camp: Any, *, snapshots_on: bool = True) -> CampaignState:
+        known = self._latest.get(camp.id) if snapshots_on else None
+        if known is not None and known[:3] == (camp.event_count, camp.last_hash, camp.name):
+            return known[3]
+        state = self._rebuilt(conn, camp, snapshots_on=snapshots_on)
+        if snapshots_on:
+            self._latest[camp.id] = (camp.event_count, camp.last_hash, camp.name, state)
+        return state
+
+    def _rebuilt(self, conn: Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
         entities: dict[str, Any] = {}
         since = 0
         if snapshots_on:
@@ -247,22 +260,26 @@ class Store:
         """Inside a write transaction holding the campaign's row: run the command and log what it did."""
         before = self._state(conn, camp) if camp.event_count else None
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
-        changed = None if after is before else self._checked_changes(before, after, command, camp.name)
+        changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
+                                                                                        camp.name)
         stored = self._append(conn, camp, command, list(logged), changed, undoes)
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
+        if stored:       # the state as the log will give it back, not the command's own copy of it
+            self._latest[camp.id] = (stored[-1].seq, stored[-1].hash, camp.name, read_back)
         return Applied(after, tuple(stored), camp.version + 1)
 
     @staticmethod
     def _checked_changes(before: CampaignState | None, after: CampaignState, command: str,
-                         name: str) -> list[dict[str, Any]] | None:
-        """What the command changed (a roll that returns the state it was given changed nothing: not diffed)."""
+                         name: str) -> tuple[list[dict[str, Any]] | None, CampaignState]:
+        """What the command changed (a roll that returns the state it was given changed nothing: not diffed),
+        and the state read back from what is stored."""
         entities = after.entities()
         try:   # never log a state that cannot be read back: the campaign would no longer open
-            CampaignState.from_entities(json.loads(canonical(entities)), name)
+            read_back = CampaignState.from_entities(json.loads(canonical(entities)), name)
         except CampaignError as exc:
             raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
-        return changes(before.entities() if before else {}, entities) or None
+        return changes(before.entities() if before else {}, entities) or None, read_back
 
     def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
