@@ -31,6 +31,7 @@ from types import MappingProxyType
 
 from furnace.dice.ast import AnyNode
 from furnace.dice.bounds import interval
+from furnace.dice.compiled import RollFunction, TreeFunction, compile_expression
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
 from furnace.dice.result import Node, RollResult, floor_value, natural_of, render
 from furnace.dice.roller import (
@@ -64,9 +65,15 @@ class DiceExpression:
 
     Every public method checks what it is given (variables, source, label, DC) and raises a `DiceError`
     for a wrong type or an out-of-range value before any die is rolled.
+
+    `roll(rng, variables=None, label="")` rolls it: for the common expression (sums of plain dice groups and
+    whole numbers) a function compiled once for this expression (`furnace.dice.compiled`), otherwise
+    `roll_any`; both give the same faces, total and natural for the same source.
     """
 
-    __slots__ = ("_counted", "_explain", "_fast", "_fixed", "_natural", "text", "tree")
+    __slots__ = ("_counted", "_explain", "_explainer", "_fast", "_fixed", "_natural", "roll", "text", "tree")
+    roll: RollFunction            # set once, at the first roll (compiling then costs nothing to a mere parse)
+    _explainer: TreeFunction
 
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
@@ -77,6 +84,8 @@ class DiceExpression:
         self._fast: FastRoller = compile_fast(self.tree, self.text)
         self._fixed, self._counted = dice_plan(self.tree)
         self._natural: NaturalReader = compile_natural(self.tree)
+        self._explainer = self.explain_faces   # bound once: every roll's result keeps it
+        self.roll = self._first_roll           # compiles; parsing alone (checking a data file) stays cheap
 
     def _bind(self, variables: object) -> Bindings:
         """The variables checked, and the number of dice they give checked against the limit."""
@@ -85,8 +94,17 @@ class DiceExpression:
             check_dice_total(self._fixed, self._counted, bound, self.text)
         return bound
 
-    def roll(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
-             label: str = "") -> RollResult:
+    def _first_roll(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
+                    label: str = "") -> RollResult:
+        """Compile the expression (`furnace.dice.compiled`), then roll it."""
+        roll, tree = compile_expression(self.tree, self.text, self.roll_any, self.explain_faces, _NO_VARIABLES)
+        self._explainer = tree or self._explainer
+        self.roll = roll or self.roll_any
+        return self.roll(rng, variables, label)
+
+    def roll_any(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
+                 label: str = "") -> RollResult:
+        """Roll any expression with any source: the closures of `roller`, each value checked."""
         if type(rng) not in FLOAT_SOURCES:
             check_source(rng)
         if type(label) is not str:
@@ -99,7 +117,7 @@ class DiceExpression:
         natural = self._natural(faces, bound)
         if natural == ASK_TREE:
             natural = natural_of(self.explain_faces(tuple(faces), kept))
-        return RollResult(self.text, total, tuple(faces), label, kept, self.explain_faces, natural)
+        return RollResult(self.text, total, tuple(faces), label, kept, self._explainer, natural)
 
     def explain_faces(self, faces: tuple[int, ...], variables: Mapping[str, int | str]) -> Node:
         """The explanation tree of a roll that showed these faces (replayed in order)."""

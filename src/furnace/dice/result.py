@@ -97,6 +97,10 @@ def check_tree(node: object) -> None:
 
 def _dice_text(node: Rolled) -> str:
     """`[~~1~~→3, 1 as 2, ~~5~~]`: struck out faces do not count; a rerolled face points at its reroll."""
+    if not node.rerolled and not node.counts_as:        # the common group: faces, some maybe struck out
+        if all(node.kept):
+            return "[" + ", ".join(map(str, node.faces)) + "]"
+        return "[" + ", ".join([str(f) if k else f"~~{f}~~" for f, k in zip(node.faces, node.kept, strict=True)]) + "]"
     parts: list[str] = []
     glue = ""
     for i, (face, kept) in enumerate(zip(node.faces, node.kept, strict=True)):

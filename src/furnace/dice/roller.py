@@ -18,7 +18,7 @@ from typing import Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
 from furnace.dice.result import Bound, Const, Function, Negation, Node, Operation, Rolled, Value
-from furnace.dice.source import ScriptedDice
+from furnace.dice.source import Replay, ScriptedDice
 from furnace.dice.values import MAX_DICE, Binding, Bindings, DiceValueError, DieValue, shown
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
@@ -31,6 +31,7 @@ class DiceSource(Protocol):
 
 Variables = Bindings
 Roller = Callable[[DiceSource, Variables], Node]
+_new = tuple.__new__    # builds a result node from all its fields, skipping the NamedTuple's Python-level __new__
 _GLUED = re.compile(r"([A-Z_][A-Z0-9_]*?)D([0-9]+)")
 
 
@@ -181,6 +182,8 @@ def draw(rng: DiceSource, sides: int, count: int) -> list[int]:
     if type(rng) in FLOAT_SOURCES:
         r = rng.random  # type: ignore[attr-defined]
         return [int(r() * sides) + 1 for _ in range(count)]
+    if type(rng) is Replay:        # a roll's own faces, explaining it
+        return rng.take(sides, count)
     if type(rng) is ScriptedDice:  # it checks its own faces
         rr = rng.randrange
         return [rr(sides) + 1 for _ in range(count)]
@@ -233,12 +236,14 @@ def _var(node: Var, expression: str) -> Roller:
     return roll
 
 
-def _select(values: list[int], keep: str | None, n: int) -> list[bool]:
+def select(values: list[int], keep: str | None, n: int) -> list[bool]:
     if keep is None:
         return [True] * len(values)
     order = sorted(range(len(values)), key=values.__getitem__, reverse=keep in ("kh", "dl"))
-    chosen = set(order[:n] if keep in ("kh", "kl") else order[: len(values) - n])
-    return [i in chosen for i in range(len(values))]
+    marks = [False] * len(values)
+    for i in order[:n] if keep in ("kh", "kl") else order[: len(values) - n]:
+        marks[i] = True
+    return marks
 
 
 def _dice(node: Dice, expression: str) -> Roller:
@@ -255,13 +260,14 @@ def _dice(node: Dice, expression: str) -> Roller:
         count = fixed_count if fixed_count is not None else group_count(node, variables, expression)
         faces = draw(rng, sides, count) if reroll is None else draw_rerolling(rng, sides, count, reroll)
         if reroll is None and minimum is None:
-            if keep is None:
-                return Rolled(text, sides, tuple(faces), (True,) * len(faces), sum(faces))
-            marks = tuple(_select(faces, keep, n))
-            return Rolled(text, sides, tuple(faces), marks, sum(f for f, k in zip(faces, marks, strict=True) if k))
+            if keep is None:   # built as a plain tuple: a NamedTuple's own constructor costs a Python call
+                return _new(Rolled, (text, sides, tuple(faces), (True,) * len(faces), sum(faces), "dice", (), ()))
+            marks = tuple(select(faces, keep, n))
+            total = sum(f for f, k in zip(faces, marks, strict=True) if k)
+            return _new(Rolled, (text, sides, tuple(faces), marks, total, "dice", (), ()))
         stand = standing(faces, reroll)
         counts = [max(f, minimum) for f in faces] if minimum else faces
-        chosen = _select([counts[i] for i in stand], keep, n)
+        chosen = select([counts[i] for i in stand], keep, n)
         kept = [False] * len(faces)
         for i, keep_it in zip(stand, chosen, strict=True):
             kept[i] = keep_it
@@ -293,12 +299,13 @@ def _binop(node: BinOp, expression: str) -> Roller:
     left, right = compile_node(node.left, expression), compile_node(node.right, expression)
     op = node.op
     if op == "+":  # the common case, without the table lookup
-        return lambda rng, v: Operation("+", (a := left(rng, v)), (b := right(rng, v)), a.value + b.value)
+        return lambda rng, v: _new(Operation, ("+", (a := left(rng, v)), (b := right(rng, v)), a.value + b.value,
+                                               "op"))
     apply = _ARITHMETIC[op]
 
     def roll(rng: DiceSource, variables: Variables) -> Node:
         a, b = left(rng, variables), right(rng, variables)
-        return Operation(op, a, b, apply(a.value, b.value, expression))
+        return _new(Operation, (op, a, b, apply(a.value, b.value, expression), "op"))
 
     return roll
 

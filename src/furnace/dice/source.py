@@ -53,12 +53,9 @@ class ScriptedDice:
         self.used: list[tuple[int, int]] = []
 
     @classmethod
-    def replay(cls, faces: tuple[int, ...]) -> ScriptedDice:
+    def replay(cls, faces: tuple[int, ...]) -> Replay:
         """The faces a roll recorded (already checked), to explain that roll."""
-        script = cls.__new__(cls)
-        script.faces = list(faces)
-        script.used = []
-        return script
+        return Replay(faces)
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         low, high = (0, start) if stop is None else (start, stop)
@@ -76,6 +73,39 @@ class ScriptedDice:
     @property
     def remaining(self) -> int:
         return len(self.faces)
+
+
+class Replay:
+    """The faces a roll recorded, handed back in order to explain it: a group takes its faces as one slice.
+
+    Like `ScriptedDice`, it refuses a face its die cannot show and running short; it trusts the faces to be whole
+    numbers (they come from a roll).
+    """
+
+    __slots__ = ("at", "faces")
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = faces
+        self.at = 0
+
+    def take(self, sides: int, count: int) -> list[int]:
+        at, end = self.at, self.at + count
+        if end > len(self.faces):
+            raise ScriptExhausted(f"scripted dice ran out (asked for a d{sides})")
+        faces = list(self.faces[at:end])
+        if faces and (min(faces) < 1 or max(faces) > sides):
+            wrong = next(f for f in faces if not 1 <= f <= sides)
+            raise ScriptedFaceError(f"scripted face {wrong} cannot come up on a d{sides}")
+        self.at = end
+        return faces
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        low, high = (0, start) if stop is None else (start, stop)
+        return low + self.take(high - low, 1)[0] - 1
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.at
 
 
 # -- faces rolled at the table -----------------------------------------------------------------------------------
