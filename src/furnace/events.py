@@ -7,8 +7,11 @@ from typing import Any
 
 from furnace.dice import RollResult
 
+_set = object.__setattr__
+_NO_DATA: Any = object()         # `data` not given: a new empty dict, as a default factory would make
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Event:
     kind: str                      # "ability_scores", "hp_gain", "level_up", "death" …
     who: str
@@ -17,6 +20,12 @@ class Event:
     before: Any = None
     after: Any = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, kind: str, who: str, what: str, rolls: tuple[RollResult, ...] = (), before: Any = None,
+                 after: Any = None, data: dict[str, Any] = _NO_DATA) -> None:
+        # the fields set in one step, not one frozen setattr each: a fight logs about a hundred events
+        _set(self, "__dict__", {"kind": kind, "who": who, "what": what, "rolls": rolls, "before": before,
+                                "after": after, "data": {} if data is _NO_DATA else data})
 
     def explain(self) -> str:
         lines = [f"{self.who}: {self.what}"]

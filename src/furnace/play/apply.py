@@ -216,27 +216,15 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
 
 def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
     """F-LUCK-01/02: a PC's second failed d20 roll in a row earns a Luck Die, and each one after; at most 3.
-    The streak and the dice are her player's, shared by all the player's PCs in the fight (luck_owner)."""
+    The streak and the dice are her player's, shared by all the player's PCs in the fight (luck_owner): the
+    Step keeps the pool and hands it to each of them (`Step.luck`)."""
     c = step.c(cid)
     if c.kind != "pc":
         return
-    state, event = luck.record(luck.LuckState(c.luck_dice, c.luck_streak), success, kind, step.rules, who=c.name)
-    step.update(cid, luck_dice=state.dice, luck_streak=state.streak)
-    share_luck(step, cid)
+    state, event = luck.record(step.luck(c), success, kind, step.rules, who=c.name)
+    step.hold_luck(c, state)
     if event is not None:
         step.events.append(event)
-
-
-def share_luck(step: Step, cid: str) -> None:
-    """F-LUCK-01, AMB-02 (option luck_owner): the PCs of one player hold one pool of Luck Dice and one streak;
-    after a roll or a spend, each of them holds what the roller holds."""
-    c = step.c(cid)
-    if not c.player or step.rules["luck_owner"] != "player":   # her own pool: no one else holds it
-        return
-    for other in step.players_pcs(c.player):
-        o = step.c(other)
-        if other != cid and (o.luck_dice != c.luck_dice or o.luck_streak != c.luck_streak):
-            step.update(other, luck_dice=c.luck_dice, luck_streak=c.luck_streak)
 
 
 def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:

@@ -15,7 +15,7 @@ from furnace import dice
 from furnace.errors import IllegalActionError
 from furnace.play import conditions as cond
 from furnace.play import luck, registry
-from furnace.play.apply import apply_all, record_luck, share_luck
+from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
 from furnace.play.combatant import Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
@@ -228,17 +228,16 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     roll, added to the total). Under luck_spend_timing before_roll the spend is declared before the roll, which
     the engine does not guess for her: no die is spent after it. Returns the total after any spend."""
     a = step.c(actor)
-    if a.kind != "pc" or a.luck_dice < 1:
+    if a.kind != "pc" or step.luck(a).dice < 1:
         return roll.total
     die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
     if dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
         return roll.total
     if step.rules["luck_spend_timing"] != "after_roll":
         return roll.total
-    state, spent = luck.spend(luck.LuckState(a.luck_dice, a.luck_streak), step.rng, roll.total, step.rules,
-                              natural=roll.natural, label=f"{a.name} spends a Luck Die")
-    step.update(actor, luck_dice=state.dice)
-    share_luck(step, actor)
+    state, spent = luck.spend(step.luck(a), step.rng, roll.total, step.rules, natural=roll.natural,
+                              label=f"{a.name} spends a Luck Die")
+    step.hold_luck(a, state)
     step.log("luck", a.name, f"spends a Luck Die: {roll.total} → {spent.total} ({state.dice} left)",
              spent.rolls)
     return spent.total

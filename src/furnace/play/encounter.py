@@ -9,7 +9,7 @@ AMB-60; a maimed foot moves only NEAR, F-TAB-38 4–5), F-DEATH-01 (dying_nat20_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -57,11 +57,34 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
         detail = rule.tactic(enc, c, target)
         if detail is not None:
             return Action(kind, target, detail=detail)
+    return _attack(c, target, enc.round == 1 and enc.get(target).side in enc.surprised)
+
+
+def _attack(c: Combatant, target: str, unaware: bool) -> Action:
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
-    sneak = "Sneak Attack" in c.features and enc.round == 1 and enc.get(target).side in enc.surprised
+    sneak = unaware and "Sneak Attack" in c.features
     if c.ranged or c.zone == "CLOSE":
         return Action("attack", target, sneak=sneak)
     return Action("move_attack", target, sneak=sneak)
+
+
+def _choose(step: Step, cid: str, choose: Tactic) -> Action:
+    """The tactic's action for her. The simple tactic reads the working state as it is now (the nearest foe
+    from its Standing), and freezes it only for a chapter's action she could take (a spell she knows): the
+    same action `tactic_attack_nearest(step.enc, c)` chooses, without an Encounter made for every turn."""
+    if choose is not tactic_attack_nearest:
+        enc = step.enc
+        return choose(enc, step.c(cid))
+    c = step.c(cid)
+    target = step.standing().nearest(c.side)
+    if target is None:
+        return Action("wait")
+    for kind, rule in registry.ACTIONS.items():   # a chapter's action first: a caster casts
+        if rule.details(c):                        # (an action she has nothing to take it with is not hers)
+            detail = rule.tactic(step.enc, c, target)
+            if detail is not None:
+                return Action(kind, target, detail=detail)
+    return _attack(c, target, step.round == 1 and step.c(target).side in step.frame.surprised)
 
 
 def start_turn(step: Step, cid: str) -> bool:
@@ -195,11 +218,11 @@ def _go_ranged(step: Step, cid: str) -> None:
 
 def roll_initiative(step: Step) -> None:
     """F-INIT-01: each side rolls d6, the higher acts first, a tie acts together; F-INIT-02 phases."""
-    if step.enc.initiative == "simultaneous":
-        step.enc = step.enc.model_copy(update={"phases": (("ranged",), ("melee",))})
+    if step.frame.initiative == "simultaneous":
+        step.reframe(phases=(("ranged",), ("melee",)))
         step.log("initiative", "all", "simultaneous: ranged and magic first, then melee (F-INIT-02)")
         return
-    rolls = {side: step.roll("d6", f"initiative for {side}") for side in step.enc.sides}
+    rolls = {side: step.roll("d6", f"initiative for {side}") for side in dict.fromkeys(c.side for c in step.working())}
     order = sorted(rolls, key=lambda s: -rolls[s].total)
     phases: list[tuple[str, ...]] = []
     for side in order:
@@ -207,7 +230,7 @@ def roll_initiative(step: Step) -> None:
             phases[-1] = (*phases[-1], side)
         else:
             phases.append((side,))
-    step.enc = step.enc.model_copy(update={"phases": tuple(phases)})
+    step.reframe(phases=tuple(phases))
     text = "; ".join(" + ".join(p) + (" (together)" if len(p) > 1 else "") for p in phases)
     step.log("initiative", "all", f"order: {text}", tuple(rolls.values()))
 
@@ -223,8 +246,8 @@ def round_phases(enc: Encounter) -> tuple[tuple[str, ...], ...]:
 def acting_last(step: Step) -> None:
     """As a round opens: whoever holds LAST_TO_ACT ("last to act next turn", an off-balance fighter under
     off_balance_segments last_to_act) leaves her side's phase and acts after everyone else this round."""
-    last = tuple(c.id for c in step.enc.combatants if c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
-    step.enc = step.enc.model_copy(update={"last": last})
+    last = tuple(c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
+    step.reframe(last=last)
     if last:
         who = ", ".join(step.c(cid).name for cid in last)
         step.log("initiative", "all", f"{who} act{'s' if len(last) == 1 else ''} last this round (LAST_TO_ACT)")
@@ -233,15 +256,22 @@ def acting_last(step: Step) -> None:
 def _actors(enc: Encounter, phase: tuple[str, ...], casting: frozenset[str] = frozenset()) -> list[str]:
     """Who acts in a phase; in simultaneous initiative spells go with missiles (F-INIT-02); those acting last
     only in the LAST phase."""
+    return _acting(enc.combatants, enc.last, phase, casting)
+
+
+def _acting(combatants: Sequence[Combatant], last: tuple[str, ...], phase: tuple[str, ...],
+            casting: frozenset[str]) -> list[str]:
+    """`_actors` of these combatants (the encounter's, or a Step's working ones as they are now)."""
     if phase == LAST:
-        return [cid for cid in enc.last if enc.get(cid).in_fight]
+        fighting = {c.id for c in combatants if c.in_fight}
+        return [cid for cid in last if cid in fighting]
     if phase == ("ranged",):
-        ids = [c.id for c in enc.combatants if (c.ranged or c.id in casting) and c.in_fight]
+        ids = [c.id for c in combatants if (c.ranged or c.id in casting) and c.in_fight]
     elif phase == ("melee",):
-        ids = [c.id for c in enc.combatants if not c.ranged and c.id not in casting and c.in_fight]
+        ids = [c.id for c in combatants if not c.ranged and c.id not in casting and c.in_fight]
     else:
-        ids = [c.id for c in enc.combatants if c.side in phase and c.in_fight]
-    return [cid for cid in ids if cid not in enc.last]
+        ids = [c.id for c in combatants if c.side in phase and c.in_fight]
+    return [cid for cid in ids if cid not in last] if last else ids
 
 
 def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
@@ -252,10 +282,10 @@ def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
 
 
 def _finish(step: Step) -> None:
-    standing = {c.side for c in step.enc.combatants if c.active}
+    standing = [side for side, keys in step.standing().sides.items() if keys]   # the sides with someone active
     if len(standing) <= 1:
         winner = next(iter(standing), None)
-        step.enc = step.enc.model_copy(update={"over": True, "winner": winner})
+        step.reframe(over=True, winner=winner)
         step.log("end", "all", f"the fight ends: {winner or 'no one'} stands")
 
 
@@ -264,15 +294,24 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
     """One round: initiative (first round, or each round per option), then each phase's actors act."""
     if enc.over:
         raise IllegalActionError("the fight is over")
-    step = Step(enc.model_copy(update={"round": enc.round + 1}), rng, rules)
-    step.log("round", "all", f"round {step.enc.round}")
-    if step.enc.round == 1 or (rules["reroll_initiative_each_turn"] and enc.initiative == "group"):
+    step = Step(enc, rng, rules)
+    _round(step, choose)
+    return step.enc, step.events
+
+
+def _round(step: Step, choose: Tactic) -> None:
+    """`run_round` on a Step's working state (which `run_fight` keeps from round to round, frozen once)."""
+    step.queue.clear()
+    step.killed_by.clear()
+    step.reframe(round=step.round + 1)
+    step.log("round", "all", f"round {step.round}")
+    if step.round == 1 or (step.rules["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
         roll_initiative(step)
     acting_last(step)
-    casting = _casters(step.enc, choose)
-    for phase in round_phases(step.enc):
+    casting = _casters(step.enc, choose) if step.frame.initiative == "simultaneous" else frozenset()
+    for phase in round_phases(step.frame):
         together = len(phase) > 1 or phase in (("ranged",), ("melee",))
-        for cid in _actors(step.enc, phase, casting):
+        for cid in _acting(step.working(), step.frame.last, phase, casting):
             if step.round == 1 and step.c(cid).side in step.frame.surprised:
                 continue
             # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)
@@ -281,20 +320,18 @@ def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
                 continue
             if not start_turn(step, cid) and not (together and cid in step.killed_by):
                 continue
-            c = step.c(cid)
-            action = choose(step.enc, c)
-            if c.active or cid in step.killed_by:
+            action = _choose(step, cid, choose)
+            if step.c(cid).active or cid in step.killed_by:
                 _act_even_if_fallen(step, cid, action)
             if step.frame.over:
                 break
         _finish(step)
-        if step.enc.over:
+        if step.frame.over:
             break
         step.killed_by.clear()
-    if not step.enc.over:
+    if not step.frame.over:
         _morale(step)
         _finish(step)
-    return step.enc, step.events
 
 
 def _morale(step: Step) -> None:
@@ -302,16 +339,16 @@ def _morale(step: Step) -> None:
     (default half the ROOM DC); rolling over it, the survivors surrender or flee and leave the fight."""
     if not step.rules["enemy_morale"]:
         return
-    for side in step.enc.sides:
-        members = [c for c in step.enc.combatants if c.side == side]
-        if side in step.enc.morale_tested or any(c.kind == "pc" for c in members):
+    for side in dict.fromkeys(c.side for c in step.working()):
+        members = [c for c in step.working() if c.side == side]
+        if side in step.frame.morale_tested or any(c.kind == "pc" for c in members):
             continue
         standing = [c for c in members if c.active]
         if not standing or len(standing) * 2 > len(members):
             continue
         value = next((c.morale for c in members if c.morale is not None), None)
-        result = enemy_morale(step.rng, step.enc.room_dc, step.rules, morale=value, label=f"{side} morale")
-        step.enc = step.enc.model_copy(update={"morale_tested": (*step.enc.morale_tested, side)})
+        result = enemy_morale(step.rng, step.frame.room_dc, step.rules, morale=value, label=f"{side} morale")
+        step.reframe(morale_tested=(*step.frame.morale_tested, side))
         step.log("morale", side, result.explain(), (result.roll,), breaks=result.breaks)
         if result.breaks:
             for c in standing:
@@ -354,11 +391,13 @@ def take_turn(enc: Encounter, cid: str, action: Action, rng: DiceSource, rules: 
 
 def run_fight(enc: Encounter, rng: DiceSource, rules: Ruleset, max_rounds: int = 20,
               ) -> tuple[Encounter, list[Event]]:
+    """Rounds of the simple tactic until the fight is over or `max_rounds` are fought: `run_round` after
+    `run_round`, on one working state frozen once at the end."""
     events: list[Event] = []
-    while not enc.over and enc.round < max_rounds:
-        enc, new = run_round(enc, rng, rules)
-        events += new
-    return enc, events
+    step = Step(enc, rng, rules, events)
+    while not step.frame.over and step.round < max_rounds:
+        _round(step, tactic_attack_nearest)
+    return step.enc, events
 
 
 def log_text(events: Iterable[Event], *, rolls: bool = True) -> str:

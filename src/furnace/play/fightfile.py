@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from furnace import dice, files
@@ -95,13 +96,9 @@ class FightFile(BaseModel):
 def load_fight(path: str | Path) -> FightFile:
     """A fight file, validated; at most MAX_COMBATANTS combatants (the party and every monster's count)."""
     file = Path(path)
-    data = read_yaml(file, "fight file")
+    data = read_yaml(file, "fight file", check=lambda root: _count_entries(file, root))
     if not isinstance(data, dict):
         raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
-    entries = sum(len(data.get(key) or ()) for key in ("party", "monsters") if isinstance(data.get(key), list))
-    if entries > MAX_COMBATANTS:
-        raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one lists {entries:,} "
-                                  "party and monster entries")
     try:
         fight = FightFile.model_validate(data)
     except ValidationError as exc:
@@ -111,6 +108,18 @@ def load_fight(path: str | Path) -> FightFile:
         raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one has {total:,} "
                                   f"({len(fight.party)} in the party, {total - len(fight.party):,} monsters)")
     return fight
+
+
+def _count_entries(file: Path, root: yaml.Node) -> None:
+    """Too many party and monster entries are refused from the parsed nodes, before a value is built (20,000
+    entries take a second to build)."""
+    if not isinstance(root, yaml.MappingNode):
+        return
+    entries = sum(len(value.value) for key, value in root.value
+                  if isinstance(value, yaml.SequenceNode) and key.value in ("party", "monsters"))
+    if entries > MAX_COMBATANTS:
+        raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one lists {entries:,} "
+                                  "party and monster entries")
 
 
 _MODELS: dict[str, type[BaseModel]] = {"party": PartyEntry, "monsters": MonsterEntry}

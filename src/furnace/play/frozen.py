@@ -16,18 +16,30 @@ from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
+_new = object.__new__
+# by model class: None when it allows extra fields (copied the pydantic way), else whether it is frozen (then a copy
+# whose fields set would not change shares it: nothing adds to a frozen model's fields set in place)
+_KIND: dict[type, bool | None] = {}
 
 
 def updated(model: M, changes: Mapping[str, Any]) -> M:
     """`model.model_copy(update=changes)`, faster; a model allowing extra fields goes the pydantic way (it sorts
     the changes into fields and extras)."""
-    if type(model).model_config.get("extra") == "allow":
+    cls = type(model)
+    try:
+        frozen = _KIND[cls]
+    except KeyError:
+        config = cls.model_config
+        frozen = _KIND[cls] = None if config.get("extra") == "allow" else bool(config.get("frozen"))
+    if frozen is None:
         return model.model_copy(update=changes)
-    new = object.__new__(type(model))
+    new = _new(cls)
     fields = model.__dict__.copy()
     fields.update(changes)
     _set(new, "__dict__", fields)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    fields_set = model.__pydantic_fields_set__
+    _set(new, "__pydantic_fields_set__",
+         fields_set if frozen and fields_set.issuperset(changes) else fields_set | changes.keys())
     extra = model.__pydantic_extra__
     _set(new, "__pydantic_extra__", None if extra is None else dict(extra))
     private = model.__pydantic_private__

@@ -59,7 +59,8 @@ class Registry(Generic[T]):
         return lambda value: self.add(name, value)
 
     def get(self, name: str) -> T:
-        load_chapters()
+        if not _loaded:
+            load_chapters()
         try:
             return self._entries[name]
         except KeyError:
@@ -68,7 +69,8 @@ class Registry(Generic[T]):
     __getitem__ = get
 
     def find(self, name: str) -> T | None:
-        load_chapters()
+        if not _loaded:
+            load_chapters()
         return self._entries.get(name)
 
     def __contains__(self, name: object) -> bool:
@@ -76,7 +78,8 @@ class Registry(Generic[T]):
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:
-        load_chapters()
+        if not _loaded:       # (the engine asks thousands of times a second: no call once loaded)
+            load_chapters()
         if self._sorted is None or self._sorted[0] != self._entries:   # sorted again only when the entries change
             self._sorted = (dict(self._entries), tuple(sorted(self._entries.items())))
         return iter(self._sorted[1])
@@ -102,7 +105,8 @@ class ActionRule(Protocol):
     def run(self, step: Step, cid: str, target: str, detail: str | None) -> None: ...
 
     def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
-        """The detail (a spell's name …) with which the automatic tactic takes this action, or None."""
+        """The detail (a spell's name …) with which the automatic tactic takes this action, or None; one of
+        `details(c)`, so the tactic asks only a combatant who has some (None when she has none)."""
         ...
 
     def details(self, c: Combatant) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import updated
+from furnace.play.luck import LuckState
 from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
 
@@ -26,6 +27,7 @@ _STANDING = "_standing"
 _MISSING = object()
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(Combatant.model_fields) - {"id", "side", "zone", "hp", "status", "held"}
+LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
 
 
 class Encounter(BaseModel):
@@ -125,6 +127,11 @@ class Step:
     _standing_mine: bool                  # False: a frozen encounter holds it too (fork it before a move)
     _changed: bool                        # a change since the last freeze
     _pcs: dict[str, tuple[str, ...]] | None     # each player's PCs
+    # Luck Dice and streaks as they are now, by owner (F-LUCK-01, luck_owner): a roll changes its owner's pool
+    # here, and the pool is written into each of the owner's PCs when the state freezes (`_luck_stale`: the owners
+    # whose PCs do not hold theirs yet), not into every PC of a player at every roll
+    _luck: dict[LuckOwner, LuckState]
+    _luck_stale: set[LuckOwner]
 
     def __init__(self, enc: Encounter, rng: DiceSource, rules: Ruleset, events: list[Event] | None = None,
                  queue: list[tuple[str, str, dict[str, Any]]] | None = None,
@@ -138,6 +145,8 @@ class Step:
 
     @property
     def enc(self) -> Encounter:
+        if self._luck_stale:
+            self._hand_out_luck()
         if self._changed:
             self._frozen = self._frozen.with_combatants(tuple(self._working), self._positions, self._standing)
             self._standing_mine = False        # the frozen encounter keeps it: forked before the next move in it
@@ -154,6 +163,13 @@ class Step:
         self._standing_mine = False
         self._changed = False
         self._pcs = None
+        self._luck = {}
+        self._luck_stale = set()
+
+    def reframe(self, **changes: Any) -> None:
+        """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
+        the working state: the next freeze keeps them."""
+        self._frozen = updated(self._frozen, changes)
 
     @property
     def frame(self) -> Encounter:
@@ -166,6 +182,8 @@ class Step:
         return self._frozen.round
 
     def c(self, cid: str) -> Combatant:
+        if self._luck_stale:          # a roll changed a pool: each PC of its owner holds it before anyone reads her
+            self._hand_out_luck()
         try:
             return self._working[self._positions[cid]]
         except KeyError:
@@ -173,6 +191,10 @@ class Step:
 
     def put(self, combatant: Combatant) -> None:
         """Replace the combatant of her id (none such: nothing changes, as `Encounter.put`)."""
+        if self._luck and combatant.kind == "pc":      # she holds her owner's Luck Dice as they are now
+            held = self._luck.get(self.luck_owner(combatant))
+            if held is not None and (combatant.luck_dice, combatant.luck_streak) != (held.dice, held.streak):
+                combatant = updated(combatant, {"luck_dice": held.dice, "luck_streak": held.streak})
         self._place(combatant, True)
 
     def _place(self, combatant: Combatant, reorders: bool) -> None:
@@ -206,6 +228,51 @@ class Step:
         new = updated(old, changes)
         self._place(new, not _UNORDERED.issuperset(changes))
         return new
+
+    def standing(self) -> Standing:
+        """Who stands on each side as they are now, nearest first, without freezing the working state."""
+        if self._standing is None:
+            if self._changed:
+                self._standing, self._standing_mine = Standing.of(self._working), True
+            else:
+                self._standing, self._standing_mine = self._frozen.standing(), False
+        return self._standing
+
+    def working(self) -> list[Combatant]:
+        """The combatants as they are now, in the encounter's order (read only; their Luck Dice may lag: `luck`)."""
+        return self._working
+
+    def luck_owner(self, c: Combatant) -> LuckOwner:
+        """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
+        F-LUCK-01, AMB-02), else her own."""
+        if c.player and self.rules["luck_owner"] == "player":
+            return ("player", c.player)
+        return ("pc", c.id)
+
+    def luck(self, c: Combatant) -> LuckState:
+        """The Luck Dice and streak the PC holds now."""
+        owner = self.luck_owner(c)
+        held = self._luck.get(owner)
+        if held is None:
+            held = self._luck[owner] = LuckState(c.luck_dice, c.luck_streak)
+        return held
+
+    def hold_luck(self, c: Combatant, state: LuckState) -> None:
+        """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
+        owner = self.luck_owner(c)
+        if self._luck.get(owner) != state:
+            self._luck[owner] = state
+            self._luck_stale.add(owner)
+
+    def _hand_out_luck(self) -> None:
+        """Each owner's PCs take her pool as it is now (no copy of a PC who holds it already)."""
+        stale, self._luck_stale = self._luck_stale, set()
+        owed = [(cid, self._luck[owner]) for owner in stale
+                for cid in (self.players_pcs(owner[1]) if owner[0] == "player" else (owner[1],))]
+        for cid, held in owed:
+            c = self.c(cid)
+            if c.luck_dice != held.dice or c.luck_streak != held.streak:
+                self._place(updated(c, {"luck_dice": held.dice, "luck_streak": held.streak}), False)
 
     def players_pcs(self, player: str) -> tuple[str, ...]:
         """The ids of the player's PCs, in order (who is whose PC never changes within a fight's encounter)."""

@@ -231,9 +231,18 @@ class Ruleset:
     profile: str
     values: Mapping[str, OptionValue]
     tables: TableSet = field(repr=False)
+    # each option's value by name, resolved once: the engine reads options hundreds of times a fight
+    _resolved: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        resolved = {name: v.value for name, v in self.values.items()} if isinstance(self.values, Mapping) else {}
+        object.__setattr__(self, "_resolved", resolved)
 
     def __getitem__(self, name: str) -> Any:
-        return self.option(name).value
+        try:
+            return self._resolved[name]
+        except (KeyError, TypeError):
+            return self.option(name).value      # unknown: refused, naming the options
 
     def option(self, name: str) -> OptionValue:
         try:
