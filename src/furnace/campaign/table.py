@@ -184,7 +184,7 @@ def show_roll(seq: int, events: Sequence[Any]) -> Command:
     return run
 
 
-SECRET_KINDS = frozenset({"timer"})   # the referee's timers (F-OPT-07): set, and run out with their prompt
+SECRET_KINDS = frozenset({"timer"})   # the referee's timers (F-OPT-07): set, and when they run out
 
 
 def secret(event: Any) -> bool:
