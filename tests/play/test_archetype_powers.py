@@ -15,7 +15,7 @@ from furnace.errors import IllegalActionError
 from furnace.play.aftermath import settle
 from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant, from_character
-from furnace.play.encounter import Action, take_turn
+from furnace.play.encounter import Action, start_turn, take_turn
 from furnace.play.skills import skill_check
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
@@ -149,3 +149,23 @@ def test_F_MAGIC_02_shield_of_shielding_adds_1d4_ac_for_a_round_once_a_day() -> 
     again = Encounter(room_dc=12, round=1, combatants=(from_character(after, "party", RULES, id="b"), foe()))
     with pytest.raises(IllegalActionError, match="left today"):
         take_turn(again, "b", Action("use", "b", detail="Shield of Shielding"), ScriptedDice([3]), RULES)
+
+
+# -- F-MAGIC-02, F-TAB-28: Mjölnir's +2d8 DAM on each hit for 1d4 rounds ---------------------------------------------
+def test_F_TAB_28_mjolnir_adds_2d8_to_each_hit_while_it_lasts() -> None:
+    """Used on the Ogre in round 1: it lasts 1d4 = 2 rounds (until her turn in round 3) and CHILLs the Ogre for
+    1d4 = 3 rounds; using it deals no blow. Her next hit (d20 15 + 2 = 17 vs AC 12) deals 1d8 5 + 1 + 2d8 (7, 8) =
+    21; in round 3 the extra dice are gone and a hit deals 1d8 only (4 + 1 = 5)."""
+    b = from_character(hero(items=["Mjölnir"], weapons=[SWORD]), "party", RULES, id="b")
+    enc = Encounter(room_dc=12, round=1, combatants=(b, foe()))
+    enc, _ = take_turn(enc, "b", Action("use", "o", detail="Mjölnir"), ScriptedDice([2, 3]), RULES)
+    assert (enc.get("o").hp, [h.name for h in enc.get("o").held]) == (30, ["CHILLED"])
+    dice = ScriptedDice([15, 5, 7, 8])
+    enc, _ = take_turn(enc, "b", Action("attack", "o"), dice, RULES)
+    assert (enc.get("o").hp, dice.remaining) == (9, 0)
+    step = Step(enc.model_copy(update={"round": 3}), ScriptedDice([]), RULES)
+    start_turn(step, "b")                       # her turn in round 3: the power ends
+    assert step.c("b").held == ()
+    enc, dice = step.enc, ScriptedDice([15, 4])
+    enc, _ = take_turn(enc, "b", Action("attack", "o"), dice, RULES)
+    assert (enc.get("o").hp, dice.remaining) == (4, 0)

@@ -33,7 +33,7 @@ def serve(host: str, port: int, check: bool) -> None:
     store = s.store()
     made = ensure_demo(store, web.rng())
     if made:
-        click.echo(f"made the demo campaign {made!r} in {store.where()}")
+        click.echo(f"made the demo campaign “{made}” in {store.where()}")
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(PLAIN_HTTP, err=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

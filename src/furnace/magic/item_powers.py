@@ -2,12 +2,16 @@
 
 The Shield of Shielding's "+1d4 AC for 1 round, once a day" (F-TAB-27): an entry with `data.applies_to: ac` and
 dice gives a held AC bonus (MOD:ac:BONUS, read by the ATK against her) until her turn after the entry's
-duration; an entry's effects (Mjölnir's CHILL, F-TAB-28) are applied to the action's target. The uses left
+duration; an entry's effects (Mjölnir's CHILL, F-TAB-28) are applied to the action's target, except a damage
+effect that lasts (Mjölnir's +2d8 DAM for 1d4 rounds): she holds it (MOD:damage:EXTRA) and its dice are added
+to each of her hits until it ends. The uses left
 today come into the fight from the character (`Character.extensions["magic_items"]`, the first use of a day
 rolls a charge as `use_item` does) and go back out of it (`settle_items`, the engine's AFTERMATH_HOOKS).
 """
 
 from __future__ import annotations
+
+from typing import TypeGuard
 
 from furnace import dice
 from furnace.characters.character import Character
@@ -15,9 +19,11 @@ from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.events import Event
 from furnace.magic.items import USES_KEY, Item, daily_uses, get_item, uses_left
 from furnace.play.apply import apply_all
+from furnace.play.attacks import EXTRA_DAMAGE
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.state import Encounter, Step
+from furnace.rules.effects import Damage, Effect
 from furnace.rules.ruleset import Ruleset
 
 
@@ -39,8 +45,16 @@ class UseItem:
                 c = step.update(cid, held=(*step.c(cid).held, bonus))
                 step.log("item", c.name, f"uses {item.name}: +{r.total} AC until her turn in round "
                          f"{step.enc.round + rounds} (F-MAGIC-02)", (r,), ac_bonus=r.total)
-            if entry.effect_list():
-                apply_all(step, entry.effect_list(), actor=cid, target=target)
+            lasting = [e for e in entry.effect_list() if _lasting_damage(e)]
+            for e in lasting:   # "+2d8 DAM for 1d4 rounds": added to each of her hits while it lasts
+                extra = Held(name=EXTRA_DAMAGE, source=item.name, until_round=step.enc.round + rounds,
+                             effect={"dice": str(e.dice)})
+                c = step.update(cid, held=(*step.c(cid).held, extra))
+                step.log("item", c.name, f"uses {item.name}: +{e.dice} DAM on each hit until her turn in round "
+                         f"{step.enc.round + rounds} (F-MAGIC-02)", extra_damage=str(e.dice))
+            others = [e for e in entry.effect_list() if not _lasting_damage(e)]
+            if others:
+                apply_all(step, others, actor=cid, target=target)
         if left is not None:
             step.update(cid, item_uses={**step.c(cid).item_uses, item.name: left - 1})
             step.log("item", c.name, f"{item.name}: {left - 1} use(s) left today (AMB-59)")
@@ -52,6 +66,12 @@ class UseItem:
     def details(self, c: Combatant) -> tuple[str, ...]:
         """Her magic items with a use left today."""
         return tuple(name for name, left in c.item_uses.items() if left is None or left > 0)
+
+
+def _lasting_damage(effect: Effect) -> TypeGuard[Damage]:
+    """A damage effect with a duration and no period: extra DAM on the user's hits while it lasts, not a blow
+    now (damage `every` round is damage over time, applied as an effect)."""
+    return isinstance(effect, Damage) and effect.duration is not None and effect.every is None
 
 
 def _uses_today(step: Step, c: Combatant, item: Item) -> int | None:

@@ -243,10 +243,17 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     return spent.total
 
 
+EXTRA_DAMAGE = cond.modifier_name("damage", "EXTRA")   # dice added to each hit while held (Mjölnir's +2d8)
+
+
 def _damage_expression(a: Combatant) -> str:
-    if any(h.name == "RAGING" for h in a.held) and a.prof:
-        return f"{a.damage}+{a.prof}"  # Rage: +PROF damage (F-ARCH-02)
-    return a.damage
+    text = a.damage
+    if a.prof and any(h.name == "RAGING" for h in a.held):
+        text = f"{text}+{a.prof}"  # Rage: +PROF damage (F-ARCH-02)
+    for h in a.held:
+        if h.name == EXTRA_DAMAGE and h.effect:   # a magic item's lasting DAM (F-TAB-28), rolled with each hit
+            text = f"{text}+{h.effect['dice']}"
+    return text
 
 
 def rage(step: Step, cid: str) -> None:

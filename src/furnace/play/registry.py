@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import metadata
+import importlib
+import os
+import sys
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from furnace.errors import UnknownNameError
@@ -36,10 +38,57 @@ def load_chapters() -> tuple[str, ...]:
     """Import every installed chapter once (each registers itself as it is imported); their names."""
     if not _loaded:
         _loaded.append("")   # before importing: a chapter that looks something up does not recurse
-        for entry in sorted(metadata.entry_points(group=CHAPTER_GROUP), key=lambda e: e.name):
-            entry.load()
-            _loaded.append(entry.name)
+        for name, target in sorted(entry_points(CHAPTER_GROUP).items()):
+            module, _, attr = target.partition(":")
+            loaded = importlib.import_module(module.strip())
+            if attr:
+                getattr(loaded, attr.strip())
+            _loaded.append(name)
     return tuple(_loaded[1:])
+
+
+def entry_points(group: str) -> dict[str, str]:
+    """The installed packages' entry points of `group` (name → "module[:attr]"), read from each
+    distribution's `entry_points.txt` on `sys.path` (the first of a name wins, as importing would).
+
+    What `importlib.metadata.entry_points(group=…)` answers, without importing it: that import alone costs
+    a command about 50 ms (email, zipfile, csv), a third of `furnace fight`'s start."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    for folder in sys.path:
+        try:
+            names = sorted(n for n in os.listdir(folder or ".") if n.endswith((".dist-info", ".egg-info")))
+        except OSError:            # not a folder (a zip, a missing path)
+            continue
+        for name in names:
+            dist = name.partition("-")[0].lower().replace("_", "-").replace(".", "-")
+            if dist in seen:       # an older copy further down sys.path is not what imports
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as stream:
+                    text = stream.read()
+            except OSError:
+                continue
+            for entry, target in _section(text, group):
+                found.setdefault(entry, target)
+    return found
+
+
+def _section(text: str, group: str) -> list[tuple[str, str]]:
+    """The `name = target` lines of the `[group]` section of an entry_points.txt (an INI file)."""
+    entries: list[tuple[str, str]] = []
+    inside = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            inside = line == f"[{group}]"
+        elif inside and "=" in line:
+            name, _, target = line.partition("=")
+            entries.append((name.strip(), target.strip()))
+    return entries
 
 
 class Registry(Generic[T]):
