@@ -115,7 +115,7 @@ def test_a_player_attacks_on_her_turn_and_the_referee_sees_it_live(browser: Any,
         pytest.fail(f"no attack for Ann: {_api(ann, 'GET', '/api/campaigns/Keep/encounter/actions')}")
     assert "Goblin" in attack.inner_text()
     attack.click()
-    referee.wait_for_selector("#log li.hit, #log li.miss", timeout=10_000)
+    referee.wait_for_selector("#log li.hit, #log li.miss, #log li.fumble", timeout=10_000)
     assert not errors, errors
 
 
