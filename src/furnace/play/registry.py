@@ -13,11 +13,11 @@ first time the engine looks something up, not at `import furnace`, so the dice a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 import importlib
 import os
 import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from furnace.errors import UnknownNameError
