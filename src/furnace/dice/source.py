@@ -19,10 +19,9 @@ def seeded(seed: int | str | None) -> random.Random:
 
 
 def system() -> random.Random:
-    """The source a server uses: the operating system's cryptographic generator."""
-    import secrets  # not on the roll path of a seeded roll
-
-    return secrets.SystemRandom()
+    """The source a server uses: the operating system's cryptographic generator (`secrets.SystemRandom` is this
+    class; importing `secrets` would cost every roll its hmac and hashlib imports)."""
+    return random.SystemRandom()
 
 
 class ScriptExhausted(FurnaceError):
