@@ -76,3 +76,15 @@ def test_the_cached_tables_are_the_tables_read_from_the_files(tmp_path: Path, mo
     again: TableSet = cache.cached("tables", folder, lambda: pytest.fail("read the files again"))
     fresh = _read_packaged(folder)
     assert [t.model_dump() for t in again] == [t.model_dump() for t in fresh]
+
+
+def test_the_cache_key_version_is_the_one_pyproject_declares() -> None:
+    # The key reads furnace.__version__ (no importlib.metadata on the start path); it must not drift from the
+    # version the package is installed as, or a new release would read an old release's cache.
+    import tomllib
+    from pathlib import Path
+
+    import furnace
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert furnace.__version__ == pyproject["project"]["version"]

@@ -50,7 +50,7 @@ BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
 class Fallen(BaseModel):
     """When and how a combatant died in the fight."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     round: int
     cause: str
 
@@ -58,7 +58,7 @@ class Fallen(BaseModel):
 class Fight(BaseModel):
     """The fight in progress, as `CampaignState.encounter` keeps it (JSON)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str
     turns: play.Turns
     members: dict[str, str]                       # combatant id → roster id

@@ -48,7 +48,7 @@ class MonsterFile(BaseModel):
     """The least a monster file must say until the bestiary format comes: a name and its Hit Dice or hit
     points; what else it holds is kept as written."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     id: str | None = None
     name: str = Field(min_length=1, max_length=120)
     hd: int | float | str | None = None

@@ -33,7 +33,7 @@ class CampaignError(FurnaceError):
 class Death(BaseModel):
     """How and when a character died (the dead stay dead, and the roster remembers)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     cause: str
     at: int = 0                       # campaign clock seconds
     round: int | None = None          # the round of the fight, if it was one
@@ -43,7 +43,7 @@ class Death(BaseModel):
 class Member(BaseModel):
     """One character of the roster, past or present, with the player who runs it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str
     character: Character
     player: str = ""
@@ -55,7 +55,7 @@ class Member(BaseModel):
 class Override(BaseModel):
     """A referee's data file kept in the campaign: a table, archetype, spell, item or monster by id."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     kind: str
     id: str
     text: str                         # the file as the referee wrote it (YAML), validated when added
@@ -63,7 +63,7 @@ class Override(BaseModel):
 
 
 class CampaignState(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str
     profile: str = "furnace"
     options: dict[str, Any] = Field(default_factory=dict)       # the referee's rule-option overrides

@@ -43,7 +43,7 @@ class Table(BaseModel):
     revealed, their masks and their own health setting; the hidden rolls shown since. (Which names stay out of
     the public log is read from the log itself, for every fight however begun: `furnace.web.cast`.)"""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     health: Health = "word"
     fight: str = ""
     revealed: tuple[str, ...] = ()

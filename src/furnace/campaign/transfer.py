@@ -68,14 +68,14 @@ Source = str | os.PathLike[str]
 
 # -- the document ------------------------------------------------------------------------------------------
 class _Change(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
     path: str
     before: Any
     after: Any
 
 
 class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
     seq: int = Field(ge=1)
     command_id: int = Field(ge=1)
     command: str = Field(max_length=64)
@@ -97,7 +97,7 @@ class _Event(BaseModel):
 
 
 class _Campaign(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
     name: str
     created_at: str = Field(max_length=32)
     version: int = Field(ge=0)
@@ -106,7 +106,7 @@ class _Campaign(BaseModel):
 
 
 class _Export(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
+    model_config = ConfigDict(extra="ignore", strict=True, defer_build=True)
     format: Literal["furnace-campaign"]
     format_version: int
     campaign: _Campaign

@@ -60,7 +60,7 @@ Dice = Annotated[str, AfterValidator(_dice)]
 
 
 class Occupation(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: Name
     proficiency: Name
     proficiency_kind: Literal["skill", "tool"] = "skill"
@@ -71,7 +71,7 @@ class Occupation(BaseModel):
 class HpGain(BaseModel):
     """One level's hit points: the die, the roll, the floor, what was added, and why."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     level: int = Field(ge=0, le=10)
     gained: int = Field(ge=-MAX_HP, le=MAX_HP)
     die: Dice | None = None
@@ -81,7 +81,7 @@ class HpGain(BaseModel):
 
 
 class Weapon(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: Name
     category: Literal["simple", "martial"] = "simple"
     kind: Literal["fist", "one-handed", "two-handed", "ranged"] = "one-handed"
@@ -97,7 +97,7 @@ class Weapon(BaseModel):
 class Character(BaseModel):
     """A player character or funnel peasant. Immutable: changes make a new one (and an event)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     schema_version: int = SCHEMA_VERSION
     name: Name
     player: str | None = Field(None, max_length=MAX_NAME)

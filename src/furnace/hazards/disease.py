@@ -59,7 +59,7 @@ class DiseaseError(FurnaceError):
 class Duration(BaseModel):
     """An amount of a clock unit: `4 hours`, `{amount: 1, unit: week}`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     amount: int = Field(ge=1, le=MAX_AMOUNT)
     unit: str = Field(max_length=40)
 
@@ -91,14 +91,14 @@ class Duration(BaseModel):
 class DiseaseEffect(BaseModel):
     """What one failed save does: lose `amount` points of `ability` (disease_loss_per_failure when unset)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     ability: Ability
     amount: int | None = Field(None, ge=1, le=20)     # ability scores run 0-20
     permanent: bool = False
 
 
 class Disease(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
     name: str = Field(min_length=1, max_length=100)
     incubation: Duration
     interval: Duration

@@ -40,7 +40,7 @@ from furnace.rules.ruleset import Ruleset
 class ToxinEffect(BaseModel):
     """What a failed save does: death, a condition (deep sleep …), ability loss or HP damage."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     kind: Literal["death", "condition", "ability_loss", "damage"]
     ability: Ability | None = None
     amount: int = Field(1, ge=1)
@@ -52,7 +52,7 @@ class ToxinEffect(BaseModel):
 class Toxin(BaseModel):
     """A poison (all or nothing) or a drug (milder, no save when taken on purpose)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str
     effect: ToxinEffect
     drug: bool = False

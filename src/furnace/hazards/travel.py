@@ -35,7 +35,7 @@ class TravelError(FurnaceError):
 class TravelState(BaseModel):
     """The party's two headings: the one it means to follow, and (when lost) the one it follows."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     intended: str = "N"
     actual: str | None = None        # None: on course; the referee alone sees this (H-TRAV-03)
     day: int = 0                     # days travelled

@@ -39,7 +39,7 @@ CANTRIPS_KNOWN = 2          # F-MU-06: a Magic-user's cantrips
 class Cantrip(BaseModel):
     """One cantrip of the list: what it does, as effects, and whether it deals damage (AMB-42)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str = Field(min_length=1, max_length=100)
     origin: Literal["furnace"]                       # Furnace's own, not the seeds' (F-MU-06 describes none)
     named_in: str | None = None                      # where the source names it (only the name is the source's)
@@ -85,7 +85,7 @@ class Cantrip(BaseModel):
 
 
 class _File(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     title: str = ""
     rules: list[str] = Field(default_factory=list)

@@ -66,7 +66,7 @@ def unit_seconds(unit: str, rules: Ruleset) -> int:
 class Scheduled(BaseModel):
     """Something due at a moment: what kind, whose, when, and whether it repeats."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: int = Field(ge=1, le=10**12)
     kind: str = Field(min_length=1, max_length=64)
     owner: str = Field("", max_length=100)
@@ -85,7 +85,7 @@ class Scheduled(BaseModel):
 
 
 class Clock(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     now: int = Field(0, ge=0, le=MAX_TIME)
     entries: tuple[Scheduled, ...] = Field((), max_length=MAX_ENTRIES)
     next_id: int = Field(1, ge=1, le=10**12)
@@ -113,7 +113,7 @@ class Clock(BaseModel):
 class Campaign(BaseModel):
     """What the clock acts on: the time and the characters (by name)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     clock: Clock = Field(default_factory=Clock)
     characters: dict[str, Character] = Field(default_factory=dict)
     flags: dict[str, Any] = Field(default_factory=dict)   # the referee's switches: hostile place, wilderness …

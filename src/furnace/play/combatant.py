@@ -29,7 +29,7 @@ ArmorType = Literal["none", "light", "heavy"]
 
 
 class Combatant(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str
     name: str
     side: str

@@ -28,7 +28,7 @@ OWN_ATTACKS_HARD = frozenset({"BLINDED", "FRIGHTENED", "PRONE", "WEAK"})
 class Held(BaseModel):
     """A condition or modifier held by a combatant, with its source and when it ends."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str                       # a condition name, or "MOD:<applies_to>:<mode>" for a modifier
     source: str = ""
     ending: Ending = "round"

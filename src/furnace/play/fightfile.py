@@ -49,14 +49,14 @@ KnownZone = Annotated[Zone, BeforeValidator(_zone)]
 
 
 class PartyEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     file: str
     zone: KnownZone = "NEAR"
     side: str = "party"
 
 
 class MonsterEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     name: str
     count: int = Field(1, ge=1, le=100)
     hp: str = "1d8"
@@ -84,7 +84,7 @@ class MonsterEntry(BaseModel):
 
 
 class FightFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     name: str = "a fight"
     room_dc: int = Field(12, ge=1, le=40)
     initiative: Literal["group", "simultaneous"] | None = None   # None: the option initiative_model (CF-53)

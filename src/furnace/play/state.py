@@ -31,7 +31,7 @@ LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): 
 
 
 class Encounter(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     room_dc: int = 12
     round: int = 0
     combatants: tuple[Combatant, ...]

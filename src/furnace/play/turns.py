@@ -65,7 +65,7 @@ MAX_TURNS = 10_000        # `run_tactic` stops here: a fight nobody can end is n
 class Turns(BaseModel):
     """A fight played turn by turn: the encounter, the phase of the round, its actors and whose turn it is."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     encounter: Encounter
     phase: int = 0                                  # index into encounter.phases
     order: tuple[str, ...] = ()                     # the phase's actors, in turn order (fixed as it begins)

@@ -152,7 +152,7 @@ def _dice_text(value: Any, what: str, most: int | None) -> str:
 class Monster(BaseModel):
     """One monster of the bestiary. AC, attack_bonus and save_bonus None: they follow the fight's ROOM DC."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True)
 
     id: str = Field(min_length=1, max_length=60)
     name: str = Field(min_length=1, max_length=60)

@@ -151,7 +151,7 @@ DiceText = Annotated[str, BeforeValidator(_dice_text)]
 class Duration(BaseModel):
     """`{amount: 1d4, unit: round}`; amount is a dice expression (or 1 for 'next turn')."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     amount: DiceText = "1"
     unit: DurationUnit = "round"
 

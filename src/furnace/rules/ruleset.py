@@ -77,7 +77,7 @@ class UnknownOptionError(UnknownNameError, RuleOptionError):
 class OptionSpec(BaseModel):
     """One named rule option."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)
     title: str
     type: OptionType = "choice"
@@ -207,7 +207,7 @@ def parse_overrides(pairs: Iterable[str], specs: Mapping[str, OptionSpec] | None
 
 
 class Profile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_. -]*$")
     title: str = Field("", max_length=200)
     extends: str | None = Field(None, min_length=1, max_length=64)

@@ -120,7 +120,7 @@ def _plain_data(value: Any) -> Any:
 
 
 class Row(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     min: int | None = Bound
     max: int | None = Bound
     key: str | int | None = None
@@ -161,7 +161,7 @@ class Row(BaseModel):
 
 
 class Table(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str
     name: str
     title: str
