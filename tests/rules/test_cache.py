@@ -88,3 +88,25 @@ def test_the_cache_key_version_is_the_one_pyproject_declares() -> None:
 
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert furnace.__version__ == pyproject["project"]["version"]
+
+
+def test_a_single_file_is_a_source_too_keyed_by_its_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # options.yaml is cached on its own (64 KB of YAML, ~10 ms a command): editing it is a new key
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    source = data(tmp_path) / "a.yaml"
+    assert cache.cached("one", source, lambda: 1) == 1
+    assert cache.cached("one", source, lambda: 2) == 1
+    source.write_text("changed", encoding="utf-8")
+    assert cache.cached("one", source, lambda: 3) == 3
+
+
+def test_the_option_catalogue_comes_from_the_cache_once_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from furnace.rules import ruleset
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(ruleset, "_CACHE", {})
+    first = ruleset.option_specs()
+    assert len(list((tmp_path / "cache").glob("options-*.pickle"))) == 1
+    monkeypatch.setattr(ruleset, "_CACHE", {})
+    monkeypatch.setattr(ruleset, "read_yaml", lambda *a, **k: pytest.fail("options.yaml parsed again"))
+    assert ruleset.option_specs() == first

@@ -49,10 +49,13 @@ def _version() -> str:
 
 
 def key(*sources: Traversable) -> str:
-    """A digest of Furnace's version and every file below each source, by name and content (bytecode caches
-    left out)."""
+    """A digest of Furnace's version and every file below each source (or the source itself when it is a
+    file), by name and content (bytecode caches left out)."""
     digest = hashlib.sha256(_version().encode())
-    stack = [(source, str(i)) for i, source in enumerate(sources)]
+    stack = [(source, str(i)) for i, source in enumerate(sources) if source.is_dir()]
+    for i, source in enumerate(sources):       # a single file as a source: its own name and bytes
+        if source.is_file():
+            digest.update(f"{i}/{source.name}".encode() + b"\0" + source.read_bytes() + b"\0")
     while stack:
         node, prefix = stack.pop()
         for entry in sorted(node.iterdir(), key=lambda e: e.name):
@@ -67,8 +70,8 @@ def key(*sources: Traversable) -> str:
 
 
 def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
-    """What `build()` makes from the files below `source`, read from the cache when they and the classes it
-    is made of have not changed."""
+    """What `build()` makes from the file `source` or the files below it, read from the cache when they and
+    the classes it is made of have not changed."""
     where = folder()
     if where is None:
         return build()
