@@ -41,7 +41,29 @@ def serve(host: str, port: int, check: bool) -> None:
                f"    http://{shown}:{port}/signin?token={web.referee_token}", nl=True)
     if check:
         return
+    import gc
+
     import uvicorn
 
-    uvicorn.run(create_app(web, store=store), host=host, port=port, log_level="warning", proxy_headers=True,
-                server_header=False)
+    app = create_app(web, store=store)
+    _warm()
+    # What start-up made (modules, rules data) lives as long as the server: moved out of the collector's
+    # sight, a full collection no longer walks it, which stalled the requests of that moment for 40-70 ms.
+    gc.collect()
+    gc.freeze()
+    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True, server_header=False)
+
+
+def _warm() -> None:
+    """Load now what the first requests would load (the modules the API imports on use, the built-in
+    profiles' rules and tables), so that it is made before the server freezes its start-up objects."""
+    import importlib
+
+    from furnace.rules.ruleset import builtin_profiles, load_ruleset
+
+    for module in ("furnace.campaign.encounters", "furnace.campaign.rest", "furnace.campaign.roster",
+                   "furnace.campaign.session", "furnace.campaign.timekeeping", "furnace.play.turns",
+                   "furnace.magic.spells"):
+        importlib.import_module(module)
+    for name in builtin_profiles():
+        load_ruleset(name)
