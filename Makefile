@@ -37,6 +37,9 @@ bench: $(STAMP)     # each prints its table and its ratios, measured in the same
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_simulate.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_web.py --find
+	$(BIN)/python benchmarks/bench_web.py --find --sync normal --fanout 0
+	$(BIN)/python benchmarks/bench_campaign.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

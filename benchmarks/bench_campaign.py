@@ -2,6 +2,7 @@
 
     python benchmarks/bench_campaign.py            # 10k, 100k, 1M events (a few minutes)
     python benchmarks/bench_campaign.py --quick    # 10k and 100k
+    python benchmarks/bench_campaign.py --sizes 1000,5000
 
 A campaign of four characters is grown in batches the way play grows it — nine rolls to one state change
 (damage or healing), each event chained to the one before by its hash, a snapshot every SNAPSHOT_EVERY
@@ -102,6 +103,8 @@ def measure(url: str, name: str) -> tuple[float, float]:
 
 def main() -> None:
     sizes = [10_000, 100_000] if "--quick" in sys.argv else [10_000, 100_000, 1_000_000]
+    if "--sizes" in sys.argv:                   # e.g. --sizes 1000,5000: the CI's small share
+        sizes = [int(n) for n in sys.argv[sys.argv.index("--sizes") + 1].split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"
         store = Store(url)

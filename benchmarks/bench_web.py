@@ -6,6 +6,7 @@ under 100 ms; and the SSE fan-out: the time from a roll to its arrival on every 
 streams.
 
 Run: .venv/bin/python benchmarks/bench_web.py [--rate 50] [--seconds 10] [--players 50] [--fanout 100] [--find]
+     [--sync full|normal]
 Goal: p99 ≤ 20 ms for a roll on SQLite at 50 rolls a second.
 """
 
@@ -39,13 +40,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(folder: Path) -> Iterator[tuple[str, str]]:
-    """`furnace serve` on a free loopback port: its base URL and the referee's sign-in link."""
+def served(folder: Path, sync: str = "full") -> Iterator[tuple[str, str]]:
+    """`furnace serve` on a free loopback port (SQLite syncing as `sync` says): its base URL and the
+    referee's sign-in link."""
     port = free_port()
     command = [sys.executable, "-c", "import sys; from furnace.cli import main; sys.exit(main())",
                "--db", str(folder / "bench.db"), "serve", "--port", str(port)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", "FURNACE_SQLITE_SYNC": sync})
     try:
         link, deadline = "", time.monotonic() + 30
         while not link and time.monotonic() < deadline and proc.stdout is not None:
@@ -159,15 +161,18 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=50, help="players rolling (at most 200)")
     parser.add_argument("--fanout", type=int, default=100, help="live streams for the fan-out (0: skip; at most 200)")
     parser.add_argument("--find", action="store_true", help="also the highest rate of a few with p99 < 100 ms")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full",
+                        help="FURNACE_SQLITE_SYNC for the server (full: a disk sync at every roll)")
     args = parser.parse_args()
     seconds, players_n = min(args.seconds, 60.0), max(1, min(args.players, 200))
-    with tempfile.TemporaryDirectory() as folder, served(Path(folder)) as (base, link):
+    with tempfile.TemporaryDirectory() as folder, served(Path(folder), args.sync) as (base, link):
         referee, players = table(base, link, players_n)
         load(players, args.rate, 2 * players_n / args.rate)     # warm: every player's connection open, caches filled
         latencies = load(players, args.rate, seconds)
         p50, p99 = statistics.median(latencies), pct(latencies, 99)
         verdict = "meets" if p99 <= GOAL_MS else "misses"
-        print(f"{len(latencies)} rolls by {players_n} players at {args.rate:g}/s for {seconds:g} s: "
+        print(f"{len(latencies)} rolls by {players_n} players at {args.rate:g}/s for {seconds:g} s, "
+              f"synchronous={args.sync}: "
               f"p50 {p50:.1f} ms, p99 {p99:.1f} ms ({verdict} the goal p99 ≤ {GOAL_MS:g} ms)")
         if args.find:
             best = 0.0

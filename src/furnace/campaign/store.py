@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -116,6 +118,11 @@ class Store:
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the
         # state from the snapshot and the log for every command; a rolled-back write never matches it
         self._latest: dict[int, tuple[int, str, str, CampaignState]] = {}
+        # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
+        # for up to 50-100 ms between tries: under a server's concurrent rolls that sleep was the p99. Writers
+        # of this process queue on a lock instead and start the moment the one before commits (another
+        # process still meets SQLite's own lock and busy timeout).
+        self._writers = threading.RLock() if self.engine.dialect.name == "sqlite" else None
         if migrate:
             from furnace.campaign.migrate import upgrade
 
@@ -128,7 +135,7 @@ class Store:
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
         try:
-            with self.engine.connect() as conn:
+            with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
                 with conn.begin():
                     yield conn
@@ -368,18 +375,33 @@ def _engine(url: str) -> Engine:
     except (ImportError, ValueError) as exc:   # a URL of an unknown dialect, or its driver not installed
         raise StoreError(f"cannot use the database URL {url!r}: {exc}") from None
     if engine.dialect.name == "sqlite":
-        _sqlite_pragmas(engine)
+        _sqlite_pragmas(engine, sqlite_sync())
     return engine
 
 
-def _sqlite_pragmas(engine: Engine) -> None:
-    """WAL, synchronous=FULL and foreign keys on every connection; writers take the lock up front."""
+SYNC_MODES = ("full", "normal")
+
+
+def sqlite_sync() -> str:
+    """FURNACE_SQLITE_SYNC: `full` (the default) syncs the disk at every command, so a power cut loses
+    nothing that was answered; `normal` syncs only when the log is folded into the database, so a power cut
+    (never a crash of Furnace itself) may lose the last seconds of rolls, the file always stays whole. On a
+    disk whose syncs stall for 50-800 ms under load, `normal` is what keeps a busy table console quick."""
+    chosen = os.environ.get("FURNACE_SQLITE_SYNC", "full").strip().lower()
+    if chosen not in SYNC_MODES:
+        raise StoreError(f"FURNACE_SQLITE_SYNC must be {' or '.join(SYNC_MODES)}, not {chosen!r}")
+    return chosen
+
+
+def _sqlite_pragmas(engine: Engine, sync: str) -> None:
+    """WAL, synchronous=FULL (or NORMAL, see `sqlite_sync`) and foreign keys on every connection; writers
+    take the lock up front."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi: Any, _record: Any) -> None:
         dbapi.isolation_level = None   # SQLAlchemy's BEGIN below, not pysqlite's own
         cur = dbapi.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=30000"):
+        for pragma in ("journal_mode=WAL", f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000"):
             cur.execute(f"PRAGMA {pragma}")
         cur.close()
 

@@ -1,0 +1,37 @@
+"""The benchmarks' small share in CI: each runs end to end at its smallest size and prints every figure it
+reports, so `make bench` cannot rot between the runs whose figures go in the README. Nothing here times
+anything or compares speeds (timed tests on a shared 2-core machine only flake); the ratios are `make bench`'s.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RUNS = {   # script and its smallest arguments -> lines every run must print
+    "bench_dice.py": (["--quick"], ["microseconds per roll", "slowest d20/furnace", "ratio furnace/d20"]),
+    "bench_engine.py": (["--quick"], ["fights/s (goal", "a round's cost per combatant", "ratio 256/4"]),
+    "bench_simulate.py": (["--quick"], ["ratio 2/1", "ratio 256/4"]),
+    "bench_startup.py": (["--quick"], ["furnace fight funnel-vs-goblins", "furnace odds attack",
+                                       "Exact distribution"]),
+    "bench_campaign.py": (["--sizes", "500,1000"], ["at 1,000 events: open"]),
+    "bench_web.py": (["--seconds", "1", "--rate", "20", "--players", "4", "--fanout", "4"],
+                     ["rolls by 4 players", "SSE fan-out: a roll reached all 4 live streams"]),
+}
+
+
+@pytest.mark.parametrize("script", sorted(RUNS))
+def test_benchmark_runs_and_prints_its_figures(script: str, tmp_path: Path) -> None:
+    args, expected = RUNS[script]
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for line in expected:
+        assert line in done.stdout, f"{script} no longer prints {line!r}:\n{done.stdout[-2000:]}"
