@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import click
 import pytest
@@ -93,6 +94,20 @@ def test_table_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "Fumble" in out
     code, out, _ = run(capsys, "table", "show", "fumble", "--json")
     assert json.loads(out)["id"] == "F-TAB-36"
+
+
+def test_table_and_spell_show_name_rule_ids_only_under_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    # F-TAB-36: the fumble table, its die from the fumble-die table (F-TAB-35), a REF-22 note among its notes
+    from furnace.render.referee import RULE_ID
+
+    code, out, _ = run(capsys, "table", "show", "fumble")
+    assert code == 0 and "Fumble table (fumble; die by armor from fumble-die)" in out
+    assert "what a damaged weapon (row 4) does" in out and not re.search(RULE_ID, out)
+    code, out, _ = run(capsys, "table", "show", "fumble", "--explain")
+    assert "F-TAB-36 · Fumble table" in out and "REF-22: what a damaged weapon" in out
+    assert "rules: F-FUMB-01, F-FUMB-02" in out
+    code, out, _ = run(capsys, "spell", "show", "Chill Touch")
+    assert code == 0 and "1d8 cold DAM" in out and not re.search(RULE_ID, out)
 
 
 def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:

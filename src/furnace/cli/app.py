@@ -19,7 +19,7 @@ import click
 from furnace import dice
 from furnace.cli.context import Settings as RunOptions
 from furnace.cli.dice_options import faces_option, finish, rng_from
-from furnace.cli.output import explain_option, no_roll_option
+from furnace.cli.output import explain_option, explaining, no_roll_option
 from furnace.errors import FurnaceError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -235,11 +235,12 @@ def table_list(as_json: bool) -> None:
 
 @table.command("show")
 @click.argument("name")
+@explain_option
 @json_option
 def table_show(name: str, as_json: bool) -> None:
-    """Show a table's rows, their effects and the readings chosen.
+    """Show a table's rows, their effects and the readings chosen (its RULES.md ids with --explain).
 
-    Example: furnace table show fumble
+    Example: furnace table show fumble --explain
     """
     from furnace.render.text import table_show as render_show
     from furnace.rules.tables import TableSet
@@ -248,7 +249,7 @@ def table_show(name: str, as_json: bool) -> None:
     if as_json:
         _emit(t.model_dump(mode="json", exclude_defaults=True))
         return
-    render_show(t)
+    render_show(t, explaining())
 
 
 @table.command("roll")

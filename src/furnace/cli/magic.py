@@ -17,7 +17,7 @@ from furnace.cli.app import (
     seed_option,
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
-from furnace.cli.output import explain_option, no_roll_option, say
+from furnace.cli.output import explain_option, explaining, no_roll_option, say
 from furnace.render.referee import effect_lines
 
 
@@ -88,6 +88,7 @@ def spell_list(profile: str, as_json: bool) -> None:
 @click.argument("name")
 @click.option("--player", is_flag=True, help="Only what the player is told (F-SPELL-01).")
 @profile_option
+@explain_option
 @json_option
 def spell_show(name: str, player: bool, profile: str, as_json: bool) -> None:
     """A spell's rows: what each Success Level buys and what each part costs.
@@ -106,7 +107,7 @@ def spell_show(name: str, player: bool, profile: str, as_json: bool) -> None:
         return
     from furnace.render.text import table_show
 
-    table_show(s.table)
+    table_show(s.table, explaining())
 
 
 @spell.command("cast")

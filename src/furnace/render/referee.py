@@ -20,7 +20,7 @@ from furnace.rules.effects import DiceShown, Effect, effect_summary, words
 RULE_ID = r"(?:[FHMX]-[A-Z]{2,6}-\d{1,3}[a-z]?|AMB-\d{1,3}[a-z]?|CF-\d{1,3}|REF-\d{1,3}|EXT-\d{1,3}|D-\d{1,2})"
 _IDS_ONLY = re.compile(rf"\s*\(\s*{RULE_ID}(?:\s*(?:,|/|;|and|&)?\s*{RULE_ID}|/\d{{1,3}}[a-z]?)*\s*\)")
 _ID_IN_PARENS = re.compile(rf"(?:[,;]\s*{RULE_ID}(?:/\d{{1,3}})?(?=[,;)])|(?<=\(){RULE_ID}(?:/\d{{1,3}})?[,;]?\s+)")
-_LEADING_ID = re.compile(rf"^(\s*){RULE_ID}(?:/\d{{1,3}})?:\s+", re.M)
+_LEADING_ID = re.compile(rf"^(\s*){RULE_ID}(?:/\d{{1,3}})?(?:\s*/\s*{RULE_ID})*:\s+", re.M)   # "AMB-03 / CF-14: …"
 
 
 def without_rule_ids(text: str, keep: Iterable[str] = ()) -> str:

@@ -42,20 +42,31 @@ def table_list(tables: list[Table]) -> None:
     _console().print(out)
 
 
-def table_show(t: Table) -> None:
-    how = t.roll or (f"die by {t.die_key} from {t.die_table}" if t.die_table else f"looked up by {t.key_name or 'key'}")
-    out = RichTable(title=f"{t.id} · {t.title} ({t.name}; {how})", show_lines=True)
+def table_show(t: Table, explain: bool = False) -> None:
+    """A table's rows and their effects; its RULES.md ids (the table's own, the rules behind it and the ids in
+    its effects) only when `explain`, as everywhere a referee reads."""
+    from furnace.render.referee import without_rule_ids
+    from furnace.rules.effects import TABLE_NAMES
+
+    def shown(text: str) -> str:
+        return text if explain else without_rule_ids(text)
+
+    by = t.die_table if explain or t.die_table is None else TABLE_NAMES.get(t.die_table, t.die_table)
+    how = t.roll or (f"die by {t.die_key} from {by}" if t.die_table else f"looked up by {t.key_name or 'key'}")
+    out = RichTable(title=f"{t.id} · {t.title} ({t.name}; {how})" if explain else f"{t.title} ({t.name}; {how})",
+                    show_lines=True)
     out.add_column("roll" if t.kind == "range" else (t.key_name or "key"), no_wrap=True)
     out.add_column("result")
     out.add_column("effects")
     for row in t.rows:
         text = row.text + (f"  [die {row.die}]" if row.die else "")
-        out.add_row(row.span, text, "\n".join(effect_summary(e) for e in row.effects))
+        out.add_row(row.span, shown(text), "\n".join(shown(effect_summary(e)) for e in row.effects))
     console = _console()
     console.print(out)
     for note in t.notes:
-        console.print(f"• {note}")
-    console.print(f"source: {t.source}; rules: {', '.join(t.rules)}")
+        console.print(f"• {shown(note)}")
+    if explain:
+        console.print(f"source: {t.source}; rules: {', '.join(t.rules)}")
 
 
 def rules_table(ruleset: Ruleset) -> None:
