@@ -102,8 +102,11 @@ def test_F_SPELL_01_spell_show_gives_the_referee_every_row(capsys: pytest.Captur
     """F-SPELL-01: the referee's view: every SL row of Fireball, up to the WONDER."""
     code, out, _ = run(capsys, "spell", "show", "Fireball")
     assert code == 0
-    for text in ("F-TAB-13", "1d6 fire DAM", "3d6", "7d6", "PRONE", "WONDER", "12d6"):
+    for text in ("1d6 fire DAM", "3d6", "7d6", "PRONE", "WONDER", "12d6"):
         assert text in out
+    assert "F-TAB-13" not in out           # the spell's table id only under --explain
+    code, out, _ = run(capsys, "spell", "show", "Fireball", "--explain")
+    assert code == 0 and "F-TAB-13 · Fireball" in out
 
 
 def test_F_SPELL_01_spell_show_player_hides_the_rows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,28 +19,17 @@ from furnace.campaign.gear import coins_of, rations_of
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
 from furnace.characters.character import Character
-from furnace.cli.app import LAZY_COMMANDS, cli, main
+from furnace.cli.app import LAZY_COMMANDS, cli
+from tests.cli.conftest import Run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 COMMANDS = ("rest", "xp award", "give", "take", "purse", "loot share", "repair", "rations", "spell learn",
             "campaign recap", "campaign session start")
-Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
-    """`run(*args)` on the tmp database: (exit code, stdout, stderr)."""
-    monkeypatch.setenv("FURNACE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("FURNACE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("FURNACE_CAMPAIGN", raising=False)
-    monkeypatch.delenv("FURNACE_DATABASE_URL", raising=False)
-    db = str(tmp_path / "campaigns.db")
-
-    def furnace(*args: str) -> tuple[int, str, str]:
-        code = main(["--db", db, *args])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
+def run(furnace: Run) -> Run:
+    """`run(*args)` on the tmp database: (exit code, stdout, stderr) — the conftest's `furnace`."""
     return furnace
 
 

@@ -10,36 +10,18 @@ F-OPT-07 (the referee's timers).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
-from furnace.cli.app import main
 from furnace.hazards.light import light_source
 from furnace.rules.ruleset import load_ruleset
+from tests.cli.conftest import Run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 AGUE = "name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\neffect: {ability: INT}\n"
-Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def furnace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
-    monkeypatch.setenv("FURNACE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("FURNACE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("FURNACE_CAMPAIGN", raising=False)
-    monkeypatch.delenv("FURNACE_DATABASE_URL", raising=False)
-    db = str(tmp_path / "campaigns.db")
-
-    def run(*args: str) -> tuple[int, str, str]:
-        code = main(["--db", db, *args])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ downloaded. Without /usr/bin/chromium these tests skip, except in CI (CI=true), 
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -19,37 +18,18 @@ import pytest
 from furnace.characters.funnel import run_funnel
 from furnace.render.sheets import character_html, funnel_html
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.chromium import chromium
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PDF_PAGE = re.compile(rb"/Type\s*/Page[^s]")
 RULES = load_ruleset()
 
 
-def _need_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does) "
-               "to run the browser tests")
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
+    with chromium() as browser:
+        yield browser.new_page()
 
 
 def pdf_pages(pdf: bytes) -> int:

@@ -5,7 +5,6 @@ without it the PostgreSQL cases skip, and fail when CI=true)."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from importlib import resources
@@ -14,7 +13,6 @@ from typing import Any
 
 import pytest
 import yaml
-from sqlalchemy import create_engine, text
 
 from furnace.campaign import overrides, transfer
 from furnace.campaign.state import CampaignError, CampaignState
@@ -27,27 +25,10 @@ from furnace.rules.ruleset import load_ruleset
 TABLES = resources.files("furnace") / "data" / "tables"
 
 
-def _postgres_url() -> str:
-    """The test database, emptied; a loud skip without it (a failure in CI)."""
-    url = os.environ.get("FURNACE_TEST_POSTGRES_URL")
-    if not url:
-        message = ("FURNACE_TEST_POSTGRES_URL is not set: the PostgreSQL store tests did NOT run "
-                   "(run them under scripts/with-postgres)")
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        for table in ("invites", "web_sessions", "snapshots", "events", "campaigns", "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
-    engine.dispose()
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    url = f"sqlite:///{tmp_path / 'furnace.db'}" if request.param == "sqlite" else _postgres_url()
-    s = Store(url)
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """The conftest's store on each engine, with the campaign "keep" made."""
+    s = Store(db_url)
     try:
         s.create("keep")
         yield s

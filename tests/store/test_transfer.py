@@ -7,14 +7,13 @@ Every test that needs a store runs on SQLite and on PostgreSQL (FURNACE_TEST_POS
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select
 
 from furnace.campaign import commands, transfer
 from furnace.campaign import store as stores
@@ -26,29 +25,13 @@ from furnace.characters.character import Character
 from furnace.errors import DataFileError, FurnaceError
 from furnace.files import FileAccessError
 from furnace.play import clock as clocks
+from tests.store.conftest import clean_postgres, postgres_url
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 CHARACTERS = sorted(EXAMPLES.glob("*.json"))
 
 
 # -- stores on both engines ---------------------------------------------------------------------------------
-def _postgres_url() -> str:
-    """The test database, emptied; a loud skip without it (a failure in CI)."""
-    url = os.environ.get("FURNACE_TEST_POSTGRES_URL")
-    if not url:
-        message = ("FURNACE_TEST_POSTGRES_URL is not set: the PostgreSQL store tests did NOT run "
-                   "(run them under scripts/with-postgres)")
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        for table in ("invites", "web_sessions", "snapshots", "events", "campaigns", "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
-    engine.dispose()
-    return url
-
-
 def _open(url: str) -> Iterator[Store]:
     store = Store(url)
     try:
@@ -57,15 +40,11 @@ def _open(url: str) -> Iterator[Store]:
         store.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    url = f"sqlite:///{tmp_path / 'furnace.db'}" if request.param == "sqlite" else _postgres_url()
-    yield from _open(url)
-
-
 @pytest.fixture
-def pg_store() -> Iterator[Store]:
-    yield from _open(_postgres_url())
+def pg_store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    url = postgres_url(request.node.nodeid)
+    clean_postgres(url)
+    yield from _open(url)
 
 
 def _sqlite(tmp_path: Path, name: str) -> Store:

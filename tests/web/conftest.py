@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from fastapi.testclient import TestClient
 from furnace import dice
 from furnace.web import WebSettings, create_app
 from furnace.web.auth import CSRF_COOKIE
+from tests.helpers.chromium import chromium
 
 CAMPAIGN = "keep"
 C = f"/api/campaigns/{CAMPAIGN}"
@@ -74,28 +74,7 @@ def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
 
 
 # -- the browser (tests/web/test_browser*.py) ---------------------------------------------------------------
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-def _need_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does) "
-               "to run the browser tests")
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched

@@ -63,3 +63,15 @@ class Call:
 
 
 AnyNode = Num | Var | Dice | BinOp | Neg | Call
+
+
+def operands(node: AnyNode) -> tuple[AnyNode, ...]:
+    """What an operator works on, left to right; none for a leaf (a Dice's count expression is not an operand:
+    the walks that need it look at it themselves)."""
+    if isinstance(node, BinOp):
+        return (node.left, node.right)
+    if isinstance(node, Neg):
+        return (node.operand,)
+    if isinstance(node, Call):
+        return node.args
+    return ()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Literal, cast
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, operands
 from furnace.dice.roller import count_value, variables_of
 from furnace.dice.values import MAX_DICE, MAX_SIDES
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError
@@ -260,12 +260,7 @@ def _has_dice(node: AnyNode) -> bool:
         item = stack.pop()
         if isinstance(item, Dice):
             return True
-        if isinstance(item, BinOp):
-            stack += [item.left, item.right]
-        elif isinstance(item, Neg):
-            stack.append(item.operand)
-        elif isinstance(item, Call):
-            stack += list(item.args)
+        stack += operands(item)
     return False
 
 

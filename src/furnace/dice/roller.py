@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, operands
 from furnace.dice.result import Bound, Const, Function, Negation, Node, Operation, Rolled, Value
 from furnace.dice.source import Replay, ScriptedDice
 from furnace.dice.values import MAX_DICE, Binding, Bindings, DiceValueError, DieValue, shown
@@ -107,12 +107,8 @@ def variables_of(node: AnyNode) -> set[str]:
                 found.add(item.sides_var)
             if item.count_expr is not None:
                 stack.append(item.count_expr)
-        elif isinstance(item, BinOp):
-            stack += [item.left, item.right]
-        elif isinstance(item, Neg):
-            stack.append(item.operand)
-        elif isinstance(item, Call):
-            stack += list(item.args)
+        else:
+            stack += operands(item)
     return found
 
 
@@ -480,12 +476,8 @@ def _producers(node: AnyNode) -> list[Dice | Var]:
         item = stack.pop()
         if isinstance(item, Dice | Var):
             out.append(item)
-        elif isinstance(item, BinOp):
-            stack += [item.right, item.left]
-        elif isinstance(item, Neg):
-            stack.append(item.operand)
-        elif isinstance(item, Call):
-            stack += reversed(item.args)
+        else:
+            stack += reversed(operands(item))
     return out
 
 
