@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,33 @@ def test_writers_of_one_process_queue_on_the_store_s_lock(tmp_path: Path) -> Non
             thread.join(5)
     store.close()
     assert seen == [False, True]
+
+
+def test_under_normal_the_console_folds_the_log_into_the_database_every_interval(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the fold (a checkpoint) is what syncs a NORMAL database: done each interval, a power cut loses at most that
+    monkeypatch.setenv("FURNACE_SQLITE_SYNC", "normal")
+    store = Store(f"sqlite:///{tmp_path}/e.db")
+    store.create("keep")
+    stop = store.sync_every(0.02)
+    deadline = time.monotonic() + 10
+    while store.folds < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stop()
+    folds = store.folds
+    time.sleep(0.1)
+    assert folds >= 2 and store.folds == folds                  # stopped: no fold after the stop
+    with store.transaction() as conn:                            # every frame of the log is in the database
+        busy, frames, folded = conn.execute(text("PRAGMA wal_checkpoint(PASSIVE)")).one()
+    assert busy == 0 and frames == folded
+    store.close()
+
+
+def test_under_full_there_is_nothing_to_fold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FURNACE_SQLITE_SYNC", raising=False)
+    store = Store(f"sqlite:///{tmp_path}/f.db")
+    stop = store.sync_every(0.01)
+    time.sleep(0.05)
+    stop()
+    assert store.folds == 0
+    store.close()

@@ -51,7 +51,11 @@ def serve(host: str, port: int, check: bool) -> None:
     # sight, a full collection no longer walks it, which stalled the requests of that moment for 40-70 ms.
     gc.collect()
     gc.freeze()
-    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True, server_header=False)
+    stop_syncing = store.sync_every(1.0)          # FURNACE_SQLITE_SYNC=normal: the disk synced each second
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True, server_header=False)
+    finally:
+        stop_syncing()
 
 
 def _warm() -> None:
