@@ -24,7 +24,7 @@ from fractions import Fraction
 from itertools import accumulate
 from typing import NamedTuple, TypeVar
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, operands
 from furnace.dice.bounds import kept_count
 from furnace.dice.result import Value
 from furnace.dice.roller import Variables, counted_sides, group_count, lookup
@@ -51,23 +51,13 @@ class Estimate(NamedTuple):
     whole: bool                   # every total is a whole number
 
 
-def _children(node: AnyNode) -> Sequence[AnyNode]:
-    if isinstance(node, BinOp):
-        return (node.left, node.right)
-    if isinstance(node, Neg):
-        return (node.operand,)
-    if isinstance(node, Call):
-        return node.args
-    return ()
-
-
 def fold(node: AnyNode, leaf: Callable[[AnyNode], T], inner: Callable[[AnyNode, list[T]], T]) -> T:
     """Post-order over the tree with an explicit stack (no recursion, whatever the depth)."""
     stack: list[tuple[AnyNode, bool]] = [(node, False)]
     values: list[T] = []
     while stack:
         item, done = stack.pop()
-        kids = _children(item)
+        kids = operands(item)
         if not kids:
             values.append(leaf(item))
         elif done:

@@ -16,6 +16,7 @@ foreign file, a pickle of older classes) is not the user's problem: the data is 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -52,21 +53,23 @@ def key(*sources: Traversable) -> str:
     """A digest of Furnace's version and every file below each source (or the source itself when it is a
     file), by name and content (bytecode caches left out)."""
     digest = hashlib.sha256(_version().encode())
-    stack = [(source, str(i)) for i, source in enumerate(sources) if source.is_dir()]
-    for i, source in enumerate(sources):       # a single file as a source: its own name and bytes
-        if source.is_file():
-            digest.update(f"{i}/{source.name}".encode() + b"\0" + source.read_bytes() + b"\0")
+    stack = [(source, str(i)) for i, source in enumerate(sources)]
     while stack:
-        node, prefix = stack.pop()
-        for entry in sorted(node.iterdir(), key=lambda e: e.name):
-            name = f"{prefix}/{entry.name}"
-            if entry.name == "__pycache__":
-                continue
-            if entry.is_dir():
-                stack.append((entry, name))
-            elif entry.is_file():
-                digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
+        node, name = stack.pop()
+        if node.is_file():
+            digest.update(name.encode() + b"\0" + node.read_bytes() + b"\0")
+        elif node.is_dir() and node.name != "__pycache__":
+            stack += [(entry, f"{name}/{entry.name}") for entry in sorted(node.iterdir(), key=lambda e: e.name)]
     return digest.hexdigest()[:32]
+
+
+@functools.cache
+def _classes() -> str:
+    """The digest of the modules whose classes are pickled (`furnace.rules`): read once a process, however
+    many caches a command opens, since the running code does not change under it."""
+    from importlib import resources
+
+    return key(resources.files("furnace") / "rules")
 
 
 def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
@@ -75,9 +78,8 @@ def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
     where = folder()
     if where is None:
         return build()
-    from importlib import resources
-
-    path = where / f"{name}-{key(source, resources.files('furnace') / 'rules')}.pickle"
+    mixed = hashlib.sha256((key(source) + _classes()).encode()).hexdigest()[:32]
+    path = where / f"{name}-{mixed}.pickle"
     with contextlib.suppress(Exception):        # any unreadable cache: build again (see the module's note)
         with path.open("rb") as f:
             value: T = pickle.load(f)
