@@ -1,9 +1,9 @@
 """Every rule option has a reader and a test that flips it (ARCHITECTURE: an option nothing reads is a bug).
 
 A reader: some module under src/furnace names the option in quotes (`rules["name"]`, the rule the editor's hook
-applies: `re.search("[\"']" + name + "[\"']", code)`), or the option belongs to a family read through an
-f-string (FSTRING_FAMILIES) or is named by table data that code reads as an option name (DATA_NAMED). The
-catalogue's own machinery (rules/ruleset.py: INT_RANGES lists option names to bound them) does not count.
+applies: `re.search("[\"']" + name + "[\"']", code)`), or the option is named by table data that code reads
+as an option name (DATA_NAMED). The catalogue's own machinery (rules/ruleset.py: INT_RANGES lists option names
+to bound them) does not count.
 
 The tests are read, not run: a test flips an option when it builds a ruleset with the option set to a value
 other than its default — `rules.with_options({"name": value})`, `load_ruleset(profile, {"name": value})` —
@@ -28,15 +28,10 @@ DATA = ROOT / "src" / "furnace" / "data"
 OPTIONS = yaml.safe_load((DATA / "options.yaml").read_text(encoding="utf-8"))["options"]
 PROFILES = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in (DATA / "profiles").glob("*.yaml")}
 SRC = ROOT / "src" / "furnace"
-NOT_READERS = {SRC / "rules" / "ruleset.py"}      # declares the catalogue and INT_RANGES; reads no option
-CODE = "\n".join(p.read_text(encoding="utf-8") for p in sorted(SRC.rglob("*.py")) if p not in NOT_READERS)
+# the catalogue's own machinery names options to bound them (rules/ruleset.py: INT_RANGES): not a reader
+INT_RANGES = re.compile(r"^INT_RANGES: .*?^}\n", re.S | re.M)
+CODE = "\n".join(INT_RANGES.sub("", p.read_text(encoding="utf-8")) for p in sorted(SRC.rglob("*.py")))
 
-# Options read through a computed name: the f-string prefix, which the code must still contain as `f"prefix{`.
-FSTRING_FAMILIES = {
-    # D-5: rules[f"save_vs_{category}"] in hazards/common.save_ability, play/apply.save_of and
-    # houserules/middle_sea/grievous_injury._save (save_vs_poison, save_vs_paralysis, save_vs_death, save_vs_fear)
-    "save_vs_": ("poison", "paralysis", "death", "fear"),
-}
 # Table data that names an option, and the code that reads that data field as an option name.
 DATA_NAMED = {
     # X-TAB-06 rows carry data.dc_option (item_save_dc_wood, item_save_dc_metal); middle_sea/item_saves.py
@@ -112,13 +107,9 @@ def _data_named() -> set[str]:
 
 
 def named_in_code(name: str) -> bool:
-    """Whether some module under src/furnace reads the option: quoted, through an f-string family, or via data."""
+    """Whether some module under src/furnace reads the option: quoted, or via data."""
     if re.search("[\"']" + re.escape(name) + "[\"']", CODE):
         return True
-    for prefix, members in FSTRING_FAMILIES.items():
-        if name.startswith(prefix) and name.removeprefix(prefix) in members \
-                and re.search("f[\"']" + re.escape(prefix) + "{", CODE):
-            return True
     return name in _data_named()
 
 
@@ -129,10 +120,8 @@ def test_every_option_is_named_by_code(option: dict[str, Any]) -> None:
         f"(read_by says {option.get('read_by')}): wire it or remove it")
 
 
-def test_the_f_string_families_and_data_fields_are_still_read() -> None:
+def test_the_data_fields_are_still_read() -> None:
     """An allow-list entry whose reader is gone must go too."""
-    for prefix in FSTRING_FAMILIES:
-        assert re.search("f[\"']" + re.escape(prefix) + "{", CODE), f"no code reads rules[f\"{prefix}{{...}}\"]"
     for field, reader in DATA_NAMED.items():
         assert reader in CODE and _data_named(), f"no code reads table data.{field} as an option name"
 

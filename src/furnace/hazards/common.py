@@ -87,7 +87,8 @@ def situational(character: Character) -> list[Modifier]:
 
 def save_ability(category: Category, rules: Ruleset) -> Ability:
     """D-5: 'save vs. X' is the Furnace ability SAVE named by the option save_vs_X."""
-    ability: Ability = rules[f"save_vs_{category}"]
+    ability = rules.save_vs(category)
+    assert ability is not None, category       # a hazard's category is one of the four
     return ability
 
 

@@ -175,9 +175,7 @@ def _modifier(e: Effect, step: Step, actor: str, target: str) -> None:
 
 def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
     """The SAVE bonus: an ability, or a category mapped to an ability (AMB-05, D-5)."""
-    ability = e.ability
-    if ability is None and e.category in ("poison", "paralysis", "death", "fear"):
-        ability = str(step.rules[f"save_vs_{e.category}"])  # type: ignore[assignment]
+    ability = e.ability or step.rules.save_vs(e.category)
     return c.save_bonus(ability), ability or (e.category or "save")
 
 

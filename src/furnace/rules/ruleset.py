@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError, from_validation
 from furnace.rules.datafile import read_yaml
-from furnace.rules.effects import shown
+from furnace.rules.effects import Ability, shown
 from furnace.rules.tables import TableSet
 
 OptionType = Literal["choice", "bool", "int", "table", "dice", "text"]
@@ -225,6 +225,11 @@ class OptionValue:
     source: str          # "default", "profile hazards", "profile ./my.yaml", "override"
 
 
+# the four categories of 'save vs. X' (D-5), each the option naming its ability
+SAVE_VS_OPTIONS = {"poison": "save_vs_poison", "paralysis": "save_vs_paralysis", "death": "save_vs_death",
+                   "fear": "save_vs_fear"}
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """The options and tables in force for a campaign. Immutable: `with_options` makes a new one."""
@@ -253,6 +258,12 @@ class Ruleset:
 
     def __iter__(self) -> Any:
         return iter(self.values.values())
+
+    def save_vs(self, category: str | None) -> Ability | None:
+        """D-5 (AMB-05): the ability SAVE that 'save vs. poison/paralysis/death/fear' is, as the profile
+        reads it; None for any other category (a crushing blow, magic …) or none."""
+        option = SAVE_VS_OPTIONS.get(category or "")
+        return None if option is None else cast(Ability, self[option])   # the option's choices are abilities
 
     def with_options(self, overrides: Mapping[str, Any], source: str = "override") -> Ruleset:
         """A new ruleset with these options changed; each value is checked (a table option against the

@@ -268,9 +268,7 @@ def _death(w: _Wound, e: Effect) -> None:
 def _save(w: _Wound, e: Effect) -> None:
     """A helmet's save vs. death: the character's CON SAVE (D-5, AMB-94) vs the ROOM DC or hazard_save_dc."""
     assert isinstance(e, Save)
-    ability = e.ability
-    if ability is None and e.category in ("poison", "paralysis", "death", "fear"):
-        ability = w.rules[f"save_vs_{e.category}"]
+    ability = e.ability or w.rules.save_vs(e.category)
     if ability is None:
         _other(w, e)
         return
