@@ -10,7 +10,6 @@ itself; only then is it built into Python values.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +22,25 @@ YAML_LIMIT = 1024 * 1024     # the largest packaged table is 28 kB; YAML parses 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed
+LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed
 
 
-def read_yaml(path: Path | Any, what: str = "data file", check: Callable[[yaml.Node], None] | None = None) -> Any:
-    """The YAML document in `path` (a user's path, or a packaged resource) as Python values; `check` sees the
-    document's root node first (and may refuse it) before anything is measured or built."""
+def read_yaml(path: Path | Any, what: str = "data file") -> Any:
+    """The YAML document in `path` (a user's path, or a packaged resource) as Python values."""
     if isinstance(path, str | os.PathLike):
         text = files.read_text(path, limit=YAML_LIMIT, what=f"the {what}")
     else:   # a packaged resource (importlib.resources) that is not a plain file
         text = path.read_text(encoding="utf-8")
-    return parse_yaml(text, str(path), what, check)
+    return parse_yaml(text, str(path), what)
 
 
-def parse_yaml(text: str, path: str = "<text>", what: str = "data file",
-               check: Callable[[yaml.Node], None] | None = None) -> Any:
+def parse_yaml(text: str, path: str = "<text>", what: str = "data file") -> Any:
     """YAML text as Python values, within the depth and size limits; errors name `path` and the line."""
-    loader = _Loader(text)
+    loader = LOADER(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        if check is not None:
-            check(node)
         problem = _too_big(node)
         if problem is not None:
             raise DataFileError(path, f"not a usable {what}: {problem[0]}",
