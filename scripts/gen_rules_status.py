@@ -1,118 +1,73 @@
-"""Write docs/rules-status.md: every rule and table id of RULES.md and what the engine does with it.
+"""Write docs/rules-status.md from the rule marks of the tests that pass, and the README's counts with it.
 
-    python scripts/gen_rules_status.py            # regenerate the page from the code
-    python scripts/gen_rules_status.py --index    # first re-read ../shared/RULES.md into the committed index
+    python scripts/gen_rules_status.py                 # run the marked tests (pytest -m rule), then write
+    python scripts/gen_rules_status.py --report F.json # use a run's report (pytest --rule-report F.json)
+    python scripts/gen_rules_status.py --index         # first re-read ../shared/RULES.md into the index
 
-The index (src/furnace/data/rules-index.yaml: id, title, status tags) is made from RULES.md once and
-committed, so the page can be checked in CI without RULES.md. The status comes from the code:
-- **applied**: the id is cited in the engine's code (a docstring, a comment, a data table's `id`) other
-  than as a referee prompt;
-- **referee prompt**: RULES.md marks it REFEREE (the rules call for judgement) and the engine hands the
-  matter to the referee where it cites it (`referee_prompt`, a `prompt` effect), or cites it nowhere else;
-- **outside book**: RULES.md marks it EXTERNAL and the engine cites it only to say so;
-- **guidance**: RULES.md marks it GUIDANCE: design advice with no mechanic;
-- **not applied**: none of the above.
-Each row also says whether a test names the id. `tests/rules/test_rules_status.py` fails when the page is
-not what this script writes.
+The statuses come from pytest's own collection and outcomes, never from searching the tests' text: the
+project's plugin (tests/helpers/rule_marks.py) records each marked test's ids, outcome and the public paths
+it entered, and tests/helpers/rules_status.py turns them into the page. The index
+(src/furnace/data/rules-index.yaml: id, title, status tags) is made from RULES.md once and committed, so
+the page can be checked in CI without RULES.md.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import re
+import subprocess
 import sys
-from collections import Counter
+import tempfile
 from pathlib import Path
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-INDEX = ROOT / "src/furnace/data/rules-index.yaml"
-PAGE = ROOT / "docs/rules-status.md"
-ID = re.compile(r"\b([FHMX]-[A-Z]+-\d+[a-z]?)\b")
-PROMPT = re.compile(r"referee_prompt|RefereePrompt|prompt", re.I)
-OUTSIDE = re.compile(r"NeedsBook|outside book|needs the book|EXTERNAL|EXT-\d+")
-STATUSES = ("applied", "referee prompt", "outside book", "guidance", "not applied")
+sys.path.insert(0, str(ROOT))
+
+from tests.helpers import rules_status  # noqa: E402  (the repository's root is on the path only now)
 
 
-def read_rules_md(path: Path) -> list[dict[str, object]]:
-    """The ids, titles and status tags of RULES.md's rule and table headings."""
-    rules: list[dict[str, object]] = []
-    current: dict[str, object] | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        head = re.match(r"^#{3,4} ([FHM]-[A-Z]+-\d+[a-z]?) · (.+)$", line)
-        if head:
-            current = {"id": head.group(1), "title": head.group(2).strip(), "tags": []}
-            rules.append(current)
-        elif current is not None and line.startswith("- Status:"):
-            current["tags"] = re.findall(r"\b(CORE|OPTIONAL|EXTERNAL|REFEREE|GUIDANCE|GARBLED|DERIVED)\b",
-                                         line.split("(")[0])
-    return rules
+def run_marked_tests(report: Path) -> None:
+    """Only the marked tests, with PostgreSQL where scripts/with-postgres can start one."""
+    pytest = [sys.executable, "-m", "pytest", "-q", "-m", "rule", "-p", "no:cacheprovider",
+              "--rule-report", str(report)]
+    command = [str(ROOT / "scripts/with-postgres"), *pytest] if os.name == "posix" else pytest
+    done = subprocess.run(command, cwd=ROOT, check=False)
+    if done.returncode not in (0, 1):
+        sys.exit(f"gen_rules_status: pytest could not run the marked tests (exit {done.returncode})")
 
 
-def citations(folder: Path, suffixes: tuple[str, ...]) -> dict[str, dict[str, set[str]]]:
-    """For each id: the modules citing it, by kind of citation (applied, prompt, outside)."""
-    found: dict[str, dict[str, set[str]]] = {}
-    for path in sorted(folder.rglob("*")):
-        if path.suffix not in suffixes or path.name in ("options.yaml", "rules-index.yaml"):
-            continue
-        where = str(path.relative_to(ROOT / "src")) if "src" in path.parts else str(path.relative_to(ROOT))
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            kind = "outside" if OUTSIDE.search(line) else "prompt" if PROMPT.search(line) else "applied"
-            for rid in ID.findall(line):
-                found.setdefault(rid, {}).setdefault(kind, set()).add(where)
-    return found
-
-
-def status(rule: dict[str, object], cited: dict[str, set[str]]) -> str:
-    tags = rule.get("tags") or []
-    if "REFEREE" in tags and cited.get("prompt"):   # type: ignore[operator]
-        return "referee prompt"
-    if cited.get("applied"):
-        return "applied"
-    if cited.get("prompt"):
-        return "referee prompt"
-    if "EXTERNAL" in tags:   # type: ignore[operator]
-        return "outside book"
-    if "GUIDANCE" in tags:   # type: ignore[operator]
-        return "guidance"
-    return "not applied"
-
-
-def page() -> str:
-    rules = yaml.safe_load(INDEX.read_text(encoding="utf-8"))["rules"]
-    src = citations(ROOT / "src/furnace", (".py", ".yaml"))
-    tested = set().union(*(set(ID.findall(p.read_text(encoding="utf-8", errors="replace")))
-                           for p in (ROOT / "tests").rglob("*.py")))
-    rows, counts = [], Counter()
-    for rule in rules:
-        cited = src.get(str(rule["id"]), {})
-        st = status(rule, cited)
-        counts[st] += 1
-        where = sorted(cited.get("applied") or cited.get("prompt") or cited.get("outside") or [])
-        rows.append(f"| {rule['id']} | {rule['title'].replace('|', '/')} | {st} | "
-                    f"{', '.join(f'`{w}`' for w in where[:3])}{' …' if len(where) > 3 else ''} | "
-                    f"{'yes' if rule['id'] in tested else 'no'} |")
-    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
-    return "\n".join([
-        "# Rules status", "",
-        "Generated by `scripts/gen_rules_status.py` from the code; `tests/rules/test_rules_status.py` checks",
-        "that it is current. Every rule and table id of RULES.md, and what the engine does with it: **applied**",
-        "(the engine's code or data carries it out), **referee prompt** (the rules call for judgement and the",
-        "engine hands it to the referee with the facts), **outside book** (RULES.md marks it EXTERNAL: it needs",
-        "a book that is not among the sources), **guidance** (design advice with no mechanic) or **not",
-        "applied**. *Where* names the modules that cite the id; *tested* says whether a test names it.", "",
-        f"**{len(rules)} ids: {summary}.**", "",
-        "| id | rule | status | where | tested |", "|---|---|---|---|---|", *rows, ""])
+def write_readme_counts(line: str) -> None:
+    text = rules_status.README.read_text(encoding="utf-8")
+    new, n = rules_status.SUMMARY.subn(line, text)
+    if n == 0:
+        print("README.md has no line of counts to update; add one:", line, file=sys.stderr)
+    rules_status.README.write_text(new, encoding="utf-8")
 
 
 def main() -> None:
-    if "--index" in sys.argv:
-        rules = read_rules_md(ROOT.parent / "shared/RULES.md")
-        INDEX.write_text("# Made from RULES.md by scripts/gen_rules_status.py --index: id, title, status tags.\n"
-                         + yaml.safe_dump({"rules": rules}, sort_keys=False, allow_unicode=True, width=200),
-                         encoding="utf-8")
-    PAGE.write_text(page(), encoding="utf-8")
-    print(PAGE.read_text(encoding="utf-8").split("\n")[9])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report", type=Path, help="a report written by pytest --rule-report")
+    parser.add_argument("--index", action="store_true", help="re-read ../shared/RULES.md into the index first")
+    args = parser.parse_args()
+    if args.index:
+        found = rules_status.read_rules_md(ROOT.parent / "shared/RULES.md")
+        rules_status.INDEX.write_text(
+            "# Made from RULES.md by scripts/gen_rules_status.py --index: id, title, status tags.\n"
+            + yaml.safe_dump({"rules": found}, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")
+        rules_status.rules.cache_clear()
+    report = args.report
+    if report is None:
+        report = Path(tempfile.mkdtemp(prefix="furnace-rules-")) / "report.json"
+        run_marked_tests(report)
+    results = json.loads(report.read_text(encoding="utf-8"))["tests"]
+    rules_status.PAGE.write_text(rules_status.page(results), encoding="utf-8")
+    line = rules_status.summary(rules_status.counts(results))
+    write_readme_counts(line)
+    print(re.sub(r"\*", "", line))
 
 
 if __name__ == "__main__":

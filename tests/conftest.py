@@ -5,8 +5,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from furnace.dice import ScriptedDice
+
+# The project's plugin for @pytest.mark.rule (the rule marks and the status page), and pytest's own pytester
+# for the plugin's tests.
+pytest_plugins = ["tests.helpers.rule_marks", "pytester"]
+
+# No test asserts time, hypothesis's 200 ms deadline and its too-slow health check included: on a busy machine
+# a slow example is not a bug.
+settings.register_profile("furnace", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("furnace")
 
 
 @pytest.fixture

@@ -30,6 +30,7 @@ from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event
+from furnace.public import entered
 
 GENESIS = "0" * 64
 SNAPSHOT_EVERY = 1000
@@ -278,12 +279,13 @@ class Store:
     # -- writing ---------------------------------------------------------------------------------------
     def apply(self, name: str, command: str, fn: Command, *, expected_version: int | None = None) -> Applied:
         """Run one command on the campaign and append what it did, in one transaction (retried on a clash)."""
-        for attempt in range(RETRIES):
-            try:
-                return self._apply_once(name, command, fn, expected_version)
-            except ConflictError:
-                if expected_version is not None or attempt == RETRIES - 1:
-                    raise
+        with entered("campaign", command):
+            for attempt in range(RETRIES):
+                try:
+                    return self._apply_once(name, command, fn, expected_version)
+                except ConflictError:
+                    if expected_version is not None or attempt == RETRIES - 1:
+                        raise
         raise AssertionError("unreachable")
 
     def _apply_once(self, name: str, command: str, fn: Command, expected: int | None,
@@ -353,12 +355,13 @@ class Store:
     # -- undo ------------------------------------------------------------------------------------------
     def undo(self, name: str) -> Applied:
         """Reverse the last command not yet undone, as an event of its own; history is never deleted."""
-        for attempt in range(RETRIES):
-            try:
-                return self._undo_once(name)
-            except ConflictError:
-                if attempt == RETRIES - 1:
-                    raise
+        with entered("campaign", "undo"):
+            for attempt in range(RETRIES):
+                try:
+                    return self._undo_once(name)
+                except ConflictError:
+                    if attempt == RETRIES - 1:
+                        raise
         raise AssertionError("unreachable")
 
     def _undo_once(self, name: str) -> Applied:

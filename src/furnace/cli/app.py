@@ -21,6 +21,7 @@ from furnace.cli.context import Settings as RunOptions
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.output import explain_option, explaining, no_roll_option
 from furnace.errors import FurnaceError
+from furnace.public import entered
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -385,7 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(argv) if argv is not None else sys.argv[1:]
     run = RunOptions(debug="--debug" in takewhile(lambda a: a.startswith("-"), args))
     try:
-        cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
+        with entered("cli", " ".join(a for a in args[:3] if not a.startswith("-"))):
+            cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
     except FurnaceError as exc:
         click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)
         return exc.exit_code

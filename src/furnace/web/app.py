@@ -16,9 +16,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
+from furnace.public import entered
 from furnace.web import api, fights, live, pages, panels
 from furnace.web.auth import guard
 from furnace.web.config import WebSettings
@@ -27,6 +29,20 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
+
+
+class PublicPath:
+    """Each request is the console's public path (`furnace.public`), named by its method and route."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with entered("console", f"{scope.get('method', '')} {scope.get('path', '')}"):
+            await self.app(scope, receive, send)
 
 
 class SecurityHeaders(BaseHTTPMiddleware):
@@ -47,6 +63,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.state.settings = settings
     app.state.store = store or Store(resolve_url(settings.db))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(PublicPath)
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
     for router in (pages.router, api.router, fights.router, panels.router, live.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
