@@ -35,6 +35,7 @@ from furnace.play import conditions as cond
 from furnace.play import registry
 from furnace.play.combatant import Combatant
 from furnace.play.encounter import (
+    ROUND,
     Action,
     Tactic,
     _act_even_if_fallen,
@@ -161,7 +162,7 @@ def _new_round(step: Step, choose: Tactic) -> tuple[str, ...]:
     """As `run_round` opens a round: its number, initiative (round 1, or every round per option), casters."""
     initiative = step.enc.initiative
     step.enc = step.enc.model_copy(update={"round": step.enc.round + 1})
-    step.log("round", "all", f"round {step.enc.round}")
+    step.fact(ROUND, "")
     if step.enc.round == 1 or (step.rules["reroll_initiative_each_turn"] and initiative == "group"):
         roll_initiative(step)
     acting_last(step)

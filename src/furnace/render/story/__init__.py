@@ -1,0 +1,110 @@
+"""The story of a campaign or a fight, told from its facts to one viewer at a time.
+
+Each kind of fact (`furnace.events.FACTS`) has a teller here, registered with `@teller(kind)`: a short
+function from the fact and a `View` (who reads, and what she may know) to the sentence she reads, or None
+when there is nothing she may be told. A teller asks the view for every name and number (`v.name`,
+`v.value`, `v.health`), so what a viewer may not know is never written into her telling; nothing is written
+and then taken out.
+
+    tell(event, view)        -> Told | None   (the subject, the sentence, the dice lines, the rule ids)
+    lines(events, view)      -> the CLI's lines: "Brakka: hits the ogre (18 vs AC 14)" and its dice
+    tell_referee(event)      -> the referee's telling as text
+
+Events that carry their own sentence (`Event.said`, from before facts) are told to the referee as written
+and to nobody else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from furnace.events import Event
+from furnace.render.story.view import REFEREE, UNSEEN, Sight, View
+
+__all__ = ["REFEREE", "UNSEEN", "Sight", "Told", "View", "lines", "log", "tell", "tell_referee", "teller", "tellers"]
+
+
+@dataclass(frozen=True)
+class Told:
+    subject: str           # who the line is about, as the viewer knows her ("" : the table, the clock)
+    text: str
+    rolls: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+    def render(self, explain: bool = False) -> list[str]:
+        text = self.text + (f" ({', '.join(self.rules)})" if explain and self.rules else "")
+        head = f"{self.subject}: {text}" if self.subject else text
+        return [head, *(f"    {r}" for r in self.rolls)]
+
+
+Teller = Callable[[Event, View], "str | Told | None"]
+_TELLERS: dict[str, Teller] = {}
+_loaded = False
+
+
+def teller(*kinds: str) -> Callable[[Teller], Teller]:
+    """Register a function as the teller of these kinds of fact."""
+
+    def register(fn: Teller) -> Teller:
+        for kind in kinds:
+            _TELLERS[kind] = fn
+        return fn
+
+    return register
+
+
+def tellers() -> dict[str, Teller]:
+    """Every kind of fact that has a teller (the modules of tellers load on first use)."""
+    global _loaded
+    if not _loaded:
+        from furnace.render.story import campaign, characters, fight, hazards, magic, middle_sea  # noqa: F401
+
+        _loaded = True
+    return _TELLERS
+
+
+def tell(e: Event, view: View = REFEREE) -> Told | None:
+    """The fact as this viewer may be told it, or None."""
+    if not e.told:
+        if not view.referee:
+            return None
+        return Told(e.who, e.what, tuple(r.explain() for r in e.rolls), e.rules)
+    if not view.may_see(e):
+        return None
+    fn = tellers().get(e.kind)
+    if fn is None:
+        raise KeyError(f"no teller for the fact kind {e.kind!r}")
+    told = fn(e, view)
+    if told is None or isinstance(told, Told):
+        return told
+    rolls = tuple(r.explain() for r in e.rolls) if view.rolls(e) else ()
+    return Told(view.name(e, e.actor), told, rolls, e.rules)
+
+
+def lines(events: Iterable[Event], view: View = REFEREE) -> list[str]:
+    out: list[str] = []
+    for e in events:
+        told = tell(e, view)
+        if told is not None:
+            out += told.render(view.explain)
+    return out
+
+
+def log(events: Iterable[Event], view: View = REFEREE, *, rolls: bool = True) -> str:
+    """A fight's round-by-round log (or any stretch of events), a blank line before each round."""
+    out: list[str] = []
+    for e in events:
+        told = tell(e, view)
+        if told is None:
+            continue
+        said = told.render(view.explain)
+        if e.kind == "round" and out:
+            out.append("")
+        out += said if rolls else said[:1]
+    return "\n".join(out)
+
+
+def tell_referee(e: Event, explain: bool = False) -> str:
+    told = tell(e, View(explain=explain))
+    return "\n".join(told.render(explain)) if told is not None else ""

@@ -1,0 +1,3 @@
+"""The tellers of campaign facts."""
+
+from __future__ import annotations

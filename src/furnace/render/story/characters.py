@@ -1,0 +1,3 @@
+"""The tellers of characters facts."""
+
+from __future__ import annotations

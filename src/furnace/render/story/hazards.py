@@ -1,0 +1,3 @@
+"""The tellers of hazards facts."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""The tellers of magic facts."""
+
+from __future__ import annotations
