@@ -96,6 +96,30 @@ class Event:
         """A sentence event's line as written; '' for a fact (told by furnace.render.story)."""
         return str(self.data.get("said", ""))
 
+    def explain(self) -> str:
+        """An event that carries its sentence, as written (a fact is told by `furnace.render.story`)."""
+        if self.told:
+            raise TypeError(f"the fact {self.kind!r} is told by furnace.render.story, not by itself")
+        return "\n".join([f"{self.who}: {self.what}" if self.who else self.what,
+                          *(f"    {r.explain()}" for r in self.rolls)])
+
+    def with_data(self, **values: Any) -> Event:
+        """The same fact with more values (a character that joined from a file: `file`)."""
+        return Event(self.kind, self.actor, self.targets, self.rolls, {**self.data, **values}, self.rules, self.cast,
+                     self.audience)
+
+    def renamed(self, names: Mapping[str, str]) -> Event:
+        """The same fact with participants renamed (old name → new): their ids and names both."""
+        def new(cid: str) -> str:
+            return names.get(cid, cid)
+
+        cast = {new(k): Part(names.get(p.name, p.name), p.kind, p.player) for k, p in self.cast.items()}
+        data = dict(self.data)
+        if not self.told and "who" in data:
+            data["who"] = new(str(data["who"]))
+        return Event(self.kind, new(self.actor), tuple(new(t) for t in self.targets), self.rolls, data, self.rules,
+                     cast, self.audience)
+
     def name(self, cid: str) -> str:
         part = self.cast.get(cid)
         return part.name if part is not None else cid

@@ -127,7 +127,7 @@ class _Picker:
     def event(self) -> list[Event]:
         if not self.picked:
             return []
-        return [Event("choice", self.who, f"picked at random: {'; '.join(self.picked)}", tuple(self.rolls),
+        return [Event.said("choice", self.who, f"picked at random: {'; '.join(self.picked)}", tuple(self.rolls),
                       data={"picked": list(self.picked)})]
 
 
@@ -423,7 +423,7 @@ def _learned(before: Character, after: Character) -> list[Event]:
     new_cantrips = [s for s in after.cantrips if s not in before.cantrips]
     parts = ([f"spells {', '.join(new_spells)} ({len(after.spells)} known)"] if new_spells else []) + \
         ([f"cantrips {', '.join(new_cantrips)}"] if new_cantrips else [])
-    return [Event("learn", after.name, f"learns {'; '.join(parts)}", data={"spells": new_spells,
+    return [Event.said("learn", after.name, f"learns {'; '.join(parts)}", data={"spells": new_spells,
                                                                             "cantrips": new_cantrips})] if parts else []
 
 
@@ -438,7 +438,7 @@ def check_name(name: str) -> str:
 
 def renamed(c: Character, new: str) -> tuple[Character, Event]:
     new = check_name(new)
-    return c.model_copy(update={"name": new}), Event("rename", new, f"{c.name} is now called {new}",
+    return c.model_copy(update={"name": new}), Event.said("rename", new, f"{c.name} is now called {new}",
                                                      before=c.name, after=new)
 
 

@@ -46,7 +46,7 @@ def join(character: Character, player: str = "") -> Command:
         cid = state.new_id(character.name)
         member = Member(id=cid, character=character, player=player or character.player or "",
                         status=status_of(character), joined=state.clock.now)
-        return state.with_member(member), [Event("join", character.name, f"joins the campaign as {cid}"
+        return state.with_member(member), [Event.said("join", character.name, f"joins the campaign as {cid}"
                                                  + (f" (player {member.player})" if member.player else ""))]
 
     return run
@@ -84,7 +84,7 @@ def heal(who: str, amount: int, source: str = "the referee") -> Command:
         hp = min(c.hp_max, c.hp + amount)
         woke = [x for x in c.conditions if x != "UNCONSCIOUS"] if hp > 0 else c.conditions
         after = c.model_copy(update={"hp": hp, "conditions": woke})
-        return after, [Event("heal", c.name, f"heals {hp - c.hp} from {source}: HP {c.hp} → {hp}",
+        return after, [Event.said("heal", c.name, f"heals {hp - c.hp} from {source}: HP {c.hp} → {hp}",
                              before=c.hp, after=hp)]
 
     return on_member(who, rule)
@@ -96,6 +96,6 @@ def roll(expression: str, rng: dice.DiceSource, *, label: str = "", who: str = "
     result = dice.parse(expression).roll(rng, variables or {}, label=label)
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        return state, [Event("roll", who, f"rolls {result.explain()}", (result,), data={"total": result.total})]
+        return state, [Event.said("roll", who, f"rolls {result.explain()}", (result,), data={"total": result.total})]
 
     return run

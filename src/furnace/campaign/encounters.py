@@ -143,7 +143,7 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     title = name or label_
     pcs = ", ".join(f"{c.name} ({c.id})" for c in combatants if c.kind == "pc")
     foes = ", ".join(f"{c.name} (HP {c.hp}, AC {c.ac})" for c in combatants if c.kind != "pc")
-    opening = Event("encounter", "", f"{title} begins, ROOM DC {dc}, {mode} initiative: {pcs} against {foes}",
+    opening = Event.said("encounter", "", f"{title} begins, ROOM DC {dc}, {mode} initiative: {pcs} against {foes}",
                     tuple(rolls), data={"fight": title, "room_dc": dc, "party": [m.id for m in members],
                                         "monsters": {c.id: c.name for c in combatants if c.kind != "pc"}})
     return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
@@ -194,7 +194,7 @@ def fight(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, f
         done = Fight(name=lineup.name, turns=play.Turns(encounter=enc), members=lineup.members, xp=lineup.xp,
                      deaths=fallen(lineup.encounter, enc, fought), options=options or {}, began=state.clock.now)
         fallen_names = ", ".join(c.name for c in enc.combatants if c.status == "dead") or "none"
-        outcome = Event("fight", "", f"after {enc.round} round(s): {enc.winner or 'no side'} "
+        outcome = Event.said("fight", "", f"after {enc.round} round(s): {enc.winner or 'no side'} "
                         f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {fallen_names}",
                         data={"winner": enc.winner, "rounds": enc.round, "over": enc.over})
         after, settled = settle(state, done, rules)
@@ -260,7 +260,7 @@ def end() -> Command:
         how = (f"{enc.winner or 'no one'} stands" if enc.over else
                f"the referee ends it in round {enc.round}")
         after, settled = settle(state, now, _rules(state, now.options))
-        return after, [Event("fight", "", f"{now.name} is over after {enc.round} round(s): {how}",
+        return after, [Event.said("fight", "", f"{now.name} is over after {enc.round} round(s): {how}",
                              data={"winner": enc.winner, "rounds": enc.round, "over": enc.over}), *settled]
 
     return run
@@ -309,9 +309,9 @@ def _due(turns: play.Turns) -> Event:
     c = play.due(turns)
     enc = turns.encounter
     if c is None:
-        return Event("due", "", f"the fight is over: {enc.winner or 'no one'} stands; settle it with "
+        return Event.said("due", "", f"the fight is over: {enc.winner or 'no one'} stands; settle it with "
                                 "`furnace encounter end`", data={"round": enc.round, "over": True})
-    return Event("due", c.name, f"is due (round {enc.round}, {c.side})", data={"round": enc.round, "id": c.id})
+    return Event.said("due", c.name, f"is due (round {enc.round}, {c.side})", data={"round": enc.round, "id": c.id})
 
 
 def _none_in_progress(state: CampaignState) -> None:
@@ -390,7 +390,7 @@ def _death(state: CampaignState, mid: str, died: Fallen | None, fight_name: str,
                   round=died.round if died else None, encounter=fight_name)
     when = f" in round {death.round}" if death.round is not None else ""
     return state.with_member(member.model_copy(update={"death": death})), [
-        Event("roster", member.character.name, f"is dead{when} of {fight_name}: {death.cause}",
+        Event.said("roster", member.character.name, f"is dead{when} of {fight_name}: {death.cause}",
               data={"id": mid, "round": death.round, "cause": death.cause})]
 
 
@@ -402,9 +402,9 @@ def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Ev
     survivors = [mid for mid in done.members.values() if mid in state.roster and state.roster[mid].status != "dead"]
     if total <= 0 or not survivors:
         whom = "no survivor shares it" if survivors == [] else "no XP to share"
-        return state, [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten, {total} XP; {whom}")]
+        return state, [Event.said("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten, {total} XP; {whom}")]
     share, left = divmod(total, len(survivors))
-    events = [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten for {total} XP, {share} each to "
+    events = [Event.said("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten for {total} XP, {share} each to "
                     f"{len(survivors)} survivor(s)" + (f" ({left} left over, unawarded)" if left else ""),
                     data={"total": total, "share": share, "survivors": survivors})]
     for mid in survivors if share else ():

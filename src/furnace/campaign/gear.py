@@ -92,7 +92,7 @@ def give(who: str, items: Sequence[str]) -> Command:
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
         after = c.model_copy(update={"items": [*c.items, *given]})
-        return after, [Event("gear", c.name, f"takes {', '.join(given)}: {load_text(after, rules)}",
+        return after, [Event.said("gear", c.name, f"takes {', '.join(given)}: {load_text(after, rules)}",
                              data={"items": given, "load": carried_load(after)})]
 
     return on_member(who, rule)
@@ -117,7 +117,7 @@ def take(who: str, items: Sequence[str]) -> Command:
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
         after = c.model_copy(update={"items": without(c, taken)})
-        return after, [Event("gear", c.name, f"gives up {', '.join(taken)}: {load_text(after, rules)}",
+        return after, [Event.said("gear", c.name, f"gives up {', '.join(taken)}: {load_text(after, rules)}",
                              data={"items": taken, "load": carried_load(after)})]
 
     return on_member(who, rule)
@@ -135,7 +135,7 @@ def purse(who: str, change: int) -> Command:
         if before + change > MAX_COINS:
             raise CampaignError(f"{c.name} would carry more than {MAX_COINS:,} coins")
         after = with_gear(c, coins=before + change)
-        return after, [Event("coins", c.name, f"coins {before:,} → {before + change:,} ({change:+,}): "
+        return after, [Event.said("coins", c.name, f"coins {before:,} → {before + change:,} ({change:+,}): "
                              f"{load_text(after, rules)}", before=before, after=before + change)]
 
     return on_member(who, rule)
@@ -161,7 +161,7 @@ def share_loot(items: Sequence[str], coins: int, among: Sequence[str]) -> Comman
         if coins:
             what += f": {coins:,} coins, {each:,} each" + (f", {left:,} left over (the referee says who keeps them)"
                                                            if left else "")
-        events = [Event("loot", "", what, data={"coins": coins, "each": each, "remainder": left, "items": loot,
+        events = [Event.said("loot", "", what, data={"coins": coins, "each": each, "remainder": left, "items": loot,
                                                 "dealt": dealt})]
         for member in members:
             mine = dealt[member.id]
@@ -171,7 +171,7 @@ def share_loot(items: Sequence[str], coins: int, among: Sequence[str]) -> Comman
             after = with_gear(c.model_copy(update={"items": [*c.items, *mine]}), coins=coins_of(c) + each)
             state = put(state, member, after)
             got = ", ".join([*([f"{each:,} coins"] if each else []), *mine])
-            events.append(Event("loot", c.name, f"takes {got}: {load_text(after, rules_of(state))}",
+            events.append(Event.said("loot", c.name, f"takes {got}: {load_text(after, rules_of(state))}",
                                 data={"coins": each, "items": mine}))
         return state, events
 
@@ -234,7 +234,7 @@ def repair(who: str, item: str, *, days: int, cost: int) -> Command:
             raise CampaignError(f"{c.name} carries {coins_of(c):,} coins; the repair costs {cost:,} "
                                 "(give her coins first, or --cost 0 if paid otherwise)")
         after = with_gear(mended(c, item), coins=coins_of(c) - cost)
-        return after, [Event("repair", c.name, f"has the {wrong} repaired: {days} day(s), {cost:,} coins (REF-22)",
+        return after, [Event.said("repair", c.name, f"has the {wrong} repaired: {days} day(s), {cost:,} coins (REF-22)",
                              data={"item": item, "days": days, "cost": cost, "was": wrong})]
 
     return on_member(who, rule)

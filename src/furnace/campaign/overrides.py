@@ -285,7 +285,7 @@ def add_override(store: Store, name: str, path: str | os.PathLike[str], *, kind:
                 _no_clash(new, overrides, read.path)
             overrides[key] = new
             verb = f"replaces {', '.join(replaced)} with" if replaced else "adds"
-            logged.append(Event("override", "", f"the referee {verb} {key} from {new.source}",
+            logged.append(Event.said("override", "", f"the referee {verb} {key} from {new.source}",
                                 data={"key": key, "kind": new.kind, "id": new.id, "source": new.source,
                                       "replaces": replaced}))
         after = state.model_copy(update={"overrides": overrides})
@@ -369,7 +369,7 @@ def remove_override(store: Store, name: str, key: str) -> Applied:
         back = ""
         if gone.kind in TABLE_KINDS and any(t.id == gone.id for t in TableSet.packaged()):
             back = ": the packaged table is in force again"
-        return after, [Event("override", "", f"the referee removes {key} ({gone.source or 'no file'}){back}",
+        return after, [Event.said("override", "", f"the referee removes {key} ({gone.source or 'no file'}){back}",
                              data={"key": key, "kind": gone.kind, "id": gone.id, "source": gone.source})]
 
     return store.apply(name, "override remove", run)

@@ -82,7 +82,7 @@ def _rest_once(state: CampaignState, kind: str, ids: list[str], seconds: int, rn
     resters = [state.roster[i] for i in ids if state.roster[i].status != "dead"]
     names = [m.character.name for m in resters]
     verb = "rests" if len(resters) == 1 else "rest"
-    events = [Event("rest", "", f"{names_of(resters)} {verb}: a {kind.replace('_', ' ')} rest of "
+    events = [Event.said("rest", "", f"{names_of(resters)} {verb}: a {kind.replace('_', ' ')} rest of "
                     f"{span_text(seconds)} ({rules['healing_model']} healing)",
                     data={"kind": kind, "seconds": seconds, "who": ids, "model": rules["healing_model"]})]
     state, fired = run_clock(state, _resting(names, seconds, rng), rules)
@@ -90,7 +90,7 @@ def _rest_once(state: CampaignState, kind: str, ids: list[str], seconds: int, rn
     for member_id in ids:
         member = state.roster[member_id]
         if member.status == "dead":
-            events.append(Event("rest", member.character.name, "died before the rest was over"))
+            events.append(Event.said("rest", member.character.name, "died before the rest was over"))
             continue
         after, healed = _heal(state, member.character.name, kind, rng, rules)
         state = put(state, member, after)

@@ -8,7 +8,6 @@ rng)`, `retire`, `rename`, `level_up`), so the log keeps it with its dice and `c
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Sequence
@@ -87,7 +86,7 @@ def retire(who: str, reason: str = "") -> Command:
         member = _member(state, who, doing="retire")
         why = f": {reason}" if reason else ""
         after = member.model_copy(update={"status": "retired"})
-        return state.with_member(after), [Event("retire", member.character.name, f"retires ({member.id}){why}",
+        return state.with_member(after), [Event.said("retire", member.character.name, f"retires ({member.id}){why}",
                                                 before=member.status, after="retired")]
 
     return run
@@ -133,8 +132,7 @@ def join_files(store: Store, name: str, paths: Sequence[str], player: str) -> li
 def _join_file(character: Character, source: str) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         after, logged = join(character, character.player or "")(state)
-        return after, [dataclasses.replace(e, what=f"{e.what}, from {source}", data={**e.data, "file": source})
-                       for e in logged]
+        return after, [e.with_data(file=source) for e in logged]
 
     return run
 
@@ -199,7 +197,7 @@ def name_players(party: Party, players: int | Sequence[str], taken: Sequence[str
         used.add(f"{stem}-{n}".lower())
         new[c.name] = f"{stem}-{n}"
         chars.append(c.model_copy(update={"name": new[c.name], "player": player}))
-    events = tuple(dataclasses.replace(e, who=new.get(e.who, e.who)) for e in party.events)
+    events = tuple(e.renamed(new) for e in party.events)
     return Party(tuple(chars), events)
 
 

@@ -104,7 +104,7 @@ def show_health(value: str) -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state).model_copy(update={"health": health})
-        return with_table(state, table), [Event("table", "", f"monsters' health shows as {health}",
+        return with_table(state, table), [Event.said("table", "", f"monsters' health shows as {health}",
                                                 data={"hidden": True})]
 
     return run
@@ -116,7 +116,7 @@ def allow_player_dice(allowed: bool) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state).model_copy(update={"players_dice": bool(allowed)})
         said = "may" if allowed else "may not"
-        return with_table(state, table), [Event("table", "", f"players {said} enter their own dice")]
+        return with_table(state, table), [Event.said("table", "", f"players {said} enter their own dice")]
 
     return run
 
@@ -145,7 +145,7 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
         name = str(foes[cid]["name"])
         seen = "revealed" if cid in table.revealed else "concealed"
         shown = f", shown as {table.masks[cid]!r}" if cid in table.masks else ""
-        return with_table(state, table), [Event("table", name, f"is {seen}{shown}; health "
+        return with_table(state, table), [Event.said("table", name, f"is {seen}{shown}; health "
                                                 f"{table.monster_health.get(cid, table.health)}",
                                                 data={"hidden": True, "id": cid, "revealed": cid in table.revealed,
                                                       "mask": table.masks.get(cid, "")})]
@@ -178,7 +178,7 @@ def show_roll(seq: int, events: Sequence[Any]) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state)
         shown = table.model_copy(update={"shown_rolls": tuple(sorted({*table.shown_rolls, seq}))})
-        return with_table(state, shown), [Event("reveal", found.who, f"shows the table: {found.what}",
+        return with_table(state, shown), [Event.said("reveal", found.who, f"shows the table: {found.what}",
                                                 data={"seq": seq})]
 
     return run
@@ -256,7 +256,7 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
             result = check(rng, dc, [Modifier(fighter.attack_bonus, fighter.weapon)], kind="ATK",
                            label=f"{c.name}: ATK with {fighter.weapon}", rules=rules, crit_on=fighter.crit_range)
     verdict = "succeeds" if result.success else "fails"
-    return Event("sheet_roll", c.name, f"{verdict}: {result.explain()}", (result.roll,),
+    return Event.said("sheet_roll", c.name, f"{verdict}: {result.explain()}", (result.roll,),
                  data={"total": result.total, "dc": result.dc.value, "success": result.success, "kind": kind,
                        "member": member.id})
 
@@ -271,7 +271,7 @@ def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) 
     ability = casting_ability(c)
     result = spellcheck(rng, c.mod(ability, rules), c.prof(rules), dc, rules, ability=ability,
                         label=f"{c.name}: SPELLCHECK", state=spellcheck_state(c))
-    return Event("sheet_roll", c.name, f"SPELLCHECK: {result.explain()}", (result.roll,),
+    return Event.said("sheet_roll", c.name, f"SPELLCHECK: {result.explain()}", (result.roll,),
                  data={"total": result.total, "sl": result.sl, "success": result.success, "kind": "spellcheck",
                        "member": member.id})
 
@@ -298,7 +298,7 @@ def morale(room_dc: int, rng: DiceSource, *, value: int | None = None, hidden: b
         if not rules["enemy_morale"]:
             rules = rules.with_options({"enemy_morale": True}, "the referee's morale roll")
         result = enemy_morale(rng, room_dc, rules, morale=value)
-        return state, [Event("morale", "", f"enemy morale: {result.explain()}", (result.roll,),
+        return state, [Event.said("morale", "", f"enemy morale: {result.explain()}", (result.roll,),
                              data={"hidden": hidden, "breaks": result.breaks})]
 
     return run
@@ -312,7 +312,7 @@ def table_roll(name: str, rng: DiceSource, *, level: int | None = None, armor: s
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         key: int | str | None = level if level is not None else armor
         result = TableSet.packaged().roll(name, rng, key=key)
-        return state, [Event("table_roll", "", result.explain(), (result.roll,),
+        return state, [Event.said("table_roll", "", result.explain(), (result.roll,),
                              data={"hidden": hidden, "table": result.table.id})]
 
     return run

@@ -95,7 +95,7 @@ def advancing(amount: int, unit: str, rng: DiceSource) -> ClockFn:
         start = view.clock.now
         after, events = clock_advance(view, amount, unit, rng, rules)
         passed = after.clock.now - start
-        return after, [*events, Event("clock", "", f"the clock moves on {span_text(passed)}: now "
+        return after, [*events, Event.said("clock", "", f"the clock moves on {span_text(passed)}: now "
                                       f"{after.clock.describe()}", before=start, after=after.clock.now)]
 
     return fn
@@ -109,7 +109,7 @@ def timer(label: str, amount: str, unit: str, rng: DiceSource, prompt: str = "")
         seconds = roll.total * unit_seconds(unit, rules)
         after, entry = schedule(view, "timer", after=seconds, label=label, data={"prompt": prompt})
         rolls = (roll,) if roll.faces else ()
-        return after, [Event("timer", "referee", f"timer #{entry} '{label}' runs out in {roll.total} {unit} "
+        return after, [Event.said("timer", "referee", f"timer #{entry} '{label}' runs out in {roll.total} {unit} "
                              f"({after.clock.describe(after.clock.now + seconds)})", rolls,
                              data={"entry": entry, "seconds": seconds, "prompt": prompt})]
 
@@ -122,7 +122,7 @@ def editing(entry_id: int, seconds: int) -> ClockFn:
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         after = reschedule(view, entry_id, after=seconds)
         entry = after.clock.find(entry_id)
-        return after, [Event("clock", "referee", f"#{entry_id} '{entry.label}' now falls due "
+        return after, [Event.said("clock", "referee", f"#{entry_id} '{entry.label}' now falls due "
                              f"{after.clock.describe(entry.at)}", data={"entry": entry_id, "at": entry.at})]
 
     return fn
@@ -131,7 +131,7 @@ def editing(entry_id: int, seconds: int) -> ClockFn:
 def cancelling(entry_id: int) -> ClockFn:
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         label = view.clock.find(entry_id).label
-        return cancel(view, entry_id), [Event("clock", "referee", f"#{entry_id} '{label}' is off the clock",
+        return cancel(view, entry_id), [Event.said("clock", "referee", f"#{entry_id} '{label}' is off the clock",
                                               data={"entry": entry_id})]
 
     return fn
@@ -182,7 +182,7 @@ def travelling(days: int, rng: DiceSource, *, trail: bool = False, heading: str 
         after, events = travel(view, days, rng, rules, wilderness=not trail)
         party = party_state(after)
         where = f"off course, really heading {party.actual}" if party.lost else "on course"
-        return after, [*events, Event("travel", "referee", f"after {days} day(s) of travel the party believes it "
+        return after, [*events, Event.said("travel", "referee", f"after {days} day(s) of travel the party believes it "
                                       f"heads {party.intended}; {where}", data={"hidden": True, "lost": party.lost,
                                                                                  "day": party.day})]
 
@@ -204,7 +204,7 @@ def feeding(rations: int, drank: bool | None = None) -> Callable[[str], ClockFn]
             if drank is not None:
                 character = record_needs(character, drank=drank)
             view = view.model_copy(update={"characters": {**view.characters, name: character}})
-            events = [Event("rations", name, f"carries {rations} day(s) of rations (was {before})"
+            events = [Event.said("rations", name, f"carries {rations} day(s) of rations (was {before})"
                             + ("" if drank is None else "; has water" if drank else "; has no water"),
                             before=before, after=rations)]
             if not _owned(view, "daily_needs", name):

@@ -536,8 +536,7 @@ def _join_file(character: Any, source: str) -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         after, logged = join(state)
-        return after, [dataclasses.replace(e, what=f"{e.what}, from {source}", data={**e.data, "file": source})
-                       for e in logged]
+        return after, [e.with_data(file=source) for e in logged]
 
     return run
 
@@ -547,7 +546,7 @@ def _adopt_clock(old: Any, source: str) -> Command:
         before = state.clock.describe()
         state = state.model_copy(update={"clock": old.clock, "flags": dict(old.flags)})
         flags = ", ".join(f"{k}={v}" for k, v in sorted(old.flags.items())) or "none"
-        logged = [Event("clock", "", f"the clock comes from {source}: {before} → {old.clock.describe()}, "
+        logged = [Event.said("clock", "", f"the clock comes from {source}: {before} → {old.clock.describe()}, "
                                      f"{len(old.clock.entries)} entries; flags: {flags}",
                         data={"file": source, "now": old.clock.now, "entries": len(old.clock.entries)})]
         for character in old.characters.values():

@@ -96,12 +96,12 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         before = scores[ability]
         scores[ability] = max(before, clamp_natural(before + 1))  # stops at 18, never lowers a magical 19
         update["scores"] = scores
-        events.append(Event("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
+        events.append(Event.said("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
                             before=before, after=scores[ability]))
     if "archetype_feature" in features:
         chosen = choose_feature(character, rules, feature)
         update["archetype_features"] = [*character.archetype_features, chosen]
-        events.append(Event("feature", character.name, f"gains archetype feature {chosen}"))
+        events.append(Event.said("feature", character.name, f"gains archetype feature {chosen}"))
     stepped = character.model_copy(update=update)
     gain, rolls = gain_hp(stepped, level, rng, rules)
     pool = _whole({"hd_pool": min(level, 5), **row}, "hd_pool", rules.tables.source_of(
@@ -110,7 +110,7 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         "hp_max": character.hp_max + gain.gained, "hp": character.hp + gain.gained,
         "hit_dice": min(pool, character.hit_dice + (1 if level <= 5 else 0)),
         "hp_history": [*character.hp_history, gain]})
-    events.insert(0, Event("level_up", character.name,
+    events.insert(0, Event.said("level_up", character.name,
                            f"reaches level {level}: +{gain.gained} HP ({gain.reason}); PROF +{after.prof(rules)}",
                            tuple(rolls), before=character.hp_max, after=after.hp_max))
     return after, events

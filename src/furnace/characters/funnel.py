@@ -86,7 +86,7 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
     if race not in RACES and race not in known_races:
         raise CharacterError(f"unknown race {race!r}; known: {', '.join(RACES)}")
     name = name or f"Peasant {rng.randrange(1000):03d}"
-    events = [Event("ability_scores", name, "3d6 in order: " + ", ".join(f"{a} {s}" for a, s in scores.items()),
+    events = [Event.said("ability_scores", name, "3d6 in order: " + ", ".join(f"{a} {s}" for a, s in scores.items()),
                     tuple(r.roll for r in rolls))]
     if swap is not None:
         if race != "Human":
@@ -95,13 +95,13 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
         if a not in ABILITIES or b not in ABILITIES:
             raise CharacterError(f"a swap names two of {', '.join(ABILITIES)}, not {a} and {b}")
         scores[a], scores[b] = scores[b], scores[a]
-        events.append(Event("swap", name, f"Human swap: {a} ↔ {b}"))
+        events.append(Event.said("swap", name, f"Human swap: {a} ↔ {b}"))
     scores = apply_race(scores, race, rules)
     hp = dice.parse("1d4").roll(rng, label="0-level HP, 1d4")
     occupation, occ_roll = roll_occupation(rng, rules)
-    events.append(Event("race", name, f"race {race}: scores now " + ", ".join(f"{a} {s}" for a, s in scores.items())))
-    events.append(Event("hp", name, f"0-level HP {hp.total}", (hp,)))
-    events.append(Event("occupation", name, f"occupation {occupation.name}: {occupation.proficiency}, "
+    events.append(Event.said("race", name, f"race {race}: scores now " + ", ".join(f"{a} {s}" for a, s in scores.items())))
+    events.append(Event.said("hp", name, f"0-level HP {hp.total}", (hp,)))
+    events.append(Event.said("occupation", name, f"occupation {occupation.name}: {occupation.proficiency}, "
                         f"carries {occupation.item}", (occ_roll,)))
     skills = [occupation.proficiency] if occupation.proficiency_kind == "skill" else []
     tools = [occupation.proficiency] if occupation.proficiency_kind == "tool" else []
@@ -142,7 +142,7 @@ class Party:
         if not found:
             raise CharacterError(f"no character named {name!r} in the party")
         return replace(self, characters=tuple(chars),
-                       events=(*self.events, Event("death", name, f"died: {how}")))
+                       events=(*self.events, Event.said("death", name, f"died: {how}")))
 
     def to_dict(self) -> dict[str, Any]:
         return {"characters": [c.model_dump(mode="json") for c in self.characters],
@@ -209,7 +209,7 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     hp_max = (character.hp_max if carry == "add" else 0) + gain.gained
     promoted = stepped.model_copy(update={
         "hp_max": hp_max, "hp": hp_max, "hit_dice": 1, "hp_history": [*character.hp_history, gain]})
-    events.insert(0, Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
+    events.insert(0, Event.said("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
                            f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
                            before=character.hp_max, after=hp_max))
     if with_kit:
@@ -217,7 +217,7 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
         promoted = equip(promoted, chosen)
         gear = [w.name for w in chosen.weapons] + ([chosen.armor] if chosen.armor else []) + \
             (["shield"] if chosen.shield else [])
-        events.append(Event("kit", character.name, f"starting kit: {', '.join(gear + list(chosen.items))}"))
+        events.append(Event.said("kit", character.name, f"starting kit: {', '.join(gear + list(chosen.items))}"))
     return promoted, events
 
 
@@ -231,7 +231,7 @@ def _level_1_feature(character: Character, rules: Ruleset, feature: str | None) 
         return character, []
     gained = choose_feature(character, rules, feature)
     return character.model_copy(update={"archetype_features": [gained]}), [
-        Event("feature", character.name, f"gains archetype feature {gained} at level 1 "
+        Event.said("feature", character.name, f"gains archetype feature {gained} at level 1 "
               "(archetype_feature_at_level_1, F-ARCH-01)")]
 
 

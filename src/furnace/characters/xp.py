@@ -25,5 +25,5 @@ def award(character: Character, amount: int, reason: str) -> tuple[Character, Ev
         raise CharacterError(f"{character.name} has {total(character)} XP; {amount} would go below 0")
     entry = {"amount": amount, "reason": reason}
     after = character.model_copy(update={"extensions": {**character.extensions, KEY: [*ledger(character), entry]}})
-    return after, Event("xp", character.name, f"{amount:+d} XP for {reason} (total {total(after)})",
+    return after, Event.said("xp", character.name, f"{amount:+d} XP for {reason} (total {total(after)})",
                         before=total(character), after=total(after))

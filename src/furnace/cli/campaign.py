@@ -14,6 +14,7 @@ import click
 
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
 from furnace.cli.context import settings, use
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 
@@ -21,8 +22,7 @@ def _show_events(events: Sequence[Any], as_json: bool, *, rolls: bool = True) ->
     if as_json:
         _emit([dataclasses.asdict(e) for e in events])
         return
-    for e in events:
-        click.echo(f"[{e.seq}] {e.explain(rolls=rolls)}")
+    tell(events, rolls=rolls, seq=True)
 
 
 def _apply(command: str, fn: Any, as_json: bool) -> None:

@@ -32,6 +32,7 @@ from furnace.cli.app import (
 )
 from furnace.cli.context import HOW_TO_CHOOSE, settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 STATUSES = ("alive", "dying", "dead", "retired")      # furnace.campaign.roster.STATUSES, without importing it
@@ -148,8 +149,7 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
         _emit({**party.to_dict(), "campaign": campaign, "roster": roster} if applied else party.to_dict())
         return
     party_table(party)
-    for e in joined:
-        click.echo(f"[{e.seq}] {e.explain(rolls=False)}")
+    tell(joined, rolls=False, seq=True)
 
 
 # -- characters ---------------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import click
 from furnace.cli.app import _emit, _load_character, _write_back, cli, json_option, load_rules, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import tell
 from furnace.cli.session import apply
 from furnace.errors import DataFileError, FurnaceError, from_validation
 
@@ -117,9 +118,7 @@ def _print(events: Sequence[Event], as_json: bool) -> None:
     if as_json:
         _emit({"events": [e.to_dict() for e in events]})
         return
-    for e in events:
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        click.echo(stamp + (e.explain() if e.who else e.what))
+    tell(events, stamp=True)
 
 
 def _campaign_only(state_file: str | None, what: str) -> None:

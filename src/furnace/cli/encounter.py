@@ -15,7 +15,7 @@ import click
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
-from furnace.cli.output import explain_option, plain
+from furnace.cli.output import explain_option, plain, tell
 
 
 def party_option(fn: Any) -> Any:
@@ -56,12 +56,7 @@ def show_log(events: Sequence[Any], as_json: bool, *, rolls: bool = True, extra:
     if as_json:
         _emit({"events": [dataclasses.asdict(e) for e in events], **(extra or {})})
         return
-    names = {e.who for e in events if e.who}
-    for e in events:
-        if e.kind == "round":
-            click.echo(f"\n== Round {e.data.get('round')} ==")
-        else:
-            click.echo(plain(e.explain(rolls=rolls), names))
+    tell(events, rolls=rolls)
 
 
 def _store_and_name() -> tuple[Any, str]:

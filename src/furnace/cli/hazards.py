@@ -12,6 +12,7 @@ import click
 
 from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import tell
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
@@ -35,10 +36,7 @@ def _sample(name: str, *, race: str = "Human", age: int | None = None, **mods: i
 
 
 def _log(events: Sequence[Event]) -> None:
-    for e in events:
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        hidden = "[referee only] " if e.data.get("hidden") else ""
-        click.echo(f"{stamp}{hidden}{e.explain()}")
+    tell(events, stamp=True)
 
 
 def _mod_option(name: str, what: str) -> Callable[[F], F]:

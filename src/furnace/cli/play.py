@@ -61,8 +61,8 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
 
         raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
     from furnace.play.encounter import run_fight
-    from furnace.render import story
     from furnace.play.fightfile import build, load_fight
+    from furnace.render import story
 
     rules, rng = load_rules(profile, options), rng_from(seed, faces)
     spec = load_fight(file)

@@ -77,7 +77,7 @@ def age_character(character: Character, years: int, rng: DiceSource, rules: Rule
     how = "magically aged" if magical else "ages"
     row = aging_row(character.race, rules).race
     note = "" if row.lower() == character.race.lower() else f" ({character.race}: the {row} row, CF-43)"
-    events = [Event("aging", character.name, f"{how} {old} → {new}: {len(due)} aging save(s) due{note}",
+    events = [Event.said("aging", character.name, f"{how} {old} → {new}: {len(due)} aging save(s) due{note}",
                     before=old, after=new, data={"magical": magical, "saves": [s.age for s in due], "row": row})]
     character = character.model_copy(update={"age": new})
     for save in due:
@@ -101,7 +101,7 @@ def aging_save(character: Character, save: AgingSave, rng: DiceSource, rules: Ru
         return character, events
     pick = dice.roll("1d6", rng, label="which ability ages (1 STR, 2 DEX, 3 CON, 4 INT, 5 WIS, 6 CHA)")
     ability = ABILITIES[pick.total - 1]
-    events.append(Event("aging", character.name, f"age takes 1 point of {ability}", (pick,), data={"ability": ability}))
+    events.append(Event.said("aging", character.name, f"age takes 1 point of {ability}", (pick,), data={"ability": ability}))
     character, lost = lose(character, ability, 1, rules, f"aging at {save.age}, permanent (H-AGE-02)")
     return character, events + lost
 
@@ -115,7 +115,7 @@ def schedule_aging(campaign: Campaign, name: str, rules: Ruleset | None = None) 
         raise CharacterError(f"{name} has no age; set it before aging her")
     year = unit_seconds("year", rules)
     campaign, entry = schedule(campaign, "aging", after=year, owner=name, every=year, label=f"{name} ages a year")
-    return campaign, [Event("aging", name, f"ages a year at a time from {character.age} (H-AGE-01)",
+    return campaign, [Event.said("aging", name, f"ages a year at a time from {character.age} (H-AGE-01)",
                             data={"entry": entry, "race": character.race})]
 
 

@@ -152,7 +152,7 @@ def save_event(kind: str, character: Character, result: CheckResult, what: str, 
                "explanation": result.explain()}
     mods = "".join(f" {m.explain()}" for m in result.modifiers)
     sums = f"d20 {result.natural}{mods} = {result.total} vs DC {result.dc.value}"
-    return Event(kind, character.name, f"{verdict} the {what}: {sums}", (result.roll,), data={**data, "save": summary})
+    return Event.said(kind, character.name, f"{verdict} the {what}: {sums}", (result.roll,), data={**data, "save": summary})
 
 
 def counted(character: Character, result: CheckResult, rules: Ruleset) -> tuple[Character, list[Event]]:

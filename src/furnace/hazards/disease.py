@@ -209,7 +209,7 @@ def infect(campaign: Campaign, name: str, disease: Disease, rules: Ruleset | Non
                                data={"disease": disease.model_dump(by_alias=True), "saves": count})
     what = (f"infected with {disease.name}: after {disease.incubation}, {count} saves, one every "
             f"{disease.interval} (H-DIS-04)")
-    return campaign, [Event("disease", name, what, data={"disease": disease.name, "entry": entry, "saves": count})]
+    return campaign, [Event.said("disease", name, what, data={"disease": disease.name, "entry": entry, "saves": count})]
 
 
 def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rules: Ruleset | None = None,
@@ -254,7 +254,7 @@ def cure(campaign: Campaign, name: str, disease_name: str) -> tuple[Campaign, li
         raise UnknownNameError(f"disease of {name}", disease_name)
     for e in entries:
         campaign = cancel(campaign, e.id)
-    return campaign, [Event("disease", name, f"cured of {disease_name}", data={"disease": disease_name})]
+    return campaign, [Event.said("disease", name, f"cured of {disease_name}", data={"disease": disease_name})]
 
 
 def resting(campaign: Campaign, character: Character) -> bool:

@@ -41,9 +41,9 @@ def fall(character: Character, feet: int, rng: DiceSource, rules: Ruleset | None
     rules = ruleset(rules)
     roll = fall_damage(feet, rng, rules)
     if roll is None:
-        return character, [Event("fall", character.name, f"falls {feet}': under 10 feet, no damage (AMB-74)",
+        return character, [Event.said("fall", character.name, f"falls {feet}': under 10 feet, no damage (AMB-74)",
                                  data={"feet": feet, "dice": None})]
-    event = Event("fall", character.name, f"falls {feet}': {roll.expression} = {roll.total}", (roll,),
+    event = Event.said("fall", character.name, f"falls {feet}': {roll.expression} = {roll.total}", (roll,),
                   data={"feet": feet, "dice": roll.expression, "damage": roll.total})
     after, events = take_damage(character, roll.total, rules, f"a {feet}' fall")
     return after, [event, *events]

@@ -59,7 +59,7 @@ def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Rulese
     events: list[Event] = []
     character = rest_ends(character, rng, rules, events, long=True, days=0 if blocked else REST_DAYS[kind])
     if blocked:
-        return character, [*events, Event("heal", character.name, "rests in a hostile place: no recovery (H-HEAL-07)",
+        return character, [*events, Event.said("heal", character.name, "rests in a hostile place: no recovery (H-HEAL-07)",
                                           before=character.hp, after=character.hp, data={"kind": kind})]
     if kind == "week":
         fed = bool(needs(character)["ate"] and needs(character)["drank"])
@@ -111,7 +111,7 @@ def _heal(character: Character, kind: str, gains: list[Gain]) -> tuple[Character
     after = character.model_copy(update={"hp": hp})
     if hp > 0:
         after = after.model_copy(update={"conditions": [c for c in after.conditions if c not in HELPLESS]})
-    return after, [Event("heal", character.name, f"{kind.replace('_', ' ')}: HP {before} → {hp}: {why}{capped}",
+    return after, [Event.said("heal", character.name, f"{kind.replace('_', ' ')}: HP {before} → {hp}: {why}{capped}",
                          rolls, before=before, after=hp, data={"kind": kind, "gained": hp - before})]
 
 
@@ -143,7 +143,7 @@ def knock_out(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | N
     campaign = campaign.model_copy(update={"characters": {
         **campaign.characters, name: character.model_copy(update={"conditions": conditions})}})
     campaign, entry = schedule(campaign, "wake_up", after=roll.total * HOUR, owner=name, label=f"{name} wakes up")
-    return campaign, [Event("unconscious", name, f"unconscious at {character.hp} HP: wakes in {roll.total} hour(s)",
+    return campaign, [Event.said("unconscious", name, f"unconscious at {character.hp} HP: wakes in {roll.total} hour(s)",
                             (roll,), data={"hours": roll.total, "entry": entry})]
 
 
@@ -157,7 +157,7 @@ def _wake_up(fire: Fire) -> None:
     fire.put(character.model_copy(update={"conditions": kept + helpless}))
     what = "wakes up" + (": cannot stand or carry gear, can talk and crawl 10' while HP ≤ 0 (H-HEAL-04)"
                          if character.hp <= 0 else "")
-    stamp(fire, [Event("wake_up", character.name, what, data={"hp": character.hp})])
+    stamp(fire, [Event.said("wake_up", character.name, what, data={"hp": character.hp})])
 
 
 # -- the healing model, registered under its option value -----------------------------------------------------------

@@ -51,20 +51,20 @@ def know_language(character: Character, language: str, kind: str, rng: DiceSourc
     attempts = state(character).get("language_attempts", {})
     known = {lang.lower() for lang in character.languages}
     if language.lower() in known:
-        return character, [Event("language", character.name, f"already speaks {language}",
+        return character, [Event.said("language", character.name, f"already speaks {language}",
                                  data={"language": language, "known": True, "rolled": False})]
     if language.lower() in attempts:
         return character, [_remembered(character, language, attempts[language.lower()])]
     chance = chance_in_6(character.mod("INT"), kind, rules)
     if chance is None:
-        return character, [Event("language", character.name, f"{language} is magical: it cannot be known this way "
+        return character, [Event.said("language", character.name, f"{language} is magical: it cannot be known this way "
                                  "(H-LANG-03)", data={"language": language, "known": False, "rolled": False})]
     return _attempt(character, language, kind, chance, rng)
 
 
 def _remembered(character: Character, language: str, attempt: dict[str, object]) -> Event:
     word = "knows" if attempt["known"] else "does not know"
-    return Event("language", character.name, f"{word} {language}: the one attempt was already made (H-LANG-03)",
+    return Event.said("language", character.name, f"{word} {language}: the one attempt was already made (H-LANG-03)",
                  data={"language": language, "rolled": False, **attempt})
 
 
@@ -83,7 +83,7 @@ def _attempt(character: Character, language: str, kind: str, chance: int, rng: D
     if success:
         after = after.model_copy(update={"languages": [*after.languages, language]})
     word = "knows" if success else "does not know"
-    return after, [Event("language", character.name, f"{word} {language}: {how}", rolls,
+    return after, [Event.said("language", character.name, f"{word} {language}: {how}", rolls,
                          data={"language": language, "rolled": bool(rolls), **attempt})]
 
 

@@ -51,7 +51,7 @@ def light(campaign: Campaign, owner: str, source: str, rules: Ruleset | None = N
     data = {"source": lit.name, "radius_ft": lit.radius_ft, "refuel": refuel, "needs_owner": False}
     campaign, entry = schedule(campaign, "light_out", after=seconds, owner=owner, label=f"{owner}'s {lit.name}",
                                data=data)
-    return campaign, [Event("light", owner, f"lights a {lit.name}: {lit.radius_ft}' radius, burns {burn:g} "
+    return campaign, [Event.said("light", owner, f"lights a {lit.name}: {lit.radius_ft}' radius, burns {burn:g} "
                             f"exploration turns ({seconds // 60} minutes)", data={**data, "entry": entry,
                                                                                   "turns": burn})]
 
@@ -72,7 +72,7 @@ def snuff(campaign: Campaign, entry_id: int, rules: Ruleset | None = None) -> tu
     if entry.kind != "light_out":
         raise FurnaceError(f"clock entry {entry_id} is a {entry.kind}, not a light")
     left = (entry.at - campaign.clock.now) / unit_seconds("exploration_turn", ruleset(rules))
-    return cancel(campaign, entry_id), [Event("light", entry.owner, f"puts out the {entry.data['source']}: "
+    return cancel(campaign, entry_id), [Event.said("light", entry.owner, f"puts out the {entry.data['source']}: "
                                               f"{left:g} turns left to burn", data={"turns_left": left, **entry.data})]
 
 
@@ -92,12 +92,12 @@ def _light_out(fire: Fire) -> None:
     rest = _take_oil(list(carrier.items)) if carrier and source == "lantern" and fire.entry.data.get("refuel") \
         else None
     if carrier is None or rest is None:
-        stamp(fire, [Event("light_out", owner, f"the {source} burns out (H-LIGHT-02)", data=dict(fire.entry.data))])
+        stamp(fire, [Event.said("light_out", owner, f"the {source} burns out (H-LIGHT-02)", data=dict(fire.entry.data))])
         return
     fire.put(carrier.model_copy(update={"items": rest}))
     turns = light_source(source, fire.rules).turns
     fire.schedule("light_out", after=turns * unit_seconds("exploration_turn", fire.rules), owner=owner,
                   label=fire.entry.label, data=dict(fire.entry.data))
     flasks = sum(OIL in i.lower() for i in rest)
-    stamp(fire, [Event("light_refuel", owner, f"the lantern's flask runs dry: refilled from a flask of oil, "
+    stamp(fire, [Event.said("light_refuel", owner, f"the lantern's flask runs dry: refilled from a flask of oil, "
                        f"{turns} turns more ({flasks} flask(s) left)", data={"source": source, "flasks_left": flasks})])

@@ -26,7 +26,7 @@ class MapCheck:
 
     def event(self) -> Event:
         what = "can map" if self.can_map else "cannot map: " + "; ".join(self.reasons)
-        return Event("mapping", self.mapper, f"{what} (H-MAP-01)", data={"can_map": self.can_map,
+        return Event.said("mapping", self.mapper, f"{what} (H-MAP-01)", data={"can_map": self.can_map,
                                                                         "reasons": list(self.reasons)})
 
 

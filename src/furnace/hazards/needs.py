@@ -46,7 +46,7 @@ def schedule_daily_needs(campaign: Campaign, name: str, rules: Ruleset | None = 
     member(campaign, name)
     campaign, entry = schedule(campaign, "daily_needs", after=DAY, owner=name, every=DAY,
                                label=f"{name}: food, water and sleep")
-    return campaign, [Event("needs", name, "food, water and sleep are counted every 24 hours (H-STARV-01)",
+    return campaign, [Event.said("needs", name, "food, water and sleep are counted every 24 hours (H-STARV-01)",
                             data={"entry": entry})]
 
 
@@ -111,11 +111,11 @@ def _sleep(character: Character, hours: float, least: float = MIN_SLEEP) -> tupl
     if hours >= least:
         if not days:
             return character, []
-        return with_state(character, short_sleep_days=0), [Event(
+        return with_state(character, short_sleep_days=0), [Event.said(
             "sleep", character.name, f"sleeps {hours:g} hours: the penalty of {-days} is gone (H-SLEEP-01)",
             before=-days, after=0)]
     after = with_state(character, short_sleep_days=days + 1)
-    return after, [Event("sleep", character.name, f"only {hours:g} hours of sleep: {-(days + 1)} to all rolls "
+    return after, [Event.said("sleep", character.name, f"only {hours:g} hours of sleep: {-(days + 1)} to all rolls "
                          f"({-10 * (days + 1)}% on d%) (H-SLEEP-01)", before=-days, after=-(days + 1),
                          data={"penalty": -(days + 1), "percent": -10 * (days + 1)})]
 

@@ -70,7 +70,7 @@ def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset |
         return character, []
     events: list[Event] = []
     if intentional and toxin.drug:
-        events.append(Event("drug", character.name, f"takes {toxin.name} on purpose: no save (H-DRUG-01)"))
+        events.append(Event.said("drug", character.name, f"takes {toxin.name} on purpose: no save (H-DRUG-01)"))
     else:
         result = hazard_save(character, toxin.save_category, rng, rules, toxin.name, dc=toxin.dc)
         events.append(save_event("poison_save", character, result, toxin.name, toxin=toxin.name))
@@ -89,7 +89,7 @@ def _suffer(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset)
     if effect.kind == "condition":
         name = (effect.condition or "UNCONSCIOUS").upper()
         after = character.model_copy(update={"conditions": [*character.conditions, name]})
-        return after, [Event("condition", character.name, f"{toxin.name}: {name}", data={"condition": name})]
+        return after, [Event.said("condition", character.name, f"{toxin.name}: {name}", data={"condition": name})]
     if effect.kind == "ability_loss":
         if effect.ability is None:
             raise FurnaceError(f"{toxin.name}: an ability_loss effect names its ability")
@@ -97,7 +97,7 @@ def _suffer(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset)
         return lose(character, effect.ability, effect.amount, rules, toxin.name, loss)
     roll = dice.roll(effect.dice or str(effect.amount), rng, label=f"{toxin.name} damage")
     after, events = take_damage(character, roll.total, rules, toxin.name)
-    return after, [Event("poison", character.name, f"{toxin.name} deals {roll.total}", (roll,)), *events]
+    return after, [Event.said("poison", character.name, f"{toxin.name} deals {roll.total}", (roll,)), *events]
 
 
 # -- alcohol (H-DRUG-02) ---------------------------------------------------------------------------------------
@@ -110,12 +110,12 @@ def make_drunk(character: Character, rules: Ruleset | None = None) -> tuple[Char
     after = character.model_copy(update={"conditions": [*character.conditions, "DRUNK"]})
     if rules["drunk_dex_penalty"] == "modifier":
         after = with_state(after, drunk={"dex_mod": -2})
-        return after, [Event("drunk", character.name, "drunk: −2 DEX modifier and −2 to saves (H-DRUG-02)")]
+        return after, [Event.said("drunk", character.name, "drunk: −2 DEX modifier and −2 to saves (H-DRUG-02)")]
     dex = character.scores["DEX"]
     lowered = dex - max(1, dex - 2)
     after, events = set_score(after, "DEX", dex - lowered, rules, "drunk (H-DRUG-02)", "passing")
     after = with_state(after, drunk={"dex": lowered})
-    return after, [Event("drunk", character.name, f"drunk: DEX −{lowered} and −2 to saves (H-DRUG-02)"), *events]
+    return after, [Event.said("drunk", character.name, f"drunk: DEX −{lowered} and −2 to saves (H-DRUG-02)"), *events]
 
 
 def sober_up(character: Character, rules: Ruleset | None = None) -> tuple[Character, list[Event]]:
@@ -126,7 +126,7 @@ def sober_up(character: Character, rules: Ruleset | None = None) -> tuple[Charac
     back = int(state(character).get("drunk", {}).get("dex", 0))
     after = with_state(character.model_copy(update={"conditions": [c for c in character.conditions
                                                                     if c != "DRUNK"]}), drunk={})
-    events = [Event("sober", character.name, "sobers up")]
+    events = [Event.said("sober", character.name, "sobers up")]
     if back and after.alive:
         after, restored = set_score(after, "DEX", after.scores["DEX"] + back, rules, "sober again", "passing")
         events += restored

@@ -28,7 +28,7 @@ def _mod(score: int) -> int | None:
 def kill(character: Character, how: str) -> tuple[Character, list[Event]]:
     if not character.alive:
         return character, []
-    died = Event("death", character.name, f"dies: {how}", data={"how": how})
+    died = Event.said("death", character.name, f"dies: {how}", data={"how": how})
     return character.model_copy(update={"dead": how}), [died]
 
 
@@ -44,7 +44,7 @@ def set_score(character: Character, ability: Ability, score: int, rules: Ruleset
                    ability, before - score, loss)
     what = f"{ability} {before} → {score} ({why})"
     what += f", modifier {old:+d} → {new:+d}" if new is not None and old is not None and old != new else ""
-    events = [Event("ability", character.name, what, before=before, after=score,
+    events = [Event.said("ability", character.name, what, before=before, after=score,
                     data={"ability": ability, "loss": loss, "modifier_before": old, "modifier_after": new})]
     if score == 0:
         after, died = kill(after, f"{ability} fell to 0 (H-ABIL-03)")
@@ -72,7 +72,7 @@ def _con_hp(character: Character, delta: int, rules: Ruleset) -> tuple[Character
     change = delta * dice_rolled
     hp, hp_max = character.hp + change, max(0, character.hp_max + change)
     after = character.model_copy(update={"hp": min(hp, hp_max), "hp_max": hp_max})
-    return after, [Event("hp", character.name, f"CON modifier {delta:+d} × {dice_rolled} HD: HP {character.hp} → "
+    return after, [Event.said("hp", character.name, f"CON modifier {delta:+d} × {dice_rolled} HD: HP {character.hp} → "
                          f"{after.hp}, max {character.hp_max} → {hp_max} (H-ABIL-02)",
                          before=character.hp, after=after.hp)]
 
@@ -96,7 +96,7 @@ def recover(character: Character, weeks: int, rules: Ruleset, fed: bool = True) 
             character = with_state(character, **{bucket: {k: v for k, v in losses.items() if v}})
             before = character.scores[ability]
             character = character.model_copy(update={"scores": {**character.scores, ability: before + back}})
-            events.append(Event("ability", character.name, f"{ability} {before} → {before + back}: {back} point(s) "
+            events.append(Event.said("ability", character.name, f"{ability} {before} → {before + back}: {back} point(s) "
                                 f"back after {weeks} week(s) of rest", before=before, after=before + back,
                                 data={"ability": ability, "recovered": back, "bucket": bucket}))
     if not state(character).get("deprivation_loss"):
@@ -111,7 +111,7 @@ def take_damage(character: Character, amount: int, rules: Ruleset, why: str) -> 
         return character, []
     hp = character.hp - amount
     after = character.model_copy(update={"hp": hp})
-    events = [Event("damage", character.name, f"takes {amount} from {why}: HP {character.hp} → {hp}",
+    events = [Event.said("damage", character.name, f"takes {amount} from {why}: HP {character.hp} → {hp}",
                     before=character.hp, after=hp, data={"amount": amount})]
     floor = -3 if rules["death_model"] == "hazards" else -(3 + character.level + character.mod("CON"))
     if rules["death_model"] != "middle-sea" and hp <= floor:
@@ -119,5 +119,5 @@ def take_damage(character: Character, amount: int, rules: Ruleset, why: str) -> 
         return after, events + died
     if hp <= 0 and "UNCONSCIOUS" not in after.conditions:
         after = after.model_copy(update={"conditions": [*after.conditions, "UNCONSCIOUS"]})
-        events.append(Event("unconscious", character.name, f"drops at {hp} HP: unconscious (H-DMG-02)"))
+        events.append(Event.said("unconscious", character.name, f"drops at {hp} HP: unconscious (H-DMG-02)"))
     return after, events

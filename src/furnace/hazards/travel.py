@@ -78,14 +78,14 @@ def travel_day(party: TravelState, rng: DiceSource, rules: Ruleset, wilderness: 
                ) -> tuple[TravelState, list[Event]]:
     """One day of travel: the secret lost roll in the wilderness (H-TRAV-02), none on a trail (H-TRAV-01)."""
     party = party.model_copy(update={"day": party.day + 1})
-    shown = Event("travel", "party", f"travel day {party.day}, heading {party.intended}"
+    shown = Event.said("travel", "party", f"travel day {party.day}, heading {party.intended}"
                   + ("" if wilderness else " along a trail, road or landmark"),
                   data={"day": party.day, "heading": party.intended, "wilderness": wilderness})
     if not wilderness:
-        return party, [shown, Event("lost_check", "referee", "no lost roll on a trail, road or landmark (H-TRAV-01)",
+        return party, [shown, Event.said("lost_check", "referee", "no lost roll on a trail, road or landmark (H-TRAV-01)",
                                     data={"hidden": True, "day": party.day})]
     if party.lost:
-        return party, [shown, Event("lost_check", "referee", f"still off course: heading {party.actual}, not "
+        return party, [shown, Event.said("lost_check", "referee", f"still off course: heading {party.actual}, not "
                                     f"{party.intended} (no roll until the referee clears it, AMB-70)",
                                     data={"hidden": True, "day": party.day, "actual": party.actual})]
     return _lost_roll(party, shown, rng)
@@ -94,11 +94,11 @@ def travel_day(party: TravelState, rng: DiceSource, rules: Ruleset, wilderness: 
 def _lost_roll(party: TravelState, shown: Event, rng: DiceSource) -> tuple[TravelState, list[Event]]:
     roll = dice.roll("1d6", rng, label=f"lost check, day {party.day} (1 = off course; the referee rolls in secret)")
     if roll.total != 1:
-        return party, [shown, Event("lost_check", "referee", f"on course ({roll.total})", (roll,),
+        return party, [shown, Event.said("lost_check", "referee", f"on course ({roll.total})", (roll,),
                                     data={"hidden": True, "day": party.day, "lost": False})]
     actual, way = drift(party.intended, rng)
     after = party.model_copy(update={"actual": actual})
-    return after, [shown, Event("lost_check", "referee", f"off course: the party believes it heads {party.intended} "
+    return after, [shown, Event.said("lost_check", "referee", f"off course: the party believes it heads {party.intended} "
                                 f"but goes {actual} (H-TRAV-03)", (roll, way), before=party.intended, after=actual,
                                 data={"hidden": True, "day": party.day, "lost": True, "actual": actual})]
 

@@ -198,7 +198,7 @@ def cast_cantrip(character: Character, name: str, rules: Ruleset | None = None, 
     if refusal:
         raise IllegalActionError(refusal)
     on = f" on {target}" if target else ""
-    event = Event("cantrip", character.name, f"casts the cantrip {cantrip.name}{on} (no SPELLCHECK, F-MU-06): "
+    event = Event.said("cantrip", character.name, f"casts the cantrip {cantrip.name}{on} (no SPELLCHECK, F-MU-06): "
                   f"{cantrip.text}")
     return CantripCast(character, cantrip, target, tuple(cantrip.effects_under(rules)), (event,))
 

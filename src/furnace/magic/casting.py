@@ -152,9 +152,9 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
                        ability=ability, label=f"{character.name} casts {spell.name}: SPELLCHECK",
                        state=spellcheck_state(character))
     done = cast(spell, check)
-    events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
+    events = [Event.said("spellcheck", character.name, check.explain(), (check.roll,))]
     if done.row is not None:
-        events.append(Event("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
+        events.append(Event.said("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
     aim = _Aim(target, tuple(creatures))
     character, mishap, loosed = _natural_rolls(character, spell, check, rng, rules, events, room_dc, aim)
     character = _depletion(character, check, rng, room_dc, rules, events)
@@ -195,7 +195,7 @@ def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: D
     if check.mishap:
         table = spell.mishap_table or "mishap"
         rolled = rules.tables.roll(table, rng, label=f"{character.name}: mishap casting {spell.name}")
-        events.append(Event("mishap", character.name, rolled.explain(), (rolled.roll,)))
+        events.append(Event.said("mishap", character.name, rolled.explain(), (rolled.roll,)))
         mishap = rolled
         character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name, aim.target)
         character, loosed = _loose(character, spell, rolled, rng, rules, events, aim)
@@ -219,9 +219,9 @@ def _loose(character: Character, spell: Spell, rolled: TableRoll, rng: DiceSourc
                               f"{e.dice} {e.type or ''} DAM to {character.name}".replace("  ", " "))
                 rolls.append(r)
                 character = character.model_copy(update={"hp": max(-999, character.hp - r.total)})
-                events.append(Event("damage", character.name, f"the loosed {done.spell.name} deals {r.total} DAM to "
+                events.append(Event.said("damage", character.name, f"the loosed {done.spell.name} deals {r.total} DAM to "
                                     f"{character.name}: HP {character.hp + r.total} → {character.hp}", (r,)))
-        events.append(Event("mishap_spell", character.name, done.explain(), tuple(rolls)))
+        events.append(Event.said("mishap_spell", character.name, done.explain(), tuple(rolls)))
     return character, tuple(out)
 
 
@@ -238,7 +238,7 @@ def disapproval(character: Character, rng: DiceSource, room_dc: int, rules: Rule
     """Roll 1d4 + the disapproval range on the disapproval table (F-CLR-04, D-10); lockouts stay to rest."""
     rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
                                label=f"{character.name}: disapproval (range {character.disapproval})")
-    events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
+    events.append(Event.said("disapproval", character.name, rolled.explain(), (rolled.roll,)))
     return _lockouts(character, rolled, rng, room_dc, rules, events, prayer), rolled
 
 
@@ -247,7 +247,7 @@ def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) 
     if check.success or character.disapproval >= 20:
         return character
     wider = character.disapproval + 1
-    events.append(Event("disapproval_range", character.name, f"disapproval range {character.disapproval} → {wider}"))
+    events.append(Event.said("disapproval_range", character.name, f"disapproval range {character.disapproval} → {wider}"))
     return character.model_copy(update={"disapproval": wider})
 
 
@@ -273,7 +273,7 @@ def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rule
            events: list[Event]) -> bool:
     ability = save.ability or "CON"
     roll = save_roll(character, ability, rng, rules, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
-    events.append(Event("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
+    events.append(Event.said("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
                         f"{'saved' if roll.total >= room_dc else 'failed'}", (roll,)))
     return roll.total >= room_dc
 
@@ -303,10 +303,10 @@ def _depletion(character: Character, check: Spellcheck, rng: DiceSource, room_dc
         return character.model_copy(update={"spells_cast": count})
     save = save_roll(character, "INT", rng, rules, f"{character.name} INT SAVE vs ROOM DC {room_dc} (depletion)")
     if save.total >= room_dc:
-        events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} holds; count reset",
+        events.append(Event.said("depletion", character.name, f"4 spells cast: INT SAVE {save.total} holds; count reset",
                             (save,)))
         return character.model_copy(update={"spells_cast": 0})
-    events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} fails: no casting until "
+    events.append(Event.said("depletion", character.name, f"4 spells cast: INT SAVE {save.total} fails: no casting until "
                         "rest (F-MU-04)", (save,)))
     return character.model_copy(update={"spells_cast": 0,
                                         "until_rest": [*character.until_rest, "DEPLETED: Spell Depletion"]})
@@ -330,7 +330,7 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
     _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
                        label=f"{cleric.name} Lay on Hands: SPELLCHECK", state=spellcheck_state(cleric))
-    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    events = [Event.said("spellcheck", cleric.name, check.explain(), (check.roll,))]
     if check.natural <= cleric.disapproval and rules["cleric_natural_1"] != "mishap":   # AMB-15 (e)
         cleric, _ = disapproval(cleric, rng, room_dc, rules, events)
     if not check.success:
@@ -340,7 +340,7 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
     if check.crit:
         hd += int(rules["loh_nat20_extra_hd"])
     allowed = min(hd, recipient.hit_dice, max(0, heal_cap(recipient, rules) - recipient.healed_today))
-    events.append(Event("lay_on_hands", cleric.name, f"{check.total} → {hd} HD; {recipient.name} may spend "
+    events.append(Event.said("lay_on_hands", cleric.name, f"{check.total} → {hd} HD; {recipient.name} may spend "
                         f"{allowed} (pool {recipient.hit_dice}, today {recipient.healed_today}/"
                         f"{heal_cap(recipient, rules)})"))
     for _ in range(allowed):
@@ -365,20 +365,20 @@ def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, r
     paralysis …) when the referee approves it; it counts as one Cure Serious Wounds and heals no HP."""
     rules = rules or load_ruleset()
     if not approved:
-        return cleric, recipient, [Event("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
+        return cleric, recipient, [Event.said("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
                                          f"{condition}? (F-CLR-06; approve to roll)", data={"referee_prompt": True})]
     _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
                        label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK",
                        state=spellcheck_state(cleric))
-    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+    events = [Event.said("spellcheck", cleric.name, check.explain(), (check.roll,))]
     if not check.success:
         return _after_prayer(cleric, check, events), recipient, events
     wanted = condition.lower()
     keep = {field: [x for x in getattr(recipient, field) if wanted not in x.lower()]
             for field in ("conditions", "injuries", "until_rest")}
     cured = any(len(keep[f]) != len(getattr(recipient, f)) for f in keep)
-    events.append(Event("cure", cleric.name, f"{recipient.name}: {condition} "
+    events.append(Event.said("cure", cleric.name, f"{recipient.name}: {condition} "
                         + ("cured (no HP healed)" if cured else "was not found on the character")))
     return cleric, recipient.model_copy(update=keep) if cured else recipient, events
 
@@ -392,7 +392,7 @@ def extra_hit_dice(recipient: Character, rng: DiceSource, room_dc: int, rules: R
         raise CharacterError("the optional extra Hit Die recovery is off (option loh_extra_hd_recovery, F-CLR-08)")
     save = save_roll(recipient, "CON", rng, rules, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
     if save.total < room_dc:
-        return recipient, [Event("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
+        return recipient, [Event.said("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
     pool = min(pool_size(recipient, rules), recipient.hit_dice + 1)
     return recipient.model_copy(update={"hit_dice": pool}), [
-        Event("heal", recipient.name, f"CON SAVE {save.total}: Hit Dice pool {recipient.hit_dice} → {pool}", (save,))]
+        Event.said("heal", recipient.name, f"CON SAVE {save.total}: Hit Dice pool {recipient.hit_dice} → {pool}", (save,))]

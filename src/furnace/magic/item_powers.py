@@ -114,7 +114,7 @@ def settle_items(character: Character, c: Combatant, rules: Ruleset, events: lis
              if left is not None and left != uses_left(character, name)}
     if not spent:
         return character
-    events.append(Event("item", character.name, "magic items' uses left today: "
+    events.append(Event.said("item", character.name, "magic items' uses left today: "
                         + ", ".join(f"{name} {left}" for name, left in spent.items()), data={"aftermath": True}))
     state = {**character.extensions.get(USES_KEY, {}), **spent}
     return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}})

@@ -235,19 +235,19 @@ def use_item(character: Character, name: str, rng: DiceSource, rules: Ruleset,
     rolled for the log."""
     item = get_item(rules, name)
     if item.uses is None:
-        return character, [Event("item", character.name, f"uses {item.name} (no daily limit)", _power(item, rng))]
+        return character, [Event.said("item", character.name, f"uses {item.name} (no daily limit)", _power(item, rng))]
     events: list[Event] = []
     left = uses_left(character, item.name)
     if left is None:
         left, roll = daily_uses(item.uses, rng, rules)
         how = "its maximum (magic_item_charges: fixed_max)" if roll is None else f"rolled {roll.total}"
-        events.append(Event("item", character.name, f"{item.name}: {left} uses today ({item.uses}, {how}; AMB-59)",
+        events.append(Event.said("item", character.name, f"{item.name}: {left} uses today ({item.uses}, {how}; AMB-59)",
                             (roll,) if roll else (), after=left))
     if left < 1:
         raise IllegalActionError(f"{character.name} has no use of {item.name} left today (AMB-59)")
     rolls = _power(item, rng)
     effect = ", ".join(f"{r.expression} = {r.total}" for r in rolls)
-    events.append(Event("item", character.name, f"uses {item.name}" + (f": {effect}" if effect else "")
+    events.append(Event.said("item", character.name, f"uses {item.name}" + (f": {effect}" if effect else "")
                         + f"; {left - 1} uses left today", rolls, before=left, after=left - 1))
     state = {**character.extensions.get(USES_KEY, {}), item.name: left - 1}
     return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}}), events
@@ -262,7 +262,7 @@ def renew_uses(character: Character, events: list[Event]) -> Character:
     """A new day: every magic item's uses come back (rolled again at its first use, AMB-59)."""
     if not character.extensions.get(USES_KEY):
         return character
-    events.append(Event("item", character.name, "the magic items' daily uses are renewed (AMB-59): "
+    events.append(Event.said("item", character.name, "the magic items' daily uses are renewed (AMB-59): "
                         + ", ".join(sorted(character.extensions[USES_KEY]))))
     return character.model_copy(update={"extensions": {k: v for k, v in character.extensions.items()
                                                        if k != USES_KEY}})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 from furnace import dice
 from furnace.events import declare
@@ -337,7 +337,7 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
             apply_all(step, e.otherwise, actor=actor, target=t)
             continue
         apply_all(step, e.then, actor=actor, target=t)
-        notch: dict[str, object] = {}
+        notch: dict[str, Any] = {}
         if e.action in LOST:
             step.update(t, weapon="fist", damage="1", ranged=False, weapon_lost=c.weapon_lost or c.weapon)
         elif e.action == "notch" or (e.action == "damage" and step.rules["fumble_damage_notches"]):

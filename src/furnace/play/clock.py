@@ -27,8 +27,8 @@ from furnace.dice import DiceSource
 from furnace.errors import FurnaceError, UnknownNameError
 from furnace.events import Audience, Event, Part, declare
 from furnace.play import luck
-from furnace.play.timers import TIMER_OUT
 from furnace.play.registry import Registry
+from furnace.play.timers import TIMER_OUT
 from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import MAX_DATA_VALUES, check_shape
@@ -207,7 +207,7 @@ class Fire:
                                                                     **data}))
 
     def fact(self, kind: str, actor: str = "", targets: tuple[str, ...] = (), rolls: tuple[Any, ...] = (),
-             rules: tuple[str, ...] = (), audience: Audience = "all", **data: Any) -> None:
+             rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """A fact that falls due on the clock: `actor` and `targets` are characters of the campaign (by name)."""
         cast = {n: Part(n, "pc", self.campaign.characters[n].player or "") for n in (actor, *targets)
                 if n in self.campaign.characters}
@@ -238,7 +238,7 @@ def _timer(fire: Fire) -> None:
     """A referee's timer (F-OPT-07): when it runs out, the referee is told."""
     shown = bool(fire.entry.data.get("shown"))
     fire.fact(TIMER_OUT, fire.entry.owner if fire.entry.owner in fire.campaign.characters else "", (), (),
-              ("F-OPT-07",), "all" if shown else "referee", label=fire.entry.label, shown=shown,
+              ("F-OPT-07",), audience="all" if shown else "referee", label=fire.entry.label, shown=shown,
               prompt=str(fire.entry.data.get("prompt", "")), referee_prompt=True)
 
 
@@ -318,7 +318,7 @@ def _fire(campaign: Campaign, entry: Scheduled, rng: DiceSource, rules: Ruleset)
     fire = Fire(campaign.model_copy(update={"clock": clock}), rng, rules, entry)
     fn = HANDLERS.find(entry.kind)
     if fn is None:
-        fire.fact(UNHANDLED, "", (), (), (), "referee", label=entry.label, entry_kind=entry.kind)
+        fire.fact(UNHANDLED, "", audience="referee", label=entry.label, entry_kind=entry.kind)
     elif entry.owner and entry.owner not in fire.campaign.characters and entry.data.get("needs_owner", True) \
             and entry.kind != "timer":
         pass   # the character has left the campaign: the entry lapses

@@ -8,11 +8,12 @@ injury table). Monsters die at 0 (or are out of the fight, CF-50).
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace.events import declare
 from furnace.play.combatant import Combatant
 from furnace.play.registry import DEATH_MODELS
 from furnace.play.state import Step
-
 
 DAMAGE = declare("damage", targets=1, amount="public", hp_before="actor", hp_after="actor", hp_max="actor",
                  means="target", own="public", example={"means": "arming sword", "own": False})
@@ -29,7 +30,7 @@ def death_threshold(c: Combatant) -> int:
     return -(3 + c.level + c.con_mod)
 
 
-def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), **why: object) -> None:
+def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), **why: Any) -> None:
     """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …)."""
     step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=cause)
     step.fact(DEATH, c.id, (), (), rules, cause=cause, **why)

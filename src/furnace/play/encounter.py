@@ -367,7 +367,7 @@ def _morale(step: Step) -> None:
         result = enemy_morale(step.rng, step.frame.room_dc, step.rules, morale=value, label="morale")
         step.reframe(morale_tested=(*step.frame.morale_tested, side))
         step.fact(MORALE, "", (), (result.roll,), ("F-OPT-04",), side=side, total=result.roll.total,
-                  morale=result.value, breaks=result.breaks, outcome=result.outcome)
+                  morale=result.morale, breaks=result.breaks, outcome=result.outcome)
         if result.breaks:
             for c in standing:
                 step.update(c.id, status="fled")

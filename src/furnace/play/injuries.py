@@ -15,7 +15,6 @@ from furnace.play.conditions import check_difficulty
 from furnace.play.state import Step
 from furnace.rules.effects import AbilityLoss, Effect
 
-
 STABILISE = declare("stabilise", targets=1, outcome="public", method="public", total="actor", dc="public",
                     example={"outcome": "stabilises", "method": "healing_only"})
 
@@ -25,7 +24,7 @@ def stabilise(step: Step, healer_id: str, target_id: str, *, referee: bool = Fal
 
     `referee`: the referee declares her stabilised, with no CHECK (AMB-28 c, under every stabilize_methods);
     a Medicine CHECK stabilises only under `medicine_or_healing` (magical healing ends dying in `apply`)."""
-    healer, target = step.c(healer_id), step.c(target_id)
+    target = step.c(target_id)
     if target.status != "dying":
         step.fact(STABILISE, healer_id, (target_id,), outcome="not_dying")
         return
@@ -44,7 +43,7 @@ def stabilise(step: Step, healer_id: str, target_id: str, *, referee: bool = Fal
 def _medicine(step: Step, healer_id: str, target_id: str) -> bool:
     """The healer's Medicine CHECK vs ROOM DC, HARD (or at DISADVANTAGE) when her own injury says every CHECK is
     (F-TAB-37a/b 14–19)."""
-    healer, target = step.c(healer_id), step.c(target_id)
+    healer = step.c(healer_id)
     easy, hard, advantage = check_difficulty(healer.held)
     dc = make_dc(step.enc.room_dc, easy, hard, step.rules)
     d20 = {"adv": "d20adv", "dis": "d20dis"}.get(advantage or "", "d20")

@@ -16,14 +16,13 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
-from furnace.dice import DiceSource
 from furnace.characters.facts import fact
+from furnace.dice import DiceSource
 from furnace.events import Event, declare
 from furnace.play.conditions import FIGHT_KEY
 from furnace.play.registry import Registry
 from furnace.rules.effects import Lasting
 from furnace.rules.ruleset import Ruleset, load_ruleset
-
 
 HIT_DIE = declare("hit_die", hp_before="actor", hp_after="actor", hp_max="actor", die="actor", left="actor",
                   why="public", example={"die": "d10", "why": "short rest"})

@@ -288,7 +288,7 @@ class Step:
         self.events.append(Event.said(kind, who, what, rolls, data={"round": self._frozen.round, **data}))
 
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
-             rules: tuple[str, ...] = (), audience: Audience = "all", **data: Any) -> None:
+             rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
         cast = {cid: self.part(cid) for cid in (actor, *targets) if cid}
         self.events.append(Event(kind, actor, targets, rolls, {"round": self._frozen.round, **data}, rules, cast,

@@ -14,7 +14,6 @@ from furnace.events import Event, declare
 from furnace.play.checks import CheckError, require_option, resolve_rules, whole
 from furnace.rules.ruleset import Ruleset
 
-
 # -- timers (F-OPT-07) -------------------------------------------------------------------------------------
 TIMER_OUT = declare("timer", label="referee", prompt="referee", shown="public",
                     example={"label": "the ceiling falls", "prompt": "everyone NEAR takes 2d6", "shown": False})

@@ -152,14 +152,14 @@ def armor_hit(character: Character, attack: str, rng: DiceSource, rules: Ruleset
     else:
         _piece_worn(character, piece)
     if piece is None:
-        return ArmorHit(character, None, "no_armor", (Event("armor", character.name, "wears no armor, shield or "
+        return ArmorHit(character, None, "no_armor", (Event.said("armor", character.name, "wears no armor, shield or "
                                                             "helmet: nothing to damage (M-CRIT-01)"),))
     material, magic = _piece_material(character, piece, rules)
     save = item_save(material, form, rng, rules, magic=magic, neglect=neglect, label=f"{character.name}'s {piece}")
     rolls = (save.roll,) if roll is None else (roll, save.roll)
     if save.saved:
-        return ArmorHit(character, piece, "saved", (Event("armor", character.name, f"{save.explain()}: the {piece} "
+        return ArmorHit(character, piece, "saved", (Event.said("armor", character.name, f"{save.explain()}: the {piece} "
                                                           "holds", rolls),), roll, save)
     after, result, what, left = _DAMAGE[piece](character, rules)
-    event = Event("armor", character.name, f"{save.explain()}: {what}", rolls, data={"piece": piece, "result": result})
+    event = Event.said("armor", character.name, f"{save.explain()}: {what}", rolls, data={"piece": piece, "result": result})
     return ArmorHit(after, piece, result, (event,), roll, save, left)

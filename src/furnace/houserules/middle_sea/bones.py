@@ -44,7 +44,7 @@ def _schedule_timers(campaign: Campaign, name: str, state: dict[str, Any], rules
                                         label=f"{name} dies of the {t['kind'].replace('_', ' ')} unless treated",
                                         data={"timer": t["kind"]})
         done.append(Timer(t["kind"], int(t["amount"]), str(t["unit"]), t["entry"]))
-        events.append(Event("clock", name, f"on the clock: death from the {t['kind'].replace('_', ' ')} in "
+        events.append(Event.said("clock", name, f"on the clock: death from the {t['kind'].replace('_', ' ')} in "
                             f"{t['amount']} {str(t['unit']).replace('_', ' ')}(s) (entry #{t['entry']})"))
     return campaign, done
 
@@ -58,13 +58,13 @@ def _schedule_bone(campaign: Campaign, name: str, state: dict[str, Any], result:
     if entry is not None and any(e.id == entry for e in campaign.clock.entries):
         if result.repeat_break:
             campaign = reschedule(campaign, entry, after=remaining(campaign, entry) + result.heal_weeks * WEEK)
-            events.append(Event("clock", name, f"the {result.location} now heals {result.heal_weeks} week(s) "
+            events.append(Event.said("clock", name, f"the {result.location} now heals {result.heal_weeks} week(s) "
                                 f"later (entry #{entry})"))
         return campaign
     campaign, bone["entry"] = schedule(campaign, "bone_heals", owner=name, after=int(bone["weeks"]) * WEEK,
                                        label=f"{name}'s broken {result.location} heals",
                                        data={"location": result.location})
-    events.append(Event("clock", name, f"on the clock: the {result.location} heals in {bone['weeks']} weeks "
+    events.append(Event.said("clock", name, f"on the clock: the {result.location} heals in {bone['weeks']} weeks "
                         f"(entry #{bone['entry']})"))
     return campaign
 

@@ -34,7 +34,7 @@ def drink(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | None 
     _alive(c)
     state = state_of(c)
     if "courage" in state:
-        return campaign, [Event("referee", name, "already has Liquid Courage: another drink gives nothing until it "
+        return campaign, [Event.said("referee", name, "already has Liquid Courage: another drink gives nothing until it "
                                 "wears off; the referee may rule the character drunk (AMB-104, REF-45)",
                                 data={"referee_prompt": True})]
     roll = dice.roll("1d4", rng, label=f"{name}: Liquid Courage hit points")
@@ -44,7 +44,7 @@ def drink(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | None 
                                label=f"{name}'s Liquid Courage wears off", data={"hp": roll.total})
     state["courage"] = {"hp": roll.total, "entry": entry, **COURAGE_MODIFIERS}
     after = with_state(c.model_copy(update={"hp": hp}), state)
-    return _put(campaign, after), [Event("courage", name, f"drinks Liquid Courage: +{roll.total} HP ({c.hp} → {hp}), "
+    return _put(campaign, after), [Event.said("courage", name, f"drinks Liquid Courage: +{roll.total} HP ({c.hp} → {hp}), "
                                          "+1 morale and saves vs fear, −1 to hit, for 4 hours (M-DRINK-01)", (roll,),
                                          before=c.hp, after=hp, data=dict(COURAGE_MODIFIERS))]
 

@@ -47,7 +47,7 @@ def cure(campaign: Campaign, name: str, spell: str, *, location: str | None = No
             raise MiddleSeaError("Lay on Hands does not stand in for Cure Serious Wounds here "
                                  "(option loh_counts_as_cure_serious)")
         if not approved:
-            return campaign, [Event("referee", name, "CF-47: a Lay on Hands cure counts as one Cure Serious Wounds "
+            return campaign, [Event.said("referee", name, "CF-47: a Lay on Hands cure counts as one Cure Serious Wounds "
                                     "if the referee approves it (cure(..., approved=True))",
                                     data={"referee_prompt": True})]
         kind = "cure_serious"
@@ -81,7 +81,7 @@ def _stop_timer(campaign: Campaign, c: Character, state: dict[str, Any], timer: 
     c = with_state(c.model_copy(update=update), state)
     what = ("the bleeding stops (M-GRIEV-08)" if timer["kind"] == "bleeding"
             else "the fatal wound is stopped; still unconscious until healed above 0 HP (M-GRIEV-07, AMB-92)")
-    return _put(campaign, c), [Event("cure", c.name, f"{kind.replace('_', ' ')}: {what}; no HP come back",
+    return _put(campaign, c), [Event.said("cure", c.name, f"{kind.replace('_', ' ')}: {what}; no HP come back",
                                      data={"cure": kind, "timer": timer["kind"]})]
 
 
@@ -112,7 +112,7 @@ def _mend(campaign: Campaign, c: Character, state: dict[str, Any], location: str
             campaign = cancel(campaign, entry)
     c = with_state(c.model_copy(update=update), state)
     rest = f"the {location} is whole again" if left <= 0 else f"{left} break(s) there still need a spell or time"
-    return _put(campaign, c), [Event("cure", c.name, f"{kind.replace('_', ' ')} mends one break in the {location}: "
+    return _put(campaign, c), [Event.said("cure", c.name, f"{kind.replace('_', ' ')} mends one break in the {location}: "
                                      f"{rest}; no HP come back (M-BONE-02)", data={"cure": kind, "location": location})]
 
 

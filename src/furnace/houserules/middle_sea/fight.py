@@ -51,7 +51,7 @@ def crit(step: Step, actor: str, target: str) -> None:
                                 rules=step.rules, rng=step.rng)
     damage = result.damage if result.damage is not None else dice.parse(a.damage).bounds()[1]
     step.log("crit", a.name, f"natural 20 (Middle Sea): {result.reason}", (result.roll,) if result.roll else ())
-    take_damage(step, target, damage, f"{a.name}'s {a.weapon}")
+    take_damage(step, target, damage, by=actor, means=a.weapon)
     if result.armor_damage and step.c(target).in_fight:
         _armor_hit(step, target, "missile" if a.ranged else "melee")
 

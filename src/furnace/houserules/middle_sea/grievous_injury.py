@@ -137,7 +137,7 @@ class _Wound:
     stop: bool = False
 
     def log(self, kind: str, what: str, rolls: Sequence[RollResult] = (), **data: Any) -> None:
-        self.events.append(Event(kind, self.character.name, what, tuple(rolls), data=data))
+        self.events.append(Event.said(kind, self.character.name, what, tuple(rolls), data=data))
 
     def roll(self, expression: str, label: str, variables: Mapping[str, int | str] | None = None) -> RollResult:
         return dice.roll(expression, self.rng, variables, f"{self.character.name}: {label}")

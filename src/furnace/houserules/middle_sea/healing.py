@@ -33,7 +33,7 @@ def _hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: str) ->
 def _healed(character: Character, roll: RollResult, cap: int, why: str) -> tuple[Character, Event]:
     """Heal the roll up to `cap` (no CON, AMB-90 d); HP already above the cap are not taken away."""
     hp = max(character.hp, min(cap, max(character.hp, 0) + roll.total))
-    event = Event("heal", character.name, f"{why}: HP {character.hp} → {hp}", (roll,), before=character.hp,
+    event = Event.said("heal", character.name, f"{why}: HP {character.hp} → {hp}", (roll,), before=character.hp,
                   after=hp, data={"cap": cap})
     return character.model_copy(update={"hp": hp}), event
 
@@ -56,7 +56,7 @@ def post_combat(character: Character, rng: DiceSource, rules: Ruleset | None = N
                              "when it begins or pass hp_at_start (M-HEAL-01)")
     after = with_state(character, state)
     if character.hp >= start:
-        return after, [Event("heal", character.name, f"lost no HP in the combat ({character.hp} of {start}): "
+        return after, [Event.said("heal", character.name, f"lost no HP in the combat ({character.hp} of {start}): "
                              "no recovery roll (M-HEAL-01)")]
     roll = _hit_die(character, rng, rules, "after the combat")
     after, event = _healed(after, roll, min(start, character.hp_max),
@@ -85,7 +85,7 @@ def rest_hour(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     _alive(character)
     half = half_hp(character, rules)
     if character.hp >= half:
-        events = [Event("rest", character.name, f"at or above half HP ({character.hp} of {character.hp_max}): an "
+        events = [Event.said("rest", character.name, f"at or above half HP ({character.hp} of {character.hp_max}): an "
                         "hour of rest heals nothing; a full day gives a hit die (M-HEAL-03)")]
     else:
         character, event = _hour(character, rng, rules, half)

@@ -74,7 +74,7 @@ def _weapon_save(weapon: Weapon, cls: str, rng: DiceSource, rules: Ruleset, negl
 
 
 def _mishap(weapon: Weapon, cls: str, outcome: str, what: str, rolls: Sequence[RollResult], **kw: Any) -> Mishap:
-    event = Event("weapon", weapon.name, what, tuple(rolls), data={"outcome": outcome, "class": cls})
+    event = Event.said("weapon", weapon.name, what, tuple(rolls), data={"outcome": outcome, "class": cls})
     return Mishap(weapon, cls, outcome, (event,), **kw)
 
 

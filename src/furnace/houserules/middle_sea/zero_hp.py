@@ -44,7 +44,7 @@ def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset
     if damage < 0:
         raise MiddleSeaError(f"damage is 0 or more, not {damage}")
     before, left = character.hp, max(character.hp - damage, 0)
-    hit = Event("damage", character.name, f"takes {damage}: HP {before} → {left}", before=before, after=left,
+    hit = Event.said("damage", character.name, f"takes {damage}: HP {before} → {left}", before=before, after=left,
                 data={"amount": damage})
     if damage == 0 or before > damage:
         return Grievous(character.model_copy(update={"hp": before - damage}), "hurt" if damage else "unhurt",
@@ -63,7 +63,7 @@ def _exactly_zero(character: Character, rules: Ruleset, hit: Event) -> Grievous:
     name, what = ZERO_HP[str(rules["middle_sea_zero_hp"])]
     after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, name)})
     return Grievous(after, "exactly_zero", conditions=(HeldCondition(name),),
-                    events=(hit, Event("knocked_down", character.name, what, data={"condition": name})))
+                    events=(hit, Event.said("knocked_down", character.name, what, data={"condition": name})))
 
 
 def _out_of_fight(character: Character, hit: Event) -> Grievous:
@@ -71,4 +71,4 @@ def _out_of_fight(character: Character, hit: Event) -> Grievous:
               "disabled (CF-50)")
     after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, "INCAPACITATED")})
     return Grievous(after, "out_of_fight", conditions=(HeldCondition("INCAPACITATED"),), referee_prompts=(prompt,),
-                    events=(hit, Event("out_of_fight", character.name, prompt, data={"referee_prompt": True})))
+                    events=(hit, Event.said("out_of_fight", character.name, prompt, data={"referee_prompt": True})))

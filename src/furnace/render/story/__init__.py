@@ -18,11 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from furnace.events import Event
 from furnace.render.story.view import REFEREE, UNSEEN, Sight, View
 
-__all__ = ["REFEREE", "UNSEEN", "Sight", "Told", "View", "lines", "log", "tell", "tell_referee", "teller", "tellers"]
+if TYPE_CHECKING:
+    from furnace.campaign.store import StoredEvent
+
+__all__ = ["REFEREE", "UNSEEN", "Sight", "Told", "View", "lines", "log", "stored", "tell", "tell_referee", "teller",
+           "tellers"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,24 @@ def log(events: Iterable[Event], view: View = REFEREE, *, rolls: bool = True) ->
             out.append("")
         out += said if rolls else said[:1]
     return "\n".join(out)
+
+
+def stored(e: StoredEvent, view: View = REFEREE, *, rolls: bool = True) -> list[str]:
+    """A row of the campaign's log as this viewer may read it (nothing: she may not). A row from before facts
+    is the referee's alone, as it was written."""
+    fact = e.fact
+    if fact is None:
+        if not view.referee:
+            return []
+        head = (f"{e.who}: {e.what}" if e.who else e.what) + (" (faces entered)" if e.data.get("entered") else "")
+        return [head, *(f"    {r.get('explanation')}" for r in e.rolls if rolls and r.get("explanation"))]
+    told = tell(fact, view)
+    if told is None:
+        return []
+    said = told.render(view.explain)
+    if e.data.get("entered"):
+        said[0] += " (faces entered)"
+    return said if rolls else said[:1]
 
 
 def tell_referee(e: Event, explain: bool = False) -> str:

@@ -21,7 +21,7 @@ def condition_words(name: str, value: int = 0) -> str:
     """A condition or modifier as a person says it."""
     if not name.startswith("MOD:"):
         return name.replace("_", " ")
-    _, applies, mode = (name.split(":") + ["", ""])[:3]
+    _, applies, mode = [*name.split(":"), "", ""][:3]
     what = APPLIES.get(applies, applies.replace("_", " "))
     if mode == "BONUS" and value:
         return f"{what} {value:+d}"

@@ -191,7 +191,8 @@ def death(e: Event, v: View) -> str:
         return (f"dies: HP {d['hp']} at or below −(3 + LVL {d['level']} + CON {d['con']}) = {d['threshold']}")
     if cause == "knocked_down_twice":
         total = _n(v, e, "total")
-        return f"dies: knocked down {_n(v, e, 'times')} times and failed the CON SAVE" + (f" ({total})" if total else "")
+        failed = f"failed the CON SAVE ({total})" if total else "failed the CON SAVE"
+        return f"dies: knocked down {_n(v, e, 'times')} times and {failed}"
     return f"dies: {death_cause(cause)}"
 
 
@@ -516,8 +517,9 @@ def after_fight(e: Event, v: View) -> str:
     for key in ("condition",):
         if key in d:
             d[key] = condition_words(str(d[key]))
-    if isinstance(d.get("conditions"), list):
-        d["conditions"] = ", ".join(condition_words(str(c)) for c in d["conditions"])  # type: ignore[union-attr]
+    listed = d.get("conditions")
+    if isinstance(listed, list):
+        d["conditions"] = ", ".join(condition_words(str(c)) for c in listed)
     if d.get("cause"):
         d["cause"] = death_cause(str(d["cause"]))
     d["notch_word"] = "notch" if d.get("notches") == 1 else "notches"
