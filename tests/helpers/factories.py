@@ -1,0 +1,271 @@
+"""One set of factories for the tests, in the game's words: characters, combatants, encounters (with scripted
+dice) and campaigns. No test module makes its own (tests/test_factories.py checks it).
+
+- Characters: `character(**fields)`, the presets `fighter`, `peasant`, `mage`, `cleric`, `rogue`, and the
+  repository's examples (`example("brakka")`).
+- Combatants: `pc(cid)`, `monster(cid)`, a character's numbers for a fight (`fighting(character)`), a monster as a
+  fight file or the bestiary writes it (`from_spec`).
+- Encounters: `encounter(*combatants)`, and `step(*combatants, faces=[…])`: one action's working state with the
+  scripted dice it rolls (`dice.remaining == 0` shows the engine asked for exactly the faces given).
+- Campaigns: the clock's `campaign(*characters)`, a stored campaign's state (`campaign_state`, `member`), a
+  campaign made in a `Store` with its members joined (`stored_campaign`), and read back (`reopened`).
+- Scripted dice: `dice(17, 3)`, `score_faces(scores)`, and a Middle Sea grievous roll (`roll_total`).
+
+Every factory takes presets, then fields: `character(FLO, hp=3)` is the preset FLO (a module-level dict of
+fields: data, never a function) with hp 3; a later preset or field wins over an earlier one. Every default is
+written in the factory's docstring: a test that depends on a number passes it, or finds it there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from furnace.campaign import commands
+from furnace.campaign.state import CampaignState, Member
+from furnace.campaign.store import Store
+from furnace.characters.character import Character, Occupation
+from furnace.dice import DiceSource, ScriptedDice
+from furnace.play import combatant as _combatant
+from furnace.play.clock import Campaign
+from furnace.play.combatant import Combatant, Zone
+from furnace.play.fightfile import build, load_fight
+from furnace.play.state import Encounter, Step
+from furnace.rules.effects import ABILITIES
+from furnace.rules.ruleset import Ruleset, load_ruleset
+
+if TYPE_CHECKING:   # the Middle Sea chapter registers its hooks when imported: only roll_total imports it
+    from furnace.houserules.middle_sea import Grievous
+
+# -- characters ------------------------------------------------------------------------------------------------
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+TEN: dict[str, int] = dict.fromkeys(ABILITIES, 10)
+"""Every score 10 (modifier +0)."""
+
+FARMER = Occupation(name="Farmer", proficiency="Nature", item="pitchfork", roll=1)
+"""The 0-level occupation of `peasant`: d100 roll 1, Nature, a pitchfork."""
+
+# -- the Middle Sea's fighters (tests/houserules/test_middle_sea_*.py) ----------------------------------------------
+SEA_SCORES: dict[str, int] = {"STR": 14, "DEX": 12, "CON": 14, "INT": 10, "WIS": 10, "CHA": 10}   # CON +1
+SEA_FIGHTER: dict[str, Any] = dict(name="Hero", char_class="Fighter", level=5, scores=SEA_SCORES, hp_max=40, hp=10)
+"""A level-5 Fighter: d10 hit die, 40 HP maximum (half is 20), at 10 HP; STR and CON 14 (+1)."""
+SEA_HERO: dict[str, Any] = {**SEA_FIGHTER, "saves": ["STR", "CON"]}
+"""`SEA_FIGHTER` proficient in CON saves (PROF 3): a helmet save is d20 + 4."""
+
+
+def scores(base: Mapping[str, int] | None = None, /, **by_ability: int) -> dict[str, int]:
+    """Six scores: ten in each (`TEN`), then `base`, then the abilities named: `scores(INT=16)`."""
+    return {**TEN, **(base or {}), **by_ability}
+
+
+def merged(presets: tuple[Mapping[str, Any], ...], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The presets in order, then the fields: a later one wins (shared by every factory of tests/helpers)."""
+    spec: dict[str, Any] = {}
+    for preset in presets:
+        if not isinstance(preset, Mapping):
+            raise TypeError(f"a preset is a mapping of fields, not {preset!r}")
+        spec.update(preset)
+    spec.update(fields)
+    return spec
+
+
+def character(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """A valid Character: by default "Hero", a 0-level Human of no class, every score 10, hp_max 10, and hp equal
+    to hp_max unless given. `scores` are merged over `TEN`; `STR=…` … `CHA=…` set one score."""
+    spec = merged(presets, fields)
+    by_ability = {a: spec.pop(a) for a in ABILITIES if a in spec}
+    spec["scores"] = scores(spec.get("scores"), **by_ability)
+    spec.setdefault("name", "Hero")
+    spec.setdefault("hp_max", 10)
+    spec.setdefault("hp", spec["hp_max"])
+    return Character.model_validate(spec)
+
+
+_character = character     # for roll_total, whose parameter `character` hides it
+
+
+def fighter(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """A level-1 Fighter (d10 hit die, PROF 2); otherwise `character`'s defaults: "Hero", scores 10, 10 HP."""
+    return character({"char_class": "Fighter", "level": 1}, *presets, **fields)
+
+
+def peasant(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """A 0-level funnel survivor: "Survivor", a Human with 3 HP (of 3), one Hit Die, scores 10, the Farmer's
+    occupation (`FARMER`: Nature, a pitchfork carried)."""
+    return character({"name": "Survivor", "level": 0, "hp_max": 3, "hp": 3, "hit_dice": 1, "occupation": FARMER,
+                      "skills": ["Nature"], "items": ["pitchfork"]}, *presets, **fields)
+
+
+def mage(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """Mira, a level-3 Magic-user: INT 16 (+2), PROF 2, proficient in INT saves (SPELLCHECK and INT SAVE d20 + 4),
+    12 HP, 3 Hit Dice, knowing Fireball and Chill Touch."""
+    return character({"name": "Mira", "char_class": "Magic-user", "level": 3, "scores": scores(INT=16),
+                      "hp_max": 12, "hit_dice": 3, "saves": ["INT"], "spells": ["Fireball", "Chill Touch"]},
+                     *presets, **fields)
+
+
+def cleric(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """A level-3 Cleric (PROF 2) proficient in WIS saves, with 3 Hit Dice; otherwise `character`'s defaults."""
+    return character({"char_class": "Cleric", "level": 3, "hit_dice": 3, "saves": ["WIS"]}, *presets, **fields)
+
+
+def rogue(*presets: Mapping[str, Any], **fields: Any) -> Character:
+    """A level-1 Rogue, an Arcane Trickster; otherwise `character`'s defaults."""
+    return character({"char_class": "Rogue", "archetype": "Arcane Trickster", "level": 1}, *presets, **fields)
+
+
+def example(stem: str) -> Character:
+    """An example character of the repository, `examples/characters/<stem>.json` (brakka, wren, maelis …)."""
+    return Character.from_file(EXAMPLES / "characters" / f"{stem}.json")
+
+
+def examples() -> dict[str, Character]:
+    """Every example character, by file name (`examples()["brakka"]`)."""
+    return {p.stem: example(p.stem) for p in sorted((EXAMPLES / "characters").glob("*.json"))}
+
+
+# -- combatants ------------------------------------------------------------------------------------------------
+NO_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 0)
+"""Every SAVE +0."""
+ROOM_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 2)
+"""Every SAVE +2: a monster's under ROOM DC 12 (ROOM DC − 10, D-2)."""
+
+
+def _id(cid: object) -> str:
+    if not isinstance(cid, str):
+        raise TypeError(f"a combatant's id comes first, then the presets: not {cid!r}")
+    return cid
+
+
+def pc(cid: str = "a", /, *presets: Mapping[str, Any], **fields: Any) -> Combatant:
+    """A PC on side "a", named by her id in capitals: a level-1 Fighter, PROF 2, 10 HP of 10, AC 12, ATK +3,
+    damage 1d8, CLOSE; no SAVE bonus, no scores (the `Combatant` defaults for everything else)."""
+    spec: dict[str, Any] = dict(id=_id(cid), name=cid.upper(), side="a", kind="pc", level=1, prof=2,
+                                char_class="Fighter", hp=10, hp_max=10, ac=12, attack_bonus=3, damage="1d8",
+                                zone="CLOSE")
+    return Combatant.model_validate({**spec, **merged(presets, fields)})
+
+
+def monster(cid: str = "b", /, *presets: Mapping[str, Any], **fields: Any) -> Combatant:
+    """A monster on side "b", named by its id in capitals, with the numbers of ROOM DC 12 (D-2): AC 12, ATK +2,
+    every SAVE +2 (`ROOM_SAVES`); level 1, 50 HP of 50, damage 1d6, CLOSE."""
+    spec: dict[str, Any] = dict(id=_id(cid), name=cid.upper(), side="b", kind="monster", level=1, hp=50,
+                                hp_max=50, ac=12, attack_bonus=2, damage="1d6", zone="CLOSE", saves=ROOM_SAVES)
+    return Combatant.model_validate({**spec, **merged(presets, fields)})
+
+
+def fighting(character: Character, cid: str = "a", /, *, side: str = "a", zone: Zone = "CLOSE",
+             rules: Ruleset | None = None, **fields: Any) -> Combatant:
+    """The character's numbers for a fight (`furnace.play.combatant.from_character`) as id `cid` on `side`, CLOSE,
+    under the rules given (the furnace profile by default); `fields` then change the combatant made."""
+    made = _combatant.from_character(character, side, load_ruleset() if rules is None else rules, zone=zone,
+                                     id=cid)
+    return made.model_copy(update=fields) if fields else made
+
+
+def from_spec(spec: Mapping[str, Any], cid: str, /, *, side: str = "b", room_dc: int = 12,
+              rules: Ruleset | None = None, **fields: Any) -> Combatant:
+    """A monster as a fight file or a bestiary entry writes it (`furnace.play.combatant.monster`: its numbers from
+    the ROOM DC, 12 by default, unless the spec gives them), id `cid` on `side`; its HP must be a number (no die
+    is rolled); `fields` then change the combatant made."""
+    made = _combatant.monster(dict(spec), side, room_dc, ScriptedDice([]), id=cid, rules=rules)
+    return made.model_copy(update=fields) if fields else made
+
+
+# -- encounters ------------------------------------------------------------------------------------------------
+def encounter(*combatants: Combatant, room_dc: int = 12, round: int = 1, **fields: Any) -> Encounter:
+    """These combatants in a fight of ROOM DC 12, in round 1 (a fight not yet begun, for `run_round`,
+    `run_fight` or `turns.start`, passes round=0); `fields` set the rest (initiative, phases, surprised …)."""
+    return Encounter(room_dc=room_dc, round=round, combatants=combatants, **fields)
+
+
+def example_fight(stem: str, rng: DiceSource, rules: Ruleset | None = None) -> Encounter:
+    """The repository's example fight `examples/<stem>.yaml` (funnel-vs-goblins, party-vs-ogre) ready to begin
+    (round 0), its monsters' HP rolled with `rng`, under `rules` (the furnace profile by default)."""
+    path = EXAMPLES / f"{stem}.yaml"
+    return build(load_fight(path), path.parent, rng, load_ruleset() if rules is None else rules)
+
+
+def step(*combatants: Combatant, faces: Iterable[int], rules: Ruleset | None = None, room_dc: int = 12,
+         round: int = 1, **fields: Any) -> tuple[Step, ScriptedDice]:
+    """One action's working state in `encounter(*combatants, room_dc=…, round=…, **fields)` (ROOM DC 12, round
+    1), under `rules` (the furnace profile by default), and the scripted dice it rolls: `faces` in order."""
+    dice = ScriptedDice(list(faces))
+    rules = load_ruleset() if rules is None else rules
+    return Step(encounter(*combatants, room_dc=room_dc, round=round, **fields), dice, rules), dice
+
+
+# -- campaigns -------------------------------------------------------------------------------------------------
+def campaign(*characters: Character, **flags: Any) -> Campaign:
+    """The characters by name on a clock at its start (day 1, 00:00, nothing scheduled), with the referee's flags
+    given (`hostile=True`, `bed=["Cy"]` …); none by default."""
+    return Campaign(characters={c.name: c for c in characters}, flags=flags)
+
+
+def member(character: Character, mid: str, /, **fields: Any) -> Member:
+    """A roster entry of id `mid`: alive, no player, joined at clock 0, unless `fields` say otherwise."""
+    return Member(id=mid, character=character, **fields)
+
+
+def campaign_state(*members: Member, name: str = "keep", profile: str = "furnace", **fields: Any) -> CampaignState:
+    """A stored campaign's state in memory: "keep" under the furnace profile, session 1, with these members and no
+    options, flags, overrides or fight, unless `fields` say otherwise."""
+    return CampaignState(name=name, profile=profile, roster={m.id: m for m in members}, **fields)
+
+
+def stored_campaign(store: Store, *characters: Character, name: str = "keep", profile: str = "furnace",
+                    options: dict[str, Any] | None = None, players: Mapping[str, str] | None = None,
+                    label: str = "join") -> CampaignState:
+    """Campaign `name` ("keep") made in the store under `profile` (furnace) with `options` (none), then each
+    character joined in order by a `join` command of its own, logged as `label` ("join"; "{name}" in it stands for
+    her name in lower case: "join {name}" logs "join brakka"), run by the player `players` gives for her name
+    (none by default). The state after the last command."""
+    state = store.create(name, profile, options)
+    for c in characters:
+        joined = commands.join(c, (players or {}).get(c.name, ""))
+        state = store.apply(name, label.replace("{name}", c.name.lower()), joined).state
+    return state
+
+
+def reopened(where: Store | str | os.PathLike[str], name: str = "keep") -> CampaignState:
+    """Campaign `name` as a new session reads it: a new `Store` on the same database (a store's URL, or the path
+    of a SQLite file), closed afterwards."""
+    url = where.url if isinstance(where, Store) else str(where) if "://" in str(where) else f"sqlite:///{where}"
+    store = Store(url)
+    try:
+        return store.open(name)
+    finally:
+        store.close()
+
+
+# -- scripted dice ---------------------------------------------------------------------------------------------
+def dice(*faces: int) -> ScriptedDice:
+    """Dice that show these faces, in order: `dice(17, 3)`."""
+    return ScriptedDice(faces)
+
+
+def three(total: int) -> list[int]:
+    """Three d6 faces that add up to `total` (3..18)."""
+    a = min(6, total - 2)
+    b = min(6, total - a - 1)
+    return [a, b, total - a - b]
+
+
+def score_faces(scores: dict[str, int]) -> list[int]:
+    """The 18 faces that roll these scores 3d6 in order STR..CHA."""
+    return [f for a in ABILITIES for f in three(scores[a])]
+
+
+def roll_total(total: int, after: list[int], *, character: Character | None = None, rules: Ruleset | None = None,
+               **kw: Any) -> tuple[Grievous, ScriptedDice]:
+    """A Middle Sea grievous roll (`ms.grievous`) of `character` (`character(SEA_HERO)`: a helmet save is d20 + 4)
+    under `rules` (the middle-sea profile): 3d6 = [1, 1, 1] and an excess of total − 3, then the faces `after`."""
+    from furnace.houserules import middle_sea as ms
+
+    dice = ScriptedDice([1, 1, 1, *after])
+    hero = _character(SEA_HERO) if character is None else character
+    made = ms.grievous(hero, total - 3, dice, load_ruleset("middle-sea") if rules is None else rules, **kw)
+    return made, dice
