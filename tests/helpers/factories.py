@@ -134,27 +134,30 @@ ROOM_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 2)
 """Every SAVE +2: a monster's under ROOM DC 12 (ROOM DC − 10, D-2)."""
 
 
-def _id(cid: object) -> str:
-    if not isinstance(cid, str):
-        raise TypeError(f"a combatant's id comes first, then the presets: not {cid!r}")
-    return cid
+def _combatant_spec(args: tuple[str | Mapping[str, Any], ...], default_id: str) -> tuple[str, dict[str, Any]]:
+    """The id (the first argument when it is a string, else `default_id`) and the presets' fields merged."""
+    cid, presets = (args[0], args[1:]) if args and isinstance(args[0], str) else (default_id, args)
+    return cid, merged(presets, {})   # type: ignore[arg-type]
 
 
-def pc(cid: str = "a", /, *presets: Mapping[str, Any], **fields: Any) -> Combatant:
-    """A PC on side "a", named by her id in capitals: a level-1 Fighter, PROF 2, 10 HP of 10, AC 12, ATK +3,
-    damage 1d8, CLOSE; no SAVE bonus, no scores (the `Combatant` defaults for everything else)."""
-    spec: dict[str, Any] = dict(id=_id(cid), name=cid.upper(), side="a", kind="pc", level=1, prof=2,
-                                char_class="Fighter", hp=10, hp_max=10, ac=12, attack_bonus=3, damage="1d8",
-                                zone="CLOSE")
-    return Combatant.model_validate({**spec, **merged(presets, fields)})
+def pc(*id_and_presets: str | Mapping[str, Any], **fields: Any) -> Combatant:
+    """A PC: `pc()`, `pc("c")`, `pc(PRESET, hp=3)`, `pc("c", PRESET, hp=3)` (the id first, "a" by default). On
+    side "a", named by her id in capitals: a level-1 Fighter, PROF 2, 10 HP of 10, AC 12, ATK +3, damage 1d8,
+    CLOSE; no SAVE bonus, no scores (the `Combatant` defaults for everything else)."""
+    cid, preset = _combatant_spec(id_and_presets, "a")
+    spec: dict[str, Any] = dict(id=cid, name=cid.upper(), side="a", kind="pc", level=1, prof=2, char_class="Fighter",
+                                hp=10, hp_max=10, ac=12, attack_bonus=3, damage="1d8", zone="CLOSE")
+    return Combatant.model_validate({**spec, **preset, **fields})
 
 
-def monster(cid: str = "b", /, *presets: Mapping[str, Any], **fields: Any) -> Combatant:
-    """A monster on side "b", named by its id in capitals, with the numbers of ROOM DC 12 (D-2): AC 12, ATK +2,
-    every SAVE +2 (`ROOM_SAVES`); level 1, 50 HP of 50, damage 1d6, CLOSE."""
-    spec: dict[str, Any] = dict(id=_id(cid), name=cid.upper(), side="b", kind="monster", level=1, hp=50,
-                                hp_max=50, ac=12, attack_bonus=2, damage="1d6", zone="CLOSE", saves=ROOM_SAVES)
-    return Combatant.model_validate({**spec, **merged(presets, fields)})
+def monster(*id_and_presets: str | Mapping[str, Any], **fields: Any) -> Combatant:
+    """A monster: `monster()`, `monster("c")`, `monster(PRESET, hp=3)`, `monster("c", PRESET, hp=3)` (the id
+    first, "b" by default). On side "b", named by its id in capitals, with the numbers of ROOM DC 12 (D-2): AC 12,
+    ATK +2, every SAVE +2 (`ROOM_SAVES`); level 1, 50 HP of 50, damage 1d6, CLOSE."""
+    cid, preset = _combatant_spec(id_and_presets, "b")
+    spec: dict[str, Any] = dict(id=cid, name=cid.upper(), side="b", kind="monster", level=1, hp=50, hp_max=50,
+                                ac=12, attack_bonus=2, damage="1d6", zone="CLOSE", saves=ROOM_SAVES)
+    return Combatant.model_validate({**spec, **preset, **fields})
 
 
 def fighting(character: Character, cid: str = "a", /, *, side: str = "a", zone: Zone = "CLOSE",
