@@ -4,7 +4,7 @@ dice) and campaigns. No test module makes its own (tests/test_factories.py check
 - Characters: `character(**fields)`, the presets `fighter`, `peasant`, `mage`, `cleric`, `rogue`, and the
   repository's examples (`example("brakka")`).
 - Combatants: `pc(cid)`, `monster(cid)`, a character's numbers for a fight (`fighting(character)`), a monster as a
-  fight file or the bestiary writes it (`from_spec`).
+  fight file or the bestiary writes it (`from_spec`), and a band of them (`band`).
 - Encounters: `encounter(*combatants)`, and `step(*combatants, faces=[…])`: one action's working state with the
   scripted dice it rolls (`dice.remaining == 0` shows the engine asked for exactly the faces given).
 - Campaigns: the clock's `campaign(*characters)`, a stored campaign's state (`campaign_state`, `member`), a
@@ -172,10 +172,17 @@ def fighting(character: Character, cid: str = "a", /, *, side: str = "a", zone: 
 def from_spec(spec: Mapping[str, Any], cid: str, /, *, side: str = "b", room_dc: int = 12,
               rules: Ruleset | None = None, **fields: Any) -> Combatant:
     """A monster as a fight file or a bestiary entry writes it (`furnace.play.combatant.monster`: its numbers from
-    the ROOM DC, 12 by default, unless the spec gives them), id `cid` on `side`; its HP must be a number (no die
-    is rolled); `fields` then change the combatant made."""
-    made = _combatant.monster(dict(spec), side, room_dc, ScriptedDice([]), id=cid, rules=rules)
+    the ROOM DC, 12 by default, unless the spec gives them), id `cid` on `side` ("b"), named as the spec names it
+    or else by its id title-cased ("g1": "G1"); its HP must be a number (no die is rolled); `fields` then change
+    the combatant made."""
+    named = dict(spec) if "name" in spec else {**spec, "name": cid.title()}
+    made = _combatant.monster(named, side, room_dc, ScriptedDice([]), id=cid, rules=rules)
     return made.model_copy(update=fields) if fields else made
+
+
+def band(spec: Mapping[str, Any], side: str, n: int, /, **fields: Any) -> tuple[Combatant, ...]:
+    """`n` monsters of one spec (`from_spec`) on `side`, ids `side`0 … `side`n−1, each named by its id title-cased."""
+    return tuple(from_spec(spec, f"{side}{i}", side=side, **fields) for i in range(n))
 
 
 # -- encounters ------------------------------------------------------------------------------------------------
