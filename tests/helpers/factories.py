@@ -93,9 +93,9 @@ def fighter(*presets: Mapping[str, Any], **fields: Any) -> Character:
 
 
 def peasant(*presets: Mapping[str, Any], **fields: Any) -> Character:
-    """A 0-level funnel survivor: "Survivor", a Human with 3 HP (of 3), one Hit Die, scores 10, the Farmer's
-    occupation (`FARMER`: Nature, a pitchfork carried)."""
-    return character({"name": "Survivor", "level": 0, "hp_max": 3, "hp": 3, "hit_dice": 1, "occupation": FARMER,
+    """A 0-level funnel survivor: "Survivor", a Human with 3 HP (hp_max 3, and hp the same unless given), one Hit
+    Die, scores 10, the Farmer's occupation (`FARMER`: Nature, a pitchfork carried)."""
+    return character({"name": "Survivor", "level": 0, "hp_max": 3, "hit_dice": 1, "occupation": FARMER,
                       "skills": ["Nature"], "items": ["pitchfork"]}, *presets, **fields)
 
 
