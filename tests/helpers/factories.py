@@ -9,7 +9,8 @@ dice) and campaigns. No test module makes its own (tests/test_factories.py check
   scripted dice it rolls (`dice.remaining == 0` shows the engine asked for exactly the faces given).
 - Campaigns: the clock's `campaign(*characters)`, a stored campaign's state (`campaign_state`, `member`), a
   campaign made in a `Store` with its members joined (`stored_campaign`), and read back (`reopened`).
-- Scripted dice: `dice(17, 3)`, `score_faces(scores)`, and a Middle Sea grievous roll (`roll_total`).
+- Scripted dice: `dice(17, 3)`, the faces that roll given scores (`score_faces`, `zero_level_dice`), and a Middle
+  Sea grievous roll (`roll_total`).
 
 Every factory takes presets, then fields: `character(FLO, hp=3)` is the preset FLO (a module-level dict of
 fields: data, never a function) with hp 3; a later preset or field wins over an earlier one. Every default is
@@ -267,6 +268,12 @@ def three(total: int) -> list[int]:
 def score_faces(scores: dict[str, int]) -> list[int]:
     """The 18 faces that roll these scores 3d6 in order STR..CHA."""
     return [f for a in ABILITIES for f in three(scores[a])]
+
+
+def zero_level_dice(scores: dict[str, int], hp: int = 2, occupation: int = 3) -> ScriptedDice:
+    """Dice for `new_zero_level` with race= and name= given: 18 score dice (`score_faces`), the 1d4 HP (2), the
+    d100 occupation (3)."""
+    return ScriptedDice([*score_faces(scores), hp, occupation])
 
 
 def roll_total(total: int, after: list[int], *, character: Character | None = None, rules: Ruleset | None = None,
