@@ -134,6 +134,14 @@ NO_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 0)
 ROOM_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 2)
 """Every SAVE +2: a monster's under ROOM DC 12 (ROOM DC − 10, D-2)."""
 
+CASTER: dict[str, Any] = dict(char_class="Magic-user", level=3, hp=12, hp_max=12, damage="1d6", spell_mod=2,
+                              spells=("Chill Touch", "Fireball"), zone="NEAR",
+                              saves={"INT": 4, "WIS": 0, "DEX": 0, "CON": 0, "STR": 0, "CHA": 0})
+"""A `pc` preset: a level-3 Magic-user in a fight (PROF 2, INT 16: spell_mod +2, INT SAVE +4, the others +0), 12 HP,
+AC 12, ATK +3, damage 1d6, NEAR, knowing Chill Touch and Fireball: `pc("m", CASTER)`."""
+FOE: dict[str, Any] = dict(level=0, hp=40, hp_max=40, saves={})
+"""A `monster` preset: a foe of no level with 40 HP, AC 12, ATK +2, damage 1d6, no SAVE bonus."""
+
 
 def _combatant_spec(args: tuple[str | Mapping[str, Any], ...], default_id: str) -> tuple[str, dict[str, Any]]:
     """The id (the first argument when it is a string, else `default_id`) and the presets' fields merged."""
