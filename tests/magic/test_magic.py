@@ -32,11 +32,12 @@ from furnace.magic.casting import (
     spells_known_cap,
 )
 from furnace.play.apply import apply_all
-from furnace.play.encounter import Action, act, start_turn, tactic_attack_nearest, take_turn
+from furnace.play.encounter import Action, act, start_turn, tactic_attack_nearest
 from furnace.play.rest import long_rest, short_rest
-from furnace.play.state import Encounter, Step
+from furnace.play.state import Step
 from furnace.rules.effects import parse_effect
-from furnace.rules.ruleset import Ruleset, load_ruleset
+from furnace.rules.ruleset import load_ruleset
+from tests.helpers.actions import cast_in
 from tests.helpers.factories import CASTER, FOE, cleric, encounter, fighter, mage, monster, pc
 
 RULES = load_ruleset()
@@ -501,13 +502,6 @@ def test_F_CLR_08_optional_extra_hd_recovery_exists_and_is_off() -> None:
 
 
 # -- in a fight (furnace.magic.fight via furnace.play.encounter) ----------------------------------------------------
-def cast_in(enc: Encounter, spell: str, target: str, faces: list[int], rules: Ruleset = RULES,
-            who: str = "m") -> tuple[Encounter, list[Event], ScriptedDice]:
-    dice = ScriptedDice(faces)
-    after, events = take_turn(enc, who, Action("cast", target, detail=spell), dice, rules)
-    return after, events, dice
-
-
 def test_F_SPELL_12_fireball_sl2_one_damage_roll_for_target_and_close_foe() -> None:
     """F-SPELL-12, F-TAB-13: Fireball SL2 (face 12 + 2 + 2 = 16) deals 1d6 fire to the target and everyone CLOSE to
     it, from ONE roll (d6 face 5): both CLOSE foes lose 5; the NEAR foe is untouched. Two dice in all."""

@@ -25,6 +25,7 @@ from furnace.play.encounter import Action, act, run_round, tactic_attack_nearest
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import Damage, parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.actions import cast_in
 from tests.helpers.factories import CASTER, FOE, encounter, mage, monster, pc
 
 RULES = load_ruleset()
@@ -39,13 +40,6 @@ def loosing(enc: Encounter, spell: str, target: str, faces: list[int], who: str 
     step = Step(enc, dice, RULES)
     magic_fight.cast_in_fight(step, who, spell, target)
     return step.enc, step.events, dice
-
-
-def cast_in(enc: Encounter, spell: str, target: str, faces: list[int], rules: Ruleset = RULES,
-            who: str = "m") -> tuple[Encounter, list[Event], ScriptedDice]:
-    dice = ScriptedDice(faces)
-    after, events = take_turn(enc, who, Action("cast", target, detail=spell), dice, rules)
-    return after, events, dice
 
 
 def only(events: list[Event] | tuple[Event, ...], kind: str) -> Event:
