@@ -1,8 +1,8 @@
 """One set of factories for the tests, in the game's words: characters, combatants, encounters (with scripted
 dice) and campaigns. No test module makes its own (tests/test_factories.py checks it).
 
-- Characters: `character(**fields)`, the presets `fighter`, `peasant`, `mage`, `cleric`, `rogue`, and the
-  repository's examples (`example("brakka")`).
+- Characters: `character(**fields)`, the presets `fighter`, `peasant`, `mage`, `cleric`, `rogue`, a fighter rolled
+  at the table (`rolled_fighter`), and the repository's examples (`example("brakka")`).
 - Combatants: `pc(cid)`, `monster(cid)`, a character's numbers for a fight (`fighting(character)`), a monster as a
   fight file or the bestiary writes it (`from_spec`), and a band of them (`band`).
 - Encounters: `encounter(*combatants)`, and `step(*combatants, faces=[…])`: one action's working state with the
@@ -20,6 +20,7 @@ written in the factory's docstring: a test that depends on a number passes it, o
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,9 @@ from typing import TYPE_CHECKING, Any
 from furnace.campaign import commands
 from furnace.campaign.state import CampaignState, Member
 from furnace.campaign.store import Store
+from furnace.characters.advancement import level_up
 from furnace.characters.character import Character, Occupation
+from furnace.characters.funnel import new_zero_level, promote
 from furnace.dice import DiceSource, ScriptedDice
 from furnace.play import combatant as _combatant
 from furnace.play.clock import Campaign
@@ -116,6 +119,19 @@ def cleric(*presets: Mapping[str, Any], **fields: Any) -> Character:
 def rogue(*presets: Mapping[str, Any], **fields: Any) -> Character:
     """A level-1 Rogue, an Arcane Trickster; otherwise `character`'s defaults."""
     return character({"char_class": "Rogue", "archetype": "Arcane Trickster", "level": 1}, *presets, **fields)
+
+
+def rolled_fighter(level: int, *, seed: int = 5, rules: Ruleset | None = None) -> Character:
+    """Brannoc as a table rolls him, every die from `random.Random(seed)` (5): a 0-level Human of Ada's
+    (`new_zero_level`), promoted a Fighter (Barbarian), then levelled up to `level`, choosing STR at each score
+    increase; under `rules` (the furnace profile)."""
+    rules = load_ruleset() if rules is None else rules
+    rng = random.Random(seed)
+    c, _ = new_zero_level(rng, rules, name="Brannoc", race="Human", player="Ada")
+    c, _ = promote(c, "Fighter", "Barbarian", rng, rules)
+    while c.level < level:
+        c, _ = level_up(c, rng, rules, ability="STR")
+    return c
 
 
 def example(stem: str) -> Character:
