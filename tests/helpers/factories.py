@@ -134,9 +134,11 @@ def rolled_fighter(level: int, *, seed: int = 5, rules: Ruleset | None = None) -
     return c
 
 
-def example(stem: str) -> Character:
-    """An example character of the repository, `examples/characters/<stem>.json` (brakka, wren, maelis …)."""
-    return Character.from_file(EXAMPLES / "characters" / f"{stem}.json")
+def example(stem: str, /, **fields: Any) -> Character:
+    """An example character of the repository, `examples/characters/<stem>.json` (brakka, wren, maelis …), with
+    `fields` changed as `model_copy` changes them (not validated again): `example("brakka", hp=200, hp_max=200)`."""
+    made = Character.from_file(EXAMPLES / "characters" / f"{stem}.json")
+    return made.model_copy(update=fields) if fields else made
 
 
 def examples() -> dict[str, Character]:
