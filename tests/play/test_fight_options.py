@@ -28,7 +28,7 @@ from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
-from tests.helpers.factories import encounter, from_spec, monster, pc, step
+from tests.helpers.factories import character, encounter, from_spec, monster, pc, step
 
 RULES = load_ruleset()
 SCORES = {"STR": 12, "DEX": 12, "CON": 12, "INT": 12, "WIS": 12, "CHA": 12}
@@ -195,7 +195,7 @@ def test_AMB_07_player_facing_defense() -> None:
 
 # -- initiative -------------------------------------------------------------------------------------------------------
 def _fight_file(tmp_path: Path, initiative: str | None) -> Path:
-    (tmp_path / "ash.json").write_text(Character(name="Ash", scores=SCORES, hp_max=4, hp=4).to_json(), "utf-8")
+    (tmp_path / "ash.json").write_text(character(name="Ash", scores=SCORES, hp_max=4).to_json(), "utf-8")
     line = f"initiative: {initiative}\n" if initiative else ""
     path = tmp_path / "fight.yaml"
     path.write_text(f"room_dc: 12\n{line}party: [{{file: ash.json}}]\nmonsters: [{{name: Rat, hp: 2}}]\n", "utf-8")
