@@ -65,7 +65,7 @@ def scores(base: Mapping[str, int] | None = None, /, **by_ability: int) -> dict[
     return {**TEN, **(base or {}), **by_ability}
 
 
-def merged(presets: tuple[Mapping[str, Any], ...], fields: Mapping[str, Any]) -> dict[str, Any]:
+def merged(presets: Iterable[object], fields: Mapping[str, Any]) -> dict[str, Any]:
     """The presets in order, then the fields: a later one wins (shared by every factory of tests/helpers)."""
     spec: dict[str, Any] = {}
     for preset in presets:
@@ -92,7 +92,7 @@ _character = character     # for roll_total, whose parameter `character` hides i
 
 
 def fighter(*presets: Mapping[str, Any], **fields: Any) -> Character:
-    """A level-1 Fighter (d10 hit die, PROF 2); otherwise `character`'s defaults: "Hero", scores 10, 10 HP."""
+    """A level-1 Fighter (d10 hit die, PROF 1); otherwise `character`'s defaults: "Hero", scores 10, 10 HP."""
     return character({"char_class": "Fighter", "level": 1}, *presets, **fields)
 
 
@@ -147,8 +147,6 @@ def examples() -> dict[str, Character]:
 
 
 # -- combatants ------------------------------------------------------------------------------------------------
-NO_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 0)
-"""Every SAVE +0."""
 ROOM_SAVES: dict[str, int] = dict.fromkeys(ABILITIES, 2)
 """Every SAVE +2: a monster's under ROOM DC 12 (ROOM DC − 10, D-2)."""
 
@@ -163,8 +161,9 @@ FOE: dict[str, Any] = dict(level=0, hp=40, hp_max=40, saves={})
 
 def _combatant_spec(args: tuple[str | Mapping[str, Any], ...], default_id: str) -> tuple[str, dict[str, Any]]:
     """The id (the first argument when it is a string, else `default_id`) and the presets' fields merged."""
-    cid, presets = (args[0], args[1:]) if args and isinstance(args[0], str) else (default_id, args)
-    return cid, merged(presets, {})   # type: ignore[arg-type]
+    if args and isinstance(args[0], str):
+        return args[0], merged(args[1:], {})
+    return default_id, merged(args, {})
 
 
 def pc(*id_and_presets: str | Mapping[str, Any], **fields: Any) -> Combatant:
