@@ -17,30 +17,21 @@ from furnace.characters.funnel import promote
 from furnace.dice import ScriptedDice
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import character, peasant
 
 RULES = load_ruleset()
 RULES_B = RULES.with_options({"advancement_table": "F-TAB-05b"})
 TEN = dict.fromkeys(ABILITIES, 10)
-ARCHETYPE = {"Fighter": ("Barbarian", "Human"), "Cleric": ("Bloodshaman", "Half-orc"),
-             "Rogue": ("Arcane Trickster", "Elf"), "Magic-user": ("Wizard", "Dwarf")}
+# each class with an archetype and a race of its own; 10 HP, a pool of Hit Dice as large as the level (1 to 5)
+CLASS: dict[str, dict[str, Any]] = {
+    "Fighter": dict(char_class="Fighter", archetype="Barbarian", race="Human"),
+    "Cleric": dict(char_class="Cleric", archetype="Bloodshaman", race="Half-orc"),
+    "Rogue": dict(char_class="Rogue", archetype="Arcane Trickster", race="Elf"),
+    "Magic-user": dict(char_class="Magic-user", archetype="Wizard", race="Dwarf")}
 DOLLAR = {"Fighter": 3, "Cleric": 2, "Rogue": 2, "Magic-user": 1}
 SIDES = {"Fighter": 10, "Cleric": 8, "Rogue": 8, "Magic-user": 6}
-
-
-def classed(char_class: str, level: int = 1, scores: dict[str, int] | None = None, **fields: Any) -> Character:
-    """A character of a class at a level with exact scores."""
-    archetype, race = ARCHETYPE[char_class]
-    fields.setdefault("hp_max", 10)
-    fields.setdefault("hp", fields["hp_max"])
-    fields.setdefault("hit_dice", min(max(level, 1), 5))
-    return Character(name="Hero", race=race, char_class=char_class, archetype=archetype, level=level,
-                     scores={**TEN, **(scores or {})}, **fields)
-
-
-def survivor(scores: dict[str, int] | None = None, hp: int = 3, race: str = "Human") -> Character:
-    return Character(name="Survivor", race=race, level=0, scores={**TEN, **(scores or {})}, hp_max=hp, hp=hp,
-                     hit_dice=1, occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork"),
-                     skills=["Nature"])
+# a 0-level Farmer who rolled no occupation (the d100 not kept) and carries nothing
+SURVIVOR: dict[str, Any] = dict(occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork"), items=[])
 
 
 def up(c: Character, faces: list[int], rules: Ruleset = RULES, **kw: Any) -> Character:
@@ -55,7 +46,7 @@ def up(c: Character, faces: list[int], rules: Ruleset = RULES, **kw: Any) -> Cha
 @pytest.mark.parametrize("char_class", ["Fighter", "Cleric", "Rogue", "Magic-user"])
 def test_F_HP_01_roll_class_die_no_con_added(char_class: str) -> None:
     """F-HP-01: levels 2-5 roll the class die (d10/d8/d8/d6); CON is not added to the roll."""
-    c = classed(char_class, 1, {"CON": 18})
+    c = character(CLASS[char_class], level=1, hit_dice=1, CON=18)
     dice = ScriptedDice([SIDES[char_class]])
     after, events = level_up(c, dice, RULES)
     assert dice.used == [(SIDES[char_class], SIDES[char_class])]
@@ -69,14 +60,14 @@ def test_F_HP_01_roll_class_die_no_con_added(char_class: str) -> None:
 def test_F_HP_01_die_is_no_bigger_than_the_class_die(char_class: str, face: int) -> None:
     """F-HP-01, F-CLS-01: a face one above the class die cannot come up."""
     with pytest.raises(ValueError, match="cannot come up"):
-        level_up(classed(char_class), ScriptedDice([face]), RULES)
+        level_up(character(CLASS[char_class], level=1, hit_dice=1), ScriptedDice([face]), RULES)
 
 
 # -- F-HP-02 the floor ----------------------------------------------------------------------------------
 @pytest.mark.parametrize(("face", "gained"), [(1, 3), (2, 3), (3, 3), (4, 4), (10, 10)])
 def test_F_HP_02_fighter_con2_rolls_1_to_3_adds_3(face: int, gained: int) -> None:
     """F-HP-02 worked example 1: a Fighter with CON +2 rolling 1, 2 or 3 on d10 adds 3 (floor min(3, 5))."""
-    c = classed("Fighter", 1, {"CON": 16})
+    c = character(CLASS["Fighter"], level=1, hit_dice=1, CON=16)
     assert hp_floor(c, RULES) == 3
     gain, rolls = gain_hp(c, 2, ScriptedDice([face]), RULES)
     assert (gain.rolled, gain.gained, gain.floor, gain.die) == (face, gained, 3, "d10")
@@ -87,7 +78,7 @@ def test_F_HP_02_fighter_con2_rolls_1_to_3_adds_3(face: int, gained: int) -> Non
 @pytest.mark.parametrize(("face", "gained"), [(1, 3), (2, 3), (3, 3), (4, 4), (6, 6)])
 def test_F_HP_02_magic_user_con3_d6_rolls_1_to_3_adds_3(face: int, gained: int) -> None:
     """F-HP-02 worked example 2: a Magic-user with CON +3 on d6 adds 3 on 1-3, 'even though 1+CON is 4'."""
-    c = classed("Magic-user", 1, {"CON": 18})
+    c = character(CLASS["Magic-user"], level=1, hit_dice=1, CON=18)
     assert hp_floor(c, RULES) == 3
     gain, _ = gain_hp(c, 3, ScriptedDice([face]), RULES)
     assert (gain.rolled, gain.gained, gain.floor) == (face, gained, 3)
@@ -102,13 +93,13 @@ def test_F_HP_02_magic_user_con3_d6_rolls_1_to_3_adds_3(face: int, gained: int) 
 ])
 def test_F_HP_02_CF_09_floor_is_min_of_1_plus_con_and_half_die(char_class: str, con: int, floor: int) -> None:
     """F-HP-02, CF-09: floor = min(1 + CON, HD/2) (HD/2 = 3/4/5 for d6/d8/d10)."""
-    assert hp_floor(classed(char_class, 1, {"CON": con}), RULES) == floor
+    assert hp_floor(character(CLASS[char_class], level=1, hit_dice=1, CON=con), RULES) == floor
 
 
 @pytest.mark.parametrize("con", [3, 8])
 def test_F_HP_02_AMB_11_negative_con_roll_stands(con: int) -> None:
     """F-HP-02, AMB-11: when 1 + CON ≤ 0 the roll stands (a 1 stays 1)."""
-    c = classed("Fighter", 2, {"CON": con})
+    c = character(CLASS["Fighter"], level=2, hit_dice=2, CON=con)
     gain, _ = gain_hp(c, 3, ScriptedDice([1]), RULES)
     assert gain.gained == 1
 
@@ -116,7 +107,7 @@ def test_F_HP_02_AMB_11_negative_con_roll_stands(con: int) -> None:
 def test_F_HP_02_CF_09_uncapped_option() -> None:
     """CF-09 switch: hp_floor = uncapped gives at least 1 + CON: the Magic-user of example 2 gets 4."""
     rules = RULES.with_options({"hp_floor": "uncapped"})
-    c = classed("Magic-user", 1, {"CON": 18})
+    c = character(CLASS["Magic-user"], level=1, hit_dice=1, CON=18)
     assert hp_floor(c, rules) == 4
     gain, _ = gain_hp(c, 2, ScriptedDice([1]), rules)
     assert gain.gained == 4
@@ -125,7 +116,7 @@ def test_F_HP_02_CF_09_uncapped_option() -> None:
 def test_F_MU_01_CF_04_d8_option_floor_cap_4() -> None:
     """F-MU-01, CF-04: magic_user_hit_die = d8 rolls a d8 with floor cap 4 (CON +3 rolling 1 → 4)."""
     rules = RULES.with_options({"magic_user_hit_die": "d8"})
-    c = classed("Magic-user", 1, {"CON": 18})
+    c = character(CLASS["Magic-user"], level=1, hit_dice=1, CON=18)
     assert c.hit_die(rules) == "d8"
     assert hp_floor(c, rules) == 4
     assert up(c, [1], rules).hp_max == 10 + 4
@@ -136,7 +127,7 @@ def test_F_MU_01_CF_04_d8_option_floor_cap_4() -> None:
 @pytest.mark.parametrize("char_class", ["Fighter", "Cleric", "Rogue", "Magic-user"])
 def test_F_HP_04_flat_dollar_at_levels_6_to_10_no_dice(char_class: str) -> None:
     """F-HP-04, CF-10: levels 6-10 add $ = 3/2/2/1 with no roll (F-FTR-01, F-CLR-01, F-ROG-01, F-MU-01)."""
-    c = classed(char_class, 5, {"CON": 18}, hp_max=30)
+    c = character(CLASS[char_class], level=5, hit_dice=5, CON=18, hp_max=30)
     for level in range(6, 11):
         dice = ScriptedDice([])
         c, events = level_up(c, dice, RULES, ability="STR" if level % 2 == 0 else None)
@@ -149,7 +140,7 @@ def test_F_HP_04_flat_dollar_at_levels_6_to_10_no_dice(char_class: str) -> None:
 def test_F_HP_04_CF_10_roll_option_after_level_5() -> None:
     """CF-10 switch: hp_after_level_5 = roll rolls the class die with the floor at level 6 too."""
     rules = RULES.with_options({"hp_after_level_5": "roll"})
-    c = classed("Fighter", 5, {"CON": 16}, hp_max=30)
+    c = character(CLASS["Fighter"], level=5, hit_dice=5, CON=16, hp_max=30)
     assert up(c, [1], rules, ability="STR").hp_max == 30 + 3
     assert up(c, [9], rules, ability="STR").hp_max == 30 + 9
 
@@ -157,7 +148,7 @@ def test_F_HP_04_CF_10_roll_option_after_level_5() -> None:
 # -- F-HP-06 the pool ----------------------------------------------------------------------------------
 def test_F_HP_06_hit_dice_pool_1_to_5_then_5() -> None:
     """F-HP-06, AMB-13: the pool holds 1 die at level 1 up to 5 at level 5, and stays 5 to level 10."""
-    c, _ = promote(survivor(), "Rogue", "Arcane Trickster", ScriptedDice([5]), RULES)
+    c, _ = promote(peasant(SURVIVOR), "Rogue", "Arcane Trickster", ScriptedDice([5]), RULES)
     pools = [c.hit_dice]
     for level in range(2, 11):
         c = up(c, [5] if level <= 5 else [], ability="DEX" if level in (4, 6, 8, 10) else None)
@@ -167,7 +158,7 @@ def test_F_HP_06_hit_dice_pool_1_to_5_then_5() -> None:
 
 def test_F_HP_06_spent_pool_refills_by_one_at_a_rolled_level() -> None:
     """F-HP-06: a level up adds one die to the pool (levels 2-5), never above the level's size."""
-    c = classed("Cleric", 3, hit_dice=1)
+    c = character(CLASS["Cleric"], level=3, hit_dice=1)
     assert up(c, [4], ability="WIS").hit_dice == 2
 
 
@@ -175,27 +166,28 @@ def test_F_HP_06_spent_pool_refills_by_one_at_a_rolled_level() -> None:
 @pytest.mark.parametrize("rules", [RULES, RULES_B], ids=["F-TAB-05a", "F-TAB-05b"])
 def test_F_ADV_01_prof_by_level(rules: Ruleset) -> None:
     """F-ADV-01: PROF for levels 0..10 is 0,1,1,2,2,3,3,3,3,4,4 in both tables."""
-    profs = [classed("Fighter", level).prof(rules) for level in range(11)]
+    profs = [character(CLASS["Fighter"], level=level, hit_dice=min(max(level, 1), 5)).prof(rules)
+             for level in range(11)]
     assert profs == [0, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4]
 
 
 def test_F_ADV_01_no_level_above_10() -> None:
     """F-ADV-01: levels run 0-10; a level-10 character cannot go up."""
     with pytest.raises(CharacterError, match="highest"):
-        level_up(classed("Fighter", 10, hp_max=60), ScriptedDice([]), RULES)
+        level_up(character(CLASS["Fighter"], level=10, hit_dice=5, hp_max=60), ScriptedDice([]), RULES)
 
 
 def test_F_ADV_01_level_up_needs_a_class_and_a_living_character() -> None:
     """F-ADV-01, F-CHAR-01: a 0-level survivor is promoted first; the dead do not advance."""
     with pytest.raises(CharacterError, match="promote"):
-        level_up(survivor(), ScriptedDice([3]), RULES)
+        level_up(peasant(SURVIVOR), ScriptedDice([3]), RULES)
     with pytest.raises(CharacterError, match="dead"):
-        level_up(classed("Fighter", 2, dead="eaten"), ScriptedDice([3]), RULES)
+        level_up(character(CLASS["Fighter"], level=2, hit_dice=2, dead="eaten"), ScriptedDice([3]), RULES)
 
 
 # -- F-ADV-02 archetype features --------------------------------------------------------------------------
 def feature_levels(rules: Ruleset) -> list[int]:
-    c, _ = promote(survivor(), "Fighter", "Barbarian", ScriptedDice([6]), rules)
+    c, _ = promote(peasant(SURVIVOR), "Fighter", "Barbarian", ScriptedDice([6]), rules)
     levels = []
     for level in range(2, 11):
         before = len(c.archetype_features)
@@ -220,7 +212,7 @@ def test_F_ADV_02_CF_01_features_at_3_7_with_f_tab_05b() -> None:
 @pytest.mark.parametrize("level", [4, 6, 8, 10])
 def test_F_ADV_03_plus_one_needs_a_choice_at_4_6_8_10(level: int) -> None:
     """F-ADV-03: levels 4, 6, 8, 10 give +1 to a chosen score; without a choice level_up raises."""
-    c = classed("Fighter", level - 1, hp_max=30)
+    c = character(CLASS["Fighter"], level=level - 1, hit_dice=min(level - 1, 5), hp_max=30)
     faces = [5] if level <= 5 else []
     with pytest.raises(CharacterError, match="choose"):
         level_up(c, ScriptedDice(faces), RULES)
@@ -232,21 +224,21 @@ def test_F_ADV_03_plus_one_needs_a_choice_at_4_6_8_10(level: int) -> None:
 @pytest.mark.parametrize("level", [2, 3, 5, 7, 9])
 def test_F_ADV_03_no_plus_one_at_other_levels(level: int) -> None:
     """F-ADV-03: other levels leave the scores alone."""
-    c = classed("Fighter", level - 1, hp_max=30)
+    c = character(CLASS["Fighter"], level=level - 1, hit_dice=min(level - 1, 5), hp_max=30)
     after = up(c, [5] if level <= 5 else [])
     assert after.scores == c.scores
 
 
 def test_F_ABIL_03_F_ADV_03_level_up_plus_one_on_18_stays_18() -> None:
     """F-ABIL-03, F-ADV-03: the level-up +1 is non-magical: a 17 becomes 18, an 18 stays 18."""
-    c = classed("Fighter", 3, {"STR": 17, "DEX": 18})
+    c = character(CLASS["Fighter"], level=3, hit_dice=3, STR=17, DEX=18)
     assert up(c, [5], ability="STR").scores["STR"] == 18
     assert up(c, [5], ability="DEX").scores["DEX"] == 18
 
 
 def test_F_ADV_03_plus_one_recomputes_the_modifier() -> None:
     """F-ADV-03: 'Recompute the modifier afterwards': CON 15 → 16 raises the modifier and the floor."""
-    c = classed("Fighter", 3, {"CON": 15})
+    c = character(CLASS["Fighter"], level=3, hit_dice=3, CON=15)
     assert (c.mod("CON"), hp_floor(c, RULES)) == (1, 2)
     after = up(c, [1], ability="CON")
     assert (after.mod("CON"), hp_floor(after, RULES)) == (2, 3)
@@ -255,45 +247,45 @@ def test_F_ADV_03_plus_one_recomputes_the_modifier() -> None:
 
 def test_F_ABIL_03_F_ADV_03_plus_one_on_a_magical_19_does_not_lower_it() -> None:
     """F-ABIL-03: non-magical increases stop at 18; a score already raised to 19 by magic must not drop."""
-    c = classed("Fighter", 3, {"STR": 19})
+    c = character(CLASS["Fighter"], level=3, hit_dice=3, STR=19)
     assert up(c, [5], ability="STR").scores["STR"] == 19
 
 
 def test_F_ADV_03_unknown_ability_is_a_character_error() -> None:
     """F-ADV-03: the +1 goes to one of the six abilities; any other name is the user's error."""
     with pytest.raises(CharacterError):
-        level_up(classed("Fighter", 3), ScriptedDice([5]), RULES, ability="LUCK")  # type: ignore[arg-type]
+        level_up(character(CLASS["Fighter"], level=3, hit_dice=3), ScriptedDice([5]), RULES, ability="LUCK")  # type: ignore[arg-type]
 
 
 # -- F-ARCH-01/02 archetype features by key; the Barbarian's d12 ------------------------------------------------
 def test_F_ARCH_01_AMB_46_feature_chosen_by_key() -> None:
     """F-ARCH-01, AMB-46: the player chooses an unused feature by key; with no choice the first unused one."""
-    c = classed("Fighter", 1)
+    c = character(CLASS["Fighter"], level=1, hit_dice=1)
     c2 = up(c, [5], feature="fearless")
     assert c2.archetype_features == ["fearless"]
-    c3 = up(classed("Fighter", 4, archetype_features=["fearless"]), [5])
+    c3 = up(character(CLASS["Fighter"], level=4, hit_dice=4, archetype_features=["fearless"]), [5])
     assert c3.archetype_features == ["fearless", "rage"]
 
 
 @pytest.mark.parametrize("wanted", ["fearless", "flight", "basic", "bloodmagic"])
 def test_F_ARCH_01_unavailable_feature_raises(wanted: str) -> None:
     """F-ARCH-01: a taken feature, an unknown one, the basic row or another archetype's feature raises."""
-    c = classed("Fighter", 4, archetype_features=["fearless"])
+    c = character(CLASS["Fighter"], level=4, hit_dice=4, archetype_features=["fearless"])
     with pytest.raises(CharacterError, match="not available"):
         level_up(c, ScriptedDice([5]), RULES, feature=wanted)
 
 
 def test_F_ARCH_01_every_feature_taken_raises() -> None:
     """F-ARCH-01: five features in the menu; a sixth pick has nothing left."""
-    c = classed("Fighter", 6, hp_max=40,
-                archetype_features=["rage", "melee-crit-19", "d12-hit-die", "fearless", "intimidating"])
+    c = character(CLASS["Fighter"], level=6, hit_dice=5, hp_max=40,
+                  archetype_features=["rage", "melee-crit-19", "d12-hit-die", "fearless", "intimidating"])
     with pytest.raises(CharacterError, match="every Barbarian feature"):
         level_up(c, ScriptedDice([]), RULES)
 
 
 def test_F_ARCH_02_barbarian_d12_hit_die() -> None:
     """F-ARCH-02, F-HP-01, F-HP-02: the d12 feature makes the Barbarian's die d12, floor cap 6."""
-    c = classed("Fighter", 1, {"CON": 20})
+    c = character(CLASS["Fighter"], level=1, hit_dice=1, CON=20)
     assert c.hit_die(RULES) == "d10"
     c = up(c, [10], feature="d12-hit-die")
     assert c.hit_die(RULES) == "d12"
@@ -310,14 +302,14 @@ def test_F_ARCH_02_barbarian_d12_hit_die() -> None:
 
 def test_F_ARCH_02_d12_floor_cap_6_shows_with_an_uncapped_comparison() -> None:
     """F-ARCH-02: with CON +3 a d12 Barbarian's floor is 4 (= 1 + CON, under the cap 6), a d6 Magic-user's 3."""
-    barbarian = classed("Fighter", 2, {"CON": 18}, archetype_features=["d12-hit-die"])
-    wizard = classed("Magic-user", 2, {"CON": 18})
+    barbarian = character(CLASS["Fighter"], level=2, hit_dice=2, CON=18, archetype_features=["d12-hit-die"])
+    wizard = character(CLASS["Magic-user"], level=2, hit_dice=2, CON=18)
     assert (hp_floor(barbarian, RULES), hp_floor(wizard, RULES)) == (4, 3)
 
 
 def test_F_ARCH_02_d12_does_not_change_the_flat_dollar() -> None:
     """F-ARCH-02, F-HP-04: after level 5 a d12 Barbarian still adds the Fighter's $ = 3, no roll."""
-    c = classed("Fighter", 5, archetype_features=["rage", "d12-hit-die"], hp_max=40)
+    c = character(CLASS["Fighter"], level=5, hit_dice=5, archetype_features=["rage", "d12-hit-die"], hp_max=40)
     assert up(c, [], ability="STR").hp_max == 43
 
 
@@ -330,12 +322,12 @@ def test_F_HP_01_F_HP_04_F_ADV_01_02_03_survivor_to_level_10(char_class: str, ru
     HP = 0-level HP + the five rolled gains (levels 1-5, floored) + 5 × $; PROF 4; saves unchanged;
     features 3 (F-TAB-05a) or 2 (F-TAB-05b); pool 5; STR 16 + four +1s capped at 18.
     """
-    archetype, race = ARCHETYPE[char_class]
+    archetype, race = CLASS[char_class]["archetype"], CLASS[char_class]["race"]
     sides = SIDES[char_class]
     rolls = [sides, 1, 2, sides - 1, 3]                     # levels 1..5
     floor = min(1 + 2, sides // 2)                          # CON 16: +2
     gains = [max(r, floor) for r in rolls]
-    start = survivor({"CON": 16, "STR": 16}, hp=3, race=race)
+    start = peasant(SURVIVOR, CON=16, STR=16, hp_max=3, race=race)
     dice = ScriptedDice([rolls[0]])
     c, _ = promote(start, char_class, archetype, dice, rules, extra_save="CON")
     assert dice.remaining == 0
@@ -356,7 +348,7 @@ def test_F_HP_01_F_HP_04_F_ADV_01_02_03_survivor_to_level_10(char_class: str, ru
 
 def test_F_HP_04_derived_example_fighter_level_10() -> None:
     """F-HP-04 (DERIVED example): a 10th-level Fighter has 5 HD rolls + 15 (here with 0-level HP 4, D-6)."""
-    c, _ = promote(survivor(hp=4), "Fighter", "Barbarian", ScriptedDice([6]), RULES)
+    c, _ = promote(peasant(SURVIVOR, hp_max=4), "Fighter", "Barbarian", ScriptedDice([6]), RULES)
     for level, face in zip(range(2, 11), [7, 8, 9, 10, 0, 0, 0, 0, 0], strict=True):
         c = up(c, [face] if level <= 5 else [], ability="STR" if level in (4, 6, 8, 10) else None)
     assert c.hp_max == 4 + (6 + 7 + 8 + 9 + 10) + 15

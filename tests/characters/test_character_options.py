@@ -13,7 +13,7 @@ import pytest
 
 from furnace import dice
 from furnace.characters.abilities import modifier
-from furnace.characters.character import Character, CharacterError, Occupation, Weapon
+from furnace.characters.character import Character, CharacterError, Weapon
 from furnace.characters.equipment import (
     armor_proficient,
     attack_bonus,
@@ -29,39 +29,26 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.conditions import modifier_name
 from furnace.play.encounter import attack
 from furnace.play.skills import skill_check
-from furnace.play.state import Encounter, Step
+from furnace.play.state import Step
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import character, fighter, fighting, monster, peasant, rogue, step
 
 RULES = load_ruleset()
 TEN: dict[Ability, int] = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
 DAGGER = Weapon(name="dagger", category="simple", kind="one-handed", damage="1d4")
 GREATSWORD = Weapon(name="greatsword", category="martial", kind="two-handed", damage="2d6")
 ATK_HARD = modifier_name("atk", "HARD")
-
-
-def pc(**fields: Any) -> Character:
-    base: dict[str, Any] = {"name": "Ada", "race": "Human", "level": 1, "scores": TEN, "hp_max": 8, "hp": 8}
-    scores = fields.pop("scores", {})
-    return Character.model_validate({**base, **fields, "scores": {**TEN, **scores}})
-
-
-def peasant(**fields: Any) -> Character:
-    return Character(name="Survivor", race=fields.pop("race", "Human"), level=0, scores=TEN, hp_max=3, hp=3,
-                     hit_dice=1, occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork", roll=1),
-                     skills=["Nature"], items=["pitchfork"], **fields)
-
-
-def ogre(ac: int = 12) -> Combatant:
-    return Combatant(id="b", name="Ogre", side="b", kind="monster", level=1, hp=50, hp_max=50, ac=ac,
-                     attack_bonus=2, damage="1d6", zone="CLOSE")
+ADA: dict[str, Any] = dict(name="Ada", level=1, hp_max=8)   # a level-1 Human of no class, scores 10, 8 HP
+OGRE: dict[str, Any] = dict(name="Ogre", saves={})   # AC 12, 50 HP
+IN_MAIL: dict[str, Any] = dict(char_class="Magic-user", archetype="Wizard", armor="chain-mail", weapons=[DAGGER],
+                               spells=["Magic Missile"])   # a Magic-user in chain mail
+GREAT_WEAPON: dict[str, Any] = dict(archetype="Barbarian", fighting_style="2H weapon master", weapons=[GREATSWORD])
 
 
 def swing(character: Character, faces: list[int], rules: Ruleset) -> tuple[Step, ScriptedDice]:
     """The character's ATK on a monster of AC 12 (ROOM DC 12), with the dice given; every die used."""
-    rng = ScriptedDice(faces)
-    me = from_character(character, "a", rules, zone="CLOSE", id="a")
-    s = Step(Encounter(room_dc=12, round=1, combatants=(me, ogre())), rng, rules)
+    s, rng = step(fighting(character, rules=rules), monster(OGRE), faces=faces, rules=rules)
     attack(s, "a", "b")
     assert rng.remaining == 0
     return s, rng
@@ -75,7 +62,7 @@ def held_names(c: Combatant) -> set[str]:
 def test_CF_03_AMB_08_ability_13_modifier_1_or_0() -> None:
     """CF-03: 13 is printed in the 9-13 (0) and 13-15 (+1) rows. Default 1: +1; option 0: 0. 12 and 14 unchanged."""
     zero = RULES.with_options({"ability_13_modifier": 0})
-    strong = pc(level=0, scores={"STR": 13})
+    strong = character(ADA, level=0, scores={"STR": 13})
     assert (strong.mod("STR", RULES), strong.mod("STR", zero), strong.mod("STR")) == (1, 0, 1)
     assert [modifier(s, zero) for s in (12, 13, 14)] == [0, 0, 1]
     assert [modifier(s, RULES) for s in (12, 13, 14)] == [0, 1, 1]
@@ -86,7 +73,7 @@ def test_CF_03_ability_13_modifier_reaches_the_fight_the_load_and_the_skills() -
     """A 0-level peasant with STR 13 and a fist: ATK +1 and 2 DAM by default, +0 and 1 DAM under 0; Load 11 or 10;
     an Athletics CHECK d20 11: 12 meets ROOM DC 12 by default, 11 does not under 0."""
     zero = load_ruleset(overrides={"ability_13_modifier": 0})
-    strong = pc(level=0, scores={"STR": 13})
+    strong = character(ADA, level=0, scores={"STR": 13})
     default, flipped = from_character(strong, "a", RULES), from_character(strong, "a", zero)
     assert (default.attack_bonus, default.damage, default.saves["STR"]) == (1, "2", 1)
     assert (flipped.attack_bonus, flipped.damage, flipped.saves["STR"]) == (0, "1", 0)
@@ -138,13 +125,9 @@ def test_F_ARCH_01_archetype_feature_at_level_1() -> None:
 
 
 # -- armor proficiency: rogue_shield, nonproficient_armor, magic_user_proficiencies (D-9, CF-06, CF-07) ----------
-def rogue(**fields: Any) -> Character:
-    return pc(char_class="Rogue", archetype="Arcane Trickster", shield=True, weapons=[DAGGER], **fields)
-
-
 def test_CF_07_rogue_shield_true_no_penalty() -> None:
     """Default: a Rogue is proficient with a shield (the class table). ATK 0 + PROF 1 = 1; d20 11 hits AC 12."""
-    r = rogue()
+    r = rogue(ADA, shield=True, weapons=[DAGGER])
     assert armor_proficient(r, "shield", RULES) and r.armor_penalty(RULES) == []
     c = from_character(r, "a", RULES)
     assert c.attack_bonus == 1 and ATK_HARD not in held_names(c)
@@ -156,7 +139,7 @@ def test_CF_07_D_9_rogue_shield_false_makes_her_attacks_hard() -> None:
     """rogue_shield false: the shield is not hers to use, so under nonproficient_armor like_5e her ATK is HARD
     (AC 12 → 15: d20 11 + 1 = 12 misses) and her STR and DEX SAVEs are held HARD."""
     rules = RULES.with_options({"rogue_shield": False})
-    r = rogue()
+    r = rogue(ADA, shield=True, weapons=[DAGGER])
     assert not armor_proficient(r, "shield", rules)
     c = from_character(r, "a", rules)
     assert {ATK_HARD, modifier_name("str_saves", "HARD"), modifier_name("dex_saves", "HARD")} <= held_names(c)
@@ -165,15 +148,10 @@ def test_CF_07_D_9_rogue_shield_false_makes_her_attacks_hard() -> None:
     assert s.c("b").hp == 50 and s.events[-1].what == "misses Ogre (12 vs 15)"
 
 
-def mage(**fields: Any) -> Character:
-    return pc(char_class="Magic-user", archetype="Wizard", armor="chain-mail", weapons=[DAGGER],
-              spells=["Magic Missile"], **fields)
-
-
 def test_D_9_nonproficient_armor_like_5e() -> None:
     """like_5e (default): a Magic-user in chain mail: STR/DEX CHECKs HARD (Athletics d20 13 vs 15 fails), STR/DEX
     SAVEs and ATKs HARD, no spellcasting; her CON SAVE and INT CHECKs are untouched."""
-    m = mage()
+    m = character(ADA, IN_MAIL)
     assert not m.can_cast_in_armor(RULES)
     assert {(x.applies_to, x.mode) for x in m.armor_penalty(RULES)} == {
         ("str_checks", "HARD"), ("dex_checks", "HARD"), ("str_saves", "HARD"), ("dex_saves", "HARD"),
@@ -190,7 +168,7 @@ def test_D_9_nonproficient_armor_like_5e() -> None:
 def test_AMB_40_nonproficient_armor_checks_and_attacks() -> None:
     """checks_and_attacks: the same CHECKs and ATKs HARD and no spellcasting, but no SAVE is HARD."""
     rules = RULES.with_options({"nonproficient_armor": "checks_and_attacks"})
-    m = mage()
+    m = character(ADA, IN_MAIL)
     assert not m.can_cast_in_armor(rules)
     assert skill_check(m, "Acrobatics", ScriptedDice([13]), 12, rules).dc.value == 15
     names = held_names(from_character(m, "a", rules))
@@ -202,7 +180,7 @@ def test_AMB_40_nonproficient_armor_checks_and_attacks() -> None:
 def test_D_9_nonproficient_armor_no_penalty() -> None:
     """no_penalty: chain mail costs her nothing: Athletics DC 12 (d20 13 succeeds), she may cast, d20 12 + 1 hits."""
     rules = RULES.with_options({"nonproficient_armor": "no_penalty"})
-    m = mage()
+    m = character(ADA, IN_MAIL)
     assert m.can_cast_in_armor(rules) and m.armor_penalty(rules) == []
     athletics = skill_check(m, "Athletics", ScriptedDice([13]), 12, rules)
     assert (athletics.dc.value, athletics.success) == (12, True)
@@ -215,7 +193,7 @@ def test_CF_06_magic_user_proficiencies_class_section() -> None:
     """table (default): shield and simple weapons; a longsword adds no PROF (ATK 0) and boiled leather is not hers
     (ATK HARD). class_section: light armor and martial weapons (ATK 0 + PROF 1 = 1, no HARD), the shield not."""
     sword = Weapon(name="longsword", category="martial", kind="one-handed", damage="1d8")
-    m = pc(char_class="Magic-user", archetype="Wizard", armor="boiled-leather", weapons=[sword])
+    m = character(ADA, char_class="Magic-user", archetype="Wizard", armor="boiled-leather", weapons=[sword])
     section = RULES.with_options({"magic_user_proficiencies": "class_section"})
     assert (attack_bonus(m, sword, RULES), attack_bonus(m, sword, section)) == (0, 1)
     assert ATK_HARD in held_names(from_character(m, "a", RULES))
@@ -234,7 +212,7 @@ def test_AMB_38_two_handed_low_str_one_and_half() -> None:
     """STR score 4 (−2) with a martial two-handed 1d10: plain_str −2 (1d10-2); one_and_half ceil(−3.0) = −3.
     STR −1: ceil(−1.5) = −1 either way; positive STR is 1.5× under both."""
     half = RULES.with_options({"two_handed_low_str": "one_and_half"})
-    weak = pc(char_class="Fighter", archetype="Barbarian", scores={"STR": 4})
+    weak = character(ADA, char_class="Fighter", archetype="Barbarian", scores={"STR": 4})
     axe = Weapon(name="greataxe", category="martial", kind="two-handed", damage="1d10")
     assert (damage_expression(weak, axe, RULES), damage_expression(weak, axe, half)) == ("1d10-2", "1d10-3")
     assert [two_handed_bonus(s, half) for s in (-3, -2, -1, 0, 2)] == [-4, -3, -1, 0, 3]
@@ -242,15 +220,10 @@ def test_AMB_38_two_handed_low_str_one_and_half() -> None:
     assert from_character(weak.model_copy(update={"weapons": [axe]}), "a", half).damage == "1d10-3"
 
 
-def great_weapon_fighter(**fields: Any) -> Character:
-    return pc(char_class="Fighter", archetype="Barbarian", fighting_style="2H weapon master", weapons=[GREATSWORD],
-              **fields)
-
-
 def test_F_FTR_04_AMB_45_two_handed_style_reroll_once() -> None:
     """reroll_once (default): each 1 on the two-handed damage dice is rolled again once (`2d6ro1`): faces 1, 4 and
     the reroll 5 deal 9 (d20 15 hits AC 12)."""
-    f = great_weapon_fighter()
+    f = fighter(ADA, GREAT_WEAPON)
     assert damage_expression(f, GREATSWORD, RULES) == "2d6ro1"
     assert dice.roll("2d6ro1", ScriptedDice([1, 4, 5])).total == 9
     s, _ = swing(f, [15, 1, 4, 5], RULES)
@@ -260,7 +233,7 @@ def test_F_FTR_04_AMB_45_two_handed_style_reroll_once() -> None:
 def test_F_FTR_04_AMB_45_two_handed_style_count_as_2() -> None:
     """count_as_2: a 1 counts as 2 (`2d6mi2`): faces 1 and 4 deal 6, no reroll."""
     rules = RULES.with_options({"two_handed_style_ones": "count_as_2"})
-    f = great_weapon_fighter(scores={"STR": 14})
+    f = fighter(ADA, GREAT_WEAPON, scores={"STR": 14})
     assert damage_expression(f, GREATSWORD, rules) == "2d6mi2+2"
     s, _ = swing(f.model_copy(update={"scores": TEN}), [15, 1, 4], rules)
     assert s.c("b").hp == 50 - 6
@@ -268,7 +241,7 @@ def test_F_FTR_04_AMB_45_two_handed_style_count_as_2() -> None:
 
 def test_F_FTR_04_two_handed_style_only_on_two_handed_weapons() -> None:
     """The style touches two-handed weapons only; another style leaves the dice alone; styles are F-TAB-39's."""
-    f = great_weapon_fighter()
+    f = fighter(ADA, GREAT_WEAPON)
     assert damage_expression(f, DAGGER, RULES) == "1d4"
     assert damage_expression(f.model_copy(update={"fighting_style": "Defense"}), GREATSWORD, RULES) == "2d6"
     assert fighting_style_name("d", RULES) == "2H weapon master"
@@ -283,7 +256,7 @@ def test_F_FTR_04_two_handed_style_only_on_two_handed_weapons() -> None:
 def test_AMB_57_overload_penalty_hard_near() -> None:
     """STR 10 (Load 10) with 12 items: over Load by 2. hard_near (default): Athletics d20 13 vs DC 15 fails, her ATK
     is held HARD (d20 11 + 1 = 12 misses AC 12 + 3); above twice the Load she cannot move."""
-    heavy = pc(char_class="Fighter", archetype="Barbarian", weapons=[DAGGER], items=[f"sack {i}" for i in range(11)])
+    heavy = fighter(ADA, archetype="Barbarian", weapons=[DAGGER], items=[f"sack {i}" for i in range(11)])
     assert over_load(heavy, rules=RULES) == 2 and load_state(heavy, RULES) == "over"
     athletics = skill_check(heavy, "Athletics", ScriptedDice([13]), 12, RULES)
     assert (athletics.dc.value, athletics.success) == (15, False)
@@ -297,7 +270,7 @@ def test_AMB_57_overload_penalty_hard_near() -> None:
 def test_AMB_57_overload_penalty_none() -> None:
     """none: the load is only tracked: Athletics d20 13 meets DC 12, the ATK is plain (d20 11 + 1 hits)."""
     rules = RULES.with_options({"overload_penalty": "none"})
-    heavy = pc(char_class="Fighter", archetype="Barbarian", weapons=[DAGGER], items=[f"sack {i}" for i in range(11)])
+    heavy = fighter(ADA, archetype="Barbarian", weapons=[DAGGER], items=[f"sack {i}" for i in range(11)])
     assert over_load(heavy, rules=rules) == 2 and load_state(heavy, rules) == "ok"
     athletics = skill_check(heavy, "Athletics", ScriptedDice([13]), 12, rules)
     assert (athletics.dc.value, athletics.success) == (12, True)

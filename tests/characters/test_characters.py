@@ -19,26 +19,11 @@ from furnace.dice import ScriptedDice
 from furnace.errors import DataFileError
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import load_ruleset
-from tests.helpers.scores import score_faces
+from tests.helpers.factories import character, zero_level_dice
 
 RULES = load_ruleset()
 TEN = dict.fromkeys(ABILITIES, 10)
-
-
-
-
-
-
-def zero_level_dice(scores: dict[str, int], hp: int = 2, occupation: int = 3) -> ScriptedDice:
-    """Dice for new_zero_level with race= and name= given: 18 score dice, 1d4 HP, d100 occupation."""
-    return ScriptedDice([*score_faces(scores), hp, occupation])
-
-
-def make(scores: dict[str, int] | None = None, **fields: Any) -> Character:
-    """A character with exact scores (10 unless given)."""
-    fields.setdefault("hp_max", 4)
-    fields.setdefault("hp", fields["hp_max"])
-    return Character(name=fields.pop("name", "Test"), scores={**TEN, **(scores or {})}, **fields)
+TEST: dict[str, Any] = dict(name="Test", hp_max=4)   # scores 10, 4 HP
 
 
 ROLLED = {"STR": 18, "DEX": 3, "CON": 18, "INT": 9, "WIS": 13, "CHA": 3}
@@ -78,7 +63,7 @@ def test_F_ABIL_01_seeded_scores_run_3_to_18(seed: int) -> None:
 def test_F_ABIL_02_modifier_examples(score: int, mod: int) -> None:
     """F-ABIL-02 / F-TAB-02: 3→−3, 8→−1, 12→0, 13→+1 (CF-03/AMB-08), 18→+3, 20→+4."""
     assert modifier(score) == mod
-    assert make({"STR": score}).mod("STR") == mod
+    assert character(TEST, STR=score).mod("STR") == mod
 
 
 def test_F_ABIL_02_whole_table_1_to_20() -> None:
@@ -90,7 +75,7 @@ def test_F_ABIL_02_whole_table_1_to_20() -> None:
 
 def test_F_ABIL_02_mods_property_covers_all_six() -> None:
     """F-ABIL-02: the derived mods of a character, one per ability."""
-    c = make({"STR": 18, "DEX": 3, "CON": 13, "INT": 12, "WIS": 8, "CHA": 20})
+    c = character(TEST, STR=18, DEX=3, CON=13, INT=12, WIS=8, CHA=20)
     assert c.mods == {"STR": 3, "DEX": -3, "CON": 1, "INT": 0, "WIS": -1, "CHA": 4}
 
 
@@ -113,7 +98,7 @@ def test_F_ABIL_03_racial_minus_one_takes_3_to_2() -> None:
 # -- F-ABIL-05 a score of 0 -------------------------------------------------------------------------
 def test_F_ABIL_05_score_of_zero_is_a_valid_model_value() -> None:
     """F-ABIL-05: a score can reach 0 (the character dies, handled elsewhere); the model accepts it."""
-    data = make().model_dump(mode="json")
+    data = character(TEST).model_dump(mode="json")
     data["scores"]["CON"] = 0
     c = Character.from_dict(data)
     assert c.scores["CON"] == 0
@@ -122,7 +107,7 @@ def test_F_ABIL_05_score_of_zero_is_a_valid_model_value() -> None:
 @pytest.mark.parametrize("bad", [21, -1])
 def test_F_ABIL_05_F_ABIL_03_scores_outside_0_to_20_are_refused(bad: int) -> None:
     """F-ABIL-03 (absolute cap 20), F-ABIL-05 (0 the floor): 21 and −1 are refused, naming the field."""
-    data = make().model_dump(mode="json")
+    data = character(TEST).model_dump(mode="json")
     data["scores"]["STR"] = bad
     with pytest.raises(DataFileError) as err:
         Character.from_dict(data, "hero.json")
@@ -133,7 +118,7 @@ def test_F_ABIL_05_F_ABIL_03_scores_outside_0_to_20_are_refused(bad: int) -> Non
 
 def test_F_ABIL_01_missing_score_is_refused() -> None:
     """F-ABIL-01: a character has all six scores."""
-    data = make().model_dump(mode="json")
+    data = character(TEST).model_dump(mode="json")
     del data["scores"]["WIS"]
     with pytest.raises(DataFileError, match="scores"):
         Character.from_dict(data)
@@ -204,7 +189,7 @@ def test_F_RACE_unknown_race_is_refused() -> None:
 def test_F_CLS_01_F_FTR_02_F_CLR_02_F_ROG_02_F_MU_02_class_table(
         char_class: str, die: str, save: str, armor: list[str], weapons: list[str], features: list[str]) -> None:
     """F-CLS-01 (F-TAB-04); F-FTR-01/02, F-CLR-01/02, F-ROG-01/02 (CF-07 shield), F-MU-01/02 (CF-06)."""
-    c = make(char_class=char_class, level=1)
+    c = character(TEST, char_class=char_class, level=1)
     data = c.class_data(RULES)
     assert c.hit_die(RULES) == die
     assert data["hit_die"] == die
@@ -219,29 +204,29 @@ def test_F_CLS_01_F_FTR_02_F_CLR_02_F_ROG_02_F_MU_02_class_table(
     ("Fighter", 4, 3), ("Cleric", 3, 2), ("Rogue", 3, 2), ("Magic-user", 2, 1)])
 def test_F_FTR_01_F_CLR_01_F_ROG_01_F_MU_01_class_hp_numbers(char_class: str, fixed: int, flat: int) -> None:
     """F-FTR-01, F-CLR-01, F-ROG-01, F-MU-01: fixed level-1 option 4/3/3/2 + CON; $ 3/2/2/1 after level 5."""
-    data = make(char_class=char_class, level=1).class_data(RULES)
+    data = character(TEST, char_class=char_class, level=1).class_data(RULES)
     assert data["fixed_hp_1"] == fixed
     assert data["hp_after_5"] == flat
 
 
 def test_F_MU_01_hit_die_option_d8() -> None:
     """F-MU-01, CF-04: the Magic-user's die is d6 by default, d8 with magic_user_hit_die = d8."""
-    mu = make(char_class="Magic-user", level=1)
+    mu = character(TEST, char_class="Magic-user", level=1)
     assert mu.hit_die(RULES) == "d6"
     assert mu.hit_die(RULES.with_options({"magic_user_hit_die": "d8"})) == "d8"
-    fighter = make(char_class="Fighter", level=1)
+    fighter = character(TEST, char_class="Fighter", level=1)
     assert fighter.hit_die(RULES.with_options({"magic_user_hit_die": "d8"})) == "d10"
 
 
 def test_F_HP_05_zero_level_hit_die_is_d4() -> None:
     """F-HP-05, F-HP-06: a 0-level character (no class) has a d4."""
-    assert make().hit_die(RULES) == "d4"
-    assert make().class_data(RULES) == {}
+    assert character(TEST).hit_die(RULES) == "d4"
+    assert character(TEST).class_data(RULES) == {}
 
 
 def test_F_CHAR_03_unknown_class_is_refused() -> None:
     """F-CHAR-03: exactly four classes."""
-    data = make().model_dump(mode="json")
+    data = character(TEST).model_dump(mode="json")
     data["char_class"] = "Paladin"
     with pytest.raises(DataFileError, match="char_class"):
         Character.from_dict(data)
@@ -265,31 +250,31 @@ def test_F_CHAR_03_unknown_class_is_refused() -> None:
 ])
 def test_F_EQ_01_ac_from_armor(armor: str | None, shield: bool, style: str | None, dex: int, ac: int) -> None:
     """F-EQ-01 / F-TAB-21 (AMB-37 unarmored 10 + DEX), F-FTR-04 Defense +1 AC."""
-    c = make({"DEX": dex}, armor=armor, shield=shield, fighting_style=style)
+    c = character(TEST, DEX=dex, armor=armor, shield=shield, fighting_style=style)
     assert c.ac(RULES) == ac
 
 
 @pytest.mark.parametrize(("strength", "load"), [(16, 12), (10, 10), (3, 7), (18, 13), (13, 11)])
 def test_F_LOAD_01_load_is_10_plus_str(strength: int, load: int) -> None:
     """F-LOAD-01: load = 10 + STR modifier (example: STR +2 → 12)."""
-    assert make({"STR": strength}).load == load
+    assert character(TEST, STR=strength).load == load
 
 
 # -- JSON round trip and migration -------------------------------------------------------------------------
-def full_character() -> Character:
-    return make({"STR": 16, "DEX": 13, "CON": 14, "INT": 9, "WIS": 12, "CHA": 8}, name="Brenna",
-                player="Ana", race="Human", char_class="Fighter", archetype="Barbarian", level=3,
-                occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork", roll=1),
-                hp_max=21, hp=17, hit_dice=3, saves=["STR", "CON"], skills=["Nature", "Intimidation"],
-                hp_history=[HpGain(level=1, gained=7, die="d10", rolled=7, floor=2, reason="rolled 7")],
-                armor="boiled-leather", shield=True, weapons=[Weapon(name="axe", category="martial")],
-                items=["pitchfork"], features=["Cleave", "Fighting Style"], archetype_features=["rage"],
-                fighting_style="Defense", swapped=("STR", "CHA"))
+BRENNA: dict[str, Any] = dict(
+    name="Brenna", scores={"STR": 16, "DEX": 13, "CON": 14, "INT": 9, "WIS": 12, "CHA": 8}, player="Ana",
+    race="Human", char_class="Fighter", archetype="Barbarian", level=3,
+    occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork", roll=1),
+    hp_max=21, hp=17, hit_dice=3, saves=["STR", "CON"], skills=["Nature", "Intimidation"],
+    hp_history=[HpGain(level=1, gained=7, die="d10", rolled=7, floor=2, reason="rolled 7")],
+    armor="boiled-leather", shield=True, weapons=[Weapon(name="axe", category="martial")],
+    items=["pitchfork"], features=["Cleave", "Fighting Style"], archetype_features=["rage"],
+    fighting_style="Defense", swapped=("STR", "CHA"))   # every field set
 
 
 def test_json_round_trip_equals() -> None:
     """Character JSON: to_json → from_json gives an equal character (tuples, nested models included)."""
-    c = full_character()
+    c = character(BRENNA)
     back = Character.from_json(c.to_json())
     assert back == c
     assert back.model_dump() == c.model_dump()
@@ -316,7 +301,7 @@ def test_json_version_0_level_0_gets_one_hit_die() -> None:
 
 def test_json_newer_schema_version_is_refused() -> None:
     """Migration: a file from a newer Furnace is refused with a DataFileError naming schema_version."""
-    data = full_character().model_dump(mode="json")
+    data = character(BRENNA).model_dump(mode="json")
     data["schema_version"] = SCHEMA_VERSION + 1
     with pytest.raises(DataFileError, match="schema_version") as err:
         Character.from_dict(data, "new.json")
@@ -334,7 +319,7 @@ def test_json_malformed_is_refused_with_the_line() -> None:
 
 def test_json_wrong_field_is_named() -> None:
     """A field of the wrong type or an unknown field is refused, naming it."""
-    data = full_character().model_dump(mode="json")
+    data = character(BRENNA).model_dump(mode="json")
     with pytest.raises(DataFileError, match="hp_max"):
         Character.from_dict({**data, "hp_max": "lots"})
     with pytest.raises(DataFileError, match="colour"):

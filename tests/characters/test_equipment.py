@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -20,14 +21,11 @@ from furnace.characters.funnel import promote
 from furnace.dice import ScriptedDice
 from furnace.errors import DataFileError
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import fighter
 
 RULES = load_ruleset()
 TEN = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def fighter(**scores: int) -> Character:
-    return Character(name="F", race="Dwarf", char_class="Fighter", archetype="Barbarian", level=3,
-                     scores={**TEN, **scores}, hp_max=20, hp=20, saves=["STR"])
+F: dict[str, Any] = dict(name="F", race="Dwarf", archetype="Barbarian", level=3, hp_max=20, saves=["STR"])   # a Fighter
 
 
 @pytest.mark.parametrize(("strength", "bonus"), [(-3, -3), (-1, -1), (0, 0), (1, 2), (2, 3), (3, 5), (4, 6)])
@@ -38,28 +36,28 @@ def test_F_EQ_05_two_handed_bonus(strength: int, bonus: int) -> None:
 
 def test_F_EQ_04_F_EQ_05_damage_by_weapon_kind() -> None:
     """F-EQ-04 damage by category; AMB-39 modifiers: 1H + STR, 2H + ceil(1.5 STR), ranged + DEX."""
-    c = fighter(STR=18, DEX=14)  # STR +3 → 2H +5; DEX +1
+    c = fighter(F, STR=18, DEX=14)  # STR +3 → 2H +5; DEX +1
     assert damage_expression(c, make_weapon("arming sword", "martial-one-handed", RULES)) == "1d8+3"
     assert damage_expression(c, make_weapon("longsword", "martial-two-handed", RULES)) == "1d10+5"
     assert damage_expression(c, make_weapon("warbow", "martial-ranged", RULES)) == "1d8+1"
     assert damage_expression(c, make_weapon("fist", "simple-fist", RULES)) == "4"
-    assert damage_expression(fighter(STR=3), make_weapon("fist", "simple-fist", RULES)) == "1"
+    assert damage_expression(fighter(F, STR=3), make_weapon("fist", "simple-fist", RULES)) == "1"
 
 
 def test_F_EQ_06_tags_change_damage() -> None:
     """F-EQ-06, F-TAB-24: Heavy deals d12; the tiny dagger 1d4 and may use DEX to hit; Recoil adds STR."""
-    c = fighter(STR=8, DEX=16)  # STR −1, DEX +3
+    c = fighter(F, STR=8, DEX=16)  # STR −1, DEX +3
     assert make_weapon("greataxe", "martial-two-handed", RULES, ["Heavy"]).damage == "1d12"
     dagger = make_weapon("dagger", "simple-one-handed", RULES, ["tiny"])
     assert dagger.damage == "1d4"
     assert attack_bonus(c, dagger, RULES) == 2 + 2          # DEX +2 instead of STR −1, + PROF 2 at level 3
     bow = make_weapon("composite bow", "martial-ranged", RULES, ["Recoil"])
-    assert damage_expression(fighter(STR=18, DEX=12), bow) == "1d8+3"
+    assert damage_expression(fighter(F, STR=18, DEX=12), bow) == "1d8+3"
 
 
 def test_F_FTR_02_F_FTR_04_attack_bonus_and_styles() -> None:
     """F-FTR-02 proficiency adds PROF; F-FTR-04 Archery +1 ranged ATK, Dueling +1 one-handed DAM."""
-    c = fighter(STR=14, DEX=12)
+    c = fighter(F, STR=14, DEX=12)
     sword = make_weapon("arming sword", "martial-one-handed", RULES)
     bow = make_weapon("warbow", "martial-ranged", RULES)
     assert attack_bonus(c, sword, RULES) == 1 + 2                       # STR 14 → +1, PROF +2
@@ -91,7 +89,7 @@ def test_F_FTR_05_other_picks_and_bad_pick() -> None:
     """F-FTR-05: two-handed weapon, simple weapon, scalemail (AMB-37: Scale mail, AC 14)."""
     kit = starting_kit("Fighter", RULES, [1, 1, 1, 0])
     assert [w.kind for w in kit.weapons] == ["two-handed", "one-handed"] and kit.armor == "scale-mail"
-    assert equip(fighter(), kit).ac(RULES) == 14
+    assert equip(fighter(F), kit).ac(RULES) == 14
     with pytest.raises(Exception, match="pick 1 has 2"):
         starting_kit("Fighter", RULES, [2, 0, 0, 0])
 

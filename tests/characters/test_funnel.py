@@ -7,32 +7,19 @@ proficiencies and prerequisites), F-FTR-02 / F-CLR-02 / F-ROG-02 / F-MU-02 (save
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
-from furnace.characters.character import Character, CharacterError, Occupation
+from furnace.characters.character import CharacterError
 from furnace.characters.funnel import RACES, new_zero_level, promote, run_funnel, skill_count
 from furnace.dice import ScriptedDice
 from furnace.errors import FurnaceError
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import load_ruleset
-from tests.helpers.scores import score_faces
+from tests.helpers.factories import peasant, score_faces
 
 RULES = load_ruleset()
 TEN = dict.fromkeys(ABILITIES, 10)
-
-
-
-
-
-
-def peasant(scores: dict[str, int] | None = None, *, hp: int = 3, race: str = "Human", **fields: Any) -> Character:
-    """A 0-level survivor with exact scores, 0-level HP `hp` and a Farmer's Nature proficiency."""
-    return Character(name=fields.pop("name", "Survivor"), race=race, level=0, scores={**TEN, **(scores or {})},
-                     hp_max=hp, hp=hp, hit_dice=1,
-                     occupation=Occupation(name="Farmer", proficiency="Nature", item="pitchfork", roll=1),
-                     skills=["Nature"], items=["pitchfork"], **fields)
 
 
 # -- F-CHAR-01 the funnel ----------------------------------------------------------------------------------
@@ -180,7 +167,7 @@ def test_F_CHAR_02_funnel_occupations_match_the_table() -> None:
 def test_F_CHAR_03_F_ARCH_01_promote_to_each_class(char_class: str, archetype: str, race: str, save: str,
                                                    basic: list[str], face: int, die: int) -> None:
     """F-CHAR-03, F-ARCH-01..05: class, archetype, its basic PROFs, class save first, level 1, PROF +1."""
-    survivor = peasant({"INT": 13}, hp=3, race=race)
+    survivor = peasant(INT=13, hp_max=3, race=race)
     dice = ScriptedDice([face])
     c, events = promote(survivor, char_class, archetype, dice, RULES, skills=["Perception"], extra_save="CON")
     assert (c.char_class, c.archetype, c.level) == (char_class, archetype, 1)
@@ -261,7 +248,7 @@ def test_F_ARCH_01_duplicate_proficiencies_are_not_doubled() -> None:
 ])
 def test_F_CHAR_04_skill_count_1_plus_int_rogue_3_plus_int(intelligence: int, others: int, rogue: int) -> None:
     """F-CHAR-04, CF-08, AMB-43: 1 + INT (Rogue 3 + INT), never below 0 (a Dwarf: no Human bonus skill)."""
-    c = peasant({"INT": intelligence}, race="Dwarf")
+    c = peasant(INT=intelligence, race="Dwarf")
     for char_class in ("Fighter", "Cleric", "Magic-user"):
         assert skill_count(c, char_class, RULES) == others
     assert skill_count(c, "Rogue", RULES) == rogue
@@ -270,8 +257,8 @@ def test_F_CHAR_04_skill_count_1_plus_int_rogue_3_plus_int(intelligence: int, ot
 def test_F_CHAR_04_F_ROG_02_rogue_skills_general_table_option() -> None:
     """F-ROG-02, CF-08: with rogue_skills = general_table the Rogue chooses 1 + INT like every class."""
     rules = RULES.with_options({"rogue_skills": "general_table"})
-    assert skill_count(peasant({"INT": 16}, race="Dwarf"), "Rogue", rules) == 3
-    assert skill_count(peasant({"INT": 3}, race="Dwarf"), "Rogue", rules) == 0
+    assert skill_count(peasant(INT=16, race="Dwarf"), "Rogue", rules) == 3
+    assert skill_count(peasant(INT=3, race="Dwarf"), "Rogue", rules) == 0
 
 
 def test_F_CHAR_04_promote_refuses_too_many_skills() -> None:
@@ -286,7 +273,7 @@ def test_F_CHAR_04_promote_refuses_too_many_skills() -> None:
         promote(peasant(race="Dwarf"), "Rogue", "Arcane Trickster", ScriptedDice([4]), RULES,
                 skills=["Stealth", "Acrobatics", "Deception", "Athletics"])
     with pytest.raises(CharacterError, match="chooses 0 skills"):
-        promote(peasant({"INT": 3}, race="Dwarf"), "Magic-user", "Wizard", ScriptedDice([4]), RULES, skills=["Arcana"])
+        promote(peasant(INT=3, race="Dwarf"), "Magic-user", "Wizard", ScriptedDice([4]), RULES, skills=["Arcana"])
 
 
 def test_F_RACE_02_F_CHAR_04_human_chooses_one_more_skill() -> None:
@@ -299,14 +286,14 @@ def test_F_RACE_02_F_CHAR_04_human_chooses_one_more_skill() -> None:
 # -- F-HP-03 level-1 HP and D-6 carry-over ----------------------------------------------------------------
 def test_F_HP_03_level_1_hp_is_the_class_die_roll() -> None:
     """F-HP-03, F-FTR-01: a Fighter rolls 1d10 at level 1 (CON not added: F-HP-01)."""
-    c, _ = promote(peasant({"CON": 16}, hp=2), "Fighter", "Barbarian", ScriptedDice([7]), RULES)
+    c, _ = promote(peasant(CON=16, hp_max=2), "Fighter", "Barbarian", ScriptedDice([7]), RULES)
     assert c.hp_max == 2 + 7
     assert c.hp_history[-1].rolled == 7 and c.hp_history[-1].gained == 7 and c.hp_history[-1].die == "d10"
 
 
 def test_F_HP_03_AMB_11_floor_applies_at_level_1() -> None:
     """F-HP-03, F-HP-02, AMB-11: the floor min(1 + CON, HD/2) applies to the level-1 roll (CON +2 → 3)."""
-    c, _ = promote(peasant({"CON": 16}, hp=2), "Fighter", "Barbarian", ScriptedDice([1]), RULES)
+    c, _ = promote(peasant(CON=16, hp_max=2), "Fighter", "Barbarian", ScriptedDice([1]), RULES)
     assert c.hp_history[-1].gained == 3
     assert c.hp_max == 2 + 3
 
@@ -314,7 +301,7 @@ def test_F_HP_03_AMB_11_floor_applies_at_level_1() -> None:
 def test_F_HP_03_AMB_11_floor_at_level_1_option_off() -> None:
     """AMB-11 switch: hp_floor_at_level_1 = false lets the level-1 roll of 1 stand."""
     rules = RULES.with_options({"hp_floor_at_level_1": False})
-    c, _ = promote(peasant({"CON": 16}, hp=2), "Fighter", "Barbarian", ScriptedDice([1]), rules)
+    c, _ = promote(peasant(CON=16, hp_max=2), "Fighter", "Barbarian", ScriptedDice([1]), rules)
     assert c.hp_history[-1].gained == 1
     assert c.hp_max == 3
 
@@ -334,7 +321,7 @@ def test_F_HP_03_fixed_option_4_3_3_2_plus_con_at_least_1(char_class: str, arche
     """F-HP-03, F-FTR-01, F-CLR-01, F-ROG-01, F-MU-01: level1_hp = fixed gives 4/3/3/2 + CON, min 1, no dice."""
     rules = RULES.with_options({"level1_hp": "fixed"})
     dice = ScriptedDice([])
-    c, _ = promote(peasant({"CON": con}, hp=2, race="Half-orc"), char_class, archetype, dice, rules)
+    c, _ = promote(peasant(CON=con, hp_max=2, race="Half-orc"), char_class, archetype, dice, rules)
     assert c.hp_history[-1].gained == gained
     assert c.hp_max == 2 + gained
     assert dice.used == []
@@ -345,7 +332,7 @@ def test_D_6_funnel_hp_carryover_add_or_replace(carry: str, hp_max: int) -> None
     """D-6 (AMB-12), F-CHAR-01: by default the 0-level 1d4 HP are kept and the class die added; replace drops them."""
     rules = RULES if carry == "add" else RULES.with_options({"funnel_hp_carryover": carry})
     assert rules["funnel_hp_carryover"] == carry
-    c, events = promote(peasant(hp=4), "Fighter", "Barbarian", ScriptedDice([6]), rules)
+    c, events = promote(peasant(hp_max=4), "Fighter", "Barbarian", ScriptedDice([6]), rules)
     assert c.hp_max == c.hp == hp_max
     assert (events[0].before, events[0].after) == (4, hp_max)
 
@@ -353,5 +340,5 @@ def test_D_6_funnel_hp_carryover_add_or_replace(carry: str, hp_max: int) -> None
 def test_D_6_carryover_with_the_fixed_option() -> None:
     """D-6 with F-HP-03 fixed: a Cleric with CON +1 and 0-level HP 2 has 2 + 3 + 1 = 6."""
     rules = RULES.with_options({"level1_hp": "fixed"})
-    c, _ = promote(peasant({"CON": 14}, hp=2, race="Half-orc"), "Cleric", "Bloodshaman", ScriptedDice([]), rules)
+    c, _ = promote(peasant(CON=14, hp_max=2, race="Half-orc"), "Cleric", "Bloodshaman", ScriptedDice([]), rules)
     assert c.hp_max == 6

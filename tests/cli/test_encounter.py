@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from furnace.campaign import encounters
-from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
 from furnace.cli.app import main
 from furnace.play import turns
+from tests.helpers.factories import reopened
 
 ROOT = Path(__file__).resolve().parents[2]
 BRAKKA = str(ROOT / "examples" / "characters" / "brakka.json")
@@ -40,10 +40,11 @@ def run(capsys: pytest.CaptureFixture[str], db: str, *args: str) -> tuple[int, s
     return code, out.out, out.err
 
 
-def reopen(db: str) -> tuple[CampaignState, int]:
+def logged(db: str) -> int:
+    """How many events the campaign "keep" has logged."""
     store = Store(f"sqlite:///{db}")
     try:
-        return store.open("keep"), store.count("keep")
+        return store.count("keep")
     finally:
         store.close()
 
@@ -52,7 +53,7 @@ def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.Capture
     code, out, _ = run(capsys, db, "encounter", "start", "--monsters", "goblin x2", "--seed", "3")
     assert code == 0 and "a fight with Goblin x2 begins, ROOM DC 10" in out and "due:" in out
     assert run(capsys, db, "encounter", "next", "--seed", "4")[0] == 0
-    state, count = reopen(db)
+    state, count = reopened(db), logged(db)
     assert turns.due(encounters.current(state).turns) == encounters.current(state).turns.encounter.get("brak1")
     code, _, err = run(capsys, db, "encounter", "act", "goblin-1", "attack", "brak1")
     assert code == 2 and err == "error: it is not Goblin 1's turn: Brakka is due (round 1)\n"
@@ -60,14 +61,14 @@ def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.Capture
     assert code == 2 and err == "error: Brakka stabilises an ally, and Goblin 1 is not one\n"
     code, _, err = run(capsys, db, "encounter", "act", "Brakka", "cast", "goblin-1", "--spell", "Fireball")
     assert code == 2 and err == "error: Brakka casts no spells\n"
-    assert reopen(db) == (state, count)                                 # refused: nothing stored
+    assert (reopened(db), logged(db)) == (state, count)                 # refused: nothing stored
     code, out, _ = run(capsys, db, "encounter", "actions", "--json")
     menu = {a["kind"]: a for a in json.loads(out)["actions"]}
     assert code == 0 and menu["dodge"]["legal"] and not menu["stabilise"]["legal"]
     assert menu["stabilise"]["reason"] == "no ally of hers is dying"
     code, out, _ = run(capsys, db, "encounter", "act", "brak1", "attack", "goblin-1", "--seed", "5")
     assert code == 0 and out.startswith("Brakka: ") and "Brakka ATK Goblin 1" in out
-    state, after = reopen(db)
+    state, after = reopened(db), logged(db)
     now = encounters.current(state)
     assert after > count
     assert turns.due(now.turns) != now.turns.encounter.get("brak1")
@@ -77,7 +78,7 @@ def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.Capture
     hp = now.turns.encounter.get("brak1").hp
     code, out, _ = run(capsys, db, "encounter", "end")
     assert code == 0 and "a fight with Goblin x2 is over" in out
-    state, _ = reopen(db)
+    state = reopened(db)
     assert state.encounter is None and state.member("brak1").character.hp == hp
     code, _, err = run(capsys, db, "encounter", "status")
     assert code == 2 and "no encounter is in progress" in err
@@ -91,7 +92,7 @@ def test_a_campaign_fight_through_the_cli(capsys: pytest.CaptureFixture[str], db
     data = json.loads(out)
     assert code == 0 and data["campaign"] == "keep"
     assert len({e["command_id"] for e in data["events"]}) == 1
-    state, _ = reopen(db)
+    state = reopened(db)
     dunstan = state.member("Dunstan")
     assert dunstan.status == "dead" and dunstan.death is not None and dunstan.death.round is not None
     assert data["roster"]["duns1"]["death"]["round"] == dunstan.death.round
@@ -111,10 +112,10 @@ def test_a_campaign_fight_through_the_cli(capsys: pytest.CaptureFixture[str], db
 def test_campaign_fights_refuse_bad_input(capsys: pytest.CaptureFixture[str], db: str, args: list[str],
                                           message: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    before = reopen(db)
+    before = (reopened(db), logged(db))
     code, _, err = run(capsys, db, *args)
     assert code == 2 and err.startswith("error: ") and message in err
-    assert reopen(db) == before
+    assert (reopened(db), logged(db)) == before
 
 
 def test_one_fight_at_a_time(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -128,10 +129,10 @@ def test_fight_file_without_a_campaign_is_unchanged(capsys: pytest.CaptureFixtur
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """`fight FILE` stores nothing, even with a campaign chosen."""
     monkeypatch.chdir(ROOT)
-    before = reopen(db)
+    before = (reopened(db), logged(db))
     code, out, _ = run(capsys, db, "fight", "examples/party-vs-ogre.yaml", "--seed", "3")
     assert code == 0 and "ROOM DC" in out.splitlines()[0] and "\nAfter " in out
-    assert reopen(db) == before
+    assert (reopened(db), logged(db)) == before
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -165,7 +166,7 @@ def test_F_MAGIC_02_AMB_59_a_magic_item_used_on_her_turn_from_the_cli(capsys: py
                          "--faces", "3")
     assert code == 0, err
     assert "uses Shield of Shielding: +3 AC" in out and "0 use(s) left today" in out
-    state, _ = reopen(db)
+    state = reopened(db)
     assert state.encounter is not None
     held = encounters.current(state).turns.encounter.get("brak1").held
     assert [(h.value, h.source) for h in held if h.source == "Shield of Shielding"] == [(3, "Shield of Shielding")]

@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from furnace.campaign.gear import coins_of, rations_of
-from furnace.campaign.state import CampaignState
-from furnace.campaign.store import Store
 from furnace.characters.character import Character
 from furnace.cli.app import LAZY_COMMANDS, cli
 from tests.cli.conftest import Run
+from tests.helpers.factories import reopened
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 COMMANDS = ("rest", "xp award", "give", "take", "purse", "loot share", "repair", "rations", "spell learn",
@@ -39,14 +38,6 @@ def begin(run: Run, profile: str, *files: str | Path) -> None:
     for file in files:
         code, _, err = run("clock", "join", str(file if isinstance(file, Path) else EXAMPLES / f"{file}.json"))
         assert code == 0, err
-
-
-def stored(tmp_path: Path) -> CampaignState:
-    store = Store(f"sqlite:///{tmp_path / 'campaigns.db'}")
-    try:
-        return store.open("keep")
-    finally:
-        store.close()
 
 
 def ok(run: Run, *args: str) -> str:
@@ -74,11 +65,11 @@ def test_F_REST_02_long_rest_with_faces_entered(run: Run, tmp_path: Path) -> Non
     begin(run, "furnace", "brakka")
     ok(run, "damage", "Brakka", "17")
     refused(run, "rest", "long", "Brakka", "--faces", "4,6,3,2")      # one left over: nothing changes
-    assert stored(tmp_path).roster["brak1"].character.hp == 5
+    assert reopened(tmp_path / "campaigns.db").roster["brak1"].character.hp == 5
     out = ok(run, "rest", "long", "Brakka", "--faces", "4,6,3", "--json")
     heals = [e for e in json.loads(out) if e["kind"] == "heal"]
     assert [e["data"]["entered"] for e in heals] == [True, True, True]
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert (state.roster["brak1"].character.hp, state.roster["brak1"].character.hit_dice) == (18, 3)
     assert state.clock.now == 8 * 3600
 
@@ -88,7 +79,7 @@ def test_F_REST_01_short_rest_and_the_wrong_kind(run: Run, tmp_path: Path) -> No
     ok(run, "damage", "Brakka", "5")
     out = ok(run, "rest", "short", "--party", "--faces", "7", "--for", "30", "minutes")
     assert "(faces entered)" in out and "HP 17 → 22" in out
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.roster["brak1"].character.hit_dice == 2 and state.clock.now == 1800
     assert "rests by short, long, not 'night'" in refused(run, "rest", "night", "--party")
     assert "not both" in refused(run, "rest", "short", "Brakka", "--party")
@@ -102,7 +93,7 @@ def test_H_HEAL_01_a_night_under_hazards(run: Run, tmp_path: Path) -> None:
     begin(run, "hazards", "brakka")
     ok(run, "damage", "Brakka", "2")
     ok(run, "rest", "night", "Brakka")
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.roster["brak1"].character.hp == 21 and state.clock.now == 8 * 3600
 
 
@@ -112,7 +103,7 @@ def test_REF_24_xp_award_and_the_remainder(run: Run, tmp_path: Path) -> None:
     assert "+33 to Agna, Brakka and Corra; 1 XP left over" in out
     ok(run, "xp", "award", "-3", "Corra", "--reason", "a correction")
     ok(run, "xp", "award", "20", "Agna", "brak1", "--each")
-    ledgers = {m.id: m.character.extensions["xp"] for m in stored(tmp_path).roster.values()}
+    ledgers = {m.id: m.character.extensions["xp"] for m in reopened(tmp_path / "campaigns.db").roster.values()}
     assert {k: sum(a["amount"] for a in v) for k, v in ledgers.items()} == {"agna1": 53, "brak1": 53, "corr1": 30}
     assert ledgers["agna1"][0] == {"amount": 33, "reason": "the goblin cave"}
     assert "the 0" not in refused(run, "xp", "award", "0", "Agna")
@@ -128,7 +119,7 @@ def test_F_MU_05_spell_learn_within_the_cap(run: Run, tmp_path: Path) -> None:
     assert "learns Chill Touch (1 of 4 spells known" in ok(run, "spell", "learn", "Zed", "chill touch")
     assert "already knows" in refused(run, "spell", "learn", "Zed", "Chill Touch")
     assert "casts no spells" in refused(run, "spell", "learn", "Agna", "Fireball")
-    assert stored(tmp_path).roster["zed1"].character.spells == ["Chill Touch"]
+    assert reopened(tmp_path / "campaigns.db").roster["zed1"].character.spells == ["Chill Touch"]
     assert ok(run, "spell", "list")          # the group's own commands still there
 
 
@@ -141,7 +132,7 @@ def test_F_LOAD_01_give_take_and_purse(run: Run, tmp_path: Path) -> None:
     assert "carries no 'lamp'" in refused(run, "take", "Agna", "lamp")
     assert "cannot be taken" in refused(run, "purse", "Agna", "-5000")
     assert "+N or -N" in refused(run, "purse", "Agna", "lots")
-    agna = stored(tmp_path).roster["agna1"].character
+    agna = reopened(tmp_path / "campaigns.db").roster["agna1"].character
     assert agna.items == ["bundle of tallow candles", "torch"] and coins_of(agna) == 1000
 
 
@@ -151,7 +142,7 @@ def test_loot_share_among_some_with_the_remainder(run: Run, tmp_path: Path) -> N
     assert "100 coins, 50 each" in out and "left over" not in out
     out = ok(run, "loot", "share", "--coins", "100")
     assert "33 each, 1 left over" in out
-    roster = stored(tmp_path).roster
+    roster = reopened(tmp_path / "campaigns.db").roster
     assert [coins_of(m.character) for m in roster.values()] == [83, 33, 83]
     assert roster["agna1"].character.items[1:] == ["ring", "gem"] and roster["corr1"].character.items[1:] == ["cup"]
     assert "nothing to share" in refused(run, "loot", "share")
@@ -168,7 +159,7 @@ def test_REF_22_repair_asks_the_referee(run: Run, tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
     out = ok(run, "repair", "Brakka", "armor", "--days", "3", "--cost", "15", "--wait", "--seed", "1")
     assert "boiled-leather: 2 point(s) of protection lost repaired: 3 day(s), 15 coins (REF-22)" in out
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.roster["brak1"].character.armor_damage == 0 and coins_of(state.roster["brak1"].character) == 25
     assert state.clock.now == 3 * 86400
     assert "needs no repair" in refused(run, "repair", "Brakka", "armor", "--days", "1", "--cost", "0", "--yes")
@@ -181,7 +172,7 @@ def test_H_STARV_03_rations_and_water_on_the_clock(run: Run, tmp_path: Path) -> 
     ok(run, "rations", "Agna", "1", "--no-water")
     out = ok(run, "clock", "advance", "1", "day", "--faces", "15")
     assert "eats a day's ration (0 left)" in out and "saves the thirst save" in out
-    agna = stored(tmp_path).roster["agna1"].character
+    agna = reopened(tmp_path / "campaigns.db").roster["agna1"].character
     assert rations_of(agna) == 0 and agna.extensions["hazards"]["needs"] == {"ate": True, "drank": False,
                                                                              "slept_hours": 8}
 
@@ -199,6 +190,6 @@ def test_campaign_session_start_and_recap(run: Run, tmp_path: Path) -> None:
     data = json.loads(ok(run, "campaign", "recap", "--json"))
     assert data["seconds"] == 7200 and [m["xp"] for m in data["members"]] == [0, 120]
     ok(run, "campaign", "session", "start")
-    assert stored(tmp_path).session == 2
+    assert reopened(tmp_path / "campaigns.db").session == 2
     assert "no deaths, injuries, experience or levels" in ok(run, "campaign", "recap")
     assert "there is no session 5" in refused(run, "campaign", "recap", "--session", "5")

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from furnace.campaign.state import CampaignState
-from furnace.campaign.store import Store
 from furnace.hazards.light import light_source
 from furnace.rules.ruleset import load_ruleset
 from tests.cli.conftest import Run
+from tests.helpers.factories import reopened
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 AGUE = "name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\neffect: {ability: INT}\n"
@@ -32,14 +31,6 @@ def keep(furnace: Run) -> Run:
     for stem in ("agna", "brakka"):
         assert furnace("clock", "join", str(EXAMPLES / f"{stem}.json"))[0] == 0
     return furnace
-
-
-def stored(tmp_path: Path) -> CampaignState:
-    store = Store(f"sqlite:///{tmp_path / 'campaigns.db'}")
-    try:
-        return store.open("keep")
-    finally:
-        store.close()
 
 
 def ok(furnace: Run, *args: str) -> str:
@@ -64,7 +55,7 @@ def test_H_LIGHT_02_a_torch_lit_burns_out_after_6_turns(keep: Run, tmp_path: Pat
     status = json.loads(ok(keep, "clock", "status", "--json"))
     assert [(e["kind"], e["owner"], e["in_minutes"]) for e in status["entries"]] == [("light_out", "Agna", 10)]
     assert "[day 1, 01:00] Agna: the torch burns out (H-LIGHT-02)" in ok(keep, "clock", "advance", "1", "turn")
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.clock.now == 6 * 600 and state.clock.entries == ()
 
 
@@ -73,7 +64,7 @@ def test_a_snuffed_torch_keeps_its_turns(keep: Run, tmp_path: Path) -> None:
     ok(keep, "clock", "advance", "2", "turns")
     assert "4 turns left to burn" in ok(keep, "clock", "snuff", "1")
     assert "burns 4 exploration turns" in ok(keep, "clock", "light", "Agna", "torch", "--turns", "4")
-    assert stored(tmp_path).clock.entries[0].at == 1200 + 2400
+    assert reopened(tmp_path / "campaigns.db").clock.entries[0].at == 1200 + 2400
 
 
 def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Path) -> None:
@@ -81,43 +72,43 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Pat
     ague = tmp_path / "ague.yaml"
     ague.write_text(AGUE, encoding="utf-8")
     assert "infected with Marsh Ague: after 1 day, 3 saves" in ok(keep, "clock", "infect", "Agna", str(ague))
-    version = stored(tmp_path)
+    version = reopened(tmp_path / "campaigns.db")
     assert "left over" in refused(keep, "clock", "advance", "1", "day", "--faces", "5,7")
     assert "the 1st face entered, 25, cannot come up on the d20" in refused(keep, "clock", "advance", "1", "day",
                                                                             "--faces", "25")
     assert "needs more than the 1 face(s) entered (d20 5): its 2nd die is a d20" in refused(
         keep, "clock", "advance", "2", "days", "--faces", "5")
-    assert stored(tmp_path) == version                  # refused faces changed nothing
+    assert reopened(tmp_path / "campaigns.db") == version                  # refused faces changed nothing
     out = json.loads(ok(keep, "clock", "advance", "1", "day", "--faces", "5", "--json"))
     save = next(e for e in out if e["kind"] == "disease_save")
     assert save["data"]["entered"] is True and save["data"]["save"]["total"] == 4
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.roster["agna1"].character.scores["INT"] == 13 and state.clock.now == 86400
     assert "cured of Marsh Ague" in ok(keep, "clock", "cure", "Agna", "Marsh Ague")
-    assert stored(tmp_path).clock.entries == ()
+    assert reopened(tmp_path / "campaigns.db").clock.entries == ()
 
 
 def test_H_DIS_03_exposed_only_a_save_decides(keep: Run, tmp_path: Path) -> None:
     out = ok(keep, "clock", "infect", "Agna", "Green River Fever", "--exposed", "--faces", "18")
-    assert "saves the exposure to Green River Fever" in out and stored(tmp_path).clock.entries == ()
+    assert "saves the exposure to Green River Fever" in out and reopened(tmp_path / "campaigns.db").clock.entries == ()
 
 
 def test_H_TRAV_02_travel_a_day_at_a_time_with_faces(keep: Run, tmp_path: Path) -> None:
     out = ok(keep, "clock", "travel", "--days", "2", "--heading", "S", "--faces", "4,5")
     assert out.count("[referee only]") == 3 and "believes it heads S; on course" in out
-    state = stored(tmp_path)
+    state = reopened(tmp_path / "campaigns.db")
     assert state.clock.now == 2 * 86400 and state.flags["travel"]["day"] == 2
 
 
 def test_F_OPT_07_timer_edit_cancel_on_the_campaign(keep: Run, tmp_path: Path) -> None:
     assert "runs out in 3 turns" in ok(keep, "clock", "timer", "the ceiling", "--in", "1d4", "turns", "--faces", "3")
-    assert stored(tmp_path).clock.entries[0].at == 1800
+    assert reopened(tmp_path / "campaigns.db").clock.entries[0].at == 1800
     ok(keep, "clock", "edit", "1", "--in", "2", "turns")
-    assert stored(tmp_path).clock.entries[0].at == 1200
+    assert reopened(tmp_path / "campaigns.db").clock.entries[0].at == 1200
     assert "the ceiling' runs out" in ok(keep, "clock", "advance", "2", "turns")
     ok(keep, "clock", "timer", "rocks", "--in", "1", "hour")
     assert "is off the clock" in ok(keep, "clock", "cancel", "2")
-    assert stored(tmp_path).clock.entries == ()
+    assert reopened(tmp_path / "campaigns.db").clock.entries == ()
     assert "unknown clock entry" in refused(keep, "clock", "cancel", "7")
     assert "--profile goes with --state" in refused(keep, "clock", "advance", "1", "turn", "--profile", "furnace")
     assert "--faces and --seed" in refused(keep, "clock", "advance", "1", "turn", "--faces", "1", "--seed", "1")

@@ -31,12 +31,13 @@ from furnace.characters.character import Character
 from furnace.cli.app import main
 from furnace.cli.clock import load_state
 from furnace.errors import FurnaceError
-from furnace.play.clock import Campaign, advance, reschedule, schedule
+from furnace.play.clock import advance, reschedule, schedule
 from furnace.play.combatant import from_character
 from furnace.play.encounter import run_fight
 from furnace.play.fightfile import build, load_fight
 from furnace.rules.ruleset import load_ruleset
 from tests.fuzz.conftest import bounded, fuzz_settings, record
+from tests.helpers.factories import campaign, example
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FIGHTS = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*.yaml"))]
@@ -50,15 +51,14 @@ def _campaign() -> dict[str, Any]:
     a torch, daily needs, timers."""
     from furnace.hazards import find_disease, infect, light, schedule_daily_needs
 
-    brakka, maelis = (Character.from_file(EXAMPLES / "characters" / f"{n}.json") for n in ("brakka", "maelis"))
-    campaign = Campaign(characters={brakka.name: brakka, maelis.name: maelis})
-    campaign, _ = infect(campaign, brakka.name, find_disease("Green River Fever", HAZARDS), HAZARDS)
-    campaign = reschedule(campaign, campaign.clock.entries[-1].id, after=3 * 3600)   # its saves fall due today
-    campaign, _ = light(campaign, maelis.name, "torch", HAZARDS)
-    campaign, _ = schedule_daily_needs(campaign, maelis.name, HAZARDS)
-    campaign, _ = schedule(campaign, "timer", after=1200, label="the ceiling gives way", data={"prompt": "DEX SAVE"})
-    campaign, _ = schedule(campaign, "timer", after=600, every=600, times=3, label="drip")
-    data: dict[str, Any] = json.loads(campaign.model_dump_json())
+    brakka, maelis = example("brakka"), example("maelis")
+    camp, _ = infect(campaign(brakka, maelis), brakka.name, find_disease("Green River Fever", HAZARDS), HAZARDS)
+    camp = reschedule(camp, camp.clock.entries[-1].id, after=3 * 3600)   # its saves fall due today
+    camp, _ = light(camp, maelis.name, "torch", HAZARDS)
+    camp, _ = schedule_daily_needs(camp, maelis.name, HAZARDS)
+    camp, _ = schedule(camp, "timer", after=1200, label="the ceiling gives way", data={"prompt": "DEX SAVE"})
+    camp, _ = schedule(camp, "timer", after=600, every=600, times=3, label="drip")
+    data: dict[str, Any] = json.loads(camp.model_dump_json())
     return data
 
 

@@ -10,22 +10,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from furnace.characters.character import Character
 from furnace.dice import DiceSource, ScriptedDice, seeded
 from furnace.events import Event
 from furnace.hazards import infect, light, packaged_disease, record_needs, schedule_daily_needs
 from furnace.play.clock import DAY, HOUR, Campaign, advance
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import campaign, character
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 10, "DEX": 10, "CON": 10, "INT": 12, "WIS": 10, "CHA": 10}
+ADA: dict[str, Any] = dict(name="Ada", scores=SCORES, hp_max=8, items=["torch"])   # 8 HP, a torch
 START = 7 * DAY - 2 * HOUR          # the fever has incubated: its first save is 2 hours away
 
 
-def the_day(rng: DiceSource) -> tuple[Campaign, list[Event]]:
+def the_day(camp: Campaign, rng: DiceSource) -> tuple[Campaign, list[Event]]:
     """Ada: Green River Fever incubated, no food and no water, a torch lit now; then 1 day passes."""
-    ada = Character(name="Ada", scores=dict(SCORES), hp_max=8, hp=8, items=["torch"])
-    camp = Campaign(characters={"Ada": ada})
     camp, _ = infect(camp, "Ada", packaged_disease("Green River Fever", HAZARDS), HAZARDS)
     camp, early = advance(camp, START, "second", ScriptedDice([]), HAZARDS)
     assert early == []
@@ -46,7 +45,7 @@ def test_H_LIGHT_02_H_DIS_04_H_STARV_02_03_one_day_in_time_order_with_scripted_d
     10, 14, 18 and 22 hours (−2, not resting; the 2nd fails: INT 12 → 11); at 24 hours the hunger save (20 holds)
     and the thirst save (3 fails: CON 10 → 5). Eight d20s, no more."""
     dice = ScriptedDice([20, 1, 20, 20, 20, 20, 20, 3])
-    camp, events = the_day(dice)
+    camp, events = the_day(campaign(character(ADA)), dice)
     assert dice.remaining == 0
     assert timeline(events) == [("light_out", 60)] + [("disease_save", h * 60) for h in (2, 6, 10, 14, 18, 22)] + [
         ("hunger_save", 24 * 60), ("thirst_save", 24 * 60)]
@@ -67,10 +66,10 @@ def test_H_LIGHT_02_H_DIS_04_H_STARV_02_03_one_day_in_time_order_with_scripted_d
 def test_H_DIS_04_H_STARV_02_the_same_seed_gives_the_same_day() -> None:
     """The same seed gives the same events (their dicts, rolls included); another seed still gives the same
     timeline of what fell due."""
-    first = [e.to_dict() for e in the_day(seeded(11))[1]]
-    again = [e.to_dict() for e in the_day(seeded(11))[1]]
+    first = [e.to_dict() for e in the_day(campaign(character(ADA)), seeded(11))[1]]
+    again = [e.to_dict() for e in the_day(campaign(character(ADA)), seeded(11))[1]]
     assert first == again
-    other = the_day(random.Random(12))[1]
+    other = the_day(campaign(character(ADA)), random.Random(12))[1]
     assert timeline(other) == _timeline_dicts(first)
 
 

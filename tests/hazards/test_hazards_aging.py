@@ -11,28 +11,24 @@ from typing import Any
 
 import pytest
 
-from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.hazards import age_character, saves_due, schedule_aging
 from furnace.hazards.aging import AgingSave
 from furnace.hazards.common import state
 from furnace.play.clock import Campaign, advance
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import character
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def elder(**kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name="Elder", scores=dict(SCORES), hp_max=6, hp=6, age=38)
-    return Character(**{**spec, **kw})
+ELDER: dict[str, Any] = dict(name="Elder", scores=SCORES, hp_max=6, age=38)   # a Human of 38, 6 HP
 
 
 def test_H_AGE_03_AMB_72_human_38_to_45_makes_6_saves() -> None:
     """H-AGE-03, AMB-72: a human magically aged 38 → 45 makes 6 saves, at 40..45, all without penalty."""
     assert saves_due("Human", 38, 45, HAZARDS) == [AgingSave(a, 0) for a in range(40, 46)]
     dice = ScriptedDice([20] * 6)
-    after, events = age_character(elder(), 7, dice, HAZARDS, magical=True)
+    after, events = age_character(character(ELDER), 7, dice, HAZARDS, magical=True)
     saves = [e for e in events if e.kind == "aging_save"]
     assert len(saves) == 6 and [e.data["age"] for e in saves] == list(range(40, 46))
     assert all(len(e.rolls) == 1 and e.rolls[0].expression == "d20" for e in saves)
@@ -80,7 +76,7 @@ def test_CF_43_half_orc_ages_as_the_option_says() -> None:
 def test_H_AGE_01_the_save_is_a_CON_SAVE_with_the_age_penalty_vs_hazard_save_dc() -> None:
     """H-AGE-01, D-5: d20 + CON + PROF (CON SAVE proficient, level 1: +1) − 2 at 50, vs hazard_save_dc 12:
     13 + 1 + 1 − 2 = 13 saves."""
-    c = elder(age=49, scores={**SCORES, "CON": 13}, saves=["CON"], level=1, char_class="Fighter")
+    c = character(ELDER, age=49, scores={**SCORES, "CON": 13}, saves=["CON"], level=1, char_class="Fighter")
     _, events = age_character(c, 1, ScriptedDice([13]), HAZARDS)
     save = next(e for e in events if e.kind == "aging_save")
     assert [(m["source"], m["value"]) for m in save.data["save"]["modifiers"]] == [
@@ -91,7 +87,7 @@ def test_H_AGE_01_the_save_is_a_CON_SAVE_with_the_age_penalty_vs_hazard_save_dc(
 def test_H_AGE_02_a_failure_costs_a_random_ability_for_good() -> None:
     """H-AGE-02: d20 5 fails; 1d6 = 4 picks INT: INT 10 → 9, permanent (not kept for rest to give back)."""
     dice = ScriptedDice([5, 4])
-    after, events = age_character(elder(age=39), 1, dice, HAZARDS)
+    after, events = age_character(character(ELDER, age=39), 1, dice, HAZARDS)
     assert after.scores["INT"] == 9 and dice.remaining == 0
     assert "temporary_loss" not in state(after)
     assert next(e for e in events if e.kind == "ability").data["loss"] == "permanent"
@@ -100,7 +96,7 @@ def test_H_AGE_02_a_failure_costs_a_random_ability_for_good() -> None:
 def test_H_AGE_02_H_ABIL_03_aging_to_0_kills() -> None:
     """H-AGE-02, H-ABIL-03: STR 1, a failed save and 1d6 = 1 (STR): STR 0 → dead; no more saves are rolled."""
     dice = ScriptedDice([1, 1])
-    after, events = age_character(elder(age=39, scores={**SCORES, "STR": 1}), 3, dice, HAZARDS)
+    after, events = age_character(character(ELDER, age=39, scores={**SCORES, "STR": 1}), 3, dice, HAZARDS)
     assert after.scores["STR"] == 0 and after.dead and dice.remaining == 0
     assert [e.kind for e in events][-1] == "death"
 
@@ -108,12 +104,12 @@ def test_H_AGE_02_H_ABIL_03_aging_to_0_kills() -> None:
 def test_H_AGE_01_yearly_clock_handler() -> None:
     """H-AGE-01: schedule_aging puts a yearly "aging" entry on the clock: at 39 → 40 one save; a Dwarf of 199
     saves at 200 and rolls nothing at 201."""
-    campaign = Campaign(characters={"Elder": elder(age=39)})
+    campaign = Campaign(characters={"Elder": character(ELDER, age=39)})
     campaign, _ = schedule_aging(campaign, "Elder", HAZARDS)
     campaign, events = advance(campaign, 1, "year", ScriptedDice([20]), HAZARDS)
     assert campaign.characters["Elder"].age == 40 and [e.kind for e in events].count("aging_save") == 1
     assert events[-1].data["time"] == "day 366, 00:00"
-    dwarf = Campaign(characters={"Elder": elder(age=199, race="Dwarf")})
+    dwarf = Campaign(characters={"Elder": character(ELDER, age=199, race="Dwarf")})
     dwarf, _ = schedule_aging(dwarf, "Elder", HAZARDS)
     dwarf, events = advance(dwarf, 1, "year", ScriptedDice([20]), HAZARDS)
     dwarf, later = advance(dwarf, 1, "year", ScriptedDice([]), HAZARDS)

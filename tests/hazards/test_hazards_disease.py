@@ -14,28 +14,19 @@ from typing import Any
 
 import pytest
 
-from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.errors import DataFileError, UnknownNameError
 from furnace.hazards import Disease, cure, expose, find_disease, infect, load_disease, packaged_disease
 from furnace.hazards.common import state, with_state
 from furnace.play.checks import OptionOffError
-from furnace.play.clock import DAY, HOUR, Campaign, advance
+from furnace.play.clock import DAY, HOUR, advance
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import campaign, character
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 10, "DEX": 10, "CON": 10, "INT": 12, "WIS": 10, "CHA": 10}
 GRF = packaged_disease("Green River Fever", HAZARDS)
-
-
-def patient(**kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name="Ada", scores=dict(SCORES), hp_max=6, hp=6)
-    return Character(**{**spec, **kw})
-
-
-def campaign(c: Character | None = None, **flags: Any) -> Campaign:
-    c = c or patient()
-    return Campaign(characters={c.name: c}, flags=flags)
+ADA: dict[str, Any] = dict(name="Ada", scores=SCORES, hp_max=6)   # INT 12, 6 HP
 
 
 def test_H_DIS_06_green_river_fever_from_H_TAB_04() -> None:
@@ -57,7 +48,7 @@ def test_H_DIS_04_AMB_73_both_endpoints_counts_19() -> None:
 def test_H_DIS_06_exactly_18_saves_on_the_clock_at_the_right_times() -> None:
     """H-DIS-04/06: nothing during the incubation week; then 18 disease_save events 4 hours apart, numbered 1..18,
     each with one d20; nothing more afterwards."""
-    camp, events = infect(campaign(), "Ada", GRF, HAZARDS)
+    camp, events = infect(campaign(character(ADA)), "Ada", GRF, HAZARDS)
     assert events[0].data["saves"] == 18
     camp, early = advance(camp, 7 * DAY - 1, "second", ScriptedDice([]), HAZARDS)
     assert early == []
@@ -73,7 +64,7 @@ def test_H_DIS_06_exactly_18_saves_on_the_clock_at_the_right_times() -> None:
 def test_H_DIS_05_minus_2_when_not_resting() -> None:
     """H-DIS-05, AMB-73 (d): CON 10, d20 12: resting 12 ≥ 12 saves; not resting 12 − 2 = 10 fails and INT drops."""
     for flags, success in (({"resting": True}, True), ({}, False), ({"resting": ["Ada"]}, True)):
-        camp, _ = infect(campaign(**flags), "Ada", GRF, HAZARDS)
+        camp, _ = infect(campaign(character(ADA), **flags), "Ada", GRF, HAZARDS)
         camp, fired = advance(camp, 7, "day", ScriptedDice([12]), HAZARDS)
         save = next(e for e in fired if e.kind == "disease_save")
         assert save.data["save"]["success"] is success and save.data["resting"] is success
@@ -82,7 +73,7 @@ def test_H_DIS_05_minus_2_when_not_resting() -> None:
 
 def test_H_DIS_05_resting_can_be_the_characters_own_flag() -> None:
     """H-DIS-05: extensions["hazards"]["resting"] = true also spares the −2."""
-    camp, _ = infect(campaign(with_state(patient(), resting=True)), "Ada", GRF, HAZARDS)
+    camp, _ = infect(campaign(with_state(character(ADA), resting=True)), "Ada", GRF, HAZARDS)
     camp, fired = advance(camp, 7, "day", ScriptedDice([12]), HAZARDS)
     assert next(e for e in fired if e.kind == "disease_save").data["save"]["success"]
 
@@ -90,7 +81,7 @@ def test_H_DIS_05_resting_can_be_the_characters_own_flag() -> None:
 def test_H_DIS_06_AMB_73_each_failure_costs_1_INT_temporarily() -> None:
     """H-DIS-06, AMB-73 (c): every failure lowers INT by 1 (disease_loss_per_failure), kept as a temporary loss
     (H-HEAL-06): 3 failures of 5 saves → INT 12 → 9, temporary_loss INT 3."""
-    camp, _ = infect(campaign(), "Ada", GRF, HAZARDS)
+    camp, _ = infect(campaign(character(ADA)), "Ada", GRF, HAZARDS)
     camp, _ = advance(camp, 7 * DAY + 16 * HOUR, "second", ScriptedDice([1, 20, 1, 20, 1]), HAZARDS)
     ada = camp.characters["Ada"]
     assert ada.scores["INT"] == 9 and state(ada)["temporary_loss"] == {"INT": 3}
@@ -98,7 +89,7 @@ def test_H_DIS_06_AMB_73_each_failure_costs_1_INT_temporarily() -> None:
 
 def test_H_DIS_06_H_ABIL_03_INT_0_kills_and_the_saves_stop() -> None:
     """H-DIS-06, H-ABIL-03: INT 12 and every save failed: dead at the 12th save; the 6 left are never rolled."""
-    camp, _ = infect(campaign(), "Ada", GRF, HAZARDS)
+    camp, _ = infect(campaign(character(ADA)), "Ada", GRF, HAZARDS)
     camp, fired = advance(camp, 11, "day", ScriptedDice([1] * 12), HAZARDS)
     assert camp.characters["Ada"].dead and sum(e.kind == "disease_save" for e in fired) == 12
     assert not camp.clock.entries
@@ -106,15 +97,15 @@ def test_H_DIS_06_H_ABIL_03_INT_0_kills_and_the_saves_stop() -> None:
 
 def test_H_DIS_03_exposure_save() -> None:
     """H-DIS-03, AMB-73 (a): a CON SAVE on exposure: 15 saves (not infected), 3 fails (infected, saves scheduled)."""
-    camp, events = expose(campaign(), "Ada", GRF, ScriptedDice([15]), HAZARDS)
+    camp, events = expose(campaign(character(ADA)), "Ada", GRF, ScriptedDice([15]), HAZARDS)
     assert events[0].kind == "exposure_save" and not camp.clock.entries
-    camp, events = expose(campaign(), "Ada", GRF, ScriptedDice([3]), HAZARDS)
+    camp, events = expose(campaign(character(ADA)), "Ada", GRF, ScriptedDice([3]), HAZARDS)
     assert [e.kind for e in events] == ["exposure_save", "disease"] and len(camp.clock.entries) == 1
 
 
 def test_H_DIS_04_cure_cancels_the_saves_to_come() -> None:
     """H-DIS-04, F-CLR-06: a cured disease rolls no more saves."""
-    camp, _ = infect(campaign(), "Ada", GRF, HAZARDS)
+    camp, _ = infect(campaign(character(ADA)), "Ada", GRF, HAZARDS)
     camp, _ = cure(camp, "Ada", "green river fever")
     assert not camp.clock.entries
     with pytest.raises(UnknownNameError):
@@ -129,7 +120,7 @@ def test_H_DIS_02_a_disease_file(tmp_path: Path) -> None:
     rot = load_disease(file)
     assert rot.save_count(HAZARDS) == 4 and rot.save_times(HAZARDS)[0] == 2 * DAY
     assert find_disease(str(file), HAZARDS) == rot and find_disease("green-river-fever", HAZARDS) == GRF
-    camp, _ = infect(campaign(), "Ada", rot, HAZARDS)
+    camp, _ = infect(campaign(character(ADA)), "Ada", rot, HAZARDS)
     camp, _ = advance(camp, 2, "day", ScriptedDice([1]), HAZARDS)
     assert camp.characters["Ada"].scores["CON"] == 8
 
@@ -159,5 +150,5 @@ def test_H_DIS_01_unknown_disease_and_option_off() -> None:
     with pytest.raises(UnknownNameError):
         packaged_disease("the common cold", HAZARDS)
     with pytest.raises(OptionOffError):
-        infect(campaign(), "Ada", GRF, load_ruleset())
+        infect(campaign(character(ADA)), "Ada", GRF, load_ruleset())
     assert isinstance(Disease.model_validate(GRF.model_dump(by_alias=True)), Disease)

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.hazards import (
     Toxin,
@@ -30,25 +29,22 @@ from furnace.hazards import (
 )
 from furnace.play.checks import OptionOffError
 from furnace.play.clock import HOUR, Campaign, advance
-from furnace.play.combatant import Combatant
 from furnace.play.encounter import Action, take_turn
 from furnace.play.registry import DEATH_MODELS
-from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import encounter, fighter, monster, pc
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 13, "DEX": 12, "CON": 13, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def fighter(**kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name="Flo", char_class="Fighter", level=3, scores=dict(SCORES), hp_max=20, hp=15)
-    return Character(**{**spec, **kw})
+FLO: dict[str, Any] = dict(name="Flo", level=3, scores=SCORES, hp_max=20, hp=15)   # a level-3 Fighter at 15 HP of 20
+VETERAN: dict[str, Any] = dict(level=5, prof=3, hp_max=20, damage="1d6", con_mod=2, scores=SCORES)   # CON +2
+OGRE: dict[str, Any] = dict(hp=9, hp_max=9, saves={})   # 9 HP, ATK +2, 1d6
 
 
 # -- ability loss (H-ABIL-01..03) ------------------------------------------------------------------------------
 def test_H_ABIL_01_STR_13_to_12_loses_the_modifier() -> None:
     """H-ABIL-01: STR 13 → 12: the modifier +1 → 0, nothing else changes."""
-    after, events = set_score(fighter(), "STR", 12, HAZARDS, "a curse")
+    after, events = set_score(fighter(FLO), "STR", 12, HAZARDS, "a curse")
     assert after.mod("STR") == 0 and (events[0].data["modifier_before"], events[0].data["modifier_after"]) == (1, 0)
     assert (after.hp, after.hp_max) == (15, 20)
 
@@ -56,16 +52,16 @@ def test_H_ABIL_01_STR_13_to_12_loses_the_modifier() -> None:
 def test_H_ABIL_02_CF_37_CON_change_moves_HP_only_when_retroactive() -> None:
     """H-ABIL-02, CF-37, AMB-79: CON 13 → 12 (+1 → 0): none (default) leaves HP; retroactive takes 1 × 3 HD from
     current and maximum HP."""
-    kept, _ = set_score(fighter(), "CON", 12, HAZARDS, "disease")
+    kept, _ = set_score(fighter(FLO), "CON", 12, HAZARDS, "disease")
     assert (kept.hp, kept.hp_max) == (15, 20)
     retro = load_ruleset("hazards", {"con_change_hp": "retroactive"})
-    after, events = set_score(fighter(), "CON", 12, retro, "disease")
+    after, events = set_score(fighter(FLO), "CON", 12, retro, "disease")
     assert (after.hp, after.hp_max) == (12, 17) and events[-1].kind == "hp"
 
 
 def test_H_ABIL_03_a_score_of_0_kills() -> None:
     """H-ABIL-03, F-ABIL-05: any score at 0 → dead (character.dead set)."""
-    after, events = set_score(fighter(), "WIS", 0, HAZARDS, "a mind flayer")
+    after, events = set_score(fighter(FLO), "WIS", 0, HAZARDS, "a mind flayer")
     assert after.dead and not after.alive and [e.kind for e in events] == ["ability", "death"]
 
 
@@ -86,11 +82,11 @@ def test_H_FALL_01_a_250_foot_fall_rolls_exactly_20d6() -> None:
 
 def test_H_FALL_01_falls_take_HP_and_kill_at_minus_3() -> None:
     """H-FALL-01, H-DMG-01..03: 30 feet (3d6 = 6+6+6) on HP 15 → −3: dead under the hazards death model."""
-    after, events = fall(fighter(), 30, ScriptedDice([6, 6, 6]), HAZARDS)
+    after, events = fall(fighter(FLO), 30, ScriptedDice([6, 6, 6]), HAZARDS)
     assert after.hp == -3 and after.dead and [e.kind for e in events] == ["fall", "damage", "death"]
-    after, _ = fall(fighter(), 30, ScriptedDice([5, 5, 5]), HAZARDS)
+    after, _ = fall(fighter(FLO), 30, ScriptedDice([5, 5, 5]), HAZARDS)
     assert after.hp == 0 and after.alive and "UNCONSCIOUS" in after.conditions
-    assert fall(fighter(), 9, ScriptedDice([]), HAZARDS)[0] == fighter()
+    assert fall(fighter(FLO), 9, ScriptedDice([]), HAZARDS)[0] == fighter(FLO)
 
 
 def test_AMB_74_rounding_up_is_an_option() -> None:
@@ -102,7 +98,7 @@ def test_AMB_74_rounding_up_is_an_option() -> None:
 def test_H_DRUG_02_AMB_80_drunk_is_minus_2_DEX_and_minus_2_saves() -> None:
     """H-DRUG-02, AMB-80: DRUNK in the conditions, DEX score 12 → 10, and −2 on a save (CON +1: 12 + 1 − 2 = 11);
     sober again: DEX 12."""
-    drunk, _ = make_drunk(fighter(), HAZARDS)
+    drunk, _ = make_drunk(fighter(FLO), HAZARDS)
     assert "DRUNK" in drunk.conditions and drunk.scores["DEX"] == 10
     save = hazard_save(drunk, "poison", ScriptedDice([12]), HAZARDS, "a test")
     assert save.total == 11 and not save.success
@@ -114,14 +110,14 @@ def test_H_DRUG_02_the_modifier_reading() -> None:
     """AMB-80, option drunk_dex_penalty = modifier: the DEX score stays 12; a DEX SAVE is d20 10 + DEX 0 − 2 (the
     DEX modifier) − 2 (saves) = 6."""
     rules = load_ruleset("hazards", {"drunk_dex_penalty": "modifier", "save_vs_poison": "DEX"})
-    drunk, _ = make_drunk(fighter(), rules)
+    drunk, _ = make_drunk(fighter(FLO), rules)
     assert drunk.scores["DEX"] == 12
     assert hazard_save(drunk, "poison", ScriptedDice([10]), rules, "a test").total == 6
 
 
 def test_AMB_80_drunk_for_4_hours_on_the_clock() -> None:
     """AMB-80, option drunk_duration_hours: sober again 4 hours later."""
-    camp, _ = drink(Campaign(characters={"Flo": fighter()}), "Flo", HAZARDS)
+    camp, _ = drink(Campaign(characters={"Flo": fighter(FLO)}), "Flo", HAZARDS)
     camp, events = advance(camp, 4, "hour", ScriptedDice([]), HAZARDS)
     assert events[0].kind == "sober" and events[0].data["at"] == 4 * HOUR
     assert camp.characters["Flo"].scores["DEX"] == 12
@@ -130,57 +126,52 @@ def test_AMB_80_drunk_for_4_hours_on_the_clock() -> None:
 def test_H_POIS_01_save_or_the_whole_effect() -> None:
     """H-POIS-01, AMB-82: a death poison: 11 + 1 = 12 saves (nothing at all), 10 + 1 fails (dead)."""
     asp = Toxin(name="asp venom", effect=ToxinEffect(kind="death"))
-    safe, events = poison(fighter(), asp, ScriptedDice([11]), HAZARDS)
-    assert safe == fighter() and events[0].kind == "poison_save"
-    dead, _ = poison(fighter(), asp, ScriptedDice([10]), HAZARDS)
+    safe, events = poison(fighter(FLO), asp, ScriptedDice([11]), HAZARDS)
+    assert safe == fighter(FLO) and events[0].kind == "poison_save"
+    dead, _ = poison(fighter(FLO), asp, ScriptedDice([10]), HAZARDS)
     assert dead.dead
 
 
 def test_AMB_82_a_poison_with_its_own_DC_and_sleep() -> None:
     """AMB-82: a poison's own DC 15: 13 + 1 = 14 fails → deep sleep (UNCONSCIOUS)."""
     lotus = Toxin(name="black lotus", dc=15, effect=ToxinEffect(kind="condition", condition="UNCONSCIOUS"))
-    after, events = poison(fighter(), lotus, ScriptedDice([13]), HAZARDS)
+    after, events = poison(fighter(FLO), lotus, ScriptedDice([13]), HAZARDS)
     assert events[0].data["save"]["dc"] == 15 and "UNCONSCIOUS" in after.conditions
 
 
 def test_H_DRUG_01_no_save_when_taken_on_purpose() -> None:
     """H-DRUG-01: a drug taken on purpose has no save: its milder effect (WIS −1, temporary) applies."""
     weed = Toxin(name="dreamweed", drug=True, effect=ToxinEffect(kind="ability_loss", ability="WIS"))
-    after, events = poison(fighter(), weed, ScriptedDice([]), HAZARDS, intentional=True)
+    after, events = poison(fighter(FLO), weed, ScriptedDice([]), HAZARDS, intentional=True)
     assert after.scores["WIS"] == 9 and events[0].kind == "drug"
     with pytest.raises(OptionOffError):
-        poison(fighter(), weed, ScriptedDice([]), load_ruleset(), intentional=True)
+        poison(fighter(FLO), weed, ScriptedDice([]), load_ruleset(), intentional=True)
 
 
 # -- mapping (H-MAP-01) ---------------------------------------------------------------------------------------
 def test_H_MAP_01_paper_ink_and_two_free_hands() -> None:
     """H-MAP-01: paper and ink and nothing in hand: can map; a torch in hand, a shield, or no ink: cannot."""
-    scribe = fighter(items=["paper", "ink", "rope"])
+    scribe = fighter(FLO, items=["paper", "ink", "rope"])
     assert can_map(scribe, rules=HAZARDS).can_map
     assert not can_map(scribe, ["torch"], HAZARDS).can_map
     assert not can_map(scribe.model_copy(update={"shield": True}), rules=HAZARDS).can_map
-    check = can_map(fighter(items=["paper"]), rules=HAZARDS)
+    check = can_map(fighter(FLO, items=["paper"]), rules=HAZARDS)
     assert not check.can_map and check.reasons == ("no ink",) and check.event().kind == "mapping"
 
 
 # -- death at −3 (H-DMG-01..03) through the encounter ------------------------------------------------------------
-def _fight(hp: int) -> Encounter:
-    pc = Combatant(id="a", name="A", side="a", kind="pc", level=5, prof=3, char_class="Fighter", hp=hp, hp_max=20,
-                   ac=12, attack_bonus=3, zone="CLOSE", con_mod=2, scores=dict(SCORES))
-    ogre = Combatant(id="b", name="B", side="b", kind="monster", level=1, hp=9, hp_max=9, ac=12, attack_bonus=2,
-                     damage="1d6", zone="CLOSE")
-    return Encounter(room_dc=12, round=1, combatants=(pc, ogre))
-
-
 def test_H_DMG_02_03_the_hazards_death_model_in_an_encounter() -> None:
     """H-DMG-02/03, CF-30: an ogre's blow (d20 15 hits AC 12; 1d6 = 4): HP 2 → −2 unconscious, no timer; HP 1 → −3
     dead, whatever the level and CON (the furnace model would leave a level-5, CON +2 PC dying)."""
     assert "hazards" in DEATH_MODELS
-    enc, _ = take_turn(_fight(2), "b", Action("attack", "a"), ScriptedDice([15, 4]), HAZARDS)
+    enc, _ = take_turn(encounter(pc(VETERAN, hp=2), monster(OGRE)), "b", Action("attack", "a"), ScriptedDice([15, 4]),
+                       HAZARDS)
     assert (enc.get("a").hp, enc.get("a").status, enc.get("a").dying_turns) == (-2, "unconscious", None)
-    enc, events = take_turn(_fight(1), "b", Action("attack", "a"), ScriptedDice([15, 4]), HAZARDS)
+    enc, events = take_turn(encounter(pc(VETERAN, hp=1), monster(OGRE)), "b", Action("attack", "a"),
+                            ScriptedDice([15, 4]), HAZARDS)
     assert (enc.get("a").hp, enc.get("a").status) == (-3, "dead") and "death" in [e.kind for e in events]
-    enc, _ = take_turn(_fight(1), "b", Action("attack", "a"), ScriptedDice([15, 4, 2]), load_ruleset())
+    enc, _ = take_turn(encounter(pc(VETERAN, hp=1), monster(OGRE)), "b", Action("attack", "a"),
+                       ScriptedDice([15, 4, 2]), load_ruleset())
     assert enc.get("a").status == "dying"
 
 
@@ -189,7 +180,7 @@ def test_H_unknown_characters_are_named() -> None:
     from furnace.errors import UnknownNameError
     from furnace.hazards import infect, knock_out, packaged_disease
 
-    camp = Campaign(characters={"Flo": fighter()})
+    camp = Campaign(characters={"Flo": fighter(FLO)})
     for call in (lambda: drink(camp, "Nobody", HAZARDS), lambda: knock_out(camp, "Nobody", ScriptedDice([]), HAZARDS),
                  lambda: infect(camp, "Nobody", packaged_disease("Green River Fever", HAZARDS), HAZARDS)):
         with pytest.raises(UnknownNameError, match="Flo"):

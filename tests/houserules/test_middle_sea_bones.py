@@ -8,7 +8,10 @@ from __future__ import annotations
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
 from furnace.play.clock import Campaign, advance
-from tests.helpers.middle_sea import RULES, hero, roll_total
+from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import SEA_HERO, character, roll_total
+
+RULES = load_ruleset("middle-sea")
 
 
 def test_M_GRIEV_06_broken_bone_heals_on_the_clock_and_a_repeat_break_moves_it() -> None:
@@ -43,7 +46,7 @@ def test_M_GRIEV_07_AMB_92_a_fatal_wound_kills_after_1d6_exploration_turns() -> 
 
 def test_M_GRIEV_wound_on_a_campaign() -> None:
     """M-GRIEV-01, M-GRIEV-07: `wound` takes the blow on a campaign's character and puts its timer on the clock."""
-    campaign = Campaign(characters={"Hero": hero()})
+    campaign = Campaign(characters={"Hero": character(SEA_HERO)})
     campaign, result = ms.wound(campaign, "Hero", 24, ScriptedDice([1, 1, 1, 5]), RULES)
     assert result.band == "fatal_wound" and [e.kind for e in campaign.clock.entries] == ["fatal_wound"]
     assert ms.state_of(campaign.characters["Hero"])["timers"][0]["entry"] == campaign.clock.entries[0].id

@@ -10,7 +10,9 @@ from fractions import Fraction
 import pytest
 
 from furnace.houserules import middle_sea as ms
-from tests.helpers.middle_sea import RULES
+from furnace.rules.ruleset import load_ruleset
+
+RULES = load_ruleset("middle-sea")
 
 
 def test_M_COIN_01_100_coins_to_the_pound() -> None:

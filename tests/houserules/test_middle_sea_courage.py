@@ -12,13 +12,15 @@ from furnace.errors import UnknownNameError
 from furnace.houserules import middle_sea as ms
 from furnace.play.clock import Campaign, advance
 from furnace.rules.ruleset import load_ruleset
-from tests.helpers.middle_sea import RULES, fighter
+from tests.helpers.factories import SEA_FIGHTER, character
+
+RULES = load_ruleset("middle-sea")
 
 
 def test_M_DRINK_01_liquid_courage_lasts_4_hours_then_hp_above_max_go() -> None:
     """M-DRINK-01, AMB-104, CF-49: +1d4 HP above the maximum (3: 38 → 41), +1 morale and fear saves, −1 to hit; a
     second drink does nothing; after 4 hours the penalty ends and HP above 40 are removed."""
-    campaign = Campaign(characters={"Hero": fighter(hp=38)})
+    campaign = Campaign(characters={"Hero": character(SEA_FIGHTER, hp=38)})
     campaign, events = ms.drink(campaign, "Hero", ScriptedDice([3]), RULES)
     hero = campaign.characters["Hero"]
     assert hero.hp == 41 and ms.courage_modifiers(hero) == {"to_hit": -1, "morale": 1, "fear_saves": 1}
@@ -35,7 +37,7 @@ def test_M_DRINK_01_liquid_courage_lasts_4_hours_then_hp_above_max_go() -> None:
 def test_M_DRINK_01_options() -> None:
     """M-DRINK-01 (option liquid_courage off in the furnace profile); CF-49 option liquid_courage_hp = healing
     stops the HP at the maximum; HP lost during the 4 hours are not taken again."""
-    campaign = Campaign(characters={"Hero": fighter(hp=38)})
+    campaign = Campaign(characters={"Hero": character(SEA_FIGHTER, hp=38)})
     with pytest.raises(ms.MiddleSeaError, match="liquid_courage"):
         ms.drink(campaign, "Hero", ScriptedDice([3]), load_ruleset("furnace"))
     healed, _ = ms.drink(campaign, "Hero", ScriptedDice([3]), RULES.with_options({"liquid_courage_hp": "healing"}))

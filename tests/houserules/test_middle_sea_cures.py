@@ -10,7 +10,10 @@ import pytest
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
 from furnace.play.clock import Campaign, advance
-from tests.helpers.middle_sea import RULES, roll_total
+from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import roll_total
+
+RULES = load_ruleset("middle-sea")
 
 
 def test_M_BONE_02_one_cure_mends_one_break_and_heals_no_hp() -> None:

@@ -1,7 +1,7 @@
 """Middle Sea grievous injuries outside the encounter engine (`furnace.houserules.middle_sea.grievous_injury`).
 
 RULES.md M-GRIEV-01..10, M-BONE-01, M-SEVER-01/02, D-5, AMB-91..94 (M-TAB-01..03). Every test scripts the
-dice: 3d6 shows [1, 1, 1] and the excess makes the total wanted (`tests.helpers.middle_sea.roll_total`).
+dice: 3d6 shows [1, 1, 1] and the excess makes the total wanted (`tests.helpers.factories.roll_total`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ import pytest
 from furnace.characters.character import CharacterError
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
+from furnace.rules.ruleset import load_ruleset
 from furnace.rules.tables import validate_table
-from tests.helpers.middle_sea import RULES, hero, roll_total
+from tests.helpers.factories import SEA_HERO, character, roll_total
+
+RULES = load_ruleset("middle-sea")
 
 
 @pytest.mark.parametrize(("total", "after", "band"), [
@@ -55,7 +58,7 @@ def test_M_GRIEV_05_unconscious_2d6_rounds_or_with_a_helmet_stunned_one_round() 
     """M-GRIEV-05: 12–14 is UNCONSCIOUS for 2d6 rounds ([3, 4] → 7); with a helmet STUNNED 1 round and no 2d6."""
     result, _ = roll_total(12, [3, 4])
     assert [(c.name, c.amount, c.unit) for c in result.conditions] == [("UNCONSCIOUS", 7, "round")]
-    result, dice = roll_total(14, [], character=hero(helmet=True))
+    result, dice = roll_total(14, [], character=character(SEA_HERO, helmet=True))
     assert [(c.name, c.amount, c.unit) for c in result.conditions] == [("STUNNED", 1, "round")]
     assert result.helmet and dice.remaining == 0
 

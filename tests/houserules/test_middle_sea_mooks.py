@@ -9,24 +9,15 @@ import pytest
 
 from furnace.dice import ScriptedDice
 from furnace.errors import FurnaceError
-from furnace.play.combatant import Combatant, monster_hd
+from furnace.play.combatant import monster_hd
 from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import monster, pc
 
 SEA = load_ruleset("middle-sea")
-
-
-def fighter(level: int, **kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id="f", name="Fen", side="party", kind="pc", level=level, prof=2,
-                                char_class="Fighter", hp=20, hp_max=20, ac=14, attack_bonus=3, damage="1d8",
-                                zone="CLOSE")
-    return Combatant(**{**spec, **kw})
-
-
-def goblin(cid: str, hd: float, hp: int = 3) -> Combatant:
-    return Combatant(id=cid, name=cid, side="goblins", kind="monster", level=1, hd=hd, hp=hp, hp_max=hp, ac=12,
-                     attack_bonus=1, damage="1d6", zone="CLOSE")
+FEN: dict[str, Any] = dict(name="Fen", side="party", hp=20, hp_max=20, ac=14)   # a Fighter of 20 HP, AC 14, ATK +3
+GOBLIN: dict[str, Any] = dict(side="goblins", hp=3, hp_max=3, attack_bonus=1, saves={})   # 3 HP, ATK +1
 
 
 def attacks(events: list[Any]) -> list[str]:
@@ -35,7 +26,8 @@ def attacks(events: list[Any]) -> list[str]:
 
 def test_M_MOOK_02_a_level_3_fighter_attacks_three_times_against_goblins_under_1_HD() -> None:
     """Three goblins of HD 1-1 and 3 HP: ATK 15, 15, 15 (d20 12 + 3 vs AC 12) each kill one with 1d8 = 5."""
-    enc = Encounter(room_dc=12, combatants=(fighter(3), goblin("g1", 0.9), goblin("g2", 0.9), goblin("g3", 0.9)))
+    goblins = (monster(g, GOBLIN, name=g, hd=0.9) for g in ("g1", "g2", "g3"))
+    enc = Encounter(room_dc=12, combatants=(pc("f", FEN, level=3), *goblins))
     dice = ScriptedDice([12, 5, 12, 5, 12, 5])
     after, events = take_turn(enc, "f", Action("attack", "g1"), dice, SEA)
     assert dice.remaining == 0 and len(attacks(events)) == 3
@@ -43,14 +35,16 @@ def test_M_MOOK_02_a_level_3_fighter_attacks_three_times_against_goblins_under_1
 
 
 def test_M_MOOK_02_one_attack_against_a_creature_of_1_HD_or_more() -> None:
-    enc = Encounter(room_dc=12, combatants=(fighter(3), goblin("g1", 1.0, hp=20)))
+    enc = Encounter(room_dc=12, combatants=(pc("f", FEN, level=3),
+                                            monster("g1", GOBLIN, name="g1", hd=1.0, hp=20, hp_max=20)))
     dice = ScriptedDice([12, 5])
     after, events = take_turn(enc, "f", Action("attack", "g1"), dice, SEA)
     assert dice.remaining == 0 and len(attacks(events)) == 1 and after.get("g1").hp == 15
 
 
 def test_M_MOOK_02_the_option_flipped_off_gives_one_attack() -> None:
-    enc = Encounter(room_dc=12, combatants=(fighter(3), goblin("g1", 0.5, hp=20)))
+    enc = Encounter(room_dc=12, combatants=(pc("f", FEN, level=3),
+                                            monster("g1", GOBLIN, name="g1", hd=0.5, hp=20, hp_max=20)))
     off = SEA.with_options({"mook_extra_attacks": False})
     on_dice, off_dice = ScriptedDice([12, 5] * 3), ScriptedDice([12, 5])
     on, _ = take_turn(enc, "f", Action("attack", "g1"), on_dice, SEA)
@@ -59,7 +53,8 @@ def test_M_MOOK_02_the_option_flipped_off_gives_one_attack() -> None:
 
 
 def test_M_MOOK_02_not_for_other_classes() -> None:
-    enc = Encounter(room_dc=12, combatants=(fighter(3, char_class="Rogue"), goblin("g1", 0.5, hp=20)))
+    enc = Encounter(room_dc=12, combatants=(pc("f", FEN, level=3, char_class="Rogue"),
+                                            monster("g1", GOBLIN, name="g1", hd=0.5, hp=20, hp_max=20)))
     dice = ScriptedDice([12, 5])
     after, _ = take_turn(enc, "f", Action("attack", "g1"), dice, SEA)
     assert dice.remaining == 0 and after.get("g1").hp == 15

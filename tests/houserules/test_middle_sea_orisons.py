@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from furnace.houserules import middle_sea as ms
-from tests.helpers.middle_sea import RULES
+from furnace.rules.ruleset import load_ruleset
+
+RULES = load_ruleset("middle-sea")
 
 
 def test_M_ORIS_01_AMB_102_non_classed_priests_and_their_exclusions() -> None:

@@ -28,36 +28,17 @@ from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import validate_table
+from tests.helpers.factories import CASTER, FOE, encounter, mage, monster, pc
 
 RULES = load_ruleset()
 FLAT = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
 SLEEPLESS = {"hazards": {"short_sleep_days": 2}}     # H-SLEEP-01: −2 to every roll
 
 
-def mage(**kw: Any) -> Character:
-    """INT 16 (+2), level 3 (PROF +2), INT save: SPELLCHECK d20 + 4, INT SAVE d20 + 4, CHA SAVE d20 + 0."""
-    spec: dict[str, Any] = dict(name="Mira", char_class="Magic-user", level=3, scores={**FLAT, "INT": 16},
-                                hp_max=12, hp=12, hit_dice=3, saves=["INT"], spells=["Fireball", "Chill Touch"])
-    return Character(**{**spec, **kw})
-
-
-def caster(**kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id="m", name="M", side="a", kind="pc", level=3, prof=2, char_class="Magic-user",
-                                hp=12, hp_max=12, ac=12, attack_bonus=3, spell_mod=2,
-                                spells=("Chill Touch", "Fireball"), zone="NEAR",
-                                saves={"INT": 4, "WIS": 0, "DEX": 0, "CON": 0, "STR": 0, "CHA": 0})
-    return Combatant(**{**spec, **kw})
-
-
-def foe(**kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id="g1", name="G1", side="b", hp=40, hp_max=40, ac=12, attack_bonus=2, zone="CLOSE")
-    return Combatant(**{**spec, **kw})
-
-
 def cast_in(m: Combatant, spell: str, faces: list[int], rules: Ruleset = RULES, rnd: int = 1,
             ) -> tuple[Encounter, list[Event], ScriptedDice]:
     dice = ScriptedDice(faces)
-    after, events = take_turn(Encounter(room_dc=12, round=rnd, combatants=(m, foe())), "m",
+    after, events = take_turn(encounter(m, monster("g1", FOE), round=rnd), "m",
                               Action("cast", "g1", detail=spell), dice, rules)
     return after, events, dice
 
@@ -67,34 +48,33 @@ def spellcheck_total(events: list[Event]) -> str:
 
 
 # -- spells_over_cap (AMB-47) ------------------------------------------------------------------------------------
-def over_cap() -> Character:
-    """A level-1 Magic-user with INT 10: cap 1 + 1 + 0 = 2 spells, and she knows 3 (her INT fell)."""
-    return mage(level=1, scores=dict(FLAT), spells=["Fireball", "Chill Touch", "Animate Dead"])
+# a level-1 Magic-user with INT 10: cap 1 + 1 + 0 = 2 spells, and she knows 3 (her INT fell)
+OVER_CAP: dict[str, Any] = dict(level=1, scores=FLAT, spells=["Fireball", "Chill Touch", "Animate Dead"])
 
 
 def test_AMB_47_spells_over_cap_forgotten_refuses_the_spell_past_the_cap() -> None:
     """AMB-47, default forgotten: Animate Dead (the third of a cap of 2) is forgotten: refused before any die,
     naming it; in a fight she does not carry it."""
-    assert forgotten(over_cap(), RULES) == ["Animate Dead"]
+    assert forgotten(mage(OVER_CAP), RULES) == ["Animate Dead"]
     with pytest.raises(IllegalActionError, match="has forgotten Animate Dead"):
-        cast_spell(over_cap(), "Animate Dead", ScriptedDice([]), 12, RULES)
-    assert magic_fight.combatant(over_cap(), "a", RULES, id="m").spells == ("Fireball", "Chill Touch")
+        cast_spell(mage(OVER_CAP), "Animate Dead", ScriptedDice([]), 12, RULES)
+    assert magic_fight.combatant(mage(OVER_CAP), "a", RULES, id="m").spells == ("Fireball", "Chill Touch")
 
 
 def test_AMB_47_spells_over_cap_kept_casts_the_spell_past_the_cap() -> None:
     """AMB-47, spells_over_cap kept: nothing is forgotten; Animate Dead rolls its SPELLCHECK (15 + 0 + PROF 1 = 16,
     SL2) and she carries all three spells into a fight."""
     rules = RULES.with_options({"spells_over_cap": "kept"})
-    assert forgotten(over_cap(), rules) == []
-    done = cast_spell(over_cap(), "Animate Dead", ScriptedDice([15]), 12, rules)
+    assert forgotten(mage(OVER_CAP), rules) == []
+    done = cast_spell(mage(OVER_CAP), "Animate Dead", ScriptedDice([15]), 12, rules)
     assert (done.cast.check.total, done.cast.check.sl) == (16, 2)
-    assert len(magic_fight.combatant(over_cap(), "a", rules, id="m").spells) == 3
+    assert len(magic_fight.combatant(mage(OVER_CAP), "a", rules, id="m").spells) == 3
 
 
 def test_AMB_47_the_fights_cast_action_refuses_a_spell_not_known() -> None:
     """AMB-47: in a fight the caster casts only what she knows: Ember Swarm is refused, naming it."""
     with pytest.raises(IllegalActionError, match="M does not know Ember Swarm"):
-        cast_in(caster(), "Ember Swarm", [15])
+        cast_in(pc("m", CASTER), "Ember Swarm", [15])
 
 
 # -- mishap_trigger (AMB-16) -------------------------------------------------------------------------------------
@@ -153,14 +133,14 @@ def held(enc: Encounter, name: str) -> Held:
 
 def test_AMB_20_F_TAB_18_a_mishap_stun_lasts_1_round_by_default() -> None:
     """AMB-20: natural 1 on Chill Touch, F-TAB-18 12 (CON SAVE 2 + 0 fails): STUNNED until round 3 + 1."""
-    after, _, dice = cast_in(caster(), "Chill Touch", [1, 12, 2], rnd=3)
+    after, _, dice = cast_in(pc("m", CASTER), "Chill Touch", [1, 12, 2], rnd=3)
     assert held(after, "STUNNED").until_round == 4 and dice.remaining == 0
 
 
 def test_AMB_20_F_TAB_18_mishap_condition_duration_3_stuns_for_3_rounds() -> None:
     """AMB-20, mishap_condition_duration 3: the same mishap stuns until round 3 + 3."""
-    after, _, _ = cast_in(caster(), "Chill Touch", [1, 12, 2], RULES.with_options({"mishap_condition_duration": 3}),
-                          rnd=3)
+    after, _, _ = cast_in(pc("m", CASTER), "Chill Touch", [1, 12, 2],
+                          RULES.with_options({"mishap_condition_duration": 3}), rnd=3)
     assert held(after, "STUNNED").until_round == 6
 
 
@@ -169,13 +149,14 @@ def test_AMB_20_F_TAB_19_fireballs_fright_lasts_the_options_rounds(rounds: int, 
     """F-TAB-19 3: natural 1 on Fireball, d6 3: 1d6 (2) fire DAM to the caster, WIS SAVE 2 fails: FRIGHTENED for
     mishap_condition_duration rounds from round 1."""
     rules = RULES.with_options({"mishap_condition_duration": rounds})
-    after, _, _ = cast_in(caster(), "Fireball", [1, 3, 2, 2], rules)
+    after, _, _ = cast_in(pc("m", CASTER), "Fireball", [1, 3, 2, 2], rules)
     assert after.get("m").hp == 10 and held(after, "FRIGHTENED").until_round == until
 
 
 def test_AMB_20_mishap_condition_duration_literal_flip_4() -> None:
     """AMB-20: the option is read per cast: 4 rounds of WEAK from F-TAB-18 4 (STR SAVE 3 fails)."""
-    after, _, _ = cast_in(caster(), "Chill Touch", [1, 4, 3], RULES.with_options({"mishap_condition_duration": 4}))
+    after, _, _ = cast_in(pc("m", CASTER), "Chill Touch", [1, 4, 3],
+                          RULES.with_options({"mishap_condition_duration": 4}))
     assert held(after, "WEAK").until_round == 5
 
 
@@ -258,7 +239,7 @@ def test_H_DRUG_02_drunk_lowers_the_spell_depletion_save_in_and_out_of_a_fight()
 def test_X_TAB_02_a_held_spellcheck_penalty_lowers_the_fights_spellcheck() -> None:
     """X-TAB-02: a disapproval's −2 to the SPELLCHECK held until rest: d20 9 + 4 − 2 = 11, the spell fails."""
     penalty = Held(name="MOD:spellcheck:BONUS", source="disapproval (X-TAB-02)", ending="rest", value=-2)
-    _, events, _ = cast_in(caster(held=(penalty,)), "Chill Touch", [9])
+    _, events, _ = cast_in(pc("m", CASTER, held=(penalty,)), "Chill Touch", [9])
     assert "= 11" in spellcheck_total(events) and "disapproval (X-TAB-02)" in spellcheck_total(events)
 
 

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.hazards import AgingSave, Toxin, ToxinEffect, age_character, drink, packaged_disease, poison, saves_due
 from furnace.hazards.disease import Disease, DiseaseEffect, disease_save
 from furnace.play.checks import CheckError
 from furnace.play.clock import Campaign, advance
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import fighter
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 18, "DEX": 16, "CON": 14, "INT": 10, "WIS": 6, "CHA": 4}     # +3 +2 +1 0 −1 −2
@@ -31,14 +31,9 @@ ASP = Toxin(name="asp venom", effect=ToxinEffect(kind="death"))
 GRF = packaged_disease("Green River Fever", HAZARDS)
 
 
-def fighter(**kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name="Flo", char_class="Fighter", level=3, scores=dict(SCORES), hp_max=20, hp=20,
-                                saves=["STR", "CON"], age=39)
-    return Character(**{**spec, **kw})
-
-
 # save vs. X: the ability the option names, and the total a d20 of 10 gives with it (DC 12: 12 or more saves)
 TOTALS = {"STR": 15, "DEX": 12, "CON": 13, "INT": 10, "WIS": 9, "CHA": 8}
+FLO: dict[str, Any] = dict(name="Flo", level=3, scores=SCORES, hp_max=20, saves=["STR", "CON"], age=39)   # 20 HP
 
 
 # -- save_vs_poison (D-5, AMB-05, H-POIS-01) ----------------------------------------------------------------------
@@ -54,7 +49,7 @@ def test_option_save_vs_poison_D_5_H_POIS_01_names_the_ability_of_the_poison_sav
                                                                                    ability: str) -> None:
     """D-5, H-POIS-01: asp venom, d20 10 vs hazard_save_dc 12: the named ability's SAVE; under 12 the Fighter
     dies, at 12 or more nothing happens."""
-    after, events = poison(fighter(), ASP, ScriptedDice([10]), rules)
+    after, events = poison(fighter(FLO), ASP, ScriptedDice([10]), rules)
     save = events[0].data["save"]
     assert save["total"] == TOTALS[ability] and save["dc"] == 12
     assert save["modifiers"][0]["source"] == ability
@@ -75,7 +70,7 @@ def test_option_save_vs_paralysis_D_5_H_AGE_01_names_the_ability_of_the_aging_sa
     """H-AGE-01/02: a human turning 40 saves vs. paralysis (d20 10, no age penalty, DC 12); a failure rolls 1d6
     for the ability that ages (face 3: CON 14 → 13)."""
     dice = ScriptedDice([10, 3])
-    after, events = age_character(fighter(), 1, dice, rules)
+    after, events = age_character(fighter(FLO), 1, dice, rules)
     save = next(e for e in events if e.kind == "aging_save").data["save"]
     failed = TOTALS[ability] < 12
     assert save["total"] == TOTALS[ability] and save["success"] is not failed
@@ -98,7 +93,7 @@ def test_option_save_vs_death_D_5_AMB_05_names_the_ability_of_a_save_vs_death(ru
                                                                                ability: str) -> None:
     """D-5: a poison whose save is vs. death (d20 10, DC 12); a failure deals 2d6 (faces 4 and 5: HP 20 → 11)."""
     dice = ScriptedDice([10, 4, 5])
-    after, events = poison(fighter(), DEATH_TOUCH, dice, rules)
+    after, events = poison(fighter(FLO), DEATH_TOUCH, dice, rules)
     save = events[0].data["save"]
     failed = TOTALS[ability] < 12
     assert save["total"] == TOTALS[ability] and save["modifiers"][0]["source"] == ability
@@ -122,7 +117,7 @@ def test_option_save_vs_fear_D_5_H_DRUG_01_names_the_ability_of_a_save_vs_fear(r
                                                                                 ability: str) -> None:
     """D-5, H-DRUG-01: a drug breathed unwillingly, saved vs. fear (WIS by default; d20 10, DC 12); a failure
     makes the Fighter FRIGHTENED."""
-    after, events = poison(fighter(), DREAD, ScriptedDice([10]), rules)
+    after, events = poison(fighter(FLO), DREAD, ScriptedDice([10]), rules)
     save = events[0].data["save"]
     assert save["total"] == TOTALS[ability] and save["modifiers"][0]["source"] == ability
     assert ("FRIGHTENED" in after.conditions) is (TOTALS[ability] < 12)
@@ -138,7 +133,7 @@ def test_option_hazard_save_dc_AMB_82_H_POIS_01_is_the_DC_of_a_poison_without_it
                                                                                       dead: bool) -> None:
     """AMB-82: asp venom has no DC of its own: d20 10 + CON 1 + PROF 2 = 13 against hazard_save_dc (meet or
     beat): 12 and 13 save, 14 kills."""
-    after, events = poison(fighter(), ASP, ScriptedDice([10]), rules)
+    after, events = poison(fighter(FLO), ASP, ScriptedDice([10]), rules)
     assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (13, dc)
     assert bool(after.dead) is dead
 
@@ -147,7 +142,7 @@ def test_option_hazard_save_dc_AMB_82_a_poison_with_its_own_DC_ignores_it() -> N
     """AMB-82: a poison of DC 15 is DC 15 whatever hazard_save_dc says: 13 fails against it even at
     hazard_save_dc 5."""
     own = Toxin(name="black lotus", effect=ToxinEffect(kind="death"), dc=15)
-    after, events = poison(fighter(), own, ScriptedDice([10]), HAZARDS.with_options({"hazard_save_dc": 5}))
+    after, events = poison(fighter(FLO), own, ScriptedDice([10]), HAZARDS.with_options({"hazard_save_dc": 5}))
     assert events[0].data["save"]["dc"] == 15 and after.dead
 
 
@@ -167,7 +162,7 @@ def test_option_half_orc_aging_race_CF_43_H_TAB_01_picks_the_row(rules: Ruleset,
 def test_option_half_orc_aging_race_CF_43_the_penalty_reaches_the_save() -> None:
     """H-AGE-01, CF-43: a Half-orc turning 80 rolls d20 11 + CON 1 + PROF 2 = 14 vs DC 12: −4 as a Human gives
     10 (fails: 1d6 face 3, CON 14 → 13); −2 as a Halfling gives 12 (saves, CON stays 14)."""
-    orc = fighter(race="Half-orc", age=79)
+    orc = fighter(FLO, race="Half-orc", age=79)
     human, events = age_character(orc, 1, ScriptedDice([11, 3]), HAZARDS)
     assert next(e for e in events if e.kind == "aging_save").data["save"]["total"] == 10
     assert human.scores["CON"] == 13
@@ -186,7 +181,7 @@ def test_option_disease_loss_per_failure_AMB_73_H_DIS_06_is_the_loss_of_a_failed
                                                                                        int_after: int) -> None:
     """H-DIS-06: Green River Fever names no amount; a failed save (d20 2 + CON 1 + PROF 2 = 5 vs 12) costs
     disease_loss_per_failure INT points: 10 → 9 by default, 10 → 7 at 3."""
-    after, events = disease_save(fighter(), GRF, 1, 18, True, ScriptedDice([2]), rules)
+    after, events = disease_save(fighter(FLO), GRF, 1, 18, True, ScriptedDice([2]), rules)
     assert events[0].data["save"]["total"] == 5 and not events[0].data["save"]["success"]
     assert after.scores["INT"] == int_after
 
@@ -196,7 +191,7 @@ def test_option_disease_loss_per_failure_AMB_73_a_disease_that_names_its_amount_
     two = Disease.model_validate({**GRF.model_dump(by_alias=True),
                                   "effect": DiseaseEffect(ability="INT", amount=2).model_dump()})
     rules = HAZARDS.with_options({"disease_loss_per_failure": 5})
-    after, _ = disease_save(fighter(), two, 1, 18, True, ScriptedDice([2]), rules)
+    after, _ = disease_save(fighter(FLO), two, 1, 18, True, ScriptedDice([2]), rules)
     assert after.scores["INT"] == 8
 
 
@@ -208,7 +203,7 @@ def test_option_disease_loss_per_failure_AMB_73_a_disease_that_names_its_amount_
 def test_option_drunk_duration_hours_AMB_80_H_DRUG_02_is_when_she_sobers(rules: Ruleset, hours: int) -> None:
     """H-DRUG-02, AMB-80: drunk, DEX 16 → 14; one hour before drunk_duration_hours she is still DRUNK at 14, at
     drunk_duration_hours DEX is 16 again."""
-    camp, _ = drink(Campaign(characters={"Flo": fighter()}), "Flo", rules)
+    camp, _ = drink(Campaign(characters={"Flo": fighter(FLO)}), "Flo", rules)
     assert camp.characters["Flo"].scores["DEX"] == 14
     camp, _ = advance(camp, hours - 1, "hour", ScriptedDice([]), rules)
     assert "DRUNK" in camp.characters["Flo"].conditions and camp.characters["Flo"].scores["DEX"] == 14
@@ -236,14 +231,14 @@ def test_option_save_mapping_D_5_category_table_replaces_the_ability_save(tmp_pa
     ability or PROF is added: 12 < 13, dead; d20 13 saves."""
     table = category_table(tmp_path, "house:category-saves", {1: 14, 3: 13})
     abilities = load_ruleset("hazards", table_files=[table])
-    saved, events = poison(fighter(), ASP, ScriptedDice([12]), abilities)
+    saved, events = poison(fighter(FLO), ASP, ScriptedDice([12]), abilities)
     assert events[0].data["save"]["total"] == 15 and not saved.dead
     rules = load_ruleset("hazards", {"save_mapping": "category_table"}, table_files=[table])
-    dead, events = poison(fighter(), ASP, ScriptedDice([12]), rules)
+    dead, events = poison(fighter(FLO), ASP, ScriptedDice([12]), rules)
     assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (12, 13) and dead.dead
-    alive, _ = poison(fighter(), ASP, ScriptedDice([13]), rules)
+    alive, _ = poison(fighter(FLO), ASP, ScriptedDice([13]), rules)
     assert not alive.dead
-    level_2, events = poison(fighter(level=2), ASP, ScriptedDice([13]), rules)
+    level_2, events = poison(fighter(FLO, level=2), ASP, ScriptedDice([13]), rules)
     assert events[0].data["save"]["dc"] == 14 and level_2.dead
 
 
@@ -252,12 +247,12 @@ def test_option_save_mapping_D_5_category_table_keeps_situational_modifiers(tmp_
     uses the catch-all row, 16; so does a 0-level survivor."""
     rules = load_ruleset("hazards", {"save_mapping": "category_table"},
                          table_files=[category_table(tmp_path, "house:category-saves", {1: 14, 3: 13})])
-    drunk = fighter(conditions=["DRUNK"])
+    drunk = fighter(FLO, conditions=["DRUNK"])
     after, events = poison(drunk, ASP, ScriptedDice([14]), rules)
     assert events[0].data["save"]["total"] == 12 and after.dead
-    _, events = poison(fighter(char_class="Rogue"), ASP, ScriptedDice([16]), rules)
+    _, events = poison(fighter(FLO, char_class="Rogue"), ASP, ScriptedDice([16]), rules)
     assert (events[0].data["save"]["dc"], events[0].data["save"]["success"]) == (16, True)
-    _, events = poison(fighter(char_class=None, level=0), ASP, ScriptedDice([15]), rules)
+    _, events = poison(fighter(FLO, char_class=None, level=0), ASP, ScriptedDice([15]), rules)
     assert (events[0].data["save"]["dc"], events[0].data["save"]["success"]) == (16, False)
 
 
@@ -267,8 +262,8 @@ def test_option_save_category_table_D_5_names_the_table_read(tmp_path: Path) -> 
     table = category_table(tmp_path, "house:ad-and-d", {1: 12, 3: 10})
     rules = load_ruleset("hazards", {"save_mapping": "category_table", "save_category_table": "house:ad-and-d"},
                          table_files=[table])
-    after, events = poison(fighter(), ASP, ScriptedDice([11]), rules)
+    after, events = poison(fighter(FLO), ASP, ScriptedDice([11]), rules)
     assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (11, 10) and not after.dead
     missing = load_ruleset("hazards", {"save_mapping": "category_table"}, table_files=[table])
     with pytest.raises(CheckError, match="house:category-saves"):
-        poison(fighter(), ASP, ScriptedDice([11]), missing)
+        poison(fighter(FLO), ASP, ScriptedDice([11]), missing)

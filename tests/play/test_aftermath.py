@@ -20,28 +20,16 @@ from furnace.play.encounter import Action, act, take_turn
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import encounter, fighter, fighting, monster, step
 
 RULES = load_ruleset()
 SCORES = {"STR": 12, "DEX": 12, "CON": 12, "INT": 12, "WIS": 12, "CHA": 12}
-
-
-def hero(**kw: Any) -> Character:
-    """A level-1 Fighter: scores 12 (+0), PROF +1: ATK +1 with her 1d8 arming sword; boiled leather (AC 11) and a
-    shield: AC 13."""
-    spec: dict[str, Any] = dict(name="Brakka", char_class="Fighter", level=1, scores=SCORES, hp_max=10, hp=10,
-                                hit_dice=1, weapons=[Weapon(name="arming sword", damage="1d8")],
-                                armor="boiled-leather", shield=True, player="Ann")
-    return Character(**{**spec, **kw})
-
-
-def ogre(**kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id="o", name="Ogre", side="b", kind="monster", level=3, hp=50, hp_max=50, ac=12,
-                                attack_bonus=2, damage="1d8", zone="CLOSE")
-    return Combatant(**{**spec, **kw})
-
-
-def fight(c: Character, *others: Combatant) -> Encounter:
-    return Encounter(room_dc=12, round=1, combatants=(from_character(c, "a", RULES, zone="CLOSE", id="h"), *others))
+# a level-1 Fighter: scores 12 (+0), PROF +1: ATK +1 with her 1d8 arming sword; boiled leather (AC 11) and a shield:
+# AC 13; 10 HP
+BRAKKA: dict[str, Any] = dict(name="Brakka", scores=SCORES, hit_dice=1,
+                             weapons=[Weapon(name="arming sword", damage="1d8")], armor="boiled-leather", shield=True,
+                             player="Ann")
+OGRE: dict[str, Any] = dict(name="Ogre", level=3, damage="1d8", saves={})   # 50 HP, AC 12, ATK +2
 
 
 def kinds(events: list[Any]) -> list[str]:
@@ -54,8 +42,8 @@ def test_a_fight_notches_her_sword_sunders_her_shield_spends_her_rage_and_earns_
     4 (HP 2); she misses (face 2: her second failure in a row, after the fumble, earns a Luck Die). Settled: HP 2,
     no shield, 1 notch, 1 Rage used of 1, 1 Luck Die; in her next fight no Rage left and AC 11."""
     rules = RULES.with_options({"fumble_damage_notches": True})
-    barbarian = hero(features=["rage"], hp=6)
-    enc = fight(barbarian, ogre())
+    barbarian = fighter(BRAKKA, features=["rage"], hp=6)
+    enc = encounter(fighting(barbarian, "h"), monster("o", OGRE))
     dice = ScriptedDice([1, 4, 15, 8, 2])
     enc, _ = take_turn(enc, "h", Action("attack", "o"), dice, rules)
     enc, _ = take_turn(enc, "o", Action("attack", "h"), dice, rules)
@@ -75,9 +63,9 @@ def test_dying_at_the_end_of_the_fight_she_stays_at_her_hp_with_dying() -> None:
     """F-DEATH-01: at HP 2 the ogre's 1d8 (face 5) drops her to −3 (bleeds out in 1d4 = 3 turns). Settled: HP −3
     and DYING; then an ally's Medicine CHECK (face 15) and the injury roll (face 17, every CHECK HARD until rest)
     make her UNCONSCIOUS with the until-rest line."""
-    down = hero(hp=2, shield=False)
-    ally = from_character(hero(name="Ilse", shield=False), "a", RULES, zone="CLOSE", id="i")
-    enc = fight(down, ogre(), ally)
+    down = fighter(BRAKKA, hp=2, shield=False)
+    ally = from_character(fighter(BRAKKA, name="Ilse", shield=False), "a", RULES, zone="CLOSE", id="i")
+    enc = encounter(fighting(down, "h"), monster("o", OGRE), ally)
     dice = ScriptedDice([15, 5, 3])
     enc, _ = take_turn(enc, "o", Action("attack", "h"), dice, RULES)
     after, events = settle(down, enc.get("h"), RULES)
@@ -92,8 +80,8 @@ def test_dying_at_the_end_of_the_fight_she_stays_at_her_hp_with_dying() -> None:
 
 def test_death_in_the_fight_is_written_with_its_cause() -> None:
     """F-DEATH-02: a level-1 PC with CON +0 dies at −(3 + 1 + 0) = −4: at HP 2 a 1d8 blow of 8 leaves −6."""
-    doomed = hero(hp=2, shield=False)
-    enc = fight(doomed, ogre())
+    doomed = fighter(BRAKKA, hp=2, shield=False)
+    enc = encounter(fighting(doomed, "h"), monster("o", OGRE))
     enc, _ = take_turn(enc, "o", Action("attack", "h"), ScriptedDice([15, 8]), RULES)
     after, events = settle(doomed, enc.get("h"), RULES)
     assert after.hp == -6 and after.dead is not None and "−(3 + LVL 1 + CON 0) = -4" in after.dead
@@ -102,10 +90,9 @@ def test_death_in_the_fight_is_written_with_its_cause() -> None:
 
 def stabilised(character: Character, injury_faces: list[int], rules: Ruleset = RULES) -> Combatant:
     """She is dying (HP −1, 3 turns); an ally's Medicine CHECK (face 15) stabilises her and she rolls her injury."""
-    c = from_character(character, "a", rules, zone="CLOSE", id="h").model_copy(
-        update={"hp": -1, "status": "dying", "dying_turns": 3})
-    ally = from_character(hero(name="Ilse"), "a", rules, zone="CLOSE", id="i")
-    s = Step(Encounter(room_dc=12, round=1, combatants=(c, ally)), ScriptedDice([15, *injury_faces]), rules)
+    c = fighting(character, "h", rules=rules, hp=-1, status="dying", dying_turns=3)
+    ally = fighting(fighter(BRAKKA, name="Ilse"), "i", rules=rules)
+    s, _ = step(c, ally, faces=[15, *injury_faces], rules=rules)
     act(s, "i", Action("stabilise", "h"))
     return s.c("h")
 
@@ -114,9 +101,9 @@ def test_damaged_armor_breaks_boiled_leather_and_the_injury_is_kept() -> None:
     """AMB-35, F-TAB-37b row 8–13 (face 9) → F-TAB-38 row 16 'Damaged armor': boiled leather holds 1 point of
     protection, so the −2 takes that 1 (AC 13 → 12) and breaks it. Settled: no armor, armor_damage 0, the two
     injury texts kept."""
-    c = stabilised(hero(), [9, 16])
+    c = stabilised(fighter(BRAKKA), [9, 16])
     assert (c.ac, c.armor_lost) == (12, 1)
-    after, events = settle(hero(), c, RULES)
+    after, events = settle(fighter(BRAKKA), c, RULES)
     assert (after.armor, after.armor_damage) == (None, 0)
     assert after.injuries == ["Roll on the Lingering Injuries table.",
                               "Damaged armor: -2 AC until repaired; armor brought to 0 breaks."]
@@ -126,7 +113,7 @@ def test_damaged_armor_breaks_boiled_leather_and_the_injury_is_kept() -> None:
 def test_damaged_chain_mail_keeps_the_lost_protection() -> None:
     """AMB-35: chain mail holds 5 points; a Damaged Armor result takes 2 (AC 15 + shield 2 = 17 → 15): settled,
     armor_damage 2 and the character's AC 15 until repaired."""
-    knight = hero(armor="chain-mail")
+    knight = fighter(BRAKKA, armor="chain-mail")
     c = stabilised(knight, [9, 16])
     after, _ = settle(knight, c, RULES)
     assert (after.armor, after.armor_damage, after.ac(RULES)) == ("chain-mail", 2, 15)
@@ -136,18 +123,18 @@ def test_AMB_32_a_temporary_injury_loss_comes_back_with_a_week_of_rest() -> None
     """AMB-32 (injury_ability_loss temporary): injury row 2, STR −1d6 (face 3): 12 → 9, remembered; a week of
     Hazards rest gives 1 back (10). Permanent (default): 9, and a week gives nothing."""
     temporary = RULES.with_options({"injury_ability_loss": "temporary"})
-    after, _ = settle(hero(), stabilised(hero(), [2, 3], temporary), temporary)
+    after, _ = settle(fighter(BRAKKA), stabilised(fighter(BRAKKA), [2, 3], temporary), temporary)
     assert after.scores["STR"] == 9 and after.extensions["hazards"]["temporary_loss"] == {"STR": 3}
     assert recover(after, 1, temporary)[0].scores["STR"] == 10
-    after, _ = settle(hero(), stabilised(hero(), [2, 3]), RULES)
+    after, _ = settle(fighter(BRAKKA), stabilised(fighter(BRAKKA), [2, 3]), RULES)
     assert after.scores["STR"] == 9 and recover(after, 1, RULES)[0].scores["STR"] == 9
 
 
 def test_AMB_34_a_lasting_injury_keeps_working_out_of_the_fight() -> None:
     """F-TAB-38 rows 3 (one eye: ranged ATK HARD) and 4–5 (foot: MOVE_NEAR_ONLY), rolled through injury rows 8–13:
     settled, the foot is a condition and the eye a lasting marker, and both come back into her next fight."""
-    c = stabilised(hero(), [8, 4])
-    after, _ = settle(hero(), c, RULES)
+    c = stabilised(fighter(BRAKKA), [8, 4])
+    after, _ = settle(fighter(BRAKKA), c, RULES)
     assert "MOVE_NEAR_ONLY" in after.conditions and "foot" in after.injuries
     c = stabilised(after, [8, 3])
     after, _ = settle(after, c, RULES)
@@ -160,8 +147,8 @@ def test_AMB_34_a_lasting_injury_keeps_working_out_of_the_fight() -> None:
 def test_AMB_34_an_open_wound_healed_in_the_fight_leaves_no_trace() -> None:
     """F-TAB-38 rows 12–13 (face 12) open wound, then healing 2 in the fight: settled, neither the wound nor its
     drain is kept. A wound not healed is kept as a drain that comes back into the next fight."""
-    c = stabilised(hero(), [8, 12])
-    after, _ = settle(hero(), c, RULES)
+    c = stabilised(fighter(BRAKKA), [8, 12])
+    after, _ = settle(fighter(BRAKKA), c, RULES)
     assert "open wound" in after.injuries and after.extensions["fight"]["held"][0]["name"] == "EVERY:damage"
     s = Step(Encounter(room_dc=12, round=1, combatants=(from_character(after, "a", RULES, id="h"),)),
              ScriptedDice([]), RULES)
@@ -175,8 +162,8 @@ def test_AMB_34_an_open_wound_healed_in_the_fight_leaves_no_trace() -> None:
 def test_F_TAB_36_a_broken_sword_is_broken_on_her_sheet() -> None:
     """F-TAB-36 row 8 (heavy armor d12, face 8): she breaks her own weapon and fights on with a fist. Settled: her
     arming sword is broken."""
-    knight = hero(armor="chain-mail")
-    enc = fight(knight, ogre())
+    knight = fighter(BRAKKA, armor="chain-mail")
+    enc = encounter(fighting(knight, "h"), monster("o", OGRE))
     enc, _ = take_turn(enc, "h", Action("attack", "o"), ScriptedDice([1, 8]), RULES)
     assert enc.get("h").weapon == "fist"
     after, _ = settle(knight, enc.get("h"), RULES)
@@ -186,7 +173,7 @@ def test_F_TAB_36_a_broken_sword_is_broken_on_her_sheet() -> None:
 def test_F_MU_04_spells_cast_and_lockouts_until_rest_are_written_back() -> None:
     """F-MU-04, D-7: two spells cast in the fight and a Spell Depletion held to rest: settled, spells_cast 2 and
     the DEPLETED line that magic reads back."""
-    mage = hero(name="Mira", char_class="Magic-user", shield=False, armor=None)
+    mage = fighter(BRAKKA, name="Mira", char_class="Magic-user", shield=False, armor=None)
     c = from_character(mage, "a", RULES).model_copy(update={
         "spells_cast": 2, "held": (Held(name="DEPLETED", source="Spell Depletion", ending="rest"),)})
     after, _ = settle(mage, c, RULES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -12,34 +13,27 @@ from furnace.characters.equipment import load_used, over_load, price
 from furnace.characters.xp import award, ledger, total
 from furnace.dice import ScriptedDice
 from furnace.errors import FurnaceError
-from furnace.play.combatant import Combatant
 from furnace.play.encounter import Action, take_turn
-from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import encounter, monster, pc
 
 RULES = load_ruleset()
 TEN = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def fighter(zone: str, ranged: bool = False) -> Combatant:
-    return Combatant(id="f", name="F", side="party", kind="pc", hp=10, hp_max=10, ac=12, attack_bonus=3,
-                     damage="1d8", zone=zone, ranged=ranged)  # type: ignore[arg-type]
-
-
-def goblin(zone: str = "NEAR") -> Combatant:
-    return Combatant(id="g", name="G", side="goblins", hp=6, hp_max=6, ac=10, attack_bonus=0, zone=zone)  # type: ignore[arg-type]
+F: dict[str, Any] = dict(name="F", side="party", level=0, prof=0, char_class=None)   # a PC: 10 HP, AC 12, ATK +3, 1d8
+G: dict[str, Any] = dict(name="G", side="goblins", level=0, hp=6, hp_max=6, ac=10, attack_bonus=0, saves={})  # a goblin
 
 
 def test_F_BASE_05_a_melee_attacker_goes_near_and_attacks_in_one_turn() -> None:
     """F-BASE-05: NEAR is 'reach an enemy and attack it in the same turn': the move and the ATK are one action."""
-    enc = Encounter(room_dc=10, combatants=(fighter("NEAR"), goblin("NEAR")))
+    enc = encounter(pc("f", F, zone="NEAR"), monster("g", G, zone="NEAR"), room_dc=10, round=0)
     after, events = take_turn(enc, "f", Action("move_attack", "g"), ScriptedDice([15, 5]), RULES)
     assert after.get("f").zone == "CLOSE" and [e.kind for e in events][:2] == ["move", "hit"]
 
 
 def test_F_BASE_05_a_ranged_weapon_attacks_from_ranged() -> None:
     """F-BASE-05: RANGED means a foe can only be reached, or attacked with a ranged weapon."""
-    enc = Encounter(room_dc=10, combatants=(fighter("RANGED", ranged=True), goblin("NEAR")))
+    enc = encounter(pc("f", F, zone="RANGED", ranged=True), monster("g", G, zone="NEAR"), room_dc=10,
+                    round=0)
     after, events = take_turn(enc, "f", Action("attack", "g"), ScriptedDice([15, 5]), RULES)
     assert after.get("f").zone == "RANGED" and events[0].kind == "hit"
 
@@ -48,7 +42,7 @@ def test_F_BASE_06_one_action_per_turn_in_a_round() -> None:
     """F-BASE-06: in a round each creature takes one action: one ATK each (no extra without a crit row)."""
     from furnace.play.encounter import run_round
 
-    enc = Encounter(room_dc=10, combatants=(fighter("CLOSE"), goblin("CLOSE")))
+    enc = encounter(pc("f", F, zone="CLOSE"), monster("g", G, zone="CLOSE"), room_dc=10, round=0)
     _, events = run_round(enc, ScriptedDice([6, 1, 2, 3, 2, 3]), RULES)   # initiative, then a miss each
     attacks = [e.who for e in events if e.kind in ("hit", "miss")]
     assert sorted(attacks) == ["F", "G"]

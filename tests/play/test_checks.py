@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from furnace.dice import ScriptedDice
 from furnace.errors import FurnaceError
 from furnace.play.checks import (
     DC,
@@ -26,14 +25,11 @@ from furnace.play.checks import (
     plain_dc,
 )
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 ADV = RULES.with_options({"use_advantage": True})
 DEX2 = [Modifier(2, "DEX")]
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-BASE-02 CHECK: meet or beat, natural rolls (AMB-06) ----------------------------------------------------

@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from furnace.dice import ScriptedDice
 from furnace.play.checks import OptionOffError
 from furnace.play.contests import contested
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"contested_checks": True})
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-OPT-02 contested roll-under CHECKs (AMB-53) -------------------------------------------------------------

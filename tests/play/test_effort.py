@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from furnace.dice import ScriptedDice
 from furnace.play.checks import CheckError, OptionOffError, check, make_dc
 from furnace.play.effort import Effort, SkillChallenge, effort
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"effort": True, "skill_challenges": True})
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-OPT-03 effort (F-TAB-41, AMB-54) ------------------------------------------------------------------------

@@ -12,28 +12,20 @@ import pytest
 from furnace import dice
 from furnace.dice import ScriptedDice
 from furnace.errors import IllegalActionError
-from furnace.play.combatant import ZONES, Combatant, monster
+from furnace.play.combatant import ZONES, Combatant
 from furnace.play.conditions import Held
 from furnace.play.frozen import updated
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import band, encounter, from_spec
 
 RULES = load_ruleset()
-
-
-def goblin(cid: str, side: str = "monsters", **changes: object) -> Combatant:
-    made = monster({"name": cid.title(), "hp": 5}, side, 12, ScriptedDice([]), id=cid, rules=RULES)
-    return made.model_copy(update=changes)
-
-
-def fight(n: int) -> Encounter:
-    return Encounter(room_dc=12, combatants=tuple([goblin(f"a{i}", "a") for i in range(n)] +
-                                                  [goblin(f"b{i}", "b") for i in range(n)]))
+GOBLIN = {"hp": 5}   # a fight file's goblin: 5 HP, the rest from ROOM DC 12
 
 
 def test_fast_copy_is_model_copy() -> None:
     """`updated` gives what `model_copy(update=…)` gives: the fields, the fields set, no validation."""
-    g = goblin("g1", held=(Held(name="PRONE", ending="stands"),))
+    g = from_spec(GOBLIN, "g1", side="monsters", held=(Held(name="PRONE", ending="stands"),))
     for changes in ({"hp": 2}, {"hp": 2, "zone": "CLOSE"}, {"held": ()}, {"status": "dead", "cause_of_death": "x"},
                     {}):
         fast, slow = updated(g, changes), g.model_copy(update=changes)
@@ -44,18 +36,18 @@ def test_fast_copy_is_model_copy() -> None:
     unchecked: object = updated(g, {"hp": "not checked"}).hp
     assert unchecked == "not checked"                                # as model_copy: no validation
     assert g.hp == 5                                                 # the original is untouched
-    enc = fight(2)
+    enc = encounter(*band(GOBLIN, "a", 2), *band(GOBLIN, "b", 2), round=0)
     assert updated(enc, {"round": 3}) == enc.model_copy(update={"round": 3})
 
 
 def test_encounter_get_and_put_by_id() -> None:
-    enc = fight(3)
+    enc = encounter(*band(GOBLIN, "a", 3), *band(GOBLIN, "b", 3), round=0)
     hurt = enc.get("b1").model_copy(update={"hp": 1})
     after = enc.put(hurt)
     assert after.get("b1").hp == 1 and enc.get("b1").hp == 5
     assert [c.id for c in after.combatants] == [c.id for c in enc.combatants]
     assert after == enc.model_copy(update={"combatants": tuple(hurt if c.id == "b1" else c for c in enc.combatants)})
-    assert enc.put(goblin("nobody")) == enc                      # an unknown id changes nothing
+    assert enc.put(from_spec(GOBLIN, "nobody", side="monsters")) == enc      # an unknown id changes nothing
     with pytest.raises(IllegalActionError, match="no combatant 'zz'; known: a0"):
         enc.get("zz")
     copied = after.model_copy(update={"combatants": tuple(reversed(after.combatants))})   # the index follows
@@ -63,14 +55,14 @@ def test_encounter_get_and_put_by_id() -> None:
 
 
 def test_encounter_with_a_repeated_id_replaces_each() -> None:
-    twice = Encounter(combatants=(goblin("g"), goblin("g", hp=3)))
+    twice = encounter(from_spec(GOBLIN, "g", side="monsters"), from_spec(GOBLIN, "g", side="monsters", hp=3), round=0)
     assert twice.get("g").hp == 5
-    assert [c.hp for c in twice.put(goblin("g", hp=1)).combatants] == [1, 1]
+    assert [c.hp for c in twice.put(from_spec(GOBLIN, "g", side="monsters", hp=1)).combatants] == [1, 1]
 
 
 def test_step_freezes_into_the_same_encounter() -> None:
     """Changes inside a Step give the Encounter that copying at every change gave, frozen when read."""
-    enc = fight(3)
+    enc = encounter(*band(GOBLIN, "a", 3), *band(GOBLIN, "b", 3), round=0)
     step = Step(enc, ScriptedDice([]), RULES)
     slow = enc
     steps: list[tuple[str, dict[str, object]]] = [
@@ -87,7 +79,7 @@ def test_step_freezes_into_the_same_encounter() -> None:
 
 
 def test_an_update_that_changes_nothing_is_not_made() -> None:
-    enc = fight(1)
+    enc = encounter(*band(GOBLIN, "a", 1), *band(GOBLIN, "b", 1), round=0)
     step = Step(enc, ScriptedDice([]), RULES)
     same = step.update("a0", hp=5, zone="NEAR")
     assert same is enc.get("a0") and step.enc is enc
@@ -95,7 +87,7 @@ def test_an_update_that_changes_nothing_is_not_made() -> None:
 
 
 def test_log_reads_the_round_without_freezing() -> None:
-    step = Step(fight(1).model_copy(update={"round": 4}), ScriptedDice([]), RULES)
+    step = Step(encounter(*band(GOBLIN, "a", 1), *band(GOBLIN, "b", 1), round=4), ScriptedDice([]), RULES)
     step.update("a0", hp=2)
     step.log("test", "a0", "checks the round")
     assert step.events[-1].data == {"round": 4}
@@ -111,7 +103,7 @@ def test_F_CMBT_01_nearest_foe_is_the_scan_s_through_many_changes() -> None:
     """F-CMBT-01 simple tactic (nearest zone, fewest HP, then id): the kept order answers as a scan would, after
     any changes of HP, zone, status and conditions made inside a Step and across frozen encounters."""
     r = random.Random(13)
-    enc = Encounter(combatants=tuple(goblin(f"{s}{i}", s, hp=r.randint(1, 9), zone=r.choice(ZONES))
+    enc = Encounter(combatants=tuple(from_spec(GOBLIN, f"{s}{i}", side=s, hp=r.randint(1, 9), zone=r.choice(ZONES))
                                      for s in "abc" for i in range(12)))
     step = Step(enc, ScriptedDice([]), RULES)
     ids = [c.id for c in enc.combatants]
@@ -138,8 +130,8 @@ def test_a_fight_of_any_size_is_the_same_from_its_seed(size: int) -> None:
     compared event by event under the three profiles; tests/golden keeps them.)"""
     from furnace.play.encounter import run_round
 
-    def play() -> tuple[Encounter, list[object]]:
-        enc, rng, log = fight(size), dice.seeded(size), list[object]()
+    def play(enc: Encounter) -> tuple[Encounter, list[object]]:
+        rng, log = dice.seeded(size), list[object]()
         while not enc.over and enc.round < 6:
             enc, events = run_round(enc, rng, RULES)
             log += [(e.kind, e.who, e.data, [r.faces for r in e.rolls]) for e in events]
@@ -147,5 +139,6 @@ def test_a_fight_of_any_size_is_the_same_from_its_seed(size: int) -> None:
                 assert enc.nearest_foe(c) == _scanned(enc, c)
         return enc, log
 
-    first, second = play(), play()
+    first = play(encounter(*band(GOBLIN, "a", size), *band(GOBLIN, "b", size), round=0))
+    second = play(encounter(*band(GOBLIN, "a", size), *band(GOBLIN, "b", size), round=0))
     assert first[1] == second[1] and first[0].model_dump() == second[0].model_dump()

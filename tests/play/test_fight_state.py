@@ -3,7 +3,6 @@ Dice earned by failed SAVEs as well as ATKs (F-LUCK-01)."""
 
 from __future__ import annotations
 
-from furnace.characters.character import Character
 from furnace.dice import ScriptedDice
 from furnace.houserules.middle_sea import COURAGE_MODIFIERS, MODULE
 from furnace.play.apply import apply_all
@@ -11,37 +10,33 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import fighter
 
 RULES = load_ruleset()
 TEN = {"STR": 14, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def hero(**changes: object) -> Character:
-    base: dict[str, object] = {"name": "Hal", "char_class": "Fighter", "level": 1, "scores": TEN, "hp_max": 10,
-                               "hp": 10, "saves": ["STR"]}
-    base.update(changes)
-    return Character.model_validate(base)
+HAL: dict[str, object] = {"name": "Hal", "scores": TEN, "saves": ["STR"]}   # a level-1 Fighter, 10 HP, STR 14
 
 
 def test_H_SLEEP_01_short_sleep_lowers_atk_and_saves_in_a_fight() -> None:
     """H-SLEEP-01: two days short of sleep: −2 to every roll, ATK and SAVEs alike."""
-    rested = from_character(hero(), "party", RULES)
-    tired = from_character(hero(extensions={"hazards": {"short_sleep_days": 2}}), "party", RULES)
+    rested = from_character(fighter(HAL), "party", RULES)
+    tired = from_character(fighter(HAL, extensions={"hazards": {"short_sleep_days": 2}}), "party", RULES)
     assert tired.attack_bonus == rested.attack_bonus - 2
     assert tired.saves["CON"] == rested.saves["CON"] - 2
 
 
 def test_H_DRUG_02_drunk_saves_are_worse() -> None:
     """H-DRUG-02: drunk, −2 to SAVEs (the −2 DEX is in the scores already)."""
-    sober = from_character(hero(), "party", RULES)
-    drunk = from_character(hero(conditions=["DRUNK"]), "party", RULES)
+    sober = from_character(fighter(HAL), "party", RULES)
+    drunk = from_character(fighter(HAL, conditions=["DRUNK"]), "party", RULES)
     assert drunk.saves["WIS"] == sober.saves["WIS"] - 2 and drunk.attack_bonus == sober.attack_bonus
 
 
 def test_M_DRINK_01_liquid_courage_costs_one_to_hit() -> None:
     """M-DRINK-01: while Liquid Courage lasts, −1 to hit."""
-    brave = hero(extensions={MODULE: {"courage": {"hp": 2, "entry": 1, **COURAGE_MODIFIERS}}})
-    assert from_character(brave, "party", RULES).attack_bonus == from_character(hero(), "party", RULES).attack_bonus - 1
+    brave = fighter(HAL, extensions={MODULE: {"courage": {"hp": 2, "entry": 1, **COURAGE_MODIFIERS}}})
+    plain = from_character(fighter(HAL), "party", RULES)
+    assert from_character(brave, "party", RULES).attack_bonus == plain.attack_bonus - 1
 
 
 def test_F_LUCK_01_failed_saves_in_a_fight_earn_luck() -> None:

@@ -17,21 +17,18 @@ from furnace.play.combatant import from_character
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import campaign, character
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 10, "DEX": 10, "CON": 10, "INT": 12, "WIS": 10, "CHA": 10}
 GRF = packaged_disease("Green River Fever", HAZARDS)   # CON SAVE vs 12, −2 not resting (H-DIS-05)
 FIRST_TWO_SAVES = 7 * 24 + 4                           # hours: the end of incubation, then one interval
-
-
-def member(name: str = "Ada", **kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name=name, scores=dict(SCORES), hp_max=6, hp=6, player="Kim")
-    return Character(**{**spec, **kw})
+KIM: dict[str, Any] = dict(name="Ada", scores=SCORES, hp_max=6, player="Kim")   # Kim's Ada, 6 HP
 
 
 def two_saves(faces: list[int], *others: Character, rules: Ruleset = HAZARDS) -> Campaign:
-    ada = member()
-    camp = Campaign(characters={c.name: c for c in (ada, *others)})
+    ada = character(KIM)
+    camp = campaign(ada, *others)
     camp, _ = infect(camp, "Ada", GRF, rules)
     dice = ScriptedDice(faces)
     camp, _ = advance(camp, FIRST_TWO_SAVES, "hour", dice, rules)
@@ -54,8 +51,9 @@ def test_F_LUCK_01_a_save_that_holds_ends_the_streak() -> None:
 def test_F_LUCK_01_the_players_other_character_shares_the_die_on_the_clock() -> None:
     """luck_owner player (default): Bo, Kim's other character, holds the same die; under luck_owner character
     he keeps his own (none)."""
-    shared = two_saves([2, 3], member("Bo")).characters["Bo"]
-    own = two_saves([2, 3], member("Bo"), rules=HAZARDS.with_options({"luck_owner": "character"})).characters["Bo"]
+    shared = two_saves([2, 3], character(KIM, name="Bo")).characters["Bo"]
+    own = two_saves([2, 3], character(KIM, name="Bo"),
+                    rules=HAZARDS.with_options({"luck_owner": "character"})).characters["Bo"]
     assert (shared.luck_dice, own.luck_dice) == (1, 0)
 
 
@@ -63,7 +61,7 @@ def test_F_LUCK_01_a_streak_begun_in_a_fight_carries_out_and_earns_the_die_on_th
     """One failed CON SAVE in the fight (d20 3 vs 12): streak 1, settled onto Ada; the first disease save after
     it (d20 2 − 2) is the second failure in a row: a Luck Die."""
     rules = HAZARDS
-    ada = member()
+    ada = character(KIM)
     step = Step(Encounter(room_dc=12, combatants=(from_character(ada, "party", rules, id="p"),)),
                 ScriptedDice([3]), rules)
     apply_all(step, [parse_effect({"kind": "save", "ability": "CON", "dc": "12", "target": "self"})],
@@ -78,5 +76,5 @@ def test_F_LUCK_01_a_streak_begun_in_a_fight_carries_out_and_earns_the_die_on_th
 
 def test_F_LUCK_01_the_streak_comes_back_into_the_next_fight() -> None:
     """A character on a streak of 1 fights with it: her first failed ATK-or-SAVE there earns the die."""
-    c = from_character(luck.kept(member(), luck.LuckState(0, 1)), "party", HAZARDS)
+    c = from_character(luck.kept(character(KIM), luck.LuckState(0, 1)), "party", HAZARDS)
     assert (c.luck_dice, c.luck_streak) == (0, 1)

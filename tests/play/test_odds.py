@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import icepool
 import pytest
@@ -24,8 +25,11 @@ from furnace.play.death import dying_turn, take_damage
 from furnace.play.odds import attack_bonus_of, attack_odds, attacker, class_name, dying_odds
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset, load_ruleset
+from tests.helpers.factories import monster
 
 RULES = load_ruleset()
+FOE: dict[str, Any] = dict(name="Foe", hp=1000, hp_max=1000, attack_bonus=0, weapon="club",
+                          saves={a: 0 for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")})   # a club, 1,000 HP
 
 
 class Branch(Exception):
@@ -67,18 +71,12 @@ def enumerate_engine(run: Callable[[Prefix], int]) -> dict[int, Fraction]:
     return dict(sorted(found.items()))
 
 
-def foe(ac: int) -> Combatant:
-    return Combatant(id="foe", name="Foe", side="b", kind="monster", level=1, hp=1000, hp_max=1000, ac=ac,
-                     attack_bonus=0, damage="1d6", weapon="club", zone="CLOSE",
-                     saves={a: 0 for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")})
-
-
 def engine_damage(a: Combatant, ac: int, rules: Ruleset = RULES) -> dict[int, Fraction]:
     """The damage one engine ATK deals the foe (its extra attacks, queued for later, not made)."""
     a = a.model_copy(update={"zone": "CLOSE", "hp": 10, "hp_max": 10})
 
     def run(dice: Prefix) -> int:
-        s = Step(Encounter(room_dc=12, combatants=(a, foe(ac))), dice, rules)
+        s = Step(Encounter(room_dc=12, combatants=(a, monster("foe", FOE, ac=ac))), dice, rules)
         attack(s, a.id, "foe")
         return 1000 - s.c("foe").hp
 

@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from furnace.dice import ScriptedDice
 from furnace.play.checks import CheckError, OptionOffError
 from furnace.play.reaction import enemy_morale, pc_morale, reaction, reaction_roller
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"enemy_morale": True, "pc_morale": True})
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-NPC-01 reaction (F-TAB-29, AMB-51) ----------------------------------------------------------------------

@@ -23,22 +23,14 @@ from furnace.play.conditions import FIGHT_KEY
 from furnace.play.rest import REST_KEY, long_rest, rest_days, short_rest
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import fighter, mage
 
 RULES = load_ruleset()
 FLAT = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
 TORSO_ROW = "Torso wound: CON SAVE each turn, or the pain stops you acting that turn."
-
-
-def fighter(**kw: Any) -> Character:
-    """A level-3 Fighter (d10 Hit Die, pool of 3)."""
-    spec: dict[str, Any] = dict(name="Bryn", char_class="Fighter", level=3, scores=dict(FLAT), hp_max=24, hp=5,
-                                hit_dice=3)
-    return Character(**{**spec, **kw})
-
-
-def wounded(**kw: Any) -> Character:
-    """At full HP (a long rest rolls no die) with the torso wound as a fight records it: its row and its name."""
-    return fighter(**{"hp": 24, "injuries": [TORSO_ROW, "torso", "horrible scar"], **kw})
+BRYN: dict[str, Any] = dict(name="Bryn", level=3, scores=FLAT, hp_max=24, hp=5, hit_dice=3)   # d10 Hit Die, pool of 3
+# at full HP (a long rest rolls no die) with the torso wound as a fight records it: its row and its name
+WOUNDED: dict[str, Any] = dict(hp=24, injuries=[TORSO_ROW, "torso", "horrible scar"])
 
 
 # -- long_rest_heals (AMB-14, F-REST-02) ----------------------------------------------------------------------------
@@ -46,7 +38,7 @@ def test_AMB_14_F_REST_02_long_rest_heals_roll_pool_rolls_every_hit_die_left() -
     """AMB-14, default roll_pool: the three d10 of the pool are rolled (2 + 2 + 2): HP 5 → 11; the pool refills
     to 3."""
     dice = ScriptedDice([2, 2, 2])
-    after, events = long_rest(fighter(), dice, RULES)
+    after, events = long_rest(fighter(BRYN), dice, RULES)
     assert (after.hp, after.hit_dice) == (11, 3) and dice.remaining == 0
     assert [e.kind for e in events] == ["heal", "heal", "heal", "rest"]
 
@@ -55,7 +47,7 @@ def test_AMB_14_F_REST_02_long_rest_heals_full_restores_every_hp_without_a_roll(
     """AMB-14, long_rest_heals full (5e): HP 5 → 24 with no die rolled, and the pool refills to 3 (it was 1)."""
     rules = RULES.with_options({"long_rest_heals": "full"})
     dice = ScriptedDice([])
-    after, events = long_rest(fighter(hit_dice=1), dice, rules)
+    after, events = long_rest(fighter(BRYN, hit_dice=1), dice, rules)
     assert (after.hp, after.hit_dice) == (24, 3)
     assert (events[0].kind, events[0].before, events[0].after) == ("heal", 5, 24)
 
@@ -70,7 +62,7 @@ def rest_nights(character: Character, nights: int, rules: Any = RULES) -> Charac
 def test_D_8_torso_wound_heals_after_10_long_rests_by_default() -> None:
     """D-8 (torso_injury_rest_days 10): after 9 long rests the torso wound is still there (9 days counted on the
     character); the 10th heals it (its row and its name go, the scar stays) and the count goes."""
-    nine = rest_nights(wounded(), 9)
+    nine = rest_nights(fighter(BRYN, WOUNDED), 9)
     assert TORSO_ROW in nine.injuries and "torso" in nine.injuries and rest_days(nine) == 9
     ten, events = long_rest(nine, ScriptedDice([]), RULES)
     assert ten.injuries == ["horrible scar"] and rest_days(ten) == 0 and REST_KEY not in ten.extensions
@@ -80,14 +72,14 @@ def test_D_8_torso_wound_heals_after_10_long_rests_by_default() -> None:
 def test_D_8_torso_injury_rest_days_3_heals_it_on_the_third_long_rest() -> None:
     """D-8, torso_injury_rest_days 3: two long rests leave it (day 2 of 3), the third heals it."""
     rules = RULES.with_options({"torso_injury_rest_days": 3})
-    two = rest_nights(wounded(), 2, rules)
+    two = rest_nights(fighter(BRYN, WOUNDED), 2, rules)
     assert TORSO_ROW in two.injuries and rest_days(two) == 2
     assert rest_nights(two, 1, rules).injuries == ["horrible scar"]
 
 
 def test_D_8_a_short_rest_is_not_a_day_of_rest() -> None:
     """D-8: only a long rest counts a day; a short rest leaves the count at 0."""
-    after, _ = short_rest(wounded(), ScriptedDice([]), RULES)
+    after, _ = short_rest(fighter(BRYN, WOUNDED), ScriptedDice([]), RULES)
     assert TORSO_ROW in after.injuries and rest_days(after) == 0
 
 
@@ -96,7 +88,7 @@ def test_D_8_lay_on_hands_heals_the_torso_wound_at_once() -> None:
     buys Hit Dice; the wounded Fighter (HP 20 of 24, 4 days counted, one die in her pool) spends it (d10 = 3):
     HP 23, no torso wound, no count."""
     cleric = Character(name="Ida", char_class="Cleric", level=3, scores=dict(FLAT), hp_max=18, hp=18, hit_dice=3)
-    patient = wounded(hp=20, hit_dice=1, extensions={REST_KEY: {"torso_days": 4}})
+    patient = fighter(BRYN, WOUNDED, hp=20, hit_dice=1, extensions={REST_KEY: {"torso_days": 4}})
     dice = ScriptedDice([14, 3])
     _, healed, events = lay_on_hands(cleric, patient, dice, 12, RULES)
     assert healed.hp == 23 and healed.injuries == ["horrible scar"] and rest_days(healed) == 0
@@ -108,7 +100,7 @@ def test_D_8_F_TAB_38_a_torso_wound_from_a_fight_heals_with_its_save_after_the_d
     after the fight); with torso_injury_rest_days 2 the second long rest heals both: no injury, no periodic SAVE
     carried into the next fight."""
     rules = RULES.with_options({"torso_injury_rest_days": 2})
-    bryn = fighter(hp=24)
+    bryn = fighter(BRYN, hp=24)
     step = Step(Encounter(room_dc=12, round=1, combatants=(from_character(bryn, "a", rules, id="b"),)),
                 ScriptedDice([]), rules)
     row = rules.tables.get("lingering-injuries").lookup(9)
@@ -125,17 +117,11 @@ def test_D_8_F_TAB_38_a_torso_wound_from_a_fight_heals_with_its_save_after_the_d
 
 def test_D_8_no_torso_wound_counts_no_days() -> None:
     """D-8: without a torso wound a long rest counts nothing."""
-    after = rest_nights(fighter(hp=24), 2)
+    after = rest_nights(fighter(BRYN, hp=24), 2)
     assert rest_days(after) == 0 and REST_KEY not in after.extensions
 
 
 # -- AMB-41, D-7: a rest ends the lockouts and resets the Spell Depletion count ------------------------------------
-def mage(**kw: Any) -> Character:
-    spec: dict[str, Any] = dict(name="Mira", char_class="Magic-user", level=3, scores={**FLAT, "INT": 16},
-                                hp_max=12, hp=12, hit_dice=3, saves=["INT"], spells=["Fireball", "Chill Touch"])
-    return Character(**{**spec, **kw})
-
-
 @pytest.mark.parametrize("rest", [short_rest, long_rest])
 def test_AMB_41_D_7_any_rest_resets_spells_cast_and_ends_the_lockouts(rest: Any) -> None:
     """AMB-41, D-7: Mira has cast 3 spells and a mishap (F-TAB-18 14, CHA SAVE 2 fails) barred her casting; after
@@ -155,7 +141,7 @@ def test_AMB_41_D_7_any_rest_resets_spells_cast_and_ends_the_lockouts(rest: Any)
 def test_AMB_59_a_long_rest_renews_the_shield_of_shieldings_daily_use() -> None:
     """F-TAB-27, AMB-59: the Shield of Shielding's +1d4 AC is once a day: used (d4 = 3), a second use is refused;
     after a long rest it can be used again (d4 = 2)."""
-    used, events = use_item(fighter(hp=24), "Shield of Shielding", ScriptedDice([3]), RULES)
+    used, events = use_item(fighter(BRYN, hp=24), "Shield of Shielding", ScriptedDice([3]), RULES)
     assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in events[-1].what
     with pytest.raises(IllegalActionError, match="no use of Shield of Shielding left today"):
         use_item(used, "Shield of Shielding", ScriptedDice([2]), RULES)

@@ -8,18 +8,12 @@ from furnace.characters.character import SKILLS, Character, CharacterError
 from furnace.dice import ScriptedDice
 from furnace.play.skills import ABILITY_DOMAINS, SKILL_ABILITY, skill_check, skill_modifiers, stunt
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import rogue
 
 RULES = load_ruleset()
 TEN = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
-
-
-def rogue(**changes: object) -> Character:
-    base: dict[str, object] = {"name": "Wren", "race": "Halfling", "char_class": "Rogue",
-                               "archetype": "Arcane Trickster", "level": 5, "scores": {**TEN, "DEX": 16},
-                               "hp_max": 20, "hp": 20,
-                               "skills": ["Stealth", "Perception"], "expertise": ["Stealth"]}
-    base.update(changes)
-    return Character.model_validate(base)
+WREN: dict[str, object] = {"name": "Wren", "race": "Halfling", "level": 5, "scores": {**TEN, "DEX": 16},   # a Rogue
+                           "hp_max": 20, "skills": ["Stealth", "Perception"], "expertise": ["Stealth"]}
 
 
 def test_F_ABIL_04_every_skill_has_its_ability_and_every_ability_a_domain() -> None:
@@ -36,7 +30,7 @@ def test_F_ABIL_04_every_skill_has_its_ability_and_every_ability_a_domain() -> N
 def test_F_BASE_07_F_ROG_03_prof_and_expertise() -> None:
     """F-BASE-07: a proficient skill adds PROF (+3 at level 5); F-ROG-03/AMB-43: an Expertise skill is one
     more proficient skill, not 5e's double PROF."""
-    c = rogue(skills=["Perception"], expertise=["Stealth"])
+    c = rogue(WREN, skills=["Perception"], expertise=["Stealth"])
     assert [m.value for m in skill_modifiers(c, "Perception", RULES)] == [0, 3]
     assert [m.value for m in skill_modifiers(c, "Stealth", RULES)] == [2, 3]
     assert [m.value for m in skill_modifiers(c, "Arcana", RULES)] == [0]
@@ -46,17 +40,17 @@ def test_F_BASE_07_F_ROG_03_prof_and_expertise() -> None:
 
 def test_F_BASE_07_skill_check_meets_or_beats_room_dc() -> None:
     """F-BASE-02/03 with F-BASE-07: d20 + DEX 2 + PROF 3 = 5 + d20 against ROOM DC 12 (meet or beat)."""
-    result = skill_check(rogue(), "Stealth", ScriptedDice([7]), 12, RULES)
+    result = skill_check(rogue(WREN), "Stealth", ScriptedDice([7]), 12, RULES)
     assert result.total == 12 and result.success
-    assert not skill_check(rogue(), "Stealth", ScriptedDice([6]), 12, RULES).success
+    assert not skill_check(rogue(WREN), "Stealth", ScriptedDice([6]), 12, RULES).success
 
 
 def test_F_EQ_02_armor_stealth_penalty_is_hard() -> None:
     """F-EQ-02, F-TAB-21: Stealth in a lamellar shirt (light armor, which the Rogue may wear) is HARD (+3 to the
     DC); boiled leather has no penalty. (Heavy armor would add D-9's HARD too: tests/play/test_skills_markers.py.)"""
-    heavy = skill_check(rogue(armor="lamellar-shirt"), "Stealth", ScriptedDice([7]), 12, RULES)
+    heavy = skill_check(rogue(WREN, armor="lamellar-shirt"), "Stealth", ScriptedDice([7]), 12, RULES)
     assert heavy.dc.value == 15 and not heavy.success
-    light = skill_check(rogue(armor="boiled-leather"), "Stealth", ScriptedDice([4]), 12, RULES)
+    light = skill_check(rogue(WREN, armor="boiled-leather"), "Stealth", ScriptedDice([4]), 12, RULES)
     assert light.dc.value == 12
 
 
@@ -76,12 +70,12 @@ def test_F_ARCH_02_barbarian_intimidation_easy() -> None:
 
 def test_F_CMBT_04_stunt_sets_the_follow_up() -> None:
     """F-CMBT-04: jump the table (Acrobatics vs ROOM DC): success → the ATK is EASY, failure → HARD."""
-    assert stunt(rogue(), "Acrobatics", ScriptedDice([15]), 12, RULES).follow_up == "EASY"
-    assert stunt(rogue(), "Acrobatics", ScriptedDice([2]), 12, RULES).follow_up == "HARD"
+    assert stunt(rogue(WREN), "Acrobatics", ScriptedDice([15]), 12, RULES).follow_up == "EASY"
+    assert stunt(rogue(WREN), "Acrobatics", ScriptedDice([2]), 12, RULES).follow_up == "HARD"
 
 
 def test_H_SLEEP_01_short_sleep_lowers_skill_checks() -> None:
     """H-SLEEP-01: three days short of sleep: −3 to a skill CHECK too."""
-    tired = rogue(extensions={"hazards": {"short_sleep_days": 3}})
+    tired = rogue(WREN, extensions={"hazards": {"short_sleep_days": 3}})
     assert skill_check(tired, "Stealth", ScriptedDice([7]), 12, RULES).total == skill_check(
-        rogue(), "Stealth", ScriptedDice([7]), 12, RULES).total - 3
+        rogue(WREN), "Stealth", ScriptedDice([7]), 12, RULES).total - 3

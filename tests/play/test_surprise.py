@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from furnace.dice import ScriptedDice
 from furnace.play.checks import OptionOffError
 from furnace.play.surprise import surprise
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"surprise_roll": True})
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-SURP-01 surprise (D-3, AMB-50, CF-51) -------------------------------------------------------------------

@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from furnace.dice import ScriptedDice
 from furnace.play.checks import CheckError, OptionOffError
 from furnace.play.timers import Timer
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import dice
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"timers": True})
-
-
-def dice(*faces: int) -> ScriptedDice:
-    return ScriptedDice(faces)
 
 
 # -- F-OPT-07 timers -------------------------------------------------------------------------------------------

@@ -22,29 +22,19 @@ from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, run_fight
 from furnace.play.fightfile import build, load_fight
-from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import encounter, monster, pc
 
 RULES = load_ruleset()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SAVES = {"STR": 0, "DEX": 0, "CON": 0, "INT": 0, "WIS": 0, "CHA": 0}
-
-
-def pc(cid: str = "a", side: str = "a", **kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id=cid, name=cid.upper(), side=side, kind="pc", level=1, prof=2, hp=10, hp_max=10,
-                                ac=12, attack_bonus=3, damage="1d8", zone="CLOSE", saves=SAVES)
-    return Combatant(**{**spec, **kw})
-
-
-def mon(cid: str = "b", side: str = "b", **kw: Any) -> Combatant:
-    spec: dict[str, Any] = dict(id=cid, name=cid.upper(), side=side, kind="monster", level=1, hp=50, hp_max=50,
-                                ac=12, attack_bonus=2, damage="1d6", zone="CLOSE", saves=SAVES)
-    return Combatant(**{**spec, **kw})
+PC: dict[str, Any] = dict(char_class=None, saves=SAVES)   # a level-1 PC of no class, 10 HP, every SAVE +0
+MON: dict[str, Any] = dict(saves=SAVES)   # every SAVE +0
 
 
 def begin(*combatants: Combatant, faces: list[int], **enc: Any) -> tuple[turns.Turns, ScriptedDice]:
     rng = ScriptedDice(faces)
-    t, _ = turns.start(Encounter(room_dc=12, combatants=combatants, **enc), rng, RULES)
+    t, _ = turns.start(encounter(*combatants, round=0, **enc), rng, RULES)
     return t, rng
 
 
@@ -57,7 +47,7 @@ def test_F_INIT_01_F_CMBT_01_the_order_of_turns_one_action_each() -> None:
     """Side a rolls 5, side b 2: a acts first (F-INIT-01). B acting out of turn is refused naming who is due.
     A's ATK d20 15 + 3 = 18 hits AC 12 for 1d8 = 4; then B is due; the tactic plays B (d20 10 + 2 = 12 hits
     AC 12 for 3) and round 2 opens with no new initiative roll: A is due again."""
-    t, rng = begin(pc(), mon(), faces=[5, 2])
+    t, rng = begin(pc(PC), monster(MON), faces=[5, 2])
     assert t.encounter.phases == (("a",), ("b",)) and due_id(t) == "a"
     assert turns.refusal(t, "b", Action("attack", "a"), RULES) == "it is not B's turn: A is due (round 1)"
     with pytest.raises(IllegalActionError, match="not B's turn"):
@@ -74,13 +64,13 @@ def test_F_INIT_01_F_CMBT_01_the_order_of_turns_one_action_each() -> None:
 
 def test_the_turns_survive_json() -> None:
     """What a campaign stores: the turns as JSON read back the same."""
-    t, _ = begin(pc(), mon(), faces=[5, 2])
+    t, _ = begin(pc(PC), monster(MON), faces=[5, 2])
     assert turns.Turns.model_validate(t.model_dump(mode="json")) == t
 
 
 def test_F_SURP_01_the_surprised_side_loses_round_1() -> None:
     """B wins initiative (5 against 2) but is surprised: A is due first, and B's turn of round 1 is skipped."""
-    t, rng = begin(pc(), mon(), faces=[2, 5], surprised=("b",))
+    t, rng = begin(pc(PC), monster(MON), faces=[2, 5], surprised=("b",))
     assert t.encounter.phases == (("b",), ("a",)) and due_id(t) == "a"
     t, _ = turns.take(t, "a", Action("wait"), rng, RULES)
     assert t.encounter.round == 2 and due_id(t) == "b" and rng.remaining == 0
@@ -106,7 +96,7 @@ def test_the_tactic_turn_by_turn_is_the_automatic_fight(initiative: str, seed: i
 def test_run_tactic_stops_when_a_player_character_is_due() -> None:
     """The monsters go first (6 against 1); the tactic plays B's turn (d20 1: a miss … a natural 1 fumbles, so
     face 2: 2 + 2 = 4 misses AC 12) and stops at A."""
-    t, rng = begin(pc(), mon(), faces=[1, 6])
+    t, rng = begin(pc(PC), monster(MON), faces=[1, 6])
     assert due_id(t) == "b"
     rng = ScriptedDice([2])
     t, events = turns.run_tactic(t, rng, RULES)
@@ -116,14 +106,16 @@ def test_run_tactic_stops_when_a_player_character_is_due() -> None:
 def test_F_BASE_05_reach_by_zone() -> None:
     """A melee blow needs both CLOSE; from NEAR she goes NEAR and attacks (move_attack) a foe CLOSE or NEAR,
     never one RANGED; a missile reaches anyone not FAR."""
-    t, _ = begin(pc(zone="NEAR"), mon(zone="NEAR"), mon("c", zone="RANGED"), mon("d", zone="FAR"), faces=[6, 1])
+    t, _ = begin(pc(PC, zone="NEAR"), monster(MON, zone="NEAR"), monster("c", MON, zone="RANGED"),
+                 monster("d", MON, zone="FAR"), faces=[6, 1])
     why = turns.refusal(t, "a", Action("attack", "b"), RULES)
     assert why is not None and why.startswith("B is out of reach: A is NEAR and B NEAR; a melee blow needs both CLOSE")
     assert turns.refusal(t, "a", Action("move_attack", "b"), RULES) is None
     assert turns.action_for(t, "a", "attack", "b", RULES).kind == "move_attack"
     assert turns.refusal(t, "a", Action("move_attack", "c"), RULES) == (
         "C is RANGED: out of reach this turn (a foe CLOSE or NEAR can be reached and attacked in one turn, F-BASE-05)")
-    archer, _ = begin(pc(zone="NEAR", ranged=True), mon(zone="RANGED"), mon("d", zone="FAR"), faces=[6, 1])
+    archer, _ = begin(pc(PC, zone="NEAR", ranged=True), monster(MON, zone="RANGED"), monster("d", MON, zone="FAR"),
+                      faces=[6, 1])
     assert turns.refusal(archer, "a", Action("attack", "b"), RULES) is None
     assert turns.refusal(archer, "a", Action("attack", "d"), RULES) == (
         "D is out of reach: D is FAR, beyond a missile's range (F-BASE-05)")
@@ -135,7 +127,7 @@ def test_F_BASE_05_reach_by_zone() -> None:
 def test_F_ARCH_03_F_MAGIC_02_the_table_verbs_for_bloodmagic_and_an_item() -> None:
     """`attack FOE --bloodmagic` carries the Bloodshaman's choice onto the blow (CLOSE or closing in); `use` a
     magic item aims at herself unless a target is named."""
-    t, _ = begin(pc(zone="CLOSE"), mon(zone="CLOSE"), mon("c", zone="NEAR"), faces=[6, 1])
+    t, _ = begin(pc(PC, zone="CLOSE"), monster(MON, zone="CLOSE"), monster("c", MON, zone="NEAR"), faces=[6, 1])
     assert turns.action_for(t, "a", "attack", "b", RULES, bloodmagic=True) == Action("attack", "b",
                                                                                       detail="bloodmagic")
     assert turns.action_for(t, "a", "attack", "c", RULES, bloodmagic=True).detail == "bloodmagic"
@@ -145,7 +137,7 @@ def test_F_ARCH_03_F_MAGIC_02_the_table_verbs_for_bloodmagic_and_an_item() -> No
 
 
 def test_own_side_and_the_fallen_are_no_targets() -> None:
-    t, _ = begin(pc(), pc("e"), mon(), mon("c", status="dead", hp=0), faces=[6, 1])
+    t, _ = begin(pc(PC), pc("e", PC), monster(MON), monster("c", MON, status="dead", hp=0), faces=[6, 1])
     assert turns.refusal(t, "a", Action("attack", "e"), RULES) == "E is on A's side"
     assert turns.refusal(t, "a", Action("attack", "c"), RULES) == "C is dead: out of the fight"
     assert turns.refusal(t, "a", Action("attack"), RULES) == "attack needs a target"
@@ -156,12 +148,12 @@ def test_AMB_20_standing_up_takes_the_movement_and_conditions_bar_attacks() -> N
     """A PRONE character stands at her turn's start (AMB-20): she may still strike where she is, but not move;
     one who CANT_ATTACK is refused the blow with the condition named."""
     prone = Held(name="PRONE", source="a trip", ending="stands")
-    t, _ = begin(pc(zone="NEAR", held=(prone,)), mon(zone="NEAR"), faces=[6, 1])
+    t, _ = begin(pc(PC, zone="NEAR", held=(prone,)), monster(MON, zone="NEAR"), faces=[6, 1])
     assert turns.refusal(t, "a", Action("move_attack", "b"), RULES) == (
         "A stood up this turn: that was her movement (AMB-20)")
     assert turns.refusal(t, "a", Action("go_ranged"), RULES) == "A stood up this turn: that was her movement (AMB-20)"
     barred = Held(name="CANT_ATTACK", source="a crit", ending="round", until_round=3)
-    t, _ = begin(pc(held=(barred,)), mon(), faces=[6, 1])
+    t, _ = begin(pc(PC, held=(barred,)), monster(MON), faces=[6, 1])
     assert turns.refusal(t, "a", Action("attack", "b"), RULES) == "A cannot attack this turn (CANT_ATTACK)"
     assert turns.refusal(t, "a", Action("dodge"), RULES) is None
 
@@ -170,8 +162,8 @@ def test_F_DEATH_01_AMB_28_the_dying_roll_at_their_turn_and_a_stabilise() -> Non
     """Side a first (6 against 1). Dying D's turn comes first: its d20 (5) is no natural 20, one turn left, and
     the pointer moves on to E. E may stabilise D (AMB-28), not the foe nor herself; her Medicine CHECK d20 2 +
     WIS 0 fails against ROOM DC 12, and B is due."""
-    dying = pc("d", status="dying", hp=-1, dying_turns=2)
-    t, rng = begin(dying, pc("e"), mon(), faces=[6, 1, 5])
+    dying = pc("d", PC, status="dying", hp=-1, dying_turns=2)
+    t, rng = begin(dying, pc("e", PC), monster(MON), faces=[6, 1, 5])
     assert due_id(t) == "e" and t.encounter.get("d").dying_turns == 1
     assert "dies in 1 turn(s) unless stabilised or a natural 20" in "\n".join(turns.describe(t))
     assert turns.refusal(t, "e", Action("stabilise", "b"), RULES) == "E stabilises an ally, and B is not one"
@@ -181,13 +173,13 @@ def test_F_DEATH_01_AMB_28_the_dying_roll_at_their_turn_and_a_stabilise() -> Non
     t, events = turns.take(t, "e", Action("stabilise", "d"), rng, RULES)
     assert events[0].what.startswith("fails to stabilise D (2") and t.encounter.get("d").status == "dying"
     assert due_id(t) == "b" and rng.remaining == 0
-    well, _ = begin(pc("d"), pc("e"), mon(), faces=[6, 1])
+    well, _ = begin(pc("d", PC), pc("e", PC), monster(MON), faces=[6, 1])
     assert turns.refusal(well, "d", Action("stabilise", "e"), RULES) == "E is not dying (up, HP 10)"
 
 
 def test_F_CMBT_02_a_dodge_shows_its_time_left() -> None:
     """DODGE: ATK against her are HARD until her next turn (round 2): the status says one round is left."""
-    t, rng = begin(pc(), mon(), faces=[6, 1])
+    t, rng = begin(pc(PC), monster(MON), faces=[6, 1])
     t, _ = turns.take(t, "a", Action("dodge"), rng, RULES)
     text = "\n".join(turns.describe(t))
     assert "atk_against HARD (1 round(s) left: ends at its turn in round 2, DODGE)" in text
@@ -197,8 +189,8 @@ def test_F_CMBT_02_a_dodge_shows_its_time_left() -> None:
 def test_F_MU_04_AMB_47_what_the_cast_action_refuses() -> None:
     """The "cast" action (magic's) is refused with its own reason: an unknown spell, one she does not know,
     a depleted caster (F-MU-04); none of these rolls a die of the fight."""
-    caster = pc(spell_mod=2, spells=("Fireball",), char_class="Magic-user")
-    t, rng = begin(caster, mon(), faces=[6, 1])
+    caster = pc(PC, spell_mod=2, spells=("Fireball",), char_class="Magic-user")
+    t, rng = begin(caster, monster(MON), faces=[6, 1])
     assert "Nope" in str(turns.refusal(t, "a", Action("cast", "b", detail="Nope"), RULES))
     assert turns.refusal(t, "a", Action("cast", "b", detail="Ember Swarm"), RULES) == (
         "A does not know Ember Swarm (AMB-47)")
@@ -206,17 +198,17 @@ def test_F_MU_04_AMB_47_what_the_cast_action_refuses() -> None:
     menu = {c.kind: c for c in turns.legal_actions(t, "a", RULES)}
     assert menu["cast"].details == ("Fireball",) and "b" in menu["cast"].targets
     depleted = Held(name="DEPLETED", source="Spell Depletion", ending="rest")
-    spent, _ = begin(caster.model_copy(update={"held": (depleted,)}), mon(), faces=[6, 1])
+    spent, _ = begin(caster.model_copy(update={"held": (depleted,)}), monster(MON), faces=[6, 1])
     assert turns.refusal(spent, "a", Action("cast", "b", detail="Fireball"), RULES) == (
         "A cannot cast until a rest (Spell Depletion, F-MU-04)")
-    fighter, _ = begin(pc(), mon(), faces=[6, 1])
+    fighter, _ = begin(pc(PC), monster(MON), faces=[6, 1])
     assert {c.kind: c for c in turns.legal_actions(fighter, "a", RULES)}["cast"].reason == (
         "A has nothing to cast")
     assert rng.remaining == 0
 
 
 def test_action_for_reads_a_tables_verbs() -> None:
-    t, _ = begin(pc(zone="CLOSE"), mon(zone="CLOSE"), faces=[6, 1])
+    t, _ = begin(pc(PC, zone="CLOSE"), monster(MON, zone="CLOSE"), faces=[6, 1])
     assert turns.action_for(t, "a", "attack", "b", RULES) == Action("attack", "b")
     assert turns.action_for(t, "a", "move", "RANGED", RULES) == Action("go_ranged")
     assert turns.action_for(t, "a", "Stabilize", "b", RULES) == Action("stabilise", "b")

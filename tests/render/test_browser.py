@@ -19,6 +19,7 @@ from furnace.characters.funnel import run_funnel
 from furnace.render.sheets import character_html, funnel_html
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.chromium import chromium
+from tests.helpers.factories import rolled_fighter
 
 pytestmark = pytest.mark.browser
 
@@ -86,14 +87,7 @@ def test_F_CHAR_01_long_text_still_fits(page: Any) -> None:
 
 
 def test_character_sheet_prints_one_page(page: Any) -> None:
-    from furnace.characters.advancement import level_up
-    from furnace.characters.funnel import new_zero_level, promote
-
-    rng = random.Random(5)
-    c, _ = new_zero_level(rng, RULES, name="Brannoc", race="Human", player="Ada")
-    c, _ = promote(c, "Fighter", "Barbarian", rng, RULES)
-    while c.level < 10:
-        c, _ = level_up(c, rng, RULES, ability="STR")
+    c = rolled_fighter(10)
     page.set_content(character_html(c, RULES))
     assert page.locator(".page .card").count() == 1
     assert_cards_fit(page)

@@ -8,23 +8,17 @@ death.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from furnace.campaign.state import Death, Member
-from furnace.characters.character import Character
+from furnace.campaign.state import Death
 from furnace.render.roster import roster_json, roster_table
 from furnace.render.sheets import character_html, character_json, character_markdown, spell_lines
 from furnace.render.text import character_sheet
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import example, member
 
 RULES = load_ruleset()
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
-
-
-def example(stem: str) -> Character:
-    return Character.from_file(EXAMPLES / f"{stem}.json")
 
 
 @pytest.mark.parametrize(("stem", "lines"), [
@@ -64,9 +58,8 @@ def test_F_MU_05_spells_on_every_format(capsys: pytest.CaptureFixture[str]) -> N
 def test_the_roster_as_text_and_json() -> None:
     hob, corra = example("hob"), example("corra")
     dead = corra.model_copy(update={"dead": "HP -9, at or below -4", "hp": -9})
-    members = [Member(id="hob1", character=hob, player="Ann"),
-               Member(id="corr1", character=dead, player="Bo", status="dead",
-                      death=Death(cause="HP -9, at or below -4", at=600))]
+    members = [member(hob, "hob1", player="Ann"),
+               member(dead, "corr1", player="Bo", status="dead", death=Death(cause="HP -9, at or below -4", at=600))]
     text = roster_table(members, "keep: the roster")
     lines = text.splitlines()
     assert lines[0] == "keep: the roster" and lines[1].split() == ["id", "name", "player", "status", "level", "HP",

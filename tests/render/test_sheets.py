@@ -15,25 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from furnace.characters.advancement import level_up
 from furnace.characters.character import Character, Occupation
-from furnace.characters.funnel import new_zero_level, promote, run_funnel
+from furnace.characters.funnel import run_funnel
 from furnace.cli.app import main
 from furnace.render.sheets import character_html, character_json, character_markdown, funnel_html
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import rolled_fighter
 
 RULES = load_ruleset()
-
-
-def hero(level: int = 3) -> Character:
-    """A Fighter (Barbarian) of the given level, rolled with a fixed seed."""
-    rng = random.Random(5)
-    c, _ = new_zero_level(rng, RULES, name="Brannoc", race="Human", player="Ada")
-    c, _ = promote(c, "Fighter", "Barbarian", rng, RULES)
-    while c.level < level:
-        c, _ = level_up(c, rng, RULES, ability="STR")
-    return c
 
 
 def cards(html: str) -> list[str]:
@@ -43,7 +33,7 @@ def cards(html: str) -> list[str]:
 # -- Markdown -------------------------------------------------------------------------------------------
 def test_F_ABIL_02_markdown_sheet_shows_scores_with_modifiers_and_derived_values() -> None:
     """F-ABIL-02: a row per ability with score and modifier; HP, Hit Dice, PROF, AC, load from the tables."""
-    c = hero()
+    c = rolled_fighter(3)
     md = character_markdown(c, RULES)
     assert md.startswith("# Brannoc\n")
     assert "level 3 Human Fighter (Barbarian)" in md and "player: Ada" in md
@@ -73,12 +63,13 @@ def test_F_CHAR_01_markdown_of_a_zero_level_peasant() -> None:
 
 
 def test_markdown_table_cells_escape_pipes() -> None:
-    c = hero(2).model_copy(update={"hp_history": [h.model_copy(update={"reason": "a|b"}) for h in hero(2).hp_history]})
+    c = rolled_fighter(2).model_copy(update={"hp_history": [h.model_copy(update={"reason": "a|b"})
+                                                             for h in rolled_fighter(2).hp_history]})
     assert "a\\|b" in character_markdown(c, RULES)
 
 
 def test_character_json_round_trips() -> None:
-    c = hero(2)
+    c = rolled_fighter(2)
     assert Character.from_json(character_json(c)) == c
 
 
@@ -142,7 +133,7 @@ def test_html_escapes_all_text() -> None:
 
 
 def test_character_html_single_sheet() -> None:
-    c = hero(4)
+    c = rolled_fighter(4)
     html = character_html(c, RULES)
     assert html.count('<div class="page">') == 1 and len(cards(html)) == 1
     assert f"level 4 {c.race} Fighter (Barbarian)" in html
@@ -163,7 +154,7 @@ def test_F_CHAR_01_cli_funnel_html(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_cli_character_show_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    c = hero(2)
+    c = rolled_fighter(2)
     src, out = tmp_path / "hero.json", tmp_path / "hero.html"
     src.write_text(c.to_json(), encoding="utf-8")
     assert main(["character", "show", str(src), "--markdown"]) == 0

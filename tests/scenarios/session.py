@@ -1,5 +1,5 @@
-"""Helpers for the scenario tests: the CLI in-process on a temporary SQLite campaign, and the stored state read
-back through a new `Store`."""
+"""Helpers for the scenario tests: the CLI in-process on a temporary SQLite campaign, and the faces a seed rolls (the
+stored state is read back by `tests.helpers.factories.reopened`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from furnace.campaign.state import CampaignState
-from furnace.campaign.store import Store
 from furnace.cli.app import main
 
 Run = Callable[..., str]
@@ -26,15 +24,6 @@ def runner(db: Path, capsys: pytest.CaptureFixture[str]) -> Run:
         return out.out
 
     return run
-
-
-def reopen(db: Path, name: str = "keep") -> CampaignState:
-    """The campaign as a new session finds it: a new Store on the same file."""
-    store = Store(f"sqlite:///{db}")
-    try:
-        return store.open(name)
-    finally:
-        store.close()
 
 
 def faces(seed: int, *sides: int) -> list[int]:

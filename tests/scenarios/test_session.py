@@ -26,7 +26,8 @@ import pytest
 
 from furnace.campaign.state import CampaignState
 from furnace.characters import xp
-from tests.scenarios.session import Run, faces, reopen, runner
+from tests.helpers.factories import reopened
+from tests.scenarios.session import Run, faces, runner
 
 PLAYERS = ("A", "B", "C", "D")
 AGUE = "name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\neffect: {ability: INT}\n"
@@ -54,15 +55,15 @@ def funnel_and_first_fight(run: Run, profile: str, *options: str) -> None:
 def test_a_whole_session_F_DEATH_02_F_REST_02_H_LIGHT_02_H_DIS_04(run: Run, db: Path, tmp_path: Path) -> None:
     funnel_and_first_fight(run, "furnace", "--option", "hazards_light=true", "--option", "hazards_disease=true",
                            "--option", "hazards_travel=true")
-    state = reopen(db)
+    state = reopened(db)
     peasants = {m.id: m.character for m in state.roster.values()}
     # F-HP-05: 1d4 HP each (seed 1 rolled 1, 3, 2, 3); CON modifiers 0, 0, +1, +1 (F-ABIL-02)
     assert {k: (c.hp_max, c.scores["CON"]) for k, c in peasants.items()} == {
         "a1": (1, 9), "b1": (3, 9), "c1": (2, 13), "d1": (3, 15)}
-    first_fight_as_worked(reopen(db))
+    first_fight_as_worked(reopened(db))
     promote(run)
     (face,) = faces(1, 10)                              # each promotion is seeded 1: the d10 shows 2
-    state = reopen(db)
+    state = reopened(db)
     hp = {k: state.roster[k].character.hp_max for k in ("b1", "d1")}
     assert hp == {"b1": level_1_hp(3, face, con=0), "d1": level_1_hp(3, face, con=1)} == {"b1": 5, "d1": 5}
     # F-ARCH-02: a Barbarian's basic PROF in Intimidation and Survival, besides the occupation's (F-CHAR-01) and
@@ -71,19 +72,19 @@ def test_a_whole_session_F_DEATH_02_F_REST_02_H_LIGHT_02_H_DIS_04(run: Run, db: 
         "b1": ({"Perception", "Intimidation", "Survival"}, {"STR", "DEX"}),
         "d1": ({"Insight", "Athletics", "Intimidation", "Survival"}, {"STR", "DEX"})}
     b1_hp = second_fight(run)
-    state = reopen(db)
+    state = reopened(db)
     # REF-24: 2 goblins × 5 XP shared by 2 survivors, on top of the first fight's 5
     assert {k: xp.total(state.roster[k].character) for k in ("b1", "d1")} == {"b1": 5 + 5, "d1": 5 + 5}
     assert (state.roster["b1"].character.hp, state.roster["d1"].character.hp) == (b1_hp, 5) == (2, 5)
     # F-REST-02: B-1 spends her one Hit Die (d10, seed 5): 2 + face, capped at her maximum 5; the pool refills.
     run("rest", "long", "--party", "--seed", "5")
     (hd_face,) = faces(5, 10)
-    state = reopen(db)
+    state = reopened(db)
     b1, d1 = state.roster["b1"].character, state.roster["d1"].character
     assert (b1.hp, b1.hit_dice, d1.hp, d1.hit_dice) == (min(5, 2 + hd_face), 1, 5, 1)
     assert state.clock.now == 8 * 3600                  # F-REST-02: a long rest lasts 8 hours
     travel(run, tmp_path)
-    the_campaign_reopened(reopen(db))
+    the_campaign_reopened(reopened(db))
 
 
 def the_campaign_reopened(state: CampaignState) -> None:
@@ -186,13 +187,13 @@ def test_F_LUCK_01_failed_saves_on_the_clock_earn_a_luck_die(run: Run, db: Path,
     ague.write_text(AGUE, encoding="utf-8")
     run("clock", "infect", "Brakka", str(ague))
     assert run("clock", "advance", "2", "days", "--faces", "4,2").count("fails the Marsh Ague save") == 2
-    assert reopen(db).roster["brak1"].character.luck_dice == 1
+    assert reopened(db).roster["brak1"].character.luck_dice == 1
 
 
 def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db: Path) -> None:
     """Under hazards the same dice fall the same way; only the death line moves to a flat −3 (H-DMG-03)."""
     funnel_and_first_fight(run, "hazards")
-    state = reopen(db)
+    state = reopened(db)
     # F-HP-05 / F-CHAR-01: the funnel is the profile's same 1d4 HP and 3d6 in order
     assert {m.id: m.character.hp_max for m in state.roster.values()} == {"a1": 1, "b1": 3, "c1": 2, "d1": 3}
     # H-DMG-03: dead at −3 whatever the level and CON: A-1 1 − 4 = −3, C-1 2 − 6 = −4
@@ -204,7 +205,7 @@ def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db
     assert {m.id: (m.character.luck_dice, xp.total(m.character)) for m in state.roster.values()} == {
         "a1": (0, 0), "b1": (0, 5), "c1": (1, 0), "d1": (0, 5)}
     run("rest", "night", "--party", "--seed", "4")
-    state = reopen(db)
+    state = reopened(db)
     # H-HEAL-01/08: a peaceful night at half HP or more heals 1, capped at the maximum: 3 stays 3; 8 hours pass
     assert (state.roster["b1"].character.hp, state.roster["d1"].character.hp, state.clock.now) == (3, 3, 8 * 3600)
 
@@ -212,7 +213,7 @@ def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db
 def test_CF_30_the_same_first_part_under_middle_sea_M_GRIEV_01_M_HEAL_02(run: Run, db: Path) -> None:
     """Under middle-sea HP stop at 0 and a grievous roll replaces death: nobody dies in the same fight."""
     funnel_and_first_fight(run, "middle-sea")
-    state = reopen(db)
+    state = reopened(db)
     assert {m.id: m.character.hp_max for m in state.roster.values()} == {"a1": 1, "b1": 3, "c1": 2, "d1": 3}
     # M-GRIEV-01: A-1 (1 HP) takes 4: HP set to 0, excess 3 + 3d6 on M-TAB-01 (10: stunned a round); no death
     assert {m.id: (m.status != "dead", m.character.hp) for m in state.roster.values()} == {
@@ -223,7 +224,7 @@ def test_CF_30_the_same_first_part_under_middle_sea_M_GRIEV_01_M_HEAL_02(run: Ru
         ("a1", "b1", "c1", "d1"), 2 * GOBLIN_XP // 4)
     run("rest", "hour", "--party", "--seed", "4")
     (face,) = faces(4, 4)
-    state = reopen(db)
+    state = reopened(db)
     # M-HEAL-02: below half HP an hour of rest rolls the hit die (d4 at level 0), capped at the maximum 1;
     # at or above half it heals nothing (M-HEAL-03)
     assert {m.id: m.character.hp for m in state.roster.values()} == {"a1": min(1, 0 + face), "b1": 3, "c1": 2,
@@ -235,4 +236,4 @@ def test_M_HEAL_01_post_combat_recovery_after_a_campaign_fight(run: Run, db: Pat
     """M-HEAL-01: after the fight A-1 (entered with 1 HP, now 0) rolls her d4 and heals, capped at 1."""
     funnel_and_first_fight(run, "middle-sea")
     run("rest", "post_combat", "--party", "--seed", "4")
-    assert reopen(db).roster["a1"].character.hp == 1
+    assert reopened(db).roster["a1"].character.hp == 1

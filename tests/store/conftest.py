@@ -17,9 +17,9 @@ from sqlalchemy import create_engine, text
 
 from furnace.campaign.store import Store
 from furnace.characters.character import Character
+from tests.helpers.factories import example, examples
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "characters"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PG_ENV = "FURNACE_TEST_POSTGRES_URL"
 PG_MISSING = (f"PostgreSQL store tests NOT RUN: {PG_ENV} is not set — run through scripts/with-postgres / "
@@ -89,17 +89,13 @@ def store(db_url: str) -> Iterator[Store]:
 @pytest.fixture(scope="session")
 def characters() -> dict[str, Character]:
     """The example characters by file name (`characters["brakka"]`)."""
-    return {p.stem: Character.from_json(p.read_text(encoding="utf-8"), str(p)) for p in sorted(EXAMPLES.glob("*.json"))}
+    return examples()
 
 
 @pytest.fixture
-def tough(characters: dict[str, Character]) -> Callable[[str, int], Character]:
-    """An example character with as many hit points as a test needs."""
-
-    def make(stem: str, hp: int) -> Character:
-        return characters[stem].model_copy(update={"hp": hp, "hp_max": hp})
-
-    return make
+def tough() -> Callable[[str, int], Character]:
+    """An example character with as many hit points as a test needs: `tough("brakka", 200)`."""
+    return lambda stem, hp: example(stem, hp=hp, hp_max=hp)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

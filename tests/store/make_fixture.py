@@ -26,11 +26,10 @@ from furnace.campaign import migrate
 from furnace.campaign import store as store_module
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
-from furnace.characters.character import Character
+from tests.helpers.factories import example
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "rev0001.db"
-EXAMPLES = HERE.parents[1] / "examples" / "characters"
 REVISION = "0001"
 
 # What the fixture holds, for the tests: the campaigns, and the hit points their logs leave.
@@ -46,11 +45,6 @@ class Rev0001Store(Store):
         return super()._state(conn, camp, snapshots_on=False)
 
 
-def character(stem: str) -> Character:
-    path = EXAMPLES / f"{stem}.json"
-    return Character.from_json(path.read_text(encoding="utf-8"), str(path))
-
-
 def build(out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     work = out.with_name(out.name + ".building")
@@ -64,15 +58,15 @@ def build(out: Path) -> Path:
         rng = random.Random(1)
         keep, tomb = CAMPAIGNS
         store.create(keep)
-        store.apply(keep, "join brakka", cmd.join(character("brakka"), "Ann"))
-        store.apply(keep, "join wren", cmd.join(character("wren"), "Bo"))
+        store.apply(keep, "join brakka", cmd.join(example("brakka"), "Ann"))
+        store.apply(keep, "join wren", cmd.join(example("wren"), "Bo"))
         store.apply(keep, "damage brak1 5", cmd.damage("brak1", 5, "a falling portcullis"))
         store.apply(keep, "heal brak1 2", cmd.heal("brak1", 2, "a poultice"))
         store.apply(keep, "roll", cmd.roll("d20+1", rng, label="listening at the door", who="Wren"))
         store.apply(keep, "damage wren1 4", cmd.damage("wren1", 4, "a goblin's arrow"))
         store.undo(keep)                                           # the arrow missed after all
         store.create(tomb, options={"death_model": "hazards"})
-        store.apply(tomb, "join edda", cmd.join(character("edda")))
+        store.apply(tomb, "join edda", cmd.join(example("edda")))
         for name in CAMPAIGNS:
             state = store.replay(name)
             assert {k: m.character.hp for k, m in state.roster.items()} == EXPECTED_HP[name], name

@@ -22,6 +22,7 @@ from furnace.campaign import commands as cmd
 from furnace.campaign.store import Store
 from furnace.campaign.verify import verify
 from furnace.characters.character import Character
+from tests.helpers.factories import stored_campaign
 
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
 KILLS = {"ci": 20, "full": 100}.get(os.environ.get("FURNACE_CRASH", "").strip().lower(), 3)
@@ -35,9 +36,8 @@ def prepare(url: str, characters: dict[str, Character]) -> set[int]:
     """The campaign the worker plays: three tough characters and some history for undo to walk back."""
     store = Store(url)
     try:
-        store.create(NAME)
-        for stem in ("brakka", "wren", "maelis"):
-            store.apply(NAME, f"join {stem}", cmd.join(characters[stem].model_copy(update={"hp": 500, "hp_max": 500})))
+        stored_campaign(store, *(characters[stem].model_copy(update={"hp": 500, "hp_max": 500})
+                                 for stem in ("brakka", "wren", "maelis")), name=NAME, label="join {name}")
         for i in range(10):
             store.apply(NAME, "damage", cmd.damage(("brak1", "wren1", "mael1")[i % 3], 1))
         return {e.seq for e in store.events(NAME)}

@@ -21,14 +21,9 @@ from furnace.characters.character import Character
 from furnace.errors import IllegalActionError
 from furnace.play import turns
 from furnace.rules.bestiary import Bestiary
+from tests.helpers.factories import stored_campaign
 
 Chars = dict[str, Character]
-
-
-def _roster(store: Store, *characters: Character) -> None:
-    store.create("keep")
-    for c in characters:
-        store.apply("keep", "join", commands.join(c))
 
 
 def test_a_campaign_fight_writes_back_hp_deaths_with_cause_and_round_and_xp(
@@ -37,7 +32,7 @@ def test_a_campaign_fight_writes_back_hp_deaths_with_cause_and_round_and_xp(
     the first ogre blow (2d6+2 ≥ 4) kills Dunstan. Reopened, the roster says so — dead, the cause with the last
     blow, the round the log gives, the fight — Brakka's HP is the HP the log left her with, and she alone shares
     the XP of the ogres beaten (170 each, REF-24)."""
-    _roster(store, characters["dunstan"], tough("brakka", 200))
+    stored_campaign(store, characters["dunstan"], tough("brakka", 200))
     applied = store.apply("keep", "fight", encounters.fight(["all"], dice.seeded(7), monsters="ogre x2",
                                                             room_dc=12))
     log = applied.events
@@ -65,7 +60,7 @@ def test_turn_by_turn_lives_in_the_campaign(store: Store, db_url: str, character
                                             tough: Callable[[str, int], Character]) -> None:
     """F-INIT-01, F-CMBT-01: the fight in progress survives reopening the store; out of turn is refused and
     changes nothing; each step is one logged command; `end` settles it and clears it."""
-    _roster(store, tough("brakka", 200))
+    stored_campaign(store, tough("brakka", 200))
     store.apply("keep", "encounter start", encounters.begin(["brak1"], dice.seeded(3), monsters="goblin x2"))
     store.apply("keep", "encounter next", encounters.next_turns(dice.seeded(4)))   # the goblins, if they lead
     again = Store(db_url)
@@ -98,7 +93,7 @@ def test_F_BASE_01_the_campaigns_monster_overrides_are_in_its_bestiary(store: St
                                                                         tmp_path: Path) -> None:
     """A monster override (docs/monsters.md format) joins the campaign's bestiary by id; its XP and typical
     ROOM DC are what the fight uses."""
-    _roster(store, characters["brakka"])
+    stored_campaign(store, characters["brakka"])
     path = tmp_path / "cave-bear.yaml"
     path.write_text("name: Cave Bear\nhd: 5\nhp: 40\ndamage: 2d8\nxp: 300\nroom_dc: 15\n", encoding="utf-8")
     add_override(store, "keep", path)
@@ -112,7 +107,7 @@ def test_F_BASE_01_the_campaigns_monster_overrides_are_in_its_bestiary(store: St
 
 
 def test_the_dead_do_not_fight_and_one_fight_at_a_time(store: Store, characters: Chars) -> None:
-    _roster(store, characters["brakka"], characters["dunstan"])
+    stored_campaign(store, characters["brakka"], characters["dunstan"])
     store.apply("keep", "damage", commands.damage("Dunstan", 20))
     state = store.open("keep")
     with pytest.raises(CampaignError, match=r"Dunstan \(duns1\) is dead"):

@@ -6,7 +6,6 @@ without it the PostgreSQL cases skip, and fail when CI=true)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,19 +20,16 @@ from furnace.errors import DataFileError, UnknownNameError
 from furnace.magic.items import get_item
 from furnace.magic.spells import get_spell
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import stored_campaign
 
 TABLES = resources.files("furnace") / "data" / "tables"
 
 
 @pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
+def store(store: Store) -> Store:
     """The conftest's store on each engine, with the campaign "keep" made."""
-    s = Store(db_url)
-    try:
-        s.create("keep")
-        yield s
-    finally:
-        s.close()
+    stored_campaign(store)
+    return store
 
 
 def _packaged(table_id: str) -> dict[str, Any]:

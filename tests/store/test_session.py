@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from furnace.campaign import gear, session, timekeeping
-from furnace.campaign.commands import damage, join, put
+from furnace.campaign.commands import damage, put
 from furnace.campaign.recap import recap
 from furnace.campaign.rest import rest
 from furnace.campaign.state import CampaignError, CampaignState
@@ -28,30 +28,15 @@ from furnace.events import Event
 from furnace.hazards.light import light_source
 from furnace.play.clock import DAY, HOUR, unit_seconds
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.factories import reopened, stored_campaign
 
 FEVER = ("name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\n"
          "effect: {ability: INT}\n")
 
 
-def begin(store: Store, profile: str, *people: Character) -> str:
-    store.create("keep", profile)
-    for person in people:
-        store.apply("keep", "join", join(person))
-    return "keep"
-
-
-def reopened(store: Store, name: str = "keep") -> CampaignState:
-    """The campaign as a new connection to the same database reads it."""
-    again = Store(store.url)
-    try:
-        return again.open(name)
-    finally:
-        again.close()
-
-
 def test_H_LIGHT_02_a_torch_burns_out_after_6_exploration_turns(store: Store,
                                                                 characters: dict[str, Character]) -> None:
-    name = begin(store, "hazards", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="hazards").name
     rules = load_ruleset("hazards")
     turns = light_source("torch", rules).turns
     assert (turns, unit_seconds("turn", rules)) == (6, 600)
@@ -71,7 +56,7 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_entered_faces(store: Store, ch
     resting = 4 vs DC 12) and INT drops by disease_loss_per_failure (1)."""
     path = tmp_path / "ague.yaml"
     path.write_text(FEVER, encoding="utf-8")
-    name = begin(store, "hazards", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="hazards").name
     store.apply(name, "clock infect", timekeeping.for_member("agna1", timekeeping.infecting(str(path),
                                                                                             ScriptedDice([]))))
     faces = EnteredFaces([5])
@@ -90,7 +75,7 @@ def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Sto
     """During a full day's rest the save is made resting (d20 10 + CON 1 = 11, no −2); the flag is gone after."""
     path = tmp_path / "ague.yaml"
     path.write_text(FEVER, encoding="utf-8")
-    name = begin(store, "hazards", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="hazards").name
     store.apply(name, "clock infect", timekeeping.for_member("Agna", timekeeping.infecting(str(path),
                                                                                            ScriptedDice([]))))
     applied = store.apply(name, "rest", rest("full_day", ["Agna"], ScriptedDice([10])))
@@ -103,7 +88,7 @@ def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Sto
 def test_H_STARV_02_rations_run_out_then_the_hunger_save(store: Store, characters: dict[str, Character]) -> None:
     """One day of rations: the first day is fed, the second closes with a hunger save (a 3: 3 + 1 = 4 vs 12,
     CON 13 → 12)."""
-    name = begin(store, "hazards", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="hazards").name
     store.apply(name, "rations", timekeeping.for_member("Agna", timekeeping.feeding(1)))
     first = store.apply(name, "advance", timekeeping.on_clock(timekeeping.advancing(1, "day", ScriptedDice([]))))
     assert [e.kind for e in first.events] == ["rations", "clock"]
@@ -114,7 +99,7 @@ def test_H_STARV_02_rations_run_out_then_the_hunger_save(store: Store, character
 
 
 def test_H_TRAV_02_travel_moves_the_clock_a_day_at_a_time(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "hazards", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="hazards").name
     applied = store.apply(name, "travel", timekeeping.on_clock(timekeeping.travelling(2, ScriptedDice([4, 5]),
                                                                                        heading="S")))
     checks = [e for e in applied.events if e.kind == "lost_check"]
@@ -126,7 +111,7 @@ def test_H_TRAV_02_travel_moves_the_clock_a_day_at_a_time(store: Store, characte
 def test_F_REST_02_a_long_rest_under_furnace(store: Store, characters: dict[str, Character]) -> None:
     """Brakka (d10, pool 3) at 5 HP: 4, 6, 3 → 18 HP, the pool refilled to 3, 8 hours on the clock."""
     hurt = characters["brakka"].model_copy(update={"hp": 5})
-    name = begin(store, "furnace", hurt)
+    name = stored_campaign(store, hurt, profile="furnace").name
     store.apply(name, "rest long", rest("long", ["Brakka"], ScriptedDice([4, 6, 3])))
     brakka = reopened(store).roster["brak1"].character
     assert (brakka.hp, brakka.hit_dice) == (18, 3)
@@ -134,7 +119,7 @@ def test_F_REST_02_a_long_rest_under_furnace(store: Store, characters: dict[str,
 
 
 def test_REF_08_a_rest_of_another_length_and_the_models_kinds(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "furnace", characters["brakka"].model_copy(update={"hp": 20}))
+    name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 20}), profile="furnace").name
     store.apply(name, "rest short", rest("short", [], ScriptedDice([2]), party=True, length=10, unit="minutes"))
     assert reopened(store).clock.now == 600 and reopened(store).roster["brak1"].character.hp == 22
     with pytest.raises(CampaignError, match="rests by short, long, not 'night'"):
@@ -143,7 +128,7 @@ def test_REF_08_a_rest_of_another_length_and_the_models_kinds(store: Store, char
 
 def test_M_HEAL_02_an_hours_rest_under_middle_sea(store: Store, characters: dict[str, Character]) -> None:
     """Below half (8 of 22): one hit die an hour (a 7 → 15), and the clock moves on an hour."""
-    name = begin(store, "middle-sea", characters["brakka"].model_copy(update={"hp": 8}))
+    name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 8}), profile="middle-sea").name
     store.apply(name, "rest hour", rest("hour", ["brak1"], ScriptedDice([7])))
     state = reopened(store)
     assert state.roster["brak1"].character.hp == 15 and state.clock.now == HOUR
@@ -151,14 +136,14 @@ def test_M_HEAL_02_an_hours_rest_under_middle_sea(store: Store, characters: dict
 
 def test_H_HEAL_02_a_full_day_under_hazards_twice(store: Store, characters: dict[str, Character]) -> None:
     """At half HP or more a full day heals 1d3 (2, then 3): 12 → 14 → 17 over two days."""
-    name = begin(store, "hazards", characters["brakka"].model_copy(update={"hp": 12}))
+    name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 12}), profile="hazards").name
     store.apply(name, "rest full_day", rest("full_day", [], ScriptedDice([2, 3]), party=True, times=2))
     state = reopened(store)
     assert state.roster["brak1"].character.hp == 17 and state.clock.now == 2 * DAY
 
 
 def test_REF_24_xp_award_shared_with_the_remainder_stated(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "furnace", characters["agna"], characters["brakka"], characters["corra"])
+    name = stored_campaign(store, characters["agna"], characters["brakka"], characters["corra"], profile="furnace").name
     applied = store.apply(name, "xp award", session.award_xp(101, [], party=True, reason="the goblin cave"))
     assert (applied.events[0].data["share"], applied.events[0].data["remainder"]) == (33, 2)
     assert "2 XP left over" in applied.events[0].what
@@ -168,7 +153,7 @@ def test_REF_24_xp_award_shared_with_the_remainder_stated(store: Store, characte
 
 
 def test_loot_share_coins_evenly_items_in_turn(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "furnace", characters["agna"], characters["corra"])
+    name = stored_campaign(store, characters["agna"], characters["corra"], profile="furnace").name
     applied = store.apply(name, "loot share", gear.share_loot(["ring", "cup", "gem"], 101, []))
     assert (applied.events[0].data["each"], applied.events[0].data["remainder"]) == (50, 1)
     roster = reopened(store).roster
@@ -178,7 +163,7 @@ def test_loot_share_coins_evenly_items_in_turn(store: Store, characters: dict[st
 
 def test_F_LOAD_01_give_take_and_coins(store: Store, characters: dict[str, Character]) -> None:
     """Agna (STR 8: Load 9) carries one item; three more and 1,500 coins (2 loads) make 6."""
-    name = begin(store, "furnace", characters["agna"])
+    name = stored_campaign(store, characters["agna"], profile="furnace").name
     store.apply(name, "give", gear.give("Agna", ["rope", "torch", "torch"]))
     applied = store.apply(name, "purse", gear.purse("Agna", 1500))
     assert "load 5 of 9" in applied.events[0].what      # candles, rope, 2 torches (1 bundle), 1500 coins (2)
@@ -204,7 +189,7 @@ def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, charac
     brakka = characters["brakka"]
     notched = brakka.model_copy(update={"weapons": [brakka.weapons[0].model_copy(update={"notches": 2,
                                                                                          "cracked": True})]})
-    name = begin(store, "furnace", gear.with_gear(notched, coins=20))
+    name = stored_campaign(store, gear.with_gear(notched, coins=20), profile="furnace").name
     with pytest.raises(CampaignError, match="costs 30"):
         store.apply(name, "repair", gear.repair("Brakka", "arming sword", days=2, cost=30))
     applied = store.apply(name, "repair", gear.repair("Brakka", "Arming Sword", days=2, cost=15))
@@ -217,7 +202,7 @@ def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, charac
 
 
 def test_entered_faces_left_over_change_nothing(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "furnace", characters["brakka"].model_copy(update={"hp": 20}))
+    name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 20}), profile="furnace").name
     version = store.version(name)
     faces = EnteredFaces([2, 6])
     with pytest.raises(EnteredFaceError, match="needed 1 face"):
@@ -237,7 +222,7 @@ def _changed(member_id: str, **update: object) -> Callable[[CampaignState], tupl
 
 def test_recap_after_a_session(store: Store, tough: Callable[[str, int], Character],
                                characters: dict[str, Character]) -> None:
-    name = begin(store, "hazards", characters["agna"], tough("brakka", 30))
+    name = stored_campaign(store, characters["agna"], tough("brakka", 30), profile="hazards").name
     store.apply(name, "xp", session.award_xp(50, ["Agna"]))       # before the session: not in its recap
     first = session.start_session(store, name, "the barrow")
     assert first.events[0].data["session"] == 1 and first.state.session == 1
@@ -262,6 +247,6 @@ def test_recap_after_a_session(store: Store, tough: Callable[[str, int], Charact
 
 
 def test_two_living_characters_of_one_name_stop_the_clock(store: Store, characters: dict[str, Character]) -> None:
-    name = begin(store, "hazards", characters["agna"], characters["agna"])
+    name = stored_campaign(store, characters["agna"], characters["agna"], profile="hazards").name
     with pytest.raises(CampaignError, match="two living characters are named 'Agna'"):
         store.apply(name, "advance", timekeeping.on_clock(timekeeping.advancing(1, "turn", ScriptedDice([]))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -18,16 +19,12 @@ from furnace.characters.character import Character
 from furnace.errors import FurnaceError, UnknownNameError
 from furnace.events import Event
 from furnace.hazards.scores import take_damage
+from tests.helpers.factories import stored_campaign
 from tests.store.util import event_count, hp, rebuild, sql
 
 Chars = dict[str, Character]
-
-
-def party(store: Store, characters: Chars, name: str = "Ashes") -> CampaignState:
-    """A campaign with Brakka (22 HP) and Wren (17 HP)."""
-    store.create(name)
-    store.apply(name, "join brakka", cmd.join(characters["brakka"], "Ann"))
-    return store.apply(name, "join wren", cmd.join(characters["wren"])).state
+# how the party's campaign is made: Brakka (22 HP), Ann's, and Wren (17 HP), each joined by "join <her name>"
+PARTY: dict[str, Any] = dict(players={"Brakka": "Ann"}, label="join {name}")
 
 
 def snapshot_count(store: Store) -> int:
@@ -69,7 +66,7 @@ def test_open_an_unknown_campaign_names_the_known_ones(store: Store) -> None:
 
 
 def test_rename_keeps_the_log_and_the_state(store: Store, characters: Chars) -> None:
-    before = party(store, characters, "Keep")
+    before = stored_campaign(store, characters["brakka"], characters["wren"], name="Keep", **PARTY)
     store.rename("Keep", "The Keep")
     assert store.names() == ["The Keep"]
     after = store.open("The Keep")
@@ -102,8 +99,8 @@ def test_rename_refuses_a_taken_or_bad_name(store: Store) -> None:
 def test_delete_removes_the_campaign_and_only_it(store: Store, characters: Chars,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 2)
-    party(store, characters, "Keep")
-    party(store, characters, "Tomb")
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Keep", **PARTY)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Tomb", **PARTY)
     assert snapshot_count(store) > 0
     keep_id = sql(store, "SELECT id FROM campaigns WHERE name = 'Keep'")[0].id
     store.delete("Keep")
@@ -118,7 +115,7 @@ def test_delete_removes_the_campaign_and_only_it(store: Store, characters: Chars
 
 # -- commands ------------------------------------------------------------------------------------------------
 def test_commands_carry_the_state(store: Store, characters: Chars) -> None:
-    state = party(store, characters)
+    state = stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     assert list(state.roster) == ["brak1", "wren1"]
     assert state.roster["brak1"].player == "Ann" and state.roster["brak1"].character == characters["brakka"]
 
@@ -180,7 +177,7 @@ def _raises_after_work(error: Exception) -> store_module.Command:
 ], ids=["unknown-member", "heal-unknown", "furnace-error", "other-error"])
 def test_a_failing_command_changes_nothing(store: Store, characters: Chars,
                                            make: Callable[[], store_module.Command]) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     store.apply("Ashes", "damage", cmd.damage("brak1", 4))
     version, count, state = store.version("Ashes"), event_count(store, "Ashes"), store.open("Ashes")
     with pytest.raises((FurnaceError, ValueError)):
@@ -193,7 +190,7 @@ def test_a_failing_command_changes_nothing(store: Store, characters: Chars,
 
 def test_a_command_leaving_an_invalid_state_is_refused(store: Store, characters: Chars) -> None:
     """A state the store could not read back is never logged: the campaign would no longer open."""
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
 
     def curse(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         member = state.roster["brak1"]          # model_copy does not validate: a rule's slip goes unnoticed here
@@ -207,7 +204,7 @@ def test_a_command_leaving_an_invalid_state_is_refused(store: Store, characters:
 
 
 def test_the_dead_stay_dead(store: Store, characters: Chars) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     store.apply("Ashes", "damage", cmd.damage("brak1", 40, "a dragon"))
     version, count = store.version("Ashes"), store.count("Ashes")
     with pytest.raises(CampaignError, match=r"Brakka \(brak1\) is dead"):
@@ -221,7 +218,7 @@ def test_the_dead_stay_dead(store: Store, characters: Chars) -> None:
 
 # -- undo ----------------------------------------------------------------------------------------------------
 def test_undo_walks_back_as_events_of_its_own(store: Store, characters: Chars) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     store.apply("Ashes", "damage brak1 23", cmd.damage("brak1", 23))           # two events: the hit, unconscious
     store.apply("Ashes", "heal wren1 1", cmd.heal("wren1", 1))                 # changes nothing: Wren is at max
     store.apply("Ashes", "damage wren1 4", cmd.damage("wren1", 4))
@@ -254,7 +251,7 @@ def test_undo_walks_back_as_events_of_its_own(store: Store, characters: Chars) -
 
 
 def test_undo_after_new_commands_reverses_the_newest(store: Store, characters: Chars) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     store.apply("Ashes", "damage", cmd.damage("brak1", 5))
     store.undo("Ashes")
     store.apply("Ashes", "damage", cmd.damage("wren1", 3))
@@ -322,7 +319,7 @@ def test_open_reads_the_latest_snapshot(store: Store, characters: Chars, monkeyp
 
 def test_a_stored_roll_is_never_rolled_again(store: Store, characters: Chars,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
 
     def rolled_damage(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         """A blow whose damage is rolled in the command: the state depends on the dice."""
@@ -356,7 +353,7 @@ def test_a_stored_roll_is_never_rolled_again(store: Store, characters: Chars,
 
 # -- versions ----------------------------------------------------------------------------------------------------
 def test_expected_version(store: Store, characters: Chars) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     seen = store.version("Ashes")
     done = store.apply("Ashes", "damage", cmd.damage("brak1", 1), expected_version=seen)
     assert done.version == seen + 1 == store.version("Ashes")
@@ -369,7 +366,7 @@ def test_expected_version(store: Store, characters: Chars) -> None:
 
 
 def test_versions_count_commands_not_events(store: Store, characters: Chars) -> None:
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     version = store.version("Ashes")
     applied = store.apply("Ashes", "damage", cmd.damage("brak1", 23))
     assert len(applied.events) == 2 and applied.version == version + 1
@@ -392,7 +389,7 @@ def test_the_latest_state_is_kept_and_equals_a_fresh_read(store: Store, characte
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """After a command the store holds the state as the log gives it back: the next command and open() use it
     without rebuilding, and it equals what a new Store (another process) rebuilds from the database."""
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     store.apply("Ashes", "damage brak1 5", cmd.damage("brak1", 5, "a falling stone"))
     rebuilt: list[str] = []
     real = Store._rebuilt
@@ -411,7 +408,7 @@ def test_the_latest_state_is_kept_and_equals_a_fresh_read(store: Store, characte
 def test_a_failed_or_foreign_write_never_leaves_a_stale_state(store: Store, characters: Chars) -> None:
     """A command that fails changes nothing the next read sees; a write by another Store (another process) is
     read, not the state this one holds; a renamed campaign opens under its new name."""
-    party(store, characters)
+    stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
 
     def broken(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         raise FurnaceError("the referee changes her mind")

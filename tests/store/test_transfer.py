@@ -25,6 +25,8 @@ from furnace.characters.character import Character
 from furnace.errors import DataFileError, FurnaceError
 from furnace.files import FileAccessError
 from furnace.play import clock as clocks
+from tests.helpers.factories import campaign as clock_campaign
+from tests.helpers.factories import example
 from tests.store.conftest import clean_postgres, postgres_url
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
@@ -355,11 +357,9 @@ def test_character_files_join_the_roster_one_command_each(store: Store) -> None:
     assert len(store.open("keep").roster) == len(CHARACTERS) - 1
 
 
-def _clock_file(tmp_path: Path) -> tuple[Path, clocks.Campaign]:
-    """A state file as `furnace clock join/timer` writes it: two characters, a torch and a timer, two flags."""
-    party = {c.name: c for c in (Character.from_json((EXAMPLES / f).read_text(encoding="utf-8"))
-                                 for f in ("brakka.json", "wren.json"))}
-    camp = clocks.Campaign(characters=party, flags={"hostile": True, "wilderness": False})
+def _clock_file(tmp_path: Path, camp: clocks.Campaign) -> tuple[Path, clocks.Campaign]:
+    """A state file as `furnace clock join/timer` writes it: the campaign's characters and flags, a torch and a
+    timer."""
     camp, _ = clocks.schedule(camp, "torch", after=600, owner="Brakka", every=600, times=6, label="torch")
     camp, _ = clocks.schedule(camp, "timer", after=3600, label="the ogre wakes")
     camp = camp.model_copy(update={"clock": camp.clock.model_copy(update={"now": 90})})
@@ -369,7 +369,8 @@ def _clock_file(tmp_path: Path) -> tuple[Path, clocks.Campaign]:
 
 
 def test_a_clock_file_gives_its_clock_and_flags_and_its_characters_join(store: Store, tmp_path: Path) -> None:
-    path, camp = _clock_file(tmp_path)
+    path, camp = _clock_file(tmp_path, clock_campaign(example("brakka"), example("wren"), hostile=True,
+                                                      wilderness=False))
     store.create("keep")
     transfer.import_files(store, "keep", [CHARACTERS[0]])
     (applied,) = transfer.import_files(store, "keep", [path])

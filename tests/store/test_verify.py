@@ -16,6 +16,7 @@ from furnace.campaign.state import canonical
 from furnace.campaign.store import Store, StoredEvent
 from furnace.campaign.verify import verify
 from furnace.characters.character import Character
+from tests.helpers.factories import stored_campaign
 from tests.store.util import campaign_id, sql
 
 Chars = dict[str, Character]
@@ -27,9 +28,7 @@ def played(store: Store, characters: Chars, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 5)
     rng = random.Random(42)
     for name in ("Keep", "Tomb"):
-        store.create(name)
-        store.apply(name, "join brakka", cmd.join(characters["brakka"]))
-        store.apply(name, "join maelis", cmd.join(characters["maelis"]))
+        stored_campaign(store, characters["brakka"], characters["maelis"], name=name, label="join {name}")
         for i in range(13):
             who = ("brak1", "mael1")[i % 2]
             if i % 3 == 0:

@@ -10,12 +10,13 @@ from sqlalchemy import select
 
 from furnace.campaign import access
 from furnace.campaign.store import Store
+from tests.helpers.factories import stored_campaign
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     s = Store(f"sqlite:///{tmp_path / 'web.db'}")
-    s.create("keep")
+    stored_campaign(s)
     return s
 
 
