@@ -10,8 +10,9 @@ from typing import Any
 import yaml
 
 from furnace.dice import ScriptedDice
-from furnace.play.encounter import attack, log_text, run_fight
+from furnace.play.encounter import attack, run_fight
 from furnace.play.state import Step
+from furnace.render.story import log as log_text
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, example_fight, monster, pc
 

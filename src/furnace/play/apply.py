@@ -426,7 +426,7 @@ def _prompt(e: Effect, step: Step, actor: str, target: str) -> None:
     from furnace.rules.effects import effect_summary  # a sentence, never the effect's repr
 
     text = e.prompt if isinstance(e, RefereePrompt) else effect_summary(e)
-    step.fact(PROMPT, target, audience="referee", note=text)
+    step.fact(PROMPT, target, audience="referee", prompt=text)
 
 
 def _area(e: Effect, step: Step, actor: str, target: str) -> None:

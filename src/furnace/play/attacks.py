@@ -24,16 +24,18 @@ from furnace.play.death import take_damage
 from furnace.play.state import Encounter, Step, zone_index
 
 # the facts of an attack, and who may know each value (furnace.events.declare)
-MISS = declare("miss", targets=1, total="actor", dc="target", vs="target", weapon="actor")
-HIT = declare("hit", targets=1, total="actor", dc="target", vs="target", weapon="actor", crit="public",
-              natural_20="public")
+MISS = declare("miss", targets=1, total="actor", dc="target", weapon="actor", ac="target", ac_shift="target",
+               easy="target", hard="target", example={"weapon": "mace", "easy": [], "hard": ["attacker|BLINDED|"]})
+HIT = declare("hit", targets=1, total="actor", dc="target", weapon="actor", crit="public", natural_20="public",
+              ac="target", ac_shift="target", easy="target", hard="target",
+              example={"weapon": "mace", "crit": False, "natural_20": False, "easy": ["target|PRONE|"], "hard": []})
 NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", table="actor", row="actor", text="actor",
                     die="actor", armor="actor")
 FUMBLE = NATURAL_1          # the natural 1 and its row on the fumble table are one kind: the row has a table
-DEFENDED = declare("defended", targets=1, rolls="target", total="target", dc="public", vs="public",
-                   weapon="actor", ac="target")
-NOT_DEFENDED = declare("not_defended", targets=1, rolls="target", total="target", dc="public", vs="public",
-                       weapon="actor", ac="target", crit="public")
+DEFENDED = declare("defended", targets=1, rolls="target", total="target", dc="public", room_dc="public",
+                   weapon="actor", ac="target", example={"weapon": "club"})
+NOT_DEFENDED = declare("not_defended", targets=1, rolls="target", total="target", dc="public", room_dc="public",
+                       weapon="actor", ac="target", crit="public", example={"weapon": "club", "crit": False})
 PROMPT = declare("referee", prompt="referee", example={"prompt": "armor_save_natural_20"})
 POWER = declare("power", targets=1, power="public", before="actor", after="actor", amount="actor",
                 mode="public", example={"power": "rally", "mode": "EASY"})
@@ -51,18 +53,22 @@ BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman'
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the struck piece's item save (M-ARM-01…03)
 
 
-def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, str]:
-    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option."""
+NO_SHIFT: dict[str, object] = {}
+
+
+def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, dict[str, object]]:
+    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option; and the
+    workings (the AC, its shift, the EASY and HARD sources) as the fact's values."""
     if not (a.held or t.held or sneak):      # nothing moves the AC: the common blow, without the DC's workings
-        return t.ac, f"AC {t.ac}"
+        return t.ac, NO_SHIFT
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
-        easy.append("Sneak Attack")
-    shift = [h for h in t.held if h.name == "MOD:ac:BONUS" and h.value]   # off balance (M-WPN-06) and the like
-    ac = t.ac + sum(h.value for h in shift)
-    dc = make_dc(ac, easy, hard, step.rules)
-    why = dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
-    return dc.value, why + "".join(f" ({h.value:+d} AC: {h.source})" for h in shift)
+        easy.append("attacker|SNEAK_ATTACK|")
+    shift = sum(h.value for h in t.held if h.name == "MOD:ac:BONUS" and h.value)   # off balance (M-WPN-06)
+    dc = make_dc(t.ac + shift, easy, hard, step.rules)
+    if not dc.easy and not dc.hard and not shift:
+        return dc.value, NO_SHIFT
+    return dc.value, {"ac": t.ac, "ac_shift": shift, "easy": list(dc.easy), "hard": list(dc.hard)}
 
 
 def _signed(expression: str, bonus: int) -> str:
@@ -100,10 +106,10 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
             and crit_table(a, step.rules) is not None)
     if not hit:
-        step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, vs=why, weapon=a.weapon)
+        step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, weapon=a.weapon, **why)
         return
-    step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, vs=why,
-              weapon=a.weapon, crit=crit, natural_20=natural_hit and not crit)
+    step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
+              crit=crit, natural_20=natural_hit and not crit, **why)
     crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit and can_crit else None
     if crit_model is not None:
         was_alive = step.c(target).active
@@ -159,19 +165,18 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     a, t = step.c(actor), step.c(target)
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     dc = make_dc(step.enc.room_dc, hard, easy, step.rules)
-    vs = f"ROOM DC {dc.value}" if not dc.steps and not dc.notes else dc.explain()
     roll = step.roll(_signed("d20", t.ac - 10), "defence")
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     held = natural == 20 or (natural != 1 and roll.total >= dc.value)
     record_luck(step, target, held, "SAVE")
     if held:
-        step.fact(DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value, vs=vs,
-                  weapon=a.weapon, ac=t.ac)
+        step.fact(DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
+                  room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac)
         return
     crit = natural == 1 and crit_table(a, step.rules) is not None
-    step.fact(NOT_DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value, vs=vs,
-              weapon=a.weapon, ac=t.ac, crit=crit)
+    step.fact(NOT_DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
+              room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac, crit=crit)
     _damage(step, actor, target, crit, roll.total, cleaves)
 
 

@@ -19,7 +19,7 @@ DAMAGE = declare("damage", targets=1, amount="public", hp_before="actor", hp_aft
                  means="target", own="public", example={"means": "arming sword", "own": False})
 DEATH = declare("death", targets=1, cause="public", hp="actor", level="actor", con="actor", threshold="actor",
                 times="actor", total="actor", dc="public", example={"cause": "threshold"})
-DROPS = declare("drops", hp="actor", turns="actor")
+DROPS = declare("dying", hp="actor", turns="actor")
 STILL_DYING = declare("still_dying", total="actor", turns="actor")
 RECOVER = declare("recover")
 KNOCKED_DOWN_TWICE = declare("knocked_down_twice", times="actor", total="actor", dc="public")
@@ -66,7 +66,7 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
 DEATH_MODELS.add("furnace", _furnace)
 
 
-def take_damage(step: Step, target_id: str, amount: int, *, by: str = "", means: str = "") -> int:
+def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by: str = "") -> int:
     """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
     kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
     c = step.c(target_id)

@@ -46,7 +46,7 @@ MOVE = declare("move", targets=1, zone="public", maimed="public", attacks="publi
 OPPORTUNITY = declare("opportunity", targets=1)
 MORALE = declare("morale", side="public", total="referee", morale="referee", breaks="public", outcome="public",
                  example={"side": "monsters", "breaks": True, "outcome": "flee"})
-LOST_BLOW = declare("lost_blow", total="actor", killer="public")
+LOST_BLOW = declare("lost", total="actor", killer="public")
 
 # the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]

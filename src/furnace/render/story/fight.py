@@ -17,11 +17,35 @@ def _n(v: View, e: Event, key: str) -> str:
 
 
 def _vs(v: View, e: Event) -> str:
-    """'(18 vs AC 14)' as much of it as she may know."""
-    total, vs = _n(v, e, "total"), _n(v, e, "vs")
+    """'(18 vs AC 14)' as much of it as she may know; the AC's EASY and HARD after it, for the referee."""
+    total, dc = _n(v, e, "total"), _n(v, e, "dc")
+    vs = f"AC {dc}" if dc else ""
+    if vs and (e.data.get("easy") or e.data.get("hard") or e.data.get("ac_shift")):
+        vs += f": {difficulty(e)}"
     if total and vs:
         return f" ({total} vs {vs})"
     return f" ({total})" if total else (f" (vs {vs})" if vs else "")
+
+
+def difficulty(e: Event) -> str:
+    """'AC 12, HARD for the attacker being BLINDED': the AC and what moved it."""
+    parts = [f"AC {e.data.get('ac')}"]
+    shift = e.data.get("ac_shift")
+    if isinstance(shift, int) and shift:
+        parts.append(f"{shift:+d} AC off balance")
+    parts += [f"EASY as {_source(str(s))}" for s in e.data.get("easy") or []]
+    parts += [f"HARD as {_source(str(s))}" for s in e.data.get("hard") or []]
+    return ", ".join(parts)
+
+
+def _source(text: str) -> str:
+    side, name, _ = [*text.split("|"), "", ""][:3]
+    if name == "SNEAK_ATTACK":
+        return "a Sneak Attack"
+    words = condition_words(name)
+    if name.startswith("MOD:"):
+        return words
+    return f"the {side} is {words}" if side else words
 
 
 def _with(v: View, e: Event) -> str:
@@ -70,8 +94,9 @@ def not_defended(e: Event, v: View) -> str:
 
 
 def _defence(v: View, e: Event) -> str:
-    total, vs = _n(v, e, "total"), _n(v, e, "vs")
-    return f" ({total} vs {vs})" if total and vs else ""
+    total, dc, room = _n(v, e, "total"), _n(v, e, "dc"), _n(v, e, "room_dc")
+    vs = f"ROOM DC {dc}" if dc == room else f"DC {dc}"
+    return f" ({total} vs {vs})" if total and dc else ""
 
 
 PROMPTS = {"armor_save_natural_20": "a natural 20 damages armor: make the struck piece's item save"}
@@ -79,10 +104,15 @@ PROMPTS = {"armor_save_natural_20": "a natural 20 damages armor: make the struck
 
 @teller("referee")
 def referee(e: Event, v: View) -> str | None:
-    prompt = str(e.data.get("prompt", ""))
-    note = str(e.data.get("note", ""))
-    text = PROMPTS.get(prompt, prompt) if prompt else note or "a free-form action"
-    return f"for the referee: {text}" if v.referee else None
+    """A matter for the referee's judgement: a prompt from a table's row, or an effect's reach."""
+    if not v.referee:
+        return None
+    prompt = str(e.data.get("prompt") or "")
+    if e.data.get("area"):
+        text = f"the effect also reaches everyone {e.data.get('area')} of the {e.data.get('of')}"
+    else:
+        text = PROMPTS.get(prompt, prompt) or "a matter for the referee"
+    return f"for the referee: {text}"
 
 
 POWERS = {"chosen_one": "Chosen one", "rally": "Rally", "bloodmagic": "Bloodmagic"}
@@ -117,7 +147,7 @@ def damage_roll(e: Event, v: View) -> str | None:
     if amount is None:
         return None       # a monster's damage dice: what she takes is told by the damage itself
     if e.data.get("maximum"):
-        return f"deals the maximum of {_n(v, e, 'damage')}: {amount}"
+        return f"deals maximum {_n(v, e, 'damage')} = {amount}"
     return f"deals {amount}"
 
 
@@ -202,7 +232,7 @@ def death_cause(cause: str) -> str:
             "knocked_down_twice": "knocked down twice"}.get(cause, cause.replace("_", " "))
 
 
-@teller("drops")
+@teller("dying")
 def drops(e: Event, v: View) -> str:
     turns = _n(v, e, "turns")
     return (f"drops at {_n(v, e, 'hp')} HP: unconscious, dies in {turns} {_plural(turns, 'turn')} unless "
@@ -321,7 +351,7 @@ def morale(e: Event, v: View) -> Told:
     return Told("", text, tuple(r.explain() for r in e.rolls) if v.referee else (), e.rules)
 
 
-@teller("lost_blow")
+@teller("lost")
 def lost_blow(e: Event, v: View) -> str:
     total, killer = v.value(e, "total"), e.data.get("killer")
     if total is None:
@@ -542,7 +572,7 @@ def hit_die(e: Event, v: View) -> str:
 @teller("rested")
 def rested(e: Event, v: View) -> str:
     if "spells_cast" in e.data:
-        return f"the Spell Depletion count {e.data.get('spells_cast')} → 0"
+        return f"Spell Depletion count {e.data.get('spells_cast')} → 0"
     return "no longer: " + "; ".join(str(x) for x in e.data.get("ended") or [])
 
 
