@@ -11,6 +11,8 @@ luck_spend_timing, AMB-02) and AMB-07 (player_facing_defense: the PC rolls to av
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace import dice
 from furnace.errors import IllegalActionError
 from furnace.events import declare
@@ -53,10 +55,10 @@ BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman'
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the struck piece's item save (M-ARM-01…03)
 
 
-NO_SHIFT: dict[str, object] = {}
+NO_SHIFT: dict[str, Any] = {}
 
 
-def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, dict[str, object]]:
+def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, dict[str, Any]]:
     """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option; and the
     workings (the AC, its shift, the EASY and HARD sources) as the fact's values."""
     if not (a.held or t.held or sneak):      # nothing moves the AC: the common blow, without the DC's workings

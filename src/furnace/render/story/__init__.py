@@ -63,7 +63,16 @@ def tellers() -> dict[str, Teller]:
     """Every kind of fact that has a teller (the modules of tellers load on first use)."""
     global _loaded
     if not _loaded:
-        from furnace.render.story import campaign, characters, fight, hazards, magic, middle_sea  # noqa: F401
+        from furnace.render.story import (  # noqa: F401
+            aftermath,
+            campaign,
+            characters,
+            fight,
+            hazards,
+            magic,
+            middle_sea,
+            wounds,
+        )
 
         _loaded = True
     return _TELLERS
