@@ -24,6 +24,7 @@ from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.web import bell, views
 from furnace.web.auth import Asker, Caller, set_session
+from furnace.web.feed import feed
 
 router = APIRouter(prefix="/api")
 C = "/campaigns/{campaign}"
@@ -220,10 +221,10 @@ def campaign(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
 
 @router.get(C + "/log")
 def log(campaign: str, request: Request, caller: Asker, since: int = 0, limit: int = 200) -> dict[str, Any]:
-    store = store_of(request)
-    events = store.events(campaign, since=max(0, since))
-    events = events[-max(1, min(limit, 2000)):]
-    return {"events": views.visible_events(events, store.open(campaign), caller, store)}
+    """The log as the caller is told it, after her own number `since` (a player's numbers count only what she
+    was told); `earlier`: how many events from before the log kept facts she is not told."""
+    reading = feed(store_of(request), campaign, views.audience(caller))
+    return {"events": reading.since(max(0, since), max(1, min(limit, 2000))), "earlier": reading.earlier}
 
 
 # -- the roster -----------------------------------------------------------------------------------------------
