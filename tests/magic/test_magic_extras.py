@@ -31,7 +31,8 @@ def patient(**changes: object) -> Character:
 def test_F_CLR_06_curing_a_condition_needs_the_referee() -> None:
     """F-CLR-06, CF-47: the referee approves; then a SPELLCHECK that works cures it and heals no HP."""
     _, same, events = lay_on_hands_cure(cleric(), patient(), "broken bone", ScriptedDice([]), 12, RULES)
-    assert same.injuries == ["Broken bone: R. Leg"] and events[0].kind == "referee"
+    assert same.injuries == ["Broken bone: R. Leg"] and events[0].kind == "cure_asked"
+    assert events[0].audience == "referee" and events[0].data["condition"] == "broken bone"
     _, cured, events = lay_on_hands_cure(cleric(), patient(), "broken bone", ScriptedDice([12]), 12, RULES,
                                          approved=True)   # 12 + WIS 1 + PROF 2 = 15 ≥ 12
     assert cured.injuries == [] and cured.hp == 12 and cured.conditions == ["POISONED"]
