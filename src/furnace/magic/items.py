@@ -231,7 +231,7 @@ def daily_uses(charge: str, rng: DiceSource, rules: Ruleset) -> tuple[int, RollR
     expression = dice.parse(charge)
     if rules["magic_item_charges"] == "fixed_max":
         return expression.bounds()[1], None
-    roll = expression.roll(rng, label=f"charges today ({charge})")
+    roll = expression.roll(rng, label="charges")
     return roll.total, roll
 
 

@@ -178,7 +178,7 @@ def _mishap(natural: int, total: int, steps: list[str], rules: Ruleset) -> bool:
 
 def _luck(rng: DiceSource, rules: Ruleset, total: int, sl: int, natural: int, n: int,
           steps: list[str], shift: int = 0) -> tuple[int, int, int | None]:
-    _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die on SPELLCHECK")
+    _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die")
     new_sl, _ = success_level(spent.total + shift, rules)
     clamped = luck.clamp_success_level(sl, new_sl, natural=natural, rules=rules)
     steps.append(f"{n} Luck Die: total {total} → {spent.total}, SL {sl} → {clamped} (at most one step, F-SPELL-09)")
