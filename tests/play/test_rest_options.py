@@ -22,6 +22,7 @@ from furnace.play.combatant import from_character
 from furnace.play.conditions import FIGHT_KEY
 from furnace.play.rest import REST_KEY, long_rest, rest_days, short_rest
 from furnace.play.state import Encounter, Step
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import fighter, mage
 from tests.helpers.story import said
@@ -143,7 +144,7 @@ def test_AMB_59_a_long_rest_renews_the_shield_of_shieldings_daily_use() -> None:
     """F-TAB-27, AMB-59: the Shield of Shielding's +1d4 AC is once a day: used (d4 = 3), a second use is refused;
     after a long rest it can be used again (d4 = 2)."""
     used, events = use_item(fighter(BRYN, hp=24), "Shield of Shielding", ScriptedDice([3]), RULES)
-    assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in said(events[-1])
+    assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in tell_referee(events[-1])
     with pytest.raises(IllegalActionError, match="no use of Shield of Shielding left today"):
         use_item(used, "Shield of Shielding", ScriptedDice([2]), RULES)
     rested, _ = long_rest(used, ScriptedDice([]), RULES)
