@@ -22,6 +22,7 @@ from furnace.play.combatant import Combatant
 from furnace.play.death import take_damage
 from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter, Step
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import validate_table
 
@@ -74,7 +75,7 @@ def test_M_WPN_06_AMB_99_off_balance_loses_dex_and_shield_ac_and_acts_last() -> 
     assert held(a) == {"OFF_BALANCE": ("round", 2, 0), "LAST_TO_ACT": ("round", 2, 0), AC_MOD: ("round", 2, -4)}
     note = next(e for e in events if e.kind == "off_balance")
     assert (note.data["ac_lost"], note.data["segments_lost"], dice.remaining) == (4, None, 0)
-    assert "AC 16 → 12" in note.what
+    assert (note.data["ac_before"], note.data["ac_after"]) == (16, 12) and "AC 16 → 12" in tell_referee(note)
 
 
 def test_M_WPN_06_AMB_99_off_balance_segments_option_loses_1d4_segments_instead() -> None:
@@ -171,7 +172,8 @@ def test_M_ARM_03_CF_40_boiled_leather_is_destroyed_by_one_failed_save() -> None
     leather = mon(armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, dice = crit_on(leather, [20, 3, 11])
     assert (t.hp, t.ac, t.armor_lost, t.armor_type, dice.remaining) == (47, 12, 1, "none", 0)
-    assert any("destroyed (M-ARM-03)" in e.what for e in events if e.kind == "armor")
+    assert any(e.data["result"] == "destroyed" and "M-ARM-03" in e.rules and "destroyed" in tell_referee(e)
+               for e in events if e.kind == "armor_save")
     again, _, dice = crit_on(t, [20])
     assert (again.hp, again.ac, dice.remaining) == (39, 12, 0)
 
@@ -182,7 +184,8 @@ def test_M_ARM_03_CF_40_armor_damage_scale_literal_ac_in_a_fight() -> None:
     leather = mon(armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, _ = crit_on(leather, [20, 3, 11], SEA.with_options({"armor_damage_scale": "literal_ac"}))
     assert (t.ac, t.armor_lost, t.armor_type) == (12, 1, "light")
-    assert any("10 of 11 left" in e.what for e in events if e.kind == "armor")
+    assert any((e.data["left"], e.data["points"]) == (10, 11) and "10 of 11 left" in tell_referee(e)
+               for e in events if e.kind == "armor_save")
 
 
 def test_M_ARM_03_two_point_armor_counts_down_then_breaks() -> None:
@@ -237,13 +240,13 @@ def test_M_ARM_01_CF_33_the_armor_save_after_a_furnace_crit_is_the_chapters() ->
 def test_M_GRIEV_01_hp_stop_at_0_and_the_excess_is_rolled() -> None:
     """HP 2, a blow of 7: HP stop at 0 (not −5); 3d6 (2, 2, 2) + 5 = 11: STUNNED 1 round (until round 2)."""
     s, dice = step(pc(hp=2), faces=[2, 2, 2])
-    take_damage(s, "a", 7, "a blow")
+    take_damage(s, "a", 7, means="a blow")
     assert (s.c("a").hp, held(s.c("a")), dice.remaining) == (0, {"STUNNED": ("round", 2, 0)}, 0)
 
 
 def test_M_GRIEV_04_with_a_helmet_knocked_down_instead() -> None:
     s, _ = step(pc(hp=2, helmet=True), faces=[2, 2, 2])
-    take_damage(s, "a", 7, "a blow")
+    take_damage(s, "a", 7, means="a blow")
     assert held(s.c("a")) == {"KNOCKED_DOWN": ("stands", None, 0)}
 
 
@@ -255,7 +258,7 @@ def test_M_GRIEV_01_D_4_middle_sea_zero_hp_option_in_a_fight() -> None:
     for rules in (SEA, SEA.with_options({"middle_sea_zero_hp": "unconscious"}),
                   SEA.with_options({"middle_sea_zero_hp": "conscious_limited"})):
         s, dice = step(pc(hp=3), faces=[], rules=rules)
-        take_damage(s, "a", 3, "a blow")
+        take_damage(s, "a", 3, means="a blow")
         a = s.c("a")
         results[rules["middle_sea_zero_hp"]] = (a.hp, a.status, a.active, cond.can_act(a.held), set(held(a)))
         assert dice.remaining == 0
@@ -271,15 +274,15 @@ def test_M_SEVER_01_AMB_94_a_helmet_save_turns_a_severed_head_into_stunned() -> 
     one, a save vs. death: the CON SAVE d20 8 + 4 = 12 vs ROOM DC 12 holds: STUNNED 1 round, no limb lost, no
     bleeding; 7 + 4 = 11 fails: dead. The fight's numbers are the standalone rule's (`ms.grievous`)."""
     bare, dice = step(pc(hp=2), faces=[1, 1, 1, 11])
-    take_damage(bare, "a", 19, "a blow")
+    take_damage(bare, "a", 19, means="a blow")
     assert bare.c("a").status == "dead" and dice.remaining == 0
     saved, dice = step(pc(hp=2, helmet=True), faces=[1, 1, 1, 11, 8])
-    take_damage(saved, "a", 19, "a blow")
+    take_damage(saved, "a", 19, means="a blow")
     a = saved.c("a")
     assert (a.status, a.hp, held(a), a.doomed_round, dice.remaining) == ("up", 0, {"STUNNED": ("round", 2, 0)},
                                                                           None, 0)
     failed, _ = step(pc(hp=2, helmet=True), faces=[1, 1, 1, 11, 7])
-    take_damage(failed, "a", 19, "a blow")
+    take_damage(failed, "a", 19, means="a blow")
     assert failed.c("a").status == "dead"
     hero = Character(name="A", scores=dict(SCORES), hp_max=10, hp=2, helmet=True)
     alone = ms.grievous(hero, 17, ScriptedDice([1, 1, 1, 11, 8]), SEA, room_dc=12, save_bonus=lambda ability: 4)
@@ -290,7 +293,7 @@ def test_M_BONE_01_AMB_94_a_helmet_save_ignores_a_broken_skull_in_a_fight() -> N
     """3d6 (1, 1, 1) + 12 = 15, a broken bone; d10 10, the skull: with a helmet the CON SAVE 8 + 4 = 12 ignores it
     (no fatal wound, no healing weeks rolled); the save counts toward her Luck Dice (one success)."""
     s, dice = step(pc(hp=2, helmet=True), faces=[1, 1, 1, 10, 8])
-    take_damage(s, "a", 14, "a blow")
+    take_damage(s, "a", 14, means="a blow")
     a = s.c("a")
     assert (a.status, a.doomed_round, a.held, dice.remaining) == ("up", None, (), 0)
     assert [e.data["saved"] for e in s.events if e.kind == "save"] == [True]
@@ -300,7 +303,7 @@ def test_M_GRIEV_06_a_broken_leg_holds_its_effects_in_the_fight() -> None:
     """15 → d10 1, the right leg: KNOCKED_DOWN until she stands, the lasting injury 'broken right leg' with its
     CANT_MOVE until healed; it heals in 2d4 (2, 2) + 9 = 13 weeks."""
     s, dice = step(pc(hp=2), faces=[1, 1, 1, 1, 2, 2])
-    take_damage(s, "a", 14, "a blow")
+    take_damage(s, "a", 14, means="a blow")
     a = s.c("a")
     assert held(a)["KNOCKED_DOWN"] == ("stands", None, 0) and held(a)["CANT_MOVE"][0] == "cured"
     assert "broken right leg" in a.injuries and dice.remaining == 0
@@ -311,17 +314,17 @@ def test_M_GRIEV_07_AMB_92_a_fatal_wound_dies_in_exploration_turns_or_rounds() -
     """17: UNCONSCIOUS until healed and death in 1d6 (4) exploration turns = 40 rounds (60-second rounds); with
     fatal_wound_timer_unit = round, in 4 rounds."""
     s, dice = step(pc(hp=2), faces=[5, 5, 5, 4])
-    take_damage(s, "a", 4, "a blow")
+    take_damage(s, "a", 4, means="a blow")
     assert (s.c("a").doomed_round, s.c("a").active, dice.remaining) == (41, False, 0)
     quick, _ = step(pc(hp=2), faces=[5, 5, 5, 4], rules=SEA.with_options({"fatal_wound_timer_unit": "round"}))
-    take_damage(quick, "a", 4, "a blow")
+    take_damage(quick, "a", 4, means="a blow")
     assert quick.c("a").doomed_round == 5
 
 
 def test_M_GRIEV_08_a_severed_hand_bleeds_2d6_rounds_one_roll() -> None:
     """19 → d12 5, the right hand: INCAPACITATED, BLEEDING and death in the same 2d6 (2, 3) = 5 rounds."""
     s, dice = step(pc(hp=2), faces=[1, 1, 1, 5, 2, 3])
-    take_damage(s, "a", 18, "a blow")
+    take_damage(s, "a", 18, means="a blow")
     a = s.c("a")
     assert (held(a)["BLEEDING"], a.doomed_round, dice.remaining) == (("round", 6, 0), 6, 0)
     assert "lost right hand" in a.injuries and "INCAPACITATED" in held(a)
@@ -329,7 +332,7 @@ def test_M_GRIEV_08_a_severed_hand_bleeds_2d6_rounds_one_roll() -> None:
 
 def test_M_GRIEV_09_instant_death_in_a_fight() -> None:
     s, dice = step(pc(hp=2), faces=[6, 6, 6])
-    take_damage(s, "a", 5, "a blow")
+    take_damage(s, "a", 5, means="a blow")
     assert (s.c("a").status, s.c("a").cause_of_death, dice.remaining) == ("dead", "slain outright", 0)
 
 

@@ -218,11 +218,11 @@ def _off_balance(step: Step, actor: str, mishap: ms.Mishap) -> None:
     last next round (LAST_TO_ACT), or under off_balance_segments = segments loses 1d4 segments."""
     a = step.c(actor)
     dex, shield = off_balance_ac(a, step.rules)
-    until, source = step.enc.round + 1, f"{a.weapon} off-balance (M-WPN-06)"
+    until, source = step.enc.round + 1, "off-balance"
     held = [Held(name=name, source=source, until_round=until) for name in mishap.conditions]
     if dex + shield:
         held.append(Held(name=modifier_name("ac", "BONUS"), value=-(dex + shield), until_round=until,
-                         source=f"off-balance: no DEX (+{dex}) or shield (+{shield}) AC (M-WPN-06)"))
+                         source="off-balance: no DEX or shield AC"))
     step.update(actor, held=(*a.held, *held))
     step.fact(OFF_BALANCE, actor, (), (), ("M-WPN-06", "AMB-99") if mishap.segments_lost is None else ("M-WPN-06",),
               dex=dex, shield=shield, ac_before=a.ac, ac_after=a.ac - dex - shield, ac_lost=dex + shield,

@@ -69,7 +69,7 @@ DEATH_TIMER = declare("death_timer", timer="public", amount="actor", unit="publi
 LASTING = declare("lasting_injury", lasting="public", effects="public",
                   example={"lasting": "broken right leg", "effects": [{"kind": "condition", "name": "CANT_MOVE"}]})
 EFFECT = declare("grievous_effect", effect="public",
-                 example={"effect": {"kind": "referee_prompt", "prompt": "the limb is lost"}})
+                 example={"effect": {"kind": "damage", "dice": "1d6", "target": "self"}})
 LOCATION = declare("grievous_location", table="public", name="public", total="actor", location="public",
                    text="public", example={"table": "M-TAB-02", "name": "broken-bone", "location": "R. Leg",
                                            "text": "Right leg: KNOCKED_DOWN; CANT_MOVE until healed."})

@@ -104,10 +104,12 @@ def lasting_injury(e: Event, v: View) -> str:
 
 
 @teller("grievous_effect")
-def grievous_effect(e: Event, v: View) -> str:
+def grievous_effect(e: Event, v: View) -> str | None:
     from furnace.rules.effects import EffectError, effect_summary, parse_effect
 
     raw = e.data.get("effect")
+    if isinstance(raw, dict) and raw.get("kind") == "referee_prompt" and not v.referee:
+        return None
     try:
         return effect_summary(parse_effect(raw))
     except EffectError:
