@@ -67,7 +67,7 @@ def test_CF_47_lay_on_hands_needs_the_referee() -> None:
     result, _ = roll_total(17, [3])
     campaign, _ = ms.schedule_grievous(Campaign(), result)
     same, events = ms.cure(campaign, "Hero", "lay on hands", rules=RULES)
-    assert same is campaign and (events[0].kind, events[0].audience) == ("cure_approval", "referee")
+    assert same is campaign and (events[0].kind, events[0].audience) == ("wound_cure_approval", "referee")
     cured, _ = ms.cure(campaign, "Hero", "lay on hands", rules=RULES, approved=True)
     assert cured.clock.entries == ()
     with pytest.raises(ms.MiddleSeaError, match="loh_counts_as_cure_serious"):

@@ -59,7 +59,7 @@ def test_M_HEAL_02_a_day_begun_below_half_is_hourly_rests_until_half() -> None:
     dice = ScriptedDice([7, 9])
     after, events = ms.rest_day(fighter(hp=5, until_rest=["Spell Depletion"]), dice, RULES)
     assert (after.hp, dice.remaining, after.until_rest) == (21, 0, [])
-    assert [e.data["hp_after"] for e in events if e.kind == "recovery"] == [12, 21]
+    assert [e.data["hp_after"] for e in events if e.kind == "middle_sea_recovery"] == [12, 21]
 
 
 def test_CF_32_the_middle_sea_healing_model_plugs_into_rest() -> None:

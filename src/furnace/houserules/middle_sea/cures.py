@@ -33,10 +33,10 @@ STOPS = {"cure_serious": ("fatal_wound",), "cure_critical": ("bleeding", "fatal_
 MENDS_BONES = ("cure_serious", "cure_critical")
 # a cure (`cure` one of STOPS' keys) stops a death timer (`timer` fatal_wound or bleeding) or mends a break at
 # `location` (`left` breaks there after it); no HP come back
-CURE = declare("cure", cure="public", timer="public", location="public", left="actor",
+CURE = declare("wound_cure", cure="public", timer="public", location="public", left="actor",
                example={"cure": "cure_serious", "timer": "", "location": "R. Leg", "left": 1})
 # CF-47: Lay on Hands stands in for Cure Serious Wounds once the referee approves (the referee's question)
-CURE_APPROVAL = declare("cure_approval", cure="referee", stands_for="referee",
+CURE_APPROVAL = declare("wound_cure_approval", cure="referee", stands_for="referee",
                         example={"cure": "lay_on_hands", "stands_for": "cure_serious"})
 
 

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from furnace.characters.character import Character
 from furnace.events import Event
 from furnace.houserules.middle_sea.grievous_injury import (
-    DEATH_TIMER,
     KILLED_OUTRIGHT,
     LASTING,
     WOUND_CONDITION,
+    WOUND_TIMER,
     Grievous,
 )
 from furnace.houserules.middle_sea.zero_hp import EXACTLY_ZERO, npc_rolls, take_blow
@@ -134,6 +134,6 @@ def _lasting(step: Step, cid: str, e: Event, result: Grievous) -> None:
 
 
 _WRITERS: dict[str, Writer] = {
-    DAMAGE: _blow_logged, WOUND_CONDITION: _condition, EXACTLY_ZERO: _exactly_zero, DEATH_TIMER: _timer,
+    DAMAGE: _blow_logged, WOUND_CONDITION: _condition, EXACTLY_ZERO: _exactly_zero, WOUND_TIMER: _timer,
     KILLED_OUTRIGHT: _death, SAVE: _save, LASTING: _lasting,
 }

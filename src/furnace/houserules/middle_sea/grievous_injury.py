@@ -63,7 +63,7 @@ WOUND_CONDITION = declare("wound_condition", condition="public", amount="actor",
                           example={"condition": "UNCONSCIOUS", "amount": 7, "unit": "round"})
 KILLED_OUTRIGHT = declare("killed_outright", table="public", total="actor", location="public",
                           example={"table": "grievous-injury", "total": 21, "location": ""})
-DEATH_TIMER = declare("death_timer", timer="public", amount="actor", unit="public", unless="public",
+WOUND_TIMER = declare("wound_timer", timer="public", amount="actor", unit="public", unless="public",
                       example={"timer": "fatal_wound", "amount": 4, "unit": "exploration_turn",
                                "unless": "Cure Serious Wounds is cast in time"})
 LASTING = declare("lasting_injury", lasting="public", effects="public",
@@ -302,7 +302,7 @@ def _death(w: _Wound, e: Effect) -> None:
     timer = Timer(kind, amount or 0, unit)
     w.timers.append(timer)
     w.state.setdefault("timers", []).append(timer.to_dict())
-    w.fact(DEATH_TIMER, rolls, ("M-GRIEV-08",) if kind == "bleeding" else ("M-GRIEV-07", "AMB-92"), timer=kind,
+    w.fact(WOUND_TIMER, rolls, ("M-GRIEV-08",) if kind == "bleeding" else ("M-GRIEV-07", "AMB-92"), timer=kind,
            amount=timer.amount, unit=unit, unless=e.unless or "")
 
 

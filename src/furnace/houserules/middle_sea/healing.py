@@ -22,9 +22,10 @@ from furnace.rules.ruleset import Ruleset
 # a recovery of HP by M-HEAL-01..03: `how` post_combat (a hit die up to the HP she entered the combat with,
 # `start`), hour (below half, an hour's hit die), day (a full day at or above half); or, with no roll, no_loss (she
 # lost no HP in the combat) or at_half (an hour at or above half heals nothing)
-RECOVERY = declare("recovery", how="public", amount="actor", hp_before="actor", hp_after="actor", hp_max="actor",
-                   cap="actor", start="actor", example={"how": "post_combat", "amount": 7, "hp_before": 10,
-                                                       "hp_after": 17, "hp_max": 40, "cap": 25, "start": 25})
+RECOVERY = declare("middle_sea_recovery", how="public", amount="actor", hp_before="actor", hp_after="actor",
+                   hp_max="actor", cap="actor", start="actor",
+                   example={"how": "post_combat", "amount": 7, "hp_before": 10, "hp_after": 17, "hp_max": 40, "cap": 25,
+                            "start": 25})
 RECOVERY_RULES = {"post_combat": ("M-HEAL-01", "AMB-90"), "no_loss": ("M-HEAL-01",), "hour": ("M-HEAL-02", "AMB-90"),
                   "at_half": ("M-HEAL-03",), "day": ("M-HEAL-03",)}
 

@@ -90,7 +90,7 @@ def killed_outright(e: Event, v: View) -> str:
 TIMERS = {"fatal_wound": "a fatal wound", "bleeding": "bleeding"}
 
 
-@teller("death_timer")
+@teller("wound_timer")
 def death_timer(e: Event, v: View) -> str:
     amount, unit = v.value(e, "amount"), str(e.data.get("unit", "round"))
     when = f"dies in {_count(amount, unit)}" if amount is not None else "will die"
@@ -316,7 +316,7 @@ CURES = {"cure_serious": "Cure Serious Wounds", "cure_critical": "Cure Critical 
          "tourniquet": "a tourniquet", "lay_on_hands": "Lay on Hands"}
 
 
-@teller("cure")
+@teller("wound_cure")
 def cure(e: Event, v: View) -> str:
     name = CURES.get(str(e.data.get("cure")), _words(e.data.get("cure")))
     timer = e.data.get("timer")
@@ -334,7 +334,7 @@ def cure(e: Event, v: View) -> str:
     return f"{name} mends one break in the {location}: {rest}; no HP come back"
 
 
-@teller("cure_approval")
+@teller("wound_cure_approval")
 def cure_approval(e: Event, v: View) -> str | None:
     if not v.referee:
         return None
@@ -346,7 +346,7 @@ def cure_approval(e: Event, v: View) -> str | None:
 RECOVERY = {"hour": "an hour of rest below half HP", "day": "a full day of rest at or above half HP"}
 
 
-@teller("recovery")
+@teller("middle_sea_recovery")
 def recovery(e: Event, v: View) -> str:
     how = str(e.data.get("how"))
     hp, before, most, start = _hp(v, e), v.value(e, "hp_before"), v.value(e, "hp_max"), v.value(e, "start")
