@@ -6,6 +6,8 @@ its weapon and its HP stay with the referee; a concealed monster is "something u
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from furnace.events import Event
 from furnace.render.story import Told, teller
 from furnace.render.story.view import View
@@ -177,11 +179,29 @@ def _hp(e: Event, v: View) -> str:
 
 
 CAUSES = {"bled_out": "bled out", "monster_at_0": "dies", "out_of_fight": "is out of the fight"}
+# a chapter's own causes of death: how its death fact is told, and the cause in words (registered by the
+# chapter's module of tellers with `cause_of_death`)
+DEATHS: dict[str, Callable[[Event, View], str]] = {}
+CAUSE_WORDS: dict[str, str] = {"threshold": "past her death threshold", "bled_out": "bled out",
+                               "knocked_down_twice": "knocked down twice"}
+
+
+def cause_of_death(cause: str, words: str) -> Callable[[Callable[[Event, View], str]], Callable[[Event, View], str]]:
+    """Register how a chapter's cause of death is told (`dies: …`) and its words (for what a fight leaves)."""
+
+    def register(fn: Callable[[Event, View], str]) -> Callable[[Event, View], str]:
+        DEATHS[cause] = fn
+        CAUSE_WORDS[cause] = words
+        return fn
+
+    return register
 
 
 @teller("death")
 def death(e: Event, v: View) -> str:
     cause = str(e.data.get("cause", ""))
+    if cause in DEATHS:
+        return DEATHS[cause](e, v)
     if cause == "out_of_fight":
         return "is out of the fight"
     if cause == "monster_at_0":
@@ -198,8 +218,7 @@ def death(e: Event, v: View) -> str:
 
 def death_cause(cause: str) -> str:
     """A cause of death in words."""
-    return {"threshold": "past her death threshold", "bled_out": "bled out",
-            "knocked_down_twice": "knocked down twice"}.get(cause, cause.replace("_", " "))
+    return CAUSE_WORDS.get(cause, cause.replace("_", " "))
 
 
 @teller("drops")
@@ -413,9 +432,14 @@ def ability(e: Event, v: View) -> str:
     if e.data.get("scoreless"):
         return f"loses {_n(v, e, 'amount')} {name} (no scores to change)"
     temporary = " (temporary)" if e.data.get("loss") == "temporary" else ""
+    why = v.value(e, "why")
+    because = f" ({why})" if why else ""
     if v.knows(e, "before"):
-        return f"{name} {e.data.get('before')} → {e.data.get('after')}{temporary}"
-    return f"loses {name}{temporary}"
+        old, new = v.value(e, "modifier_before"), v.value(e, "modifier_after")
+        modifier = f", modifier {old:+d} → {new:+d}" if isinstance(old, int) and isinstance(new, int) and old != new \
+            else ""
+        return f"{name} {e.data.get('before')} → {e.data.get('after')}{temporary}{because}{modifier}"
+    return f"loses {name}{temporary}{because}"
 
 
 @teller("doomed")
