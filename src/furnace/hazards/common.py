@@ -131,7 +131,8 @@ def category_target(character: Character, category: Category, rules: Ruleset) ->
 def hazard_save(character: Character, category: Category, rng: DiceSource, rules: Ruleset, why: str,
                 extra: Sequence[Modifier] = (), dc: int | None = None) -> CheckResult:
     """d20 + ability + PROF (if proficient) + situational modifiers vs hazard_save_dc (or the given DC); under
-    save_mapping category_table, d20 + situational modifiers vs the table's target, which replaces both."""
+    save_mapping category_table, d20 + situational modifiers vs the table's target, which replaces both. The roll
+    is labelled by its role ("CON SAVE"); `why` (what the SAVE is for) is told by the fact the caller records."""
     table = category_target(character, category, rules)
     if table is not None:
         number, _source = table

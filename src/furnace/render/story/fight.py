@@ -431,15 +431,15 @@ def ability(e: Event, v: View) -> str:
     name = e.data.get("ability")
     if e.data.get("scoreless"):
         return f"loses {_n(v, e, 'amount')} {name} (no scores to change)"
-    temporary = " (temporary)" if e.data.get("loss") == "temporary" else ""
-    why = v.value(e, "why")
-    because = f" ({why})" if why else ""
+    why = v.value(e, "why")          # the cause in a few words (a disease's name, "aging"), when it was recorded
+    notes = [str(why)] * bool(why) + ["temporary"] * (e.data.get("loss") == "temporary")
+    noted = f" ({', '.join(notes)})" if notes else ""
     if v.knows(e, "before"):
         old, new = v.value(e, "modifier_before"), v.value(e, "modifier_after")
         modifier = f", modifier {old:+d} → {new:+d}" if isinstance(old, int) and isinstance(new, int) and old != new \
             else ""
-        return f"{name} {e.data.get('before')} → {e.data.get('after')}{temporary}{because}{modifier}"
-    return f"loses {name}{temporary}{because}"
+        return f"{name} {e.data.get('before')} → {e.data.get('after')}{noted}{modifier}"
+    return f"loses {name}{noted}"
 
 
 @teller("doomed")
