@@ -175,8 +175,8 @@ def travel(run: Run, tmp_path: Path) -> None:
     faces_entered = ",".join(map(str, (LOST_1, SAVE_1, LOST_2, SAVE_2, LOST_3, SAVE_3)))
     out = run("clock", "travel", "--days", "3", "--heading", "S", "--faces", faces_entered)
     # H-LIGHT-02: a torch burns 6 exploration turns of 10 minutes: lit at 08:00 (after the rest), out at 09:00
-    assert f"[day 1, {8 + 6 * 10 // 60:02d}:00] B-1: the torch burns out (H-LIGHT-02)" in out
-    assert out.count("referee: on course") == 3                        # H-TRAV-02: no lost face was a 1
+    assert f"[day 1, {8 + 6 * 10 // 60:02d}:00] B-1: the torch burns out" in out
+    assert out.count(": on course (") == 3                             # H-TRAV-02: no lost face was a 1
 
 
 def test_F_LUCK_01_failed_saves_on_the_clock_earn_a_luck_die(run: Run, db: Path, tmp_path: Path) -> None:

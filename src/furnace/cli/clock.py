@@ -263,7 +263,7 @@ def clock_join(character_file: str, state_file: str | None, profile: str | None,
     campaign = load_state(state_file)
     chars = {**campaign.characters, character.name: character}
     save_state(state_file, campaign.model_copy(update={"characters": chars}), inputs=(character_file,))
-    click.echo(f"{character.name} joins the campaign ({len(chars)} character(s))")
+    click.echo(f"{character.name} joins the campaign ({len(chars)} {'character' if len(chars) == 1 else 'characters'})")
 
 
 # -- the Hazards chapter on the campaign's clock ------------------------------------------------------------------

@@ -33,14 +33,17 @@ def show(events: Sequence[StoredEvent], as_json: bool) -> None:
     if as_json:
         _emit([dataclasses.asdict(e) for e in events])
         return
+    from furnace.cli.output import explaining
+    from furnace.render import story
+
+    view = story.View(explain=explaining())
     for e in events:
+        lines = story.stored(e, view)     # a fact told for the referee; a row from before facts as written
+        if not lines:
+            continue
         stamp = f"[{e.data['time']}] " if "time" in e.data else ""
         hidden = "[referee only] " if e.data.get("hidden") else ""
-        entered = " (faces entered)" if e.data.get("entered") else ""
-        click.echo(f"[{e.seq}] {stamp}{hidden}{e.who + ': ' if e.who else ''}{e.what}{entered}")
-        for r in e.rolls:
-            if r.get("explanation"):
-                click.echo(f"    {r['explanation']}")
+        click.echo("\n".join([f"[{e.seq}] {stamp}{hidden}{lines[0]}", *lines[1:]]))
 
 
 def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:

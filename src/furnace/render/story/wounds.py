@@ -6,7 +6,7 @@ from __future__ import annotations
 from furnace.events import Event
 from furnace.render.story import Told, teller
 from furnace.render.story.view import View
-from furnace.render.story.words import _hp, _n, _plural, condition_words, death_cause
+from furnace.render.story.words import DEATHS, _hp, _n, _plural, condition_words, death_cause
 
 
 # -- damage, dying, death ---------------------------------------------------------------------------------------
@@ -34,6 +34,8 @@ CAUSES = {"bled_out": "bled out", "monster_at_0": "dies", "out_of_fight": "is ou
 @teller("death")
 def death(e: Event, v: View) -> str:
     cause = str(e.data.get("cause", ""))
+    if cause in DEATHS:
+        return DEATHS[cause](e, v)
     if cause == "out_of_fight":
         return "is out of the fight"
     if cause == "monster_at_0":
@@ -147,10 +149,15 @@ def ability(e: Event, v: View) -> str:
     name = e.data.get("ability")
     if e.data.get("scoreless"):
         return f"loses {_n(v, e, 'amount')} {name} (no scores to change)"
-    temporary = " (temporary)" if e.data.get("loss") == "temporary" else ""
+    why = v.value(e, "why")          # the cause in a few words (a disease's name, "aging"), when it was recorded
+    notes = [str(why)] * bool(why) + ["temporary"] * (e.data.get("loss") == "temporary")
+    noted = f" ({', '.join(notes)})" if notes else ""
     if v.knows(e, "before"):
-        return f"{name} {e.data.get('before')} → {e.data.get('after')}{temporary}"
-    return f"loses {name}{temporary}"
+        old, new = v.value(e, "modifier_before"), v.value(e, "modifier_after")
+        modifier = f", modifier {old:+d} → {new:+d}" if isinstance(old, int) and isinstance(new, int) and old != new \
+            else ""
+        return f"{name} {e.data.get('before')} → {e.data.get('after')}{noted}{modifier}"
+    return f"loses {name}{noted}"
 
 
 @teller("doomed")
