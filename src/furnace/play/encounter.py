@@ -30,7 +30,7 @@ from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
 # the facts of a round and a turn, and who may know each value (furnace.events.declare)
-ROUND = declare("round")
+ROUND = declare("round", example={"round": 1})
 INITIATIVE = declare("initiative", simultaneous="public", phases="public",
                      example={"phases": [["party"], ["monsters"]], "simultaneous": False})
 ACTS_LAST = declare("acts_last", targets=1)

@@ -75,8 +75,10 @@ def torso_wound(e: Event, v: View) -> str:
     if e.data.get("by"):
         return f"{e.data.get('by')} heals the torso wound"
     if e.data.get("healed"):
-        return f"the torso wound heals after {e.data.get('need')} days of rest"
-    return f"torso wound: day {e.data.get('days')} of {e.data.get('need')} days of rest"
+        need = e.data.get("need")
+        return f"the torso wound heals after {need} {'day' if need == 1 else 'days'} of rest"
+    need = e.data.get("need")
+    return f"torso wound: day {e.data.get('days')} of {need} {'day' if need == 1 else 'days'} of rest"
 
 
 @teller("pool_refilled")

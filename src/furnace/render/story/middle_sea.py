@@ -164,9 +164,17 @@ def _item_save(e: Event, v: View) -> str:
     """'metal saves vs crushing blow: 9 vs 10 (X-TAB-06 metal/crushing_blow): failed', as much as she may know."""
     total, target, source = v.value(e, "total"), v.value(e, "target"), v.value(e, "source")
     numbers = f": {total} vs {target}" if total is not None and target is not None else ""
-    where = f" ({source})" if source else ""
+    where = f" ({_save_source(str(source))})" if source else ""
     outcome = "saved" if e.data.get("saved") else "failed"
     return f"{_words(e.data.get('material'))} saves vs {_words(e.data.get('form'))}{numbers}{where}: {outcome}"
+
+
+def _save_source(source: str) -> str:
+    """Where an item's save number comes from, in words: the referee's number or a row of an item-save table."""
+    if source.startswith("option "):
+        return "the referee's number for it"
+    table, _, row = source.partition(" ")
+    return f"item-save table {table}, {row.replace('/', ' vs ').replace('_', ' ')}" if row else source
 
 
 def _armor_loss(e: Event, v: View) -> str:
