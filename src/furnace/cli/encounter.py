@@ -67,7 +67,6 @@ def _store_and_name() -> tuple[Any, str]:
 def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
     """After a step: the log of the step, then the table at a glance (or everything as JSON)."""
     from furnace.campaign import encounters
-    from furnace.play import turns
 
     store, _ = _store_and_name()
     state = store.open(name)
@@ -77,13 +76,15 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
         return
     show_log(events, False)
     if now is not None:
+        from furnace.render.story.status import encounter_lines
+
         click.echo("")
-        names = {c.name for c in now.turns.encounter.combatants}
-        click.echo(plain("\n".join(turns.describe(now.turns)), names))
+        click.echo("\n".join(encounter_lines(now.turns)))
 
 
 def _as_json(now: Any) -> dict[str, Any] | None:
     from furnace.play import turns
+    from furnace.render.story.status import encounter_lines
 
     if now is None:
         return None
@@ -91,7 +92,7 @@ def _as_json(now: Any) -> dict[str, Any] | None:
     return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
             "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
             "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
-            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": turns.describe(now.turns)}
+            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns)}
 
 
 @cli.group()

@@ -16,6 +16,7 @@ from furnace.campaign.state import CampaignState, Member
 from furnace.campaign.store import Store, StoredEvent
 from furnace.render.story import Sight
 from furnace.render.story.conditions import condition_words
+from furnace.render.story.status import encounter_lines, held_words
 from furnace.render.story.words import death_cause
 from furnace.web.auth import Caller
 from furnace.web.cast import casting
@@ -106,7 +107,7 @@ def encounter_view(state: CampaignState, caller: Caller, store: Store) -> dict[s
     table = tables.current(state)
     if caller.referee:
         return {"name": now.name, "round": enc.round, "over": enc.over, "winner": enc.winner,
-                "due": due.id if due else None, "lines": turns.describe(now.turns),
+                "due": due.id if due else None, "lines": encounter_lines(now.turns),
                 "combatants": [_fighter(c, enc) | _secrets(c, table) for c in enc.combatants]}
     seen = sight(store, state)
     shown = [c for c in enc.combatants if c.kind == "pc" or c.id in seen.revealed]
@@ -126,11 +127,9 @@ def _winner(enc: Any, plain: bool) -> str | None:
 
 
 def _fighter(c: Any, enc: Any) -> dict[str, Any]:
-    from furnace.play.turns import _held
-
     return {"id": c.id, "name": c.name, "side": c.side, "kind": c.kind, "hp": c.hp, "hp_max": c.hp_max, "ac": c.ac,
             "zone": c.zone, "status": c.status, "dying_turns": c.dying_turns,
-            "conditions": [_held(enc, h) for h in c.held]}
+            "conditions": [held_words(enc, h) for h in c.held]}
 
 
 def _secrets(c: Any, table: tables.Table) -> dict[str, Any]:
