@@ -45,7 +45,7 @@ NATURAL_CAP = 18                  # F-ABIL-03: a +1 at 4/6/8/10 stops here
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # the choices the dice made (`picked`: each choice and what was picked for it), the spells and cantrips a level
 # opened, a new name
-CHOICE = declare("choice", picked="public", example={"picked": [["archetype", ["Barbarian"]],
+CHOICE = declare("choice", rolls="actor", picked="public", example={"picked": [["archetype", ["Barbarian"]],
                                                                  ["skills", ["Athletics", "Stealth"]]]})
 LEARN = declare("learn", spells="public", cantrips="public", known="actor",
                 example={"spells": ["Fireball"], "cantrips": ["Light"], "known": 3})

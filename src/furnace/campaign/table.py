@@ -50,7 +50,7 @@ REVEAL = declare("reveal", seq="referee", shown="public",
 # a roll from a member's sheet: `roll` (check, save, attack, spellcheck), the `ability`, `skill` or `weapon`, the
 # `modifiers` added to the die (value and source), the `total` against the `dc` (the ROOM DC `room_dc` moved by the
 # `easy` and `hard` sources), `success`, the `natural` d20; a SPELLCHECK's success level `sl` and `spell_dice`
-SHEET_ROLL = declare("sheet_roll", roll="public", ability="public", skill="public", weapon="actor",
+SHEET_ROLL = declare("sheet_roll", rolls="actor", roll="public", ability="public", skill="public", weapon="actor",
                      modifiers="actor", total="actor", dc="public", room_dc="public", easy="public", hard="public",
                      success="public", natural="actor", sl="actor", spell_dice="actor", mishap="public",
                      member="public",

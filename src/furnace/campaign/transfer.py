@@ -216,7 +216,7 @@ def _check(doc: dict[str, Any], where: str) -> _Checked:
     stored = [e.stored() for e in parsed.events]
     prev, previous = GENESIS, None
     for e in stored:
-        about = f"event {e.seq} ({e.command}: {e.what[:60]})"
+        about = f"event {e.seq} ({e.command}: {e.what[:60] or e.kind})"
         if e.seq != (previous.seq + 1 if previous else 1):
             expected = (previous.seq if previous else 0) + 1
             raise DataFileError(where, f"the chain of hashes breaks: event {expected} is missing or out of order "

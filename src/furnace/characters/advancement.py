@@ -33,8 +33,8 @@ MAX_LEVEL = 10
 # a level gained (`level`, HP `hp_before` → `hp_after`, `prof`) and how its HP came: `how` rolled on the `die`
 # (`rolled`, with the `floor` when it applied), `fixed` at level 1 (the class's `base` + `con`) or `flat` after
 # level 5, `gained` in all (the same values in a promotion's fact, `furnace.characters.funnel.PROMOTE`)
-LEVEL_UP = declare("level_up", level="public", hp_before="actor", hp_after="actor", prof="actor", how="actor",
-                   gained="actor", die="actor", rolled="actor", floor="actor", base="actor", con="actor",
+LEVEL_UP = declare("level_up", rolls="actor", level="public", hp_before="actor", hp_after="actor", prof="actor",
+                   how="actor", gained="actor", die="actor", rolled="actor", floor="actor", base="actor", con="actor",
                    example={"level": 4, "how": "rolled", "die": "d8", "rolled": 3, "floor": 4, "hp_before": 20,
                             "hp_after": 24, "gained": 4, "prof": 2})
 ABILITY_UP = declare("ability_up", ability="public", before="actor", after="actor",

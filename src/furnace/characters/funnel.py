@@ -36,15 +36,15 @@ DEFAULT_ARCHETYPES = {"Fighter": "Barbarian", "Cleric": "Bloodshaman", "Rogue": 
                       "Magic-user": "Wizard"}
 SCORES = {"STR": 12, "DEX": 9, "CON": 14, "INT": 8, "WIS": 11, "CHA": 10}
 # the facts of a 0-level character's making (F-CHAR-01/02, F-ABIL-01, F-RACE-01…06, F-HP-05) and of a promotion
-ABILITY_SCORES = declare("ability_scores", scores="actor", example={"scores": SCORES})
+ABILITY_SCORES = declare("ability_scores", rolls="actor", scores="actor", example={"scores": SCORES})
 SWAP = declare("swap", swapped="public", example={"swapped": ["STR", "CHA"]})
 RACE = declare("race", race="public", scores="actor", example={"race": "Dwarf", "scores": SCORES})
-ZERO_HP = declare("hp", hp="actor", example={"hp": 3})
-OCCUPATION = declare("occupation", occupation="public", proficiency="public", item="public",
+ZERO_HP = declare("hp", rolls="actor", hp="actor", example={"hp": 3})
+OCCUPATION = declare("occupation", rolls="actor", occupation="public", proficiency="public", item="public",
                      example={"occupation": "Farmer", "proficiency": "Nature", "item": "pitchfork"})
-PROMOTE = declare("promote", char_class="public", archetype="public", hp_before="actor", hp_after="actor",
-                  carryover="public", how="actor", gained="actor", die="actor", rolled="actor", floor="actor",
-                  base="actor", con="actor",
+PROMOTE = declare("promote", rolls="actor", char_class="public", archetype="public", hp_before="actor",
+                  hp_after="actor", carryover="public", how="actor", gained="actor", die="actor", rolled="actor",
+                  floor="actor", base="actor", con="actor",
                   example={"char_class": "Fighter", "archetype": "Barbarian", "hp_before": 3, "hp_after": 13,
                            "carryover": "add", "how": "rolled", "gained": 10, "die": "d10", "rolled": 10,
                            "floor": None})

@@ -144,14 +144,15 @@ def xp(e: Event, v: View) -> Told | str:
         return Told("", text, (), e.rules)
     if award == "fight":
         fight = v.value(e, "fight") or "the fight"
-        beaten = v.value(e, "beaten")
-        monsters = f"{plural(beaten, 'monster')} beaten" if beaten is not None else "the monsters beaten"
+        beaten = v.value(e, "beaten")                  # how many there were is the referee's
+        monsters = f"{plural(beaten, 'monster')} beaten" if beaten is not None else ""
         total, share, left = d.get("total"), d.get("share"), d.get("remainder")
         survivors = len(d.get("survivors") or [])
         if not isinstance(total, int) or total <= 0 or not survivors:
             whom = "no survivor shares it" if not survivors else "no XP to share"
-            return Told("", f"{fight}: {monsters}, {total} XP; {whom}", (), e.rules)
-        text = f"{fight}: {monsters} for {total} XP, {share} each to {plural(survivors, 'survivor')}"
+            return Told("", f"{fight}: {f'{monsters}, ' if monsters else ''}{total} XP; {whom}", (), e.rules)
+        text = (f"{fight}: {f'{monsters} for ' if monsters else ''}{total} XP, {share} each to "
+                f"{plural(survivors, 'survivor')}")
         return Told("", text + (f" ({left} left over, unawarded)" if left else ""), (), e.rules)
     reason = "the fight" if d.get("from_fight") and not v.referee else d.get("reason")
     return f"{_signed(d.get('amount'))} XP for {reason} (total {_n(v, e, 'after')})"
