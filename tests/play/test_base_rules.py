@@ -16,7 +16,6 @@ from furnace.errors import FurnaceError
 from furnace.play.encounter import Action, take_turn
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, monster, pc
-from tests.helpers.story import said
 
 RULES = load_ruleset()
 TEN = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
@@ -55,7 +54,7 @@ def test_F_BASE_08_xp_ledger() -> None:
     c, event = award(c, 50, "the goblin cellar")
     c, _ = award(c, 25, "a clever plan")
     assert total(c) == 75 and [a["reason"] for a in ledger(c)] == ["the goblin cellar", "a clever plan"]
-    assert "total 50" in said(event)
+    assert event.data["after"] == 50                 # the ledger's total after the award
     with pytest.raises(FurnaceError):
         award(c, -100, "a mistake")
 

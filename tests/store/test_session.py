@@ -29,6 +29,7 @@ from furnace.hazards.light import light_source
 from furnace.play.clock import DAY, HOUR, unit_seconds
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import reopened, stored_campaign
+from tests.helpers.telling import what
 
 FEVER = ("name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\n"
          "effect: {ability: INT}\n")
@@ -146,7 +147,7 @@ def test_REF_24_xp_award_shared_with_the_remainder_stated(store: Store, characte
     name = stored_campaign(store, characters["agna"], characters["brakka"], characters["corra"], profile="furnace").name
     applied = store.apply(name, "xp award", session.award_xp(101, [], party=True, reason="the goblin cave"))
     assert (applied.events[0].data["share"], applied.events[0].data["remainder"]) == (33, 2)
-    assert "2 XP left over" in applied.events[0].what
+    assert "2 XP left over" in what(applied.events[0])
     store.apply(name, "xp award", session.award_xp(10, ["Agna"], each=True))
     roster = reopened(store).roster
     assert [sum(a["amount"] for a in m.character.extensions["xp"]) for m in roster.values()] == [43, 33, 33]
@@ -166,7 +167,7 @@ def test_F_LOAD_01_give_take_and_coins(store: Store, characters: dict[str, Chara
     name = stored_campaign(store, characters["agna"], profile="furnace").name
     store.apply(name, "give", gear.give("Agna", ["rope", "torch", "torch"]))
     applied = store.apply(name, "purse", gear.purse("Agna", 1500))
-    assert "load 5 of 9" in applied.events[0].what      # candles, rope, 2 torches (1 bundle), 1500 coins (2)
+    assert "load 5 of 9" in what(applied.events[0])      # candles, rope, 2 torches (1 bundle), 1500 coins (2)
     store.apply(name, "take", gear.take("Agna", ["TORCH"]))
     with pytest.raises(CampaignError, match="carries 1,500 coins: 2,000 cannot be taken"):
         store.apply(name, "purse", gear.purse("Agna", -2000))
@@ -180,9 +181,9 @@ def test_coin_weight_middle_sea_weighs_the_coins() -> None:
     rules = load_ruleset("furnace")
     agna = gear.with_gear(Character(name="Agna", scores=dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
                                     hp_max=4, hp=4), coins=1500)
-    assert gear.load_text(agna, rules).startswith("load 2 of 10")
-    weighed = gear.load_text(agna, load_ruleset("furnace", {"coin_weight": "middle-sea"}))
-    assert weighed.startswith("1500 coins and 0 gems weigh 15 lb = 150 gpe = 1.5 load")
+    assert gear.load_of(agna, rules) == {"load": 2, "limit": 10, "over": 0}
+    weighed = gear.load_of(agna, load_ruleset("furnace", {"coin_weight": "middle-sea"}))["weighed"]
+    assert weighed == {"coins": 1500, "gems": 0, "pounds": 15, "gpe": 150, "load": 1.5}   # 15 lb = 150 gpe = 1.5 load
 
 
 def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, characters: dict[str, Character]) -> None:
@@ -193,8 +194,9 @@ def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, charac
     with pytest.raises(CampaignError, match="costs 30"):
         store.apply(name, "repair", gear.repair("Brakka", "arming sword", days=2, cost=30))
     applied = store.apply(name, "repair", gear.repair("Brakka", "Arming Sword", days=2, cost=15))
-    assert applied.events[0].data == {"item": "Arming Sword", "days": 2, "cost": 15,
-                                      "was": "arming sword: cracked, 2 notch(es)"}
+    repaired = applied.events[0].fact
+    assert repaired is not None and dict(repaired.data) == {"item": "arming sword", "days": 2, "cost": 15,
+                                                            "cracked": True, "notches": 2}
     fixed = reopened(store).roster["brak1"].character
     assert (fixed.weapons[0].notches, fixed.weapons[0].cracked, gear.coins_of(fixed)) == (0, False, 5)
     with pytest.raises(CampaignError, match="needs no repair"):

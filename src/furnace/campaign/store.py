@@ -101,6 +101,9 @@ def _now() -> str:
 
 
 COMMAND = declare("command", command="referee", example={"command": "table health word"})   # a silent command
+CAMPAIGN = declare("campaign", name="public", profile="public", example={"name": "The Keep", "profile": "hazards"})
+# the referee takes back a command (`command`, its first event `event`)
+UNDO = declare("undo", command="referee", event="referee", example={"command": "rest long", "event": 12})
 FACT = "fact"      # a row's data: the fact's values, and under this key who, to whom, the rules and the audience
 
 
@@ -202,13 +205,13 @@ class Store:
         """A new campaign; its first event records its settings, so the log alone rebuilds it."""
         check_name(name)
         start = CampaignState(name=name, profile=profile, options=options or {})
-        text = f"campaign {name!r} begins (profile {profile})"
+        begins = Event(CAMPAIGN, "", (), (), {"name": name, "profile": profile})
         try:   # one transaction: a crash never leaves a campaign without its first event
             with self.transaction(write=True) as conn:
                 conn.execute(insert(campaigns).values(name=name, created_at=_now(), version=0, event_count=0,
                                                       last_hash=GENESIS))
                 camp = self.row(conn, name, lock=True)
-                return self._run(conn, camp, "campaign new", lambda _: (start, [Event.said("campaign", "", text)])).state
+                return self._run(conn, camp, "campaign new", lambda _: (start, [begins])).state
         except IntegrityError:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
@@ -390,7 +393,7 @@ class Store:
             entities = state.entities()
             apply_changes(entities, reverse)
             return CampaignState.from_entities(entities, state.name), [
-                Event.said("undo", "", f"undo: {target.command} (event {target.command_id}) is reversed")]
+                Event(UNDO, "", (), (), {"command": target.command, "event": target.command_id})]
 
         return self._apply_once(name, "undo", restore, camp.version, undoes=target.command_id)
 

@@ -97,9 +97,11 @@ def campaign_show(as_json: bool) -> None:
         return
     click.echo(f"{state.name} (profile {state.profile}) — {state.clock.describe()}, "
                f"{len(state.clock.entries)} entries on the clock")
+    from furnace.render.story.campaign import death_words
+
     for m in state.roster.values():
         c = m.character
-        extra = f" — died: {m.death.cause}" if m.death else ""
+        extra = f" — died: {death_words(m.death.cause, m.death.facts)}" if m.death else ""
         click.echo(f"  {m.id:<8} {c.name:<20} {m.status:<8} HP {c.hp}/{c.hp_max}  level {c.level} "
                    f"{c.char_class or 'peasant'}{' (' + m.player + ')' if m.player else ''}{extra}")
 

@@ -19,6 +19,7 @@ import furnace.cli.magic as magic_cli
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, rng_from
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
@@ -28,22 +29,13 @@ if TYPE_CHECKING:
 NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
 
 
-def show(events: Sequence[StoredEvent], as_json: bool) -> None:
-    """The events a command logged: its number, the time, who and what, and every roll (entered or not)."""
+def show(events: Sequence[StoredEvent], as_json: bool, *, stamp: bool = True) -> None:
+    """The events a command logged: its number, the game time of what fell due on the clock (`stamp`), who and
+    what, and every roll (entered or not)."""
     if as_json:
         _emit([dataclasses.asdict(e) for e in events])
         return
-    from furnace.cli.output import explaining
-    from furnace.render import story
-
-    view = story.View(explain=explaining())
-    for e in events:
-        lines = story.stored(e, view)     # a fact told for the referee; a row from before facts as written
-        if not lines:
-            continue
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        hidden = "[referee only] " if e.data.get("hidden") else ""
-        click.echo("\n".join([f"[{e.seq}] {stamp}{hidden}{lines[0]}", *lines[1:]]))
+    tell(events, seq=True, stamp=stamp)
 
 
 def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:
@@ -287,4 +279,4 @@ def campaign_session_start(title: str, as_json: bool) -> None:
     from furnace.campaign.session import start_session
 
     s = settings()
-    show(start_session(s.store(), s.need_campaign(), title).events, as_json)
+    show(start_session(s.store(), s.need_campaign(), title).events, as_json, stamp=False)

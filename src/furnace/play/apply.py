@@ -49,7 +49,7 @@ PERIODIC = declare("periodic", what="public", effect="public", example={"what": 
 EFFECT_DAMAGE = declare("effect_damage", targets=1, amount="public", dice="public", type="public", maximum="public",
                         example={"dice": "2d6", "type": "fire", "maximum": False})
 HEAL = declare("heal", amount="public", hp_before="actor", hp_after="actor", hp_max="actor", refused="public",
-               example={"refused": False})
+               source="referee", example={"refused": False, "source": "the referee"})
 WOUNDS_CLOSE = declare("wounds_close", wounds="public", example={"wounds": ["open wound"]})
 CONDITION = declare("condition", targets=1, condition="public", ending="public", until_round="public",
                     immune="public", example={"condition": "PRONE", "ending": "stands", "immune": False})

@@ -107,8 +107,8 @@ class View:
         """She may see the fact's dice (the roller's: the actor's unless the kind says otherwise)."""
         if self.referee:
             return True
-        kind = FACTS.get(e.kind)
-        return self._knows(e, kind.knowledge("rolls") if kind is not None else "actor")
+        kind = FACTS.get(e.kind)   # a fact's dice are its actor's unless its kind says whose they are
+        return self._knows(e, kind.values.get("rolls", "actor") if kind is not None else "actor")
 
     def may_see(self, e: Event) -> bool:
         """She may know the fact at all: its audience, and (a monster's doing) that it touches her side."""

@@ -95,7 +95,8 @@ def effect_damage(e: Event, v: View) -> str | None:
 def heal(e: Event, v: View) -> str:
     if e.data.get("refused"):
         return "cannot be healed"
-    return f"heals {e.data.get('amount')}{_hp(e, v)}"
+    source = v.value(e, "source")          # what healed her, out of a fight (the referee's words)
+    return f"heals {e.data.get('amount')}{f' from {source}' if source else ''}{_hp(e, v)}"
 
 
 @teller("wounds_close")
