@@ -13,8 +13,8 @@ known as that participant is: a PC's by the table, a monster's by the referee), 
 `furnace.render.story` tells a fact to one viewer from only what that viewer may know; nothing below the
 interfaces writes a sentence.
 
-Events recorded before facts (and the few commands not yet told as facts) carry their sentence instead:
-`Event.said(kind, who, what)` keeps it in `data["said"]`, shown to the referee as it was written.
+Rows of a campaign's log written before facts keep their sentence (`furnace.campaign.store.StoredEvent`, whose
+`fact` is None): the referee reads them as they were written, the players only how many there were.
 """
 
 from __future__ import annotations
@@ -69,39 +69,11 @@ class Event:
         _set(self, "cast", EMPTY if cast is None else cast)
         _set(self, "audience", audience)
 
-    @classmethod
-    def said(cls, kind: str, who: str, what: str, rolls: tuple[RollResult, ...] = (), before: Any = None,
-             after: Any = None, data: Mapping[str, Any] | None = None) -> Event:
-        """An event told by its sentence (from before facts): `who` a name, `what` the line as written."""
-        extra: dict[str, Any] = {"said": what, "who": who}
-        if before is not None or after is not None:
-            extra |= {"before": before, "after": after}
-        return cls(kind, "", (), rolls, {**(data or {}), **extra})
-
-    @property
-    def told(self) -> bool:
-        """A fact (False: an event that carries its sentence, `said`)."""
-        return "said" not in self.data
-
     @property
     def who(self) -> str:
-        """The actor's name as the fact names her (a sentence event: its `who`)."""
-        if not self.told:
-            return str(self.data.get("who", ""))
+        """The actor's name as the fact names her."""
         part = self.cast.get(self.actor)
         return part.name if part is not None else self.actor
-
-    @property
-    def what(self) -> str:
-        """A sentence event's line as written; '' for a fact (told by furnace.render.story)."""
-        return str(self.data.get("said", ""))
-
-    def explain(self) -> str:
-        """An event that carries its sentence, as written (a fact is told by `furnace.render.story`)."""
-        if self.told:
-            raise TypeError(f"the fact {self.kind!r} is told by furnace.render.story, not by itself")
-        return "\n".join([f"{self.who}: {self.what}" if self.who else self.what,
-                          *(f"    {r.explain()}" for r in self.rolls)])
 
     def with_data(self, **values: Any) -> Event:
         """The same fact with more values (a character that joined from a file: `file`)."""
@@ -114,11 +86,8 @@ class Event:
             return names.get(cid, cid)
 
         cast = {new(k): Part(names.get(p.name, p.name), p.kind, p.player) for k, p in self.cast.items()}
-        data = dict(self.data)
-        if not self.told and "who" in data:
-            data["who"] = new(str(data["who"]))
-        return Event(self.kind, new(self.actor), tuple(new(t) for t in self.targets), self.rolls, data, self.rules,
-                     cast, self.audience)
+        return Event(self.kind, new(self.actor), tuple(new(t) for t in self.targets), self.rolls, dict(self.data),
+                     self.rules, cast, self.audience)
 
     def name(self, cid: str) -> str:
         part = self.cast.get(cid)
@@ -168,6 +137,14 @@ def declare(kind: str, *, example: Mapping[str, Any] | None = None, targets: int
     for key, know in values.items():
         if know not in KNOWLEDGE:
             raise ValueError(f"fact {kind}: {key} is known by {know!r}, not one of {KNOWLEDGE}")
+    before = FACTS.get(kind)
+    if before is not None:   # a kind several modules record (damage, heal): one meaning, its values joined
+        clash = [k for k, know in values.items() if before.values.get(k, know) != know]
+        if clash:
+            raise ValueError(f"the fact kind {kind!r} is declared twice, with {', '.join(clash)} known otherwise")
+        values = {**before.values, **values}
+        example = {**before.example, **(example or {})}
+        targets = max(targets, len(before.roles) - 1)
     sample = {key: 1 for key in values} | dict(example or {})
     FACTS[kind] = FactKind(kind, MappingProxyType(dict(values)), MappingProxyType(sample),
                            ("actor", *(f"target{i}" for i in range(targets))))

@@ -50,7 +50,7 @@ def put(state: CampaignState, member: Member, character: Character, cause: str =
 
 def death_facts(events: Sequence[Event]) -> tuple[dict[str, Any], ...]:
     """The death facts among these events, as the roster keeps them (without their dice)."""
-    return tuple(kept(e) for e in events if e.kind == "death" and e.told)
+    return tuple(kept(e) for e in events if e.kind == "death")
 
 
 def kept(e: Event) -> dict[str, Any]:

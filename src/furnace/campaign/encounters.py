@@ -52,8 +52,7 @@ BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
 ENCOUNTER = declare("encounter", targets=2, fight="referee", room_dc="public", mode="public", party="public",
                     monsters="referee", hp="referee", ac="referee", rolled="referee",
                     example={"fight": "a fight with ogre", "room_dc": 12, "mode": "group", "party": ["ann1"],
-                             "monsters": {"target1": "ogre"}, "hp": {"target1": 20}, "ac": {"target1": 14},
-                             "rolled": ["target1"]})
+                             "monsters": {"t1": "ogre"}, "hp": {"t1": 20}, "ac": {"t1": 14}, "rolled": ["t1"]})
 # a fight ends: played out at once (`how`: "played", after `rounds`, won by the side `winner` unless the round
 # limit came first, `over` false; the `dead`) or ended by the referee (`how`: "ended", the fight's name `fight`)
 FIGHT = declare("fight", how="public", fight="referee", rounds="public", winner="public", over="public",
@@ -364,15 +363,15 @@ def fallen(before: Encounter, after: Encounter, events: Sequence[Event]) -> dict
             continue
         death = events[at]
         blow = next((e for e in reversed(events[:at]) if e.kind == "damage" and _about(e, c)), None)
-        cause = str(death.data.get("cause") or death.data.get("how") or death.what or c.cause_of_death or "")
-        facts = tuple(kept(e) for e in (death, blow) if e is not None and e.told)
+        cause = str(death.data.get("cause") or c.cause_of_death or "")
+        facts = tuple(kept(e) for e in (death, blow) if e is not None)
         out[c.id] = Fallen(round=int(death.data.get("round", after.round)), cause=cause, facts=facts)
     return out
 
 
 def _about(e: Event, c: Combatant) -> bool:
-    """The event is about this combatant: a fact's actor, or the name an event from before facts gives."""
-    return e.actor == c.id if e.told else e.who == c.name
+    """The event is about this combatant: its actor."""
+    return e.actor == c.id
 
 
 # -- settling ------------------------------------------------------------------------------------------------------

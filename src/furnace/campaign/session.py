@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 SESSION = declare("session", start="public", session="public", title="public", at="public",
                   example={"start": True, "title": "the barrow", "at": 0})   # the fact that begins a session
-SPELL = declare("spell", spell="public", known="actor", cap="actor",
+SPELL = declare("spell_learnt", spell="public", known="actor", cap="actor",
                 example={"spell": "Flame Shield", "known": 3, "cap": 4})   # a spell learnt
 LIVING = ("alive", "dying")    # who counts as the party: not the dead, not the retired
 MAX_XP = 1_000_000

@@ -111,9 +111,6 @@ def _event_row(e: Event) -> tuple[str, str, str, list[dict[str, Any]], dict[str,
     """A row for the log: a fact keeps its values as `data` and the rest under `data["fact"]`, with no
     sentence (`what` is empty); an event from before facts keeps its sentence."""
     rolls = [{**r.to_dict(), "explanation": r.explain()} for r in e.rolls]
-    if not e.told:
-        data = {k: v for k, v in e.data.items() if k not in ("said", "who")}
-        return e.kind, e.who, e.what, rolls, json.loads(json.dumps(data, default=str)) if data else {}
     raw = e.to_dict()
     meta = {k: raw[k] for k in ("actor", "targets", "rules", "cast", "audience")}
     data = json.loads(json.dumps({**raw["data"], FACT: meta}, default=str))

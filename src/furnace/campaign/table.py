@@ -43,8 +43,9 @@ UNSEEN = "something unseen"
 TABLE = declare("table", setting="referee", health="referee", allowed="public", id="referee", revealed="referee",
                 mask="referee", example={"setting": "monster", "health": "word", "allowed": True, "id": "ogre",
                                          "revealed": True, "mask": "a shape in the dark"})
+IN_VIEW = declare("in_view")        # a monster the referee reveals comes into the table's view
 # a hidden fact the referee shows the table (`shown`: the fact, as the log wrote it; `seq`: its event)
-REVEAL = declare("reveal", seq="referee", shown="public",
+REVEAL = declare("reveal", seq="referee", shown="public", old_who="public", old_what="public",
                  example={"seq": 12, "shown": {"kind": "roll", "data": {"expression": "d20", "label": "",
                                                                        "total": 14}}})
 # a roll from a member's sheet: `roll` (check, save, attack, spellcheck), the `ability`, `skill` or `weapon`, the
@@ -169,6 +170,7 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
             raise CampaignError(f"no monster {cid!r} in the fight in progress"
                                 + (f" (monsters: {', '.join(foes)})" if foes else ""))
         table = current(state)
+        seen_before = cid in table.revealed
         update: dict[str, Any] = {}
         if revealed is not None:
             update["revealed"] = tuple(sorted({*table.revealed, cid} if revealed else set(table.revealed) - {cid}))
@@ -179,10 +181,13 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
         table = table.model_copy(update=update)
         foe = foes[cid]
         cast = {cid: Part(str(foe["name"]), str(foe.get("kind") or "monster"), str(foe.get("player") or ""))}
-        return with_table(state, table), [Event(TABLE, cid, (), (), {
+        told = [Event(TABLE, cid, (), (), {
             "hidden": True, "setting": "monster", "id": cid, "revealed": cid in table.revealed,
             "mask": table.masks.get(cid, ""), "health": table.monster_health.get(cid, table.health)}, (), cast,
             audience="referee")]
+        if cid in table.revealed and not seen_before:     # the table sees it now: told as it is shown to them
+            told.append(Event(IN_VIEW, cid, (), (), {}, (), cast))
+        return with_table(state, table), told
 
     return run
 
@@ -223,8 +228,9 @@ def _reveal(found: Any, seq: int) -> Event:
     is shown to the referee as it was written)."""
     fact = found.fact
     if fact is None:
-        return Event.said("reveal", found.who, f"shows the table: {found.what}", data={"seq": seq})
-    shown = {**fact.to_dict(), "audience": "all", "data": {k: v for k, v in fact.data.items() if k != "hidden"}}
+        return Event(REVEAL, "", (), (), {"seq": seq, "old_who": found.who, "old_what": found.what})
+    shown = {**fact.to_dict(), "audience": "all",
+             "data": {**{k: v for k, v in fact.data.items() if k != "hidden"}, "shown": True}}
     return Event(REVEAL, fact.actor, fact.targets, (), {"seq": seq, "shown": shown}, fact.rules, fact.cast)
 
 

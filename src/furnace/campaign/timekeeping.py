@@ -43,7 +43,7 @@ TIMER_SET = declare("timer_set", entry="referee", label="referee", count="refere
                     seconds="referee", due="referee", prompt="referee",
                     example={"entry": 3, "label": "the ceiling gives way", "count": 3, "unit": "exploration_turn",
                              "seconds": 1800, "due": 1800, "prompt": "everyone NEAR takes 2d6"})
-TRAVEL = declare("travel", days="referee", intended="referee", actual="referee", lost="referee", day="referee",
+TRAVEL = declare("course_check", days="referee", intended="referee", actual="referee", lost="referee", day="referee",
                  example={"days": 3, "intended": "north", "actual": "east", "lost": True, "day": 3})
 RATIONS = declare("rations", before="actor", after="actor", drank="actor", ate="actor", hungry="public",
                   example={"before": 2, "after": 5, "drank": None, "ate": False, "hungry": False})

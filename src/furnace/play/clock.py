@@ -201,11 +201,6 @@ class Fire:
         characters = luck.shared({**self.campaign.characters, character.name: character}, character, self.rules)
         self.campaign = self.campaign.model_copy(update={"characters": characters})
 
-    def log(self, kind: str, who: str, what: str, rolls: tuple[Any, ...] = (), **data: Any) -> None:
-        """An event told by its sentence (being replaced by `fact`)."""
-        self.events.append(Event.said(kind, who, what, rolls, data={"time": self.campaign.clock.describe(),
-                                                                    **data}))
-
     def fact(self, kind: str, actor: str = "", targets: tuple[str, ...] = (), rolls: tuple[Any, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """A fact that falls due on the clock: `actor` and `targets` are characters of the campaign (by name)."""

@@ -283,10 +283,6 @@ class Step:
                     self._pcs[c.player] = (*self._pcs.get(c.player, ()), c.id)
         return self._pcs.get(player, ())
 
-    def log(self, kind: str, who: str, what: str, rolls: tuple[RollResult, ...] = (), **data: Any) -> None:
-        """An event told by its sentence (being replaced by `fact`)."""
-        self.events.append(Event.said(kind, who, what, rolls, data={"round": self._frozen.round, **data}))
-
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""

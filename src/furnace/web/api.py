@@ -140,7 +140,8 @@ def dice_for(request: Request, caller: Caller, campaign: str, faces: str | None)
     if faces is None or not faces.strip():
         return rng_of(request)
     if not caller.referee and not tables.table_of(store_of(request).open(campaign)).players_dice:
-        raise FurnaceError("the referee has not allowed players to enter their own dice in this campaign")
+        refusal = "the referee has not allowed players to enter their own dice in this campaign"
+        raise FurnaceError(refusal).for_all(refusal)
     return EnteredFaces.parse(faces)
 
 
@@ -158,7 +159,8 @@ def owned(caller: Caller, who: str, fn: Command) -> Command:
     def run_owned(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         member = state.member(who)
         if not views.own(member, caller):
-            raise FurnaceError(f"{member.character.name} is not your character")
+            name = member.character.name      # a PC's name: the table knows it
+            raise FurnaceError(f"{name} is not your character").for_all(f"{name} is not your character")
         after, events = fn(state)
         return after, list(events)
 

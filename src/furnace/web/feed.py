@@ -78,13 +78,13 @@ class Feed:
 
     def _told(self, e: StoredEvent, cast: Casting, table: tables.Table) -> dict[str, Any] | None:
         if self.audience.referee:
-            lines = story.stored(e, story.REFEREE)
-            return _item(e.seq, e, lines) | {"hidden": tables.secret(e), "command": e.command} if lines else None
+            told = story.told_row(e, story.REFEREE)
+            return _item(e.seq, e, told) | {"hidden": tables.secret(e), "command": e.command} if told else None
         if tables.secret(e):
             return None
         sight = cast.sight_at(e.seq, table.health, dict(table.monster_health))
-        lines = story.stored(e, story.View(self.audience.role, self.audience.player, sight))
-        return _item(len(self.items) + 1, e, lines) if lines else None
+        told = story.told_row(e, story.View(self.audience.role, self.audience.player, sight))
+        return _item(len(self.items) + 1, e, told) if told else None
 
     def since(self, number: int, limit: int = PAGE) -> list[dict[str, Any]]:
         """Her items after her number `number` (at most `limit`)."""
@@ -95,15 +95,9 @@ class Feed:
         return self.items[start:start + max(1, limit)]
 
 
-def _item(number: int, e: StoredEvent, lines: list[str]) -> dict[str, Any]:
-    head = lines[0]
-    who, sep, what = head.partition(": ")
-    if not sep or e.kind in ("round",):
-        who, what = "", head
-    if head.endswith(" (faces entered)"):
-        what = what.removesuffix(" (faces entered)")
-    return {"seq": number, "kind": e.kind, "who": who, "what": what, "rolls": [r.strip() for r in lines[1:]],
-            "at": e.created_at, "entered": bool(e.data.get("entered"))}
+def _item(number: int, e: StoredEvent, told: story.Told) -> dict[str, Any]:
+    return {"seq": number, "kind": e.kind, "who": told.subject if told.subject != "all" else "", "what": told.text,
+            "rolls": list(told.rolls), "at": e.created_at, "entered": bool(e.data.get("entered"))}
 
 
 _feeds: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], Feed]] = weakref.WeakKeyDictionary()

@@ -10,8 +10,7 @@ and then taken out.
     lines(events, view)      -> the CLI's lines: "Brakka: hits the ogre (18 vs AC 14)" and its dice
     tell_referee(event)      -> the referee's telling as text
 
-Events that carry their own sentence (`Event.said`, from before facts) are told to the referee as written
-and to nobody else.
+Rows of the campaign's log written before facts are told to the referee as written and to nobody else.
 """
 
 from __future__ import annotations
@@ -80,10 +79,6 @@ def tellers() -> dict[str, Teller]:
 
 def tell(e: Event, view: View = REFEREE) -> Told | None:
     """The fact as this viewer may be told it, or None."""
-    if not e.told:
-        if not view.referee:
-            return None
-        return Told(e.who, e.what, tuple(r.explain() for r in e.rolls), e.rules)
     if not view.may_see(e):
         return None
     fn = tellers().get(e.kind)
@@ -117,6 +112,17 @@ def log(events: Iterable[Event], view: View = REFEREE, *, rolls: bool = True) ->
             out.append("")
         out += said if rolls else said[:1]
     return "\n".join(out)
+
+
+def told_row(e: StoredEvent, view: View = REFEREE) -> Told | None:
+    """A row of the campaign's log as this viewer may be told it (a row from before facts: the referee's alone,
+    as it was written)."""
+    fact = e.fact
+    if fact is None:
+        if not view.referee:
+            return None
+        return Told(e.who, e.what, tuple(str(r.get("explanation")) for r in e.rolls if r.get("explanation")))
+    return tell(fact, view)
 
 
 def stored(e: StoredEvent, view: View = REFEREE, *, rolls: bool = True) -> list[str]:

@@ -102,7 +102,7 @@ def timer(e: Event, v: View) -> Told | None:
     label = str(e.data.get("label") or "")
     if not v.referee and not e.data.get("shown"):
         return None
-    prompt = str(e.data.get("prompt") or "") if v.referee else ""
+    prompt = str(e.data.get("prompt") or "") if v.referee or e.data.get("shown") else ""
     text = f"the timer '{label}' runs out" + (f": {prompt}" if prompt else "")
     return Told("", text, tuple(r.explain() for r in e.rolls) if v.referee else (), e.rules)
 

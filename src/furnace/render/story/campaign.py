@@ -123,7 +123,7 @@ def retire(e: Event, v: View) -> str:
 @teller("roll")
 def roll(e: Event, v: View) -> str:
     label = v.value(e, "label")
-    return f"rolls {_n(v, e, 'expression')}{f' for {label}' if label else ''}: {_n(v, e, 'total')}"
+    return f"rolls {label or _n(v, e, 'expression')}: {_n(v, e, 'total')}"
 
 
 # -- the table console's settings, hidden facts shown, rolls from a sheet ---------------------------------------
@@ -145,6 +145,9 @@ def table(e: Event, v: View) -> Told | str | None:
 @teller("reveal")
 def reveal(e: Event, v: View) -> Told | None:
     raw = e.data.get("shown")
+    if e.data.get("old_what"):       # a row from before facts, shown as it was written: the referee chose to
+        who = str(e.data.get("old_who") or "")
+        return Told(who, f"shows the table: {e.data.get('old_what')}")
     if not isinstance(raw, Mapping):
         return None
     told = tell(event_from_dict(raw), v)
@@ -216,11 +219,12 @@ def encounter(e: Event, v: View) -> Told:
     if v.referee:
         hp, ac = d.get("hp") or {}, d.get("ac") or {}
         pcs = ", ".join(f"{e.name(cid)} ({cid})" for cid in party)
-        them = ", ".join(f"{e.name(cid)} (HP {hp.get(cid)}, AC {ac.get(cid)})" for cid in foes)
+        them = ", ".join(e.name(cid) + (f" (HP {hp[cid]}, AC {ac[cid]})" if cid in hp and cid in ac else "")
+                         for cid in foes)
         rolled = [str(cid) for cid in d.get("rolled") or []]      # whose HP each roll is, in order
         rolls = tuple(f"{e.name(rolled[i])} {r.explain()}" if i < len(rolled) else r.explain()
                       for i, r in enumerate(e.rolls))
-        return Told("", f"{head}: {pcs}" + (f" against {them}" if them else ""), rolls, e.rules)
+        return Told("", f"{head}: {pcs or 'nobody'}" + (f" against {them}" if them else ""), rolls, e.rules)
     seen = names(e, v, foes)
     return Told("", f"{head}: {listed(names(e, v, party))}" + (f" against {listed(seen)}" if seen else ""), (),
                 e.rules)
@@ -339,7 +343,7 @@ def timer_set(e: Event, v: View) -> Told | None:
                 tuple(r.explain() for r in e.rolls), e.rules)
 
 
-@teller("travel")
+@teller("course_check")
 def travel(e: Event, v: View) -> Told | None:
     if not v.referee:
         return None
@@ -437,3 +441,8 @@ def repair(e: Event, v: View) -> str:
     cost = d.get("cost")
     return (f"has the {d.get('item')} repaired ({', '.join(faults)}): {plural(d.get('days'), 'day')}, "
             f"{cost:,} coins" if isinstance(cost, int) else f"has the {d.get('item')} repaired")
+
+
+@teller("in_view")
+def in_view(e: Event, v: View) -> str:
+    return "comes into view"

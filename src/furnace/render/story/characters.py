@@ -117,7 +117,7 @@ def learn(e: Event, v: View) -> str:
     return f"learns {'; '.join(parts)}"
 
 
-@teller("spell")
+@teller("spell_learnt")
 def spell(e: Event, v: View) -> str:
     known, cap = v.value(e, "known"), v.value(e, "cap")
     count = f" ({known} of {cap} spells known)" if known is not None and cap is not None else ""

@@ -173,8 +173,8 @@ def _save_source(source: str) -> str:
     """Where an item's save number comes from, in words: the referee's number or a row of an item-save table."""
     if source.startswith("option "):
         return "the referee's number for it"
-    table, _, row = source.partition(" ")
-    return f"item-save table {table}, {row.replace('/', ' vs ').replace('_', ' ')}" if row else source
+    _table, _, row = source.partition(" ")
+    return f"the item-save table's {row.replace('/', ' vs ').replace('_', ' ')}" if row else "the item-save table"
 
 
 def _armor_loss(e: Event, v: View) -> str:
