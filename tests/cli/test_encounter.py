@@ -165,7 +165,7 @@ def test_F_MAGIC_02_AMB_59_a_magic_item_used_on_her_turn_from_the_cli(capsys: py
     code, out, err = run(capsys, db, "encounter", "act", "Brakka", "use", "--item", "Shield of Shielding",
                          "--faces", "3")
     assert code == 0, err
-    assert "uses Shield of Shielding: +3 AC" in out and "0 use(s) left today" in out
+    assert "uses Shield of Shielding: +3 AC until her turn in round 2" in out and "0 uses left today" in out
     state = reopened(db)
     assert state.encounter is not None
     held = encounters.current(state).turns.encounter.get("brak1").held

@@ -185,8 +185,8 @@ def test_campaign_session_start_and_recap(run: Run, tmp_path: Path) -> None:
     ok(run, "xp", "award", "120", "Brakka")
     ok(run, "clock", "advance", "2", "hours")
     out = ok(run, "campaign", "recap")
-    assert out.startswith("session 1: The barrow — from day 1, 00:00, 2 hours passed on the clock, 4 command(s)")
-    assert "Agna died: HP -8, at or below -3" in out and "Brakka: HP 22 → 19" in out and "+120 XP" in out
+    assert out.startswith("session 1: The barrow — from day 1, 00:00, 2 hours passed on the clock, 4 commands")
+    assert "Agna died: HP -8: dead at −3" in out and "Brakka: HP 22 → 19" in out and "+120 XP" in out
     data = json.loads(ok(run, "campaign", "recap", "--json"))
     assert data["seconds"] == 7200 and [m["xp"] for m in data["members"]] == [0, 120]
     ok(run, "campaign", "session", "start")

@@ -202,7 +202,7 @@ def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db
         "a1": ("dead", -3), "b1": ("alive", 3), "c1": ("dead", -4), "d1": ("alive", 3)}
     assert [death_words(state.roster[k].death.cause,  # type: ignore[union-attr]
                         state.roster[k].death.facts).split(";")[0] for k in ("a1", "c1")] == [  # type: ignore[union-attr]
-        "HP -3: dead at −3 (H-DMG-03)", "HP -4: dead at −3 (H-DMG-03)"]
+        "HP -3: dead at −3", "HP -4: dead at −3"]
     # F-LUCK-01: C-1's two misses in a row; REF-24: 2 × 5 XP over the 2 survivors
     assert {m.id: (m.character.luck_dice, xp.total(m.character)) for m in state.roster.values()} == {
         "a1": (0, 0), "b1": (0, 5), "c1": (1, 0), "d1": (0, 5)}

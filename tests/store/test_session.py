@@ -27,6 +27,7 @@ from furnace.dice.source import EnteredFaceError, EnteredFaces
 from furnace.events import Event
 from furnace.hazards.light import light_source
 from furnace.play.clock import DAY, HOUR, unit_seconds
+from furnace.render.recap import recap_text
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import reopened, stored_campaign
 from tests.helpers.telling import what
@@ -64,7 +65,7 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_entered_faces(store: Store, ch
     applied = store.apply(name, "clock advance", session.with_faces(
         timekeeping.on_clock(timekeeping.advancing(1, "day", faces)), faces))
     save = next(e for e in applied.events if e.kind == "disease_save")
-    assert save.data["entered"] is True and save.data["save"]["total"] == 4 and not save.data["save"]["success"]
+    assert save.data["entered"] is True and save.data["total"] == 4 and not save.data["saved"]
     agna = reopened(store).roster["agna1"].character
     assert agna.scores["INT"] == 14 - 1
     assert [e.remaining for e in reopened(store).clock.entries] == [2]
@@ -81,7 +82,7 @@ def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Sto
                                                                                            ScriptedDice([]))))
     applied = store.apply(name, "rest", rest("full_day", ["Agna"], ScriptedDice([10])))
     save = next(e for e in applied.events if e.kind == "disease_save")
-    assert save.data["resting"] is True and save.data["save"]["total"] == 11
+    assert save.data["resting"] is True and save.data["total"] == 11
     state = reopened(store)
     assert "resting" not in state.flags and state.clock.now == DAY
 
@@ -239,8 +240,8 @@ def test_recap_after_a_session(store: Store, tough: Callable[[str, int], Charact
     assert by_name["Agna"].died is not None and by_name["Agna"].xp == 0
     assert (by_name["Brakka"].hp, by_name["Brakka"].xp, by_name["Brakka"].died) == ((30, 26), 200, None)
     assert (by_name["Brakka"].level, by_name["Brakka"].injuries) == ((3, 4), ("Horrible scar",))
-    assert "Brakka went from level 3 to level 4" in report.explain()
-    assert "Agna died" in report.explain() and "3 hours passed" in report.explain()
+    assert "Brakka went from level 3 to level 4" in recap_text(report)
+    assert "Agna died" in recap_text(report) and "3 hours passed" in recap_text(report)
     second = session.start_session(store, name)
     assert second.events[0].data["session"] == 2 and recap(store, name).members == ()
     assert recap(store, name, 1) == report

@@ -251,13 +251,15 @@ def campaign_recap(number: int | None, as_json: bool) -> None:
     Example: furnace campaign recap
     """
     from furnace.campaign.recap import recap
+    from furnace.render.recap import member_lines, recap_text
 
     s = settings()
     result = recap(s.store(), s.need_campaign(), number)
     if as_json:
-        _emit(result.to_dict())
+        told = {m.id: member_lines(m) for m in result.members}
+        _emit({**result.to_dict(), "members": [{**m, "lines": told[m["id"]]} for m in result.to_dict()["members"]]})
         return
-    click.echo(result.explain())
+    click.echo(recap_text(result))
 
 
 @campaign_cli.campaign.group("session")

@@ -31,7 +31,8 @@ MISS = declare("miss", targets=1, total="actor", dc="target", weapon="actor", ac
 HIT = declare("hit", targets=1, total="actor", dc="target", weapon="actor", crit="public", natural_20="public",
               ac="target", ac_shift="target", easy="target", hard="target",
               example={"weapon": "mace", "crit": False, "natural_20": False, "easy": ["target|PRONE|"], "hard": []})
-NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", table="actor", row="actor", text="actor",
+NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", table="actor", name="actor", row="actor",
+                    text="actor",
                     die="actor", armor="actor")
 FUMBLE = NATURAL_1          # the natural 1 and its row on the fumble table are one kind: the row has a table
 DEFENDED = declare("defended", targets=1, rolls="target", total="target", dc="public", room_dc="public",
@@ -47,8 +48,9 @@ DAMAGE_ROLL = declare("damage_roll", targets=1, amount="actor", damage="actor", 
                       example={"damage": "1d8+1", "maximum": False})
 SUNDER = declare("sunder", taken="actor", amount="actor", ac_before="actor", ac_after="actor")
 CLEAVE = declare("cleave", targets=2, overflow="actor", new_attack="public", nobody_close="public")
-CRIT = declare("crit", targets=1, table="public", row="public", total="public", text="public", die="public",
-               level="public", example={"table": "crit-fighter", "row": "5", "text": "Knocked flat", "die": "d20"})
+CRIT = declare("crit", targets=1, table="public", name="public", row="public", total="public", text="public",
+               die="public", level="public",
+               example={"table": "F-TAB-29", "name": "crit-fighter", "row": "5", "text": "Knocked flat", "die": "d20"})
 HITS_ITSELF = declare("hits_itself")
 
 BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman's HP become DAM (F-ARCH-03)
@@ -367,7 +369,8 @@ def _crit_table(step: Step, actor: str, target: str) -> None:
     level = crit_level(a, step.rules)
     by_level = step.rules.tables.get(table).die_table is not None
     rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None, label="crit die")
-    step.fact(CRIT, actor, (target,), (rolled.roll,), ("F-CRIT-02",), table=rolled.table.id, row=rolled.row.span,
+    step.fact(CRIT, actor, (target,), (rolled.roll,), ("F-CRIT-02",), table=rolled.table.id, name=rolled.table.name,
+              row=rolled.row.span,
               total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, level=level)
     apply_all(step, rolled.row.effect_list(), actor=actor, target=target)
 
@@ -376,7 +379,8 @@ def _fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
     armor = "none" if a.armor_type == "none" else a.armor_type
     rolled = step.rules.tables.roll("fumble", step.rng, key=armor, label="fumble die")
-    step.fact(FUMBLE, actor, (), (rolled.roll,), ("F-FUMB-02",), table=rolled.table.id, row=rolled.row.span,
+    step.fact(FUMBLE, actor, (), (rolled.roll,), ("F-FUMB-02",), table=rolled.table.id, name=rolled.table.name,
+              row=rolled.row.span,
               total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, armor=armor)
     apply_all(step, rolled.row.effect_list(), actor=actor, target=actor)
 
