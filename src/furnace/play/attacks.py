@@ -31,7 +31,8 @@ MISS = declare("miss", targets=1, total="actor", dc="target", weapon="actor", ac
 HIT = declare("hit", targets=1, total="actor", dc="target", weapon="actor", crit="public", natural_20="public",
               ac="target", ac_shift="target", easy="target", hard="target",
               example={"weapon": "mace", "crit": False, "natural_20": False, "easy": ["target|PRONE|"], "hard": []})
-NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", table="actor", name="actor", row="actor",
+NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", dc="target", table="actor", name="actor",
+                    row="actor",
                     text="actor",
                     die="actor", armor="actor")
 FUMBLE = NATURAL_1          # the natural 1 and its row on the fumble table are one kind: the row has a table
@@ -139,7 +140,8 @@ def _spend_next_attack(step: Step, actor: str, target: str) -> None:
 def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> None:
     """F-FUMB-01: a natural 1 misses and rolls the fumble model in force (the Furnace table by armor)."""
     a = step.c(actor)
-    step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon)
+    step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon,
+              dc=step.c(target).ac)
     model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
     if model is not None:
         model(step, actor)

@@ -66,7 +66,8 @@ def hit(e: Event, v: View) -> str:
 @teller("fumble")
 def fumble(e: Event, v: View) -> str:
     if "table" not in e.data:
-        return f"misses {v.name(e, e.targets[0])}: a natural 1"
+        ac = v.value(e, "dc")
+        return f"misses {v.name(e, e.targets[0])}{_with(v, e)}: a natural 1" + (f" (vs AC {ac})" if ac else "")
     return f"fumbles: {_table_row(e, v)}"
 
 

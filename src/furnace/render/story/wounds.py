@@ -62,7 +62,8 @@ def drops(e: Event, v: View) -> str:
 @teller("still_dying")
 def still_dying(e: Event, v: View) -> str:
     turns = _n(v, e, "turns")
-    return f"still dying ({_n(v, e, 'total')}): {turns} {_plural(turns, 'turn')} left"
+    return (f"still dying ({_n(v, e, 'total')}; a natural 20 gets her up with 1 HP): {turns} {_plural(turns, 'turn')} "
+            "left")
 
 
 @teller("recover")
