@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.live_server import free_port
+from tests.web.live_server import free_port, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -42,22 +42,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             found = re.search(r"http://\S+/signin\?token=\S+", line)
             link = found.group(0) if found else ""
         assert link, "furnace serve printed no sign-in link"
-        _wait_for(f"http://127.0.0.1:{port}/")
+        wait_for(f"http://127.0.0.1:{port}/")
         yield link
     finally:
         proc.terminate()
         proc.wait(10)
-
-
-def _wait_for(url: str) -> None:
-    import httpx
-
-    for _ in range(100):
-        try:
-            httpx.get(url, timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.1)
 
 
 def test_referee_and_player_at_one_table(server: str, browser: Any) -> None:
