@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from furnace.events import Event
 from furnace.render import story
 
@@ -15,3 +17,14 @@ def said(e: Event) -> str:
 def told(e: Event) -> str:
     """The fact's whole telling for the referee: 'Subject: sentence' and its dice lines."""
     return story.tell_referee(e)
+
+
+# what must never reach a person: a token (`MOD:atk_against`, `EVERY:damage`), a snake_case name, a bare
+# True/False/None, a "(s)" plural, "1 turns", a variable left in a dice expression (`d20+B`)
+TOKENS = re.compile(r"\b[A-Z]+:[a-z_]+|_turns?\b|\(s\)|\b(True|False|None)\b|\b1 (turns|rounds|days|hours|weeks|"
+                    r"uses|spells|points|breaks|notches|Rages)\b|\b[a-z]+_[a-z_]+\b|\{[a-z_]+\}|\bd20\+[A-Z]\b(?! \()")
+
+
+def tokens_in(text: str) -> list[str]:
+    """The tokens left in a text people read."""
+    return [m.group(0) for m in TOKENS.finditer(text)]
