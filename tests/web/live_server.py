@@ -24,7 +24,7 @@ def running(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120          # a wait, not a bound: generous for a busy machine
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
