@@ -68,13 +68,13 @@ HAZARDS = load_ruleset("hazards")
 
 
 @contextmanager
-def before_the_work(*, dice: int = 0, firings: int = 0) -> Iterator[Work]:
+def before_the_work(*, faces: int = 0, firings: int = 0) -> Iterator[Work]:
     """The block does none of the work a refusal saves: no die rolled and no clock entry fired (or at most
-    `dice` and `firings`, when the refusal can only come after them), no step of exact odds, no user's file
+    `faces` and `firings`, when the refusal can only come after them), no step of exact odds, no user's file
     read past the reader's limit."""
     with counted() as work:
         yield work
-    assert work.dice <= dice and work.firings <= firings, str(work)
+    assert work.dice <= faces and work.firings <= firings, str(work)
     assert work.odds == 0 and work.bytes <= files.MAX_BYTES, str(work)
 
 
@@ -117,10 +117,10 @@ def table(name: str) -> dict[str, Any]:
     return data
 
 
-def cli(capsys: pytest.CaptureFixture[str], *args: str, dice: int = 0) -> str:
+def cli(capsys: pytest.CaptureFixture[str], *args: str, faces: int = 0) -> str:
     """Run the CLI in-process: exit code 2 and exactly one line `error: …`, before the work (or after at most
-    `dice` dice)."""
-    with before_the_work(dice=dice):
+    `faces` dice)."""
+    with before_the_work(faces=faces):
         code = main(list(args))
     err = capsys.readouterr().err
     assert code == 2, err
@@ -281,7 +281,7 @@ def test_spell_new_refuses_a_blank_name(name: str, capsys: pytest.CaptureFixture
     refused(SpellBuilderError, lambda: propose(name, "ranged", "damage", RULES), "name", "1 to 80 characters")
     if name:   # an empty --name means "roll one"
         # the command rolls its spell (a handful of dice), then refuses the name
-        assert "name" in cli(capsys, "spell", "new", "--name", name, "--seed", "1", dice=10)
+        assert "name" in cli(capsys, "spell", "new", "--name", name, "--seed", "1", faces=10)
 
 
 def test_the_builders_refuse_wrong_values_naming_the_allowed_ones() -> None:
