@@ -137,7 +137,7 @@ def _combine(parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.recursive(_GROUPS, _combine, max_leaves=8), st.integers(0, 2**32))
 def test_any_plain_expression_rolls_as_the_general_roller_does(text: str, seed: int) -> None:
     try:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from furnace import dice
@@ -21,7 +21,7 @@ from furnace.dice.ast import Dice, Num, Var
 from furnace.dice.result import Rolled, dice_groups
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
-SOME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=150)
 
 
 class NeedMore(Exception):   # a signal to the enumeration, not an error

@@ -20,11 +20,16 @@ def free_port() -> int:
 
 @contextmanager
 def running(app: Any) -> Iterator[str]:
-    port = free_port()
+    """The app served on a loopback port the OS chose, bound here and handed to uvicorn: no other process (a second
+    test run beside this one) can take it between the choice and the bind."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120          # a wait, not a bound: generous for a busy machine
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
@@ -33,4 +38,5 @@ def running(app: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(10)
+        thread.join(60)
+        listener.close()

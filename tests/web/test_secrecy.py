@@ -88,7 +88,7 @@ def test_a_hidden_roll_shown_later_reaches_the_players(app: Any, table: dict[str
 
 def test_the_live_stream_of_a_player_carries_no_secret(app: Any, table: dict[str, TestClient]) -> None:
     ann = table["ann"]
-    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=10) as http, \
+    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=60) as http, \
             http.stream("GET", f"{C}/live?since=0") as stream:
         secret = _fight_with_secrets(app, table["referee"])
         table["referee"].post(f"{C}/roll", json={"expression": "d4", "label": "the-end-marker"})
