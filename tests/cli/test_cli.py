@@ -24,6 +24,7 @@ def test_roll_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) ->
     assert first[0] == 0 and first[1].startswith("4d6kh3 → [") and "~~" in first[1]
 
 
+@pytest.mark.rule("F-BASE-02")
 def test_roll_json_shape_and_variables(capsys: pytest.CaptureFixture[str]) -> None:
     """F-BASE-02: a CHECK is d20 + modifiers; the JSON keeps every part."""
     code, out, _ = run(capsys, "roll", "d20+STR+PROF", "--var", "STR=2", "--var", "prof=1", "--seed", "3",
@@ -55,6 +56,7 @@ def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "Missing argument" in err
 
 
+@pytest.mark.rule("F-BASE-03")
 def test_odds_d20_plus_3_dc_15(capsys: pytest.CaptureFixture[str]) -> None:
     """F-BASE-03 / AMB-06: meet or beat the DC; P(d20+3 ≥ 15) is exactly 9/20."""
     code, out, _ = run(capsys, "odds", "d20+3", "--dc", "15")
@@ -63,6 +65,7 @@ def test_odds_d20_plus_3_dc_15(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["p_at_least_dc"] == "9/20"
 
 
+@pytest.mark.rule("F-CRIT-02", "F-TAB-30", "F-TAB-31")
 def test_table_roll_crit_fighter_level_7(capsys: pytest.CaptureFixture[str]) -> None:
     """F-CRIT-02, F-TAB-30, F-TAB-31: a level-7 fighter's crit rolls d20+4 and shows die and row."""
     code, out, _ = run(capsys, "table", "roll", "crit-fighter", "--level", "7", "--seed", "1")
@@ -73,12 +76,14 @@ def test_table_roll_crit_fighter_level_7(capsys: pytest.CaptureFixture[str]) -> 
     assert 5 <= data["roll"]["total"] <= 24
 
 
+@pytest.mark.rule("F-FUMB-02", "F-TAB-35")
 def test_table_roll_fumble_by_armor(capsys: pytest.CaptureFixture[str]) -> None:
     """F-FUMB-02, F-TAB-35: heavy armour fumbles on d12."""
     code, out, _ = run(capsys, "table", "roll", "fumble", "--armor", "heavy", "--seed", "2", "--json")
     assert code == 0 and json.loads(out)["roll"]["expression"] == "d12"
 
 
+@pytest.mark.rule("M-GRIEV-01")
 def test_table_roll_with_die_and_variables(capsys: pytest.CaptureFixture[str]) -> None:
     """M-GRIEV-01: grievous injury is 3d6 + the excess damage."""
     code, out, _ = run(capsys, "table", "roll", "grievous-injury", "--var", "EXCESS=30", "--seed", "1")
@@ -87,6 +92,7 @@ def test_table_roll_with_die_and_variables(capsys: pytest.CaptureFixture[str]) -
     assert json.loads(out)["row"]["min"] == 20
 
 
+@pytest.mark.rule("F-TAB-36")
 def test_table_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "list", "--json")
     assert code == 0 and len([t for t in json.loads(out) if not t["id"].startswith("X-")]) == 58
@@ -96,6 +102,7 @@ def test_table_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["id"] == "F-TAB-36"
 
 
+@pytest.mark.rule("F-TAB-36", "F-TAB-35", "F-FUMB-01", "F-FUMB-02")
 def test_table_and_spell_show_name_rule_ids_only_under_explain(capsys: pytest.CaptureFixture[str]) -> None:
     # F-TAB-36: the fumble table, its die from the fumble-die table (F-TAB-35), a REF-22 note among its notes
     from furnace.render.referee import RULE_ID
@@ -110,6 +117,7 @@ def test_table_and_spell_show_name_rule_ids_only_under_explain(capsys: pytest.Ca
     assert code == 0 and "1d8 cold DAM" in out and not re.search(RULE_ID, out)
 
 
+@pytest.mark.rule("F-DEATH-02")
 def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     """F-DEATH-02 / CF-30: the death model is an option the profiles set."""
     code, out, _ = run(capsys, "rules", "show", "death_model", "--profile", "middle-sea", "--json")
@@ -121,6 +129,7 @@ def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "death_model" in out
 
 
+@pytest.mark.rule("F-ABIL-01")
 def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """F-ABIL-01: the demo rolls 0-level characters with 3d6 in order and 1d4 HP."""
     code, out, _ = run(capsys, "demo", "--seed", "1")

@@ -364,6 +364,7 @@ def test_parse_overrides_refuses_wrong_types() -> None:
     assert parse_overrides(["enemy_morale=true", "enemy_morale=false"]) == {"enemy_morale": False}
 
 
+@pytest.mark.rule("F-TAB-37a", "F-TAB-37b")
 def test_load_rules_reads_option_overrides_by_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The CLI's --option goes through parse_override: a table a profile adds is a table in force."""
     assert load_rules("middle-sea", ["enemy_morale=yes"])["enemy_morale"] is True
