@@ -95,7 +95,7 @@ def _write_back(path: str, text: str, *, inputs: Iterable[str | None] = ()) -> N
     """Save a file the command was asked to update in place (a character, the campaign state): whole or not at all."""
     from furnace import files
 
-    files.write_text(path, text, force=True, inputs=inputs)
+    files.write_text(path, text, in_place=True, inputs=inputs)
 
 
 def _profile_file(profile: str) -> str | None:
@@ -178,6 +178,11 @@ def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, f
     run = ctx.ensure_object(RunOptions)
     run.debug, run.force, run.explain = run.debug or debug, run.force or force, run.explain or explain
     run.db, run.campaign = db or run.db, campaign or run.campaign
+    from furnace import files
+
+    # the files the command reads and the campaign database are its inputs: no output of it may replace one
+    ctx.with_resource(files.command_inputs())
+    files.protect(run.database_files)
 
 
 @cli.command()

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
-from furnace.cli.context import settings, use
+from furnace.cli.context import can_remember, confirm, settings, use
 from furnace.errors import FurnaceError
 
 
@@ -172,6 +172,8 @@ def campaign_rename(old: str, new: str) -> None:
 
     Example: furnace campaign rename keep "The Keep on the Borderlands"
     """
+    if settings().chosen() == old:
+        can_remember()
     settings().store().rename(old, new)
     if settings().chosen() == old:
         use(new)
@@ -188,7 +190,10 @@ def campaign_delete(name: str, yes: bool) -> None:
     """
     store = settings().store()
     store.open(name)
-    if not yes and not click.confirm(f"delete campaign {name!r} and its {store.count(name)} events?"):
+    store.require_writable()
+    if settings().chosen() == name:
+        can_remember()
+    if not yes and not confirm(f"delete campaign {name!r} and its {store.count(name)} events?", "--yes"):
         raise FurnaceError("nothing deleted")
     store.delete(name)
     if settings().chosen() == name:

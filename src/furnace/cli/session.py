@@ -17,7 +17,7 @@ import click
 import furnace.cli.campaign as campaign_cli
 import furnace.cli.magic as magic_cli
 from furnace.cli.app import _emit, cli, json_option, seed_option
-from furnace.cli.context import settings
+from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.errors import FurnaceError
 
@@ -221,9 +221,9 @@ def repair(who: str, item: str, days: int | None, cost: int | None, wait: bool, 
 
     if yes and (days is None or cost is None):
         raise FurnaceError("with --yes give both --days and --cost (REF-22: the referee confirms them)")
-    days = click.prompt("days the repair takes", type=click.IntRange(0, 3650)) if days is None else days
-    cost = click.prompt("its cost in coins", type=click.IntRange(0, 10**9)) if cost is None else cost
-    if not yes and not click.confirm(f"repair {who}'s {item}: {days} day(s), {cost} coins?"):
+    days = ask("days the repair takes", click.IntRange(0, 3650), "--days") if days is None else days
+    cost = ask("its cost in coins", click.IntRange(0, 10**9), "--cost") if cost is None else cost
+    if not yes and not confirm(f"repair {who}'s {item}: {days} day(s), {cost} coins?", "--yes"):
         raise FurnaceError("nothing repaired")
     rng = rng_from(seed, faces)
     fn = gear.repair(who, item, days=days, cost=cost)
