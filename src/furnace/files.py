@@ -137,6 +137,19 @@ def read_bytes(path: PathLike, *, limit: int = MAX_BYTES, what: str = "") -> byt
     return data
 
 
+def check_batch(paths: Iterable[PathLike], *, count: int, each: int, total: int, what: str = "") -> None:
+    """A batch of files a command reads (the characters joining a campaign), checked before any is read: at
+    most `count` of them, each a regular file of at most `each` bytes, `total` bytes in all."""
+    listed = list(paths)
+    if len(listed) > count:
+        raise FurnaceError(f"{len(listed):,} files given; at most {count} are read at a time: give them in smaller "
+                           "groups")
+    size = sum(regular_file(p, limit=each, what=what).st_size for p in listed)
+    if size > total:
+        raise FurnaceError(f"the {len(listed)} files hold {_megabytes(size)} in all; at most {_megabytes(total)} are "
+                           "read at a time: give them in smaller groups")
+
+
 def read_head(path: PathLike, size: int, *, what: str = "") -> bytes:
     """The first `size` bytes of a user's regular file (a file type told by its first bytes), opened without
     blocking; the file becomes an input of the running command."""
@@ -171,9 +184,9 @@ def read_text(path: PathLike, *, limit: int = MAX_BYTES, what: str = "") -> str:
 # -- a command's inputs ---------------------------------------------------------------------------------------
 @dataclass
 class _Inputs:
-    read: list[str] = field(default_factory=list)          # what read_text read
-    kept: list[str] = field(default_factory=list)          # what `protect` named
-    found: list[Callable[[], Iterable[PathLike]]] = field(default_factory=list)   # named when first needed
+    read: list[str] = field(default_factory=list)                     # what read_text read
+    kept: list[tuple[str, str]] = field(default_factory=list)         # what `protect` named, and what it is
+    found: list[tuple[Callable[[], Iterable[PathLike]], str]] = field(default_factory=list)   # when first needed
 
 
 _INPUTS: ContextVar[_Inputs | None] = ContextVar("furnace_command_inputs", default=None)
@@ -189,17 +202,17 @@ def command_inputs() -> Iterator[None]:
         _INPUTS.reset(token)
 
 
-def protect(paths: Iterable[PathLike] | Callable[[], Iterable[PathLike]]) -> None:
-    """Files no output of the running command may replace: the campaign database and everything it is made
-    of. A function is asked only when the command first writes a file (finding the database costs start-up
-    time that commands which write nothing should not pay); what it cannot find it does not name."""
+def protect(paths: Iterable[PathLike] | Callable[[], Iterable[PathLike]], what: str) -> None:
+    """Files no output of the running command may replace, and what they are ("part of the campaign
+    database"). A function is asked only when the command first writes a file (finding the database costs
+    start-up time that commands which write nothing should not pay); what it cannot find it does not name."""
     inputs = _INPUTS.get()
     if inputs is None:
         return
     if callable(paths):
-        inputs.found.append(paths)
+        inputs.found.append((paths, what))
     else:
-        inputs.kept.extend(os.fspath(p) for p in paths)
+        inputs.kept.extend((os.fspath(p), what) for p in paths)
 
 
 def _remember(path: PathLike) -> None:
@@ -208,20 +221,20 @@ def _remember(path: PathLike) -> None:
         inputs.read.append(os.fspath(path))
 
 
-def _protected(target: str, *, in_place: bool) -> Iterator[str]:
-    """The running command's inputs that `target` may not be (the files it read, but `target` itself when the
-    command updates it in place)."""
+def _protected(target: str, *, in_place: bool) -> Iterator[tuple[str, str]]:
+    """The running command's inputs that `target` may not be, each with what it is (the files it read, but
+    `target` itself when the command updates it in place)."""
     inputs = _INPUTS.get()
     if inputs is None:
         return
     while inputs.found:
-        find = inputs.found.pop(0)
+        find, what = inputs.found.pop(0)
         with contextlib.suppress(FurnaceError, OSError, ValueError):
-            inputs.kept.extend(os.fspath(p) for p in find())
+            inputs.kept.extend((os.fspath(p), what) for p in find())
     yield from inputs.kept
     for path in inputs.read:
         if not (in_place and same_file(path, target)):
-            yield path
+            yield path, "an input of this command"
 
 
 def same_file(a: PathLike, b: PathLike) -> bool:
@@ -266,9 +279,10 @@ def write_with(path: PathLike, produce: Callable[[str], object], *, force: bool 
     target = os.fspath(path)
     if "\0" in target:
         raise refuse("the name holds a NUL byte")
-    for source in [*inputs, *_protected(target, in_place=in_place)]:
-        if source is not None and same_file(target, source):
-            raise refuse(f"it is an input of this command ({shown(source)}); choose another file")
+    named = [(os.fspath(p), "an input of this command") for p in inputs if p is not None]
+    for source, it_is in [*_protected(target, in_place=in_place), *named]:
+        if same_file(target, source):
+            raise refuse(f"it is {it_is} ({shown(source)}); choose another file")
     try:
         st: os.stat_result | None = os.stat(target)
     except FileNotFoundError:

@@ -117,7 +117,8 @@ class Store:
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
         self.database = database.locate(url)
-        files.protect(self.files())          # no output of the running command may replace the database
+        # no output of the running command may replace the database (nor its -wal, -shm or -journal)
+        files.protect(self.files(), "part of the campaign database, an input of every command")
         self.engine = database.engine(self.database, sqlite_sync() if self.database.path is not None else "full")
         # the state last read or written, by campaign id, under its event count and last hash: the hash chain
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the

@@ -59,6 +59,8 @@ FORMAT_VERSION = 1
 READ_LIMIT = 256 * 1024 * 1024      # an export or a backup, checked before it is read: a long campaign is tens
                                     # of megabytes, and a document is parsed into several times its size
 STATE_LIMIT = 16 * 1024 * 1024       # an old clock state file (as `furnace clock` reads it)
+MAX_FILES = 100                      # files brought in by one command (a character is about 3 kB)
+FILES_LIMIT = 32 * 1024 * 1024       # bytes of them in all
 SQLITE_HEADER = b"SQLite format 3\x00"
 HEX64 = r"^[0-9a-f]{64}$"
 BATCH = 500
@@ -448,6 +450,8 @@ def import_files(store: Store, name: str, paths: Iterable[Source]) -> list[Appli
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    paths = list(paths)
+    files.check_batch(paths, count=MAX_FILES, each=STATE_LIMIT, total=FILES_LIMIT, what="the file to import")
     loaded = [_read_file(os.fspath(p)) for p in paths]
     return [store.apply(name, "campaign import-file", command) for command in loaded]
 

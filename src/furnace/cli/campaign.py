@@ -14,6 +14,7 @@ import click
 
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
 from furnace.cli.context import can_remember, confirm, settings, use
+from furnace.cli.numbers import whole
 from furnace.errors import FurnaceError
 
 
@@ -105,7 +106,7 @@ def campaign_show(as_json: bool) -> None:
 
 
 @campaign.command("log")
-@click.option("--since", type=click.IntRange(0), default=0, help="Only events after this number.")
+@click.option("--since", type=whole(0), default=0, help="Only events after this number.")
 @click.option("--limit", type=click.IntRange(1, 100_000), default=None, help="At most this many events.")
 @click.option("--rolls/--no-rolls", default=True, show_default=True, help="Show each roll's dice.")
 @json_option

@@ -19,6 +19,7 @@ import furnace.cli.magic as magic_cli
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
+from furnace.cli.numbers import WHOLE, whole
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def xp() -> None:
 
 
 @xp.command("award", context_settings=NUMBERS)
-@click.argument("amount", type=int)
+@click.argument("amount", type=WHOLE)
 @who_option
 @click.option("--reason", default="the referee's award", help="What it is for, kept in the ledger.")
 @click.option("--each", is_flag=True, help="Every one gets the whole amount (default: shared out evenly).")
@@ -248,7 +249,7 @@ def rations(who: str, days: int, water: bool | None, as_json: bool) -> None:
 
 # -- sessions -------------------------------------------------------------------------------------------------------
 @campaign_cli.campaign.command("recap")
-@click.option("--session", "number", type=click.IntRange(1), default=None, help="That session (default: the last).")
+@click.option("--session", "number", type=whole(1), default=None, help="That session (default: the last).")
 @json_option
 def campaign_recap(number: int | None, as_json: bool) -> None:
     """What happened in the last session (since `campaign session start`): time, deaths, injuries, XP, levels.
