@@ -95,7 +95,8 @@ def _sqlite(url: str, path: Path) -> Database:
         _check_part(Path(f"{path}{suffix}"), what, where)
     if st.st_size:
         _check_header(path, where, refuse)
-    why = "it was opened with ?mode=ro" if asked else _read_only(path, st)
+    asked_by = "&".join(f"{k}={v}" for k, v in query if (k, v) in READ_ONLY_QUERY)
+    why = f"it was opened with ?{asked_by}" if asked else _read_only(path, st)
     return Database(url, path, why, where, _read_only_uri(path) if why else "")
 
 
@@ -151,10 +152,10 @@ def _check_header(path: Path, where: str, refuse: Callable[[str], StoreError]) -
 
 def _read_only(path: Path, st: os.stat_result) -> str | None:
     """Why SQLite may not write this database (None: it may)."""
-    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
-        return "the file is read-only"
     if files.disk_read_only(path.parent):
         return "it is on a read-only disk"
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        return "the file is read-only"
     if files.cannot_write(path.parent):
         return "its folder cannot be written (SQLite keeps its -wal and -shm files there)"
     return None
@@ -214,13 +215,28 @@ def _server_engine(db: Database) -> Engine:
                          "postgresql+psycopg://") from None
 
 
+def use_wal(made: Engine) -> None:
+    """Put a SQLite database that is Furnace's into WAL mode (kept in the file: every later connection uses it)."""
+    if made.dialect.name != "sqlite":
+        return
+    raw = made.raw_connection()      # outside a transaction: the journal mode cannot change inside one
+    try:
+        cursor = raw.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+    finally:
+        raw.close()
+
+
 def _sqlite_pragmas(made: Engine, sync: str, *, read_only: bool) -> None:
-    """WAL, synchronous=FULL (or NORMAL, see `store.sqlite_sync`) and foreign keys on every connection; writers
-    take the lock up front. A read-only connection sets nothing it would have to write."""
+    """synchronous=FULL (or NORMAL, see `store.sqlite_sync`) and foreign keys on every connection; writers take
+    the lock up front. A read-only connection sets nothing it would have to write."""
     from sqlalchemy import Connection, event
 
+    # journal_mode=WAL is not set here: it is written into the file, and a file is written only once it is known to
+    # be Furnace's (`use_wal`, after `migrate.opened` looked at it)
     pragmas = ("foreign_keys=ON", "busy_timeout=30000") if read_only else (
-        "journal_mode=WAL", f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000")
+        f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000")
 
     @event.listens_for(made, "connect")
     def _connect(dbapi: Any, _record: Any) -> None:

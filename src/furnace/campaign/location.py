@@ -74,6 +74,8 @@ def _real(path: str) -> str:
     `furnace.campaign.database` to name."""
     absolute = os.path.abspath(path)
     try:
+        if os.path.islink(absolute) and not os.path.exists(absolute):
+            return absolute              # a dangling symlink or a loop: refused by name, not followed to a new file
         return os.path.realpath(absolute)
     except (OSError, RuntimeError, ValueError):
         return absolute

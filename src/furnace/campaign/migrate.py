@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 
+from furnace.campaign.database import use_wal
 from furnace.campaign.location import StoreError, sqlite_path
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ def current(store: Store) -> str | None:
 def opened(store: Store) -> None:
     """Check that the store's database is Furnace's own and bring it to HEAD (or say why it cannot be)."""
     now = schema_revision(store)
+    if not store.read_only:
+        use_wal(store.engine)       # only now that the file is known to be Furnace's (or empty) is it written
     if now == HEAD:
         return
     if store.read_only:
@@ -94,6 +97,7 @@ def upgrade(store: Store, revision: str = "head") -> None:
     now = current(store)
     if now == HEAD and revision == "head":
         return
+    use_wal(store.engine)
     _backup(store, now)
     from alembic import command
 

@@ -184,6 +184,7 @@ def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, f
     # the files the command reads and the campaign database are its inputs: no output of it may replace one
     ctx.with_resource(files.command_inputs())
     files.protect(run.database_files, "part of the campaign database, an input of every command")
+    ctx.call_on_close(run.close)
 
 
 @cli.command()

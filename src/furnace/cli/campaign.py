@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
-from furnace.cli.context import can_remember, confirm, settings, use
+from furnace.cli.context import can_remember, confirm, remembered, settings, use
 from furnace.cli.numbers import whole
 from furnace.errors import FurnaceError
 
@@ -173,10 +173,11 @@ def campaign_rename(old: str, new: str) -> None:
 
     Example: furnace campaign rename keep "The Keep on the Borderlands"
     """
-    if settings().chosen() == old:
+    follow = remembered() == old          # the campaign in use keeps being used under its new name
+    if follow:
         can_remember()
     settings().store().rename(old, new)
-    if settings().chosen() == old:
+    if follow:
         use(new)
     click.echo(f"campaign {old!r} is now {new!r}")
 
@@ -192,12 +193,13 @@ def campaign_delete(name: str, yes: bool) -> None:
     store = settings().store()
     store.open(name)
     store.require_writable()
-    if settings().chosen() == name:
+    forget = remembered() == name
+    if forget:
         can_remember()
     if not yes and not confirm(f"delete campaign {name!r} and its {store.count(name)} events?", "--yes"):
         raise FurnaceError("nothing deleted")
     store.delete(name)
-    if settings().chosen() == name:
+    if forget:
         use(None)
     click.echo(f"campaign {name!r} deleted")
 

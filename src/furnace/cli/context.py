@@ -45,6 +45,12 @@ class Settings:
             self._store = Store(resolve_url(self.db))
         return self._store
 
+    def close(self) -> None:
+        """Close the store when the command ends (its last connection folds SQLite's log into the file)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
     def database_files(self) -> list[str]:
         """The files of this run's SQLite database (found without opening it), the inputs of every command."""
         from furnace.campaign.location import database_files
@@ -94,6 +100,11 @@ def _config_named(folder: Path) -> str:
 
     return f"FURNACE_CONFIG_DIR {shown(folder)}" if os.environ.get("FURNACE_CONFIG_DIR") else \
         f"the config folder {shown(folder)}"
+
+
+def remembered() -> str | None:
+    """The campaign `furnace campaign use` remembered, if any."""
+    return _used()
 
 
 def _used() -> str | None:
