@@ -273,6 +273,19 @@ def write_with(path: PathLike, produce: Callable[[str], object], *, force: bool 
     An existing file is replaced only with `force` (and never a read-only one, a folder or a device); a path
     that is one of `inputs` or of the running command's inputs (`command_inputs`) is refused even with
     `force`; with `in_place` (the command updates the file it read) the file itself may be one it read."""
+    target, st = check_output(path, force=force, inputs=inputs, what=what, in_place=in_place)
+    folder = os.path.dirname(target) or "."
+    try:
+        _replace(target, folder, produce, None if st is None else stat.S_IMODE(st.st_mode))
+    except OSError as exc:
+        raise FileAccessError(path, os_reason(exc, target), verb="write", what=what) from None
+
+
+def check_output(path: PathLike, *, force: bool = False, inputs: Iterable[PathLike | None] = (), what: str = "",
+                 in_place: bool = False) -> tuple[str, os.stat_result | None]:
+    """Refuse, before any work, an output `write_with` would refuse: an input of the command, an existing file
+    without `force`, a read-only file, a folder or a device, a folder that is not there. Returns the path to
+    replace (a symlink's target) and the status of the file there, if any."""
     def refuse(reason: str) -> FileAccessError:
         return FileAccessError(path, reason, verb="write", what=what)
 
@@ -299,13 +312,9 @@ def write_with(path: PathLike, produce: Callable[[str], object], *, force: bool 
         if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             raise refuse("it is read-only")
         target = os.path.realpath(target)      # through a symlink: replace the file, keep the link
-    folder = os.path.dirname(target) or "."
-    if not os.path.isdir(folder):
+    if not os.path.isdir(os.path.dirname(target) or "."):
         raise refuse(os_reason(FileNotFoundError(errno.ENOENT, "missing"), target))
-    try:
-        _replace(target, folder, produce, None if st is None else stat.S_IMODE(st.st_mode))
-    except OSError as exc:
-        raise refuse(os_reason(exc, target)) from None
+    return target, st
 
 
 def _replace(target: str, folder: str, produce: Callable[[str], object], mode: int | None) -> None:

@@ -52,20 +52,22 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     from furnace.play import simulate as sim
     from furnace.render.plots import simulation_svg, text_histogram
 
+    # before any fight: a bad address, fight file or plot path is one line, at once
     if scheduler is not None:
-        sim.check_scheduler(scheduler)           # before any work: a bad address is one line, at once
+        sim.check_scheduler(scheduler)
+    inputs = _fight_files(file, allow_outside)
+    if plot:
+        _check_plot(plot, inputs)
     source = _source(file, profile, options, rounds, party, monsters, room_dc, allow_outside)
     seed = secrets.randbits(32) if seed is None else seed
     if vary:
-        _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, _fight_files(file, allow_outside),
-               as_json)
+        _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, inputs, as_json)
         return
     with click.progressbar(length=fights, label="fighting", file=sys.stderr) as bar:
         summary = sim.simulate(source, fights, seed, workers=workers, progress=bar.update, scheduler=scheduler)
     if plot:
         _write(plot, simulation_svg(f"{summary.fights:,} fights of {file or monsters}, seed {seed}",
-                                    summary.outcomes_count(), summary.rounds(), summary.p_dies()),
-               inputs=_fight_files(file, allow_outside))
+                                    summary.outcomes_count(), summary.rounds(), summary.p_dies()), inputs=inputs)
     if as_json:
         _emit(summary.to_dict())
         return
@@ -73,6 +75,14 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     click.echo(text_histogram(summary.rounds()))
     first = summary.outcomes[0]
     click.echo(f"Fight 0 replays with --seed {first.seed}.")
+
+
+def _check_plot(plot: str, inputs: list[str]) -> None:
+    """The plot's path, refused before the fights if it could not be written after them."""
+    from furnace import files
+    from furnace.cli.context import settings
+
+    files.check_output(plot, force=settings().force, inputs=inputs)
 
 
 def _fight_files(file: str | None, allow_outside: bool) -> list[str]:

@@ -45,7 +45,9 @@ MAX_WORKERS = 64
 MAX_CELLS = 1_000
 CONNECT_TIMEOUT = "5s"           # for Dask's client to reach a scheduler that answered the probe
 PROBE_SECONDS = 3.0              # for the scheduler's port to answer at all
-SCHEDULER = re.compile(r"^(?:(?P<scheme>tcp|tls)://)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})/?$")
+SCHEDULER = re.compile(r"^(?:(?P<scheme>tcp|tls|ws|wss)://)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):"
+                       r"(?P<port>[0-9]{1,5})/?$")
+IN_PROCESS = re.compile(r"^inproc://[A-Za-z0-9._:/-]+$")        # a cluster in this very process (Dask's tests)
 
 Fought = tuple[Encounter, Encounter, list[Event]]      # the encounter before, after, and the fight's events
 Fighter = Callable[[int], Fought]                      # one fight from its seed
@@ -235,6 +237,8 @@ def check_scheduler(address: str) -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise FurnaceError("--scheduler needs Dask: pip install 'furnace-rpg[cluster]'") from None
+    if IN_PROCESS.match(address):
+        return
     found = SCHEDULER.match(address.strip())
     if found is None or not 1 <= int(found["port"]) <= 65535:
         raise FurnaceError(f"--scheduler {address[:100]!r} is not a Dask scheduler's address: give tcp://HOST:PORT, "
