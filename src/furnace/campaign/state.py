@@ -125,7 +125,7 @@ class CampaignState(BaseModel):
         if not isinstance(entities, dict):
             raise CampaignError("the stored campaign does not validate: its entities are not a mapping")
         for path, value in entities.items():
-            _check_entity(path, value)
+            check_entity(path, value)
         try:
             campaign = {k: v for k, v in entities["campaign"].items() if k != "name"}
             return cls(name=name, **campaign, clock=entities.get("clock", {}), encounter=entities.get("encounter"),
@@ -141,7 +141,7 @@ class CampaignState(BaseModel):
 CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session"})   # the "campaign" entity's
 
 
-def _check_entity(path: Any, value: Any) -> None:
+def check_entity(path: Any, value: Any) -> None:
     """One entity of a stored state: a path Furnace writes (`CampaignState.entities`) and a value of its shape."""
     def refuse(reason: str) -> CampaignError:
         return CampaignError(f"the stored campaign does not validate: the entity {str(path)[:80]!r} {reason}")

@@ -40,7 +40,14 @@ from furnace.campaign import commands
 from furnace.campaign import store as stores
 from furnace.campaign.location import sqlite_path
 from furnace.campaign.schema import campaigns, events, snapshots
-from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, check_name
+from furnace.campaign.state import (
+    CampaignError,
+    CampaignState,
+    apply_changes,
+    canonical,
+    check_entity,
+    check_name,
+)
 from furnace.campaign.store import (
     GENESIS,
     Applied,
@@ -246,6 +253,13 @@ def _replay(stored: list[StoredEvent], where: str) -> tuple[list[tuple[StoredEve
     snaps: list[tuple[StoredEvent, str]] = []
     every = stores.SNAPSHOT_EVERY
     for i, e in enumerate(stored):
+        for change in e.changes or []:      # entity by entity, as each event changes it, before anything is written
+            for value in (change["before"], change["after"]):
+                if value is not None:
+                    try:
+                        check_entity(change["path"], value)
+                    except CampaignError as exc:
+                        raise DataFileError(where, f"event {e.seq} ({e.command}): {exc}") from None
         apply_changes(entities, e.changes or [])
         last_of_command = i + 1 == len(stored) or stored[i + 1].command_id != e.command_id
         if last_of_command and e.seq // every > (e.command_id - 1) // every:
