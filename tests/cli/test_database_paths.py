@@ -29,7 +29,8 @@ COMMANDS = {
     "damage": ["damage", "Brakka", "1"],
     "serve --check": ["serve", "--check"],
 }
-READS_CONFIG = ("campaign list", "damage")     # the commands that read the campaign in use
+READS_CONFIG = tuple(COMMANDS)     # every command that opens the database reads the campaign in use first
+
 posix = os.name == "posix"
 
 
@@ -43,6 +44,7 @@ class Case:
     env: Callable[[Path], dict[str, str]] = field(default=lambda _f: {})
     commands: tuple[str, ...] = tuple(COMMANDS)
     only_posix: bool = False
+    names_campaign: bool = True      # damage --campaign keep; False: the campaign in use is read from the config
 
 
 def _made(name: str, content: bytes) -> Callable[[Path], str]:
@@ -130,6 +132,12 @@ def _config(kind: str) -> Callable[[Path], str]:
     return make
 
 
+def _in_config(make: Callable[[Path], str | None], says: str, env: Callable[[Path], dict[str, str]] | None = None, *,
+               only_posix: bool = False) -> Case:
+    """A case of the config folder: every command reads the campaign in use (damage names no campaign)."""
+    return Case(make, says, env or (lambda _f: {}), READS_CONFIG, only_posix, names_campaign=False)
+
+
 def _env(name: str, value: Callable[[Path], str]) -> Callable[[Path], dict[str, str]]:
     return lambda folder: {name: value(folder)}
 
@@ -204,18 +212,16 @@ CASES: dict[str, Case] = {
                                           _env("FURNACE_DATA_DIR", lambda f: _a_file(f) + "/data")),
     "FURNACE_SQLITE_SYNC unknown": Case(lambda f: str(_db(f)), "FURNACE_SQLITE_SYNC must be full or normal",
                                         _env("FURNACE_SQLITE_SYNC", lambda _f: "sometimes")),
-    "FURNACE_CONFIG_DIR a file": Case(lambda f: str(_db(f)), "FURNACE_CONFIG_DIR",
-                                      _env("FURNACE_CONFIG_DIR", _a_file), READS_CONFIG),
-    "FURNACE_CONFIG_DIR /dev/null": Case(lambda f: str(_db(f)), "FURNACE_CONFIG_DIR", _env(
-        "FURNACE_CONFIG_DIR", lambda _f: "/dev/null"), READS_CONFIG, only_posix=True),
-    "campaign.json a FIFO": Case(_config("fifo"), "FIFO", commands=READS_CONFIG, only_posix=True),
-    "campaign.json a link to /dev/zero": Case(_config("/dev/zero"), "device", commands=READS_CONFIG,
-                                              only_posix=True),
-    "campaign.json a link to /dev/urandom": Case(_config("/dev/urandom"), "device", commands=READS_CONFIG,
-                                                 only_posix=True),
-    "campaign.json a folder": Case(_config("dir"), "folder", commands=READS_CONFIG),
-    "campaign.json of 10 MB": Case(_config("huge"), "too large", commands=READS_CONFIG),
-    "campaign.json garbage": Case(_config("{not json"), "furnace campaign use NAME", commands=READS_CONFIG),
+    "FURNACE_CONFIG_DIR a file": _in_config(lambda f: str(_db(f)), "FURNACE_CONFIG_DIR",
+                                            _env("FURNACE_CONFIG_DIR", _a_file)),
+    "FURNACE_CONFIG_DIR /dev/null": _in_config(lambda f: str(_db(f)), "FURNACE_CONFIG_DIR", _env(
+        "FURNACE_CONFIG_DIR", lambda _f: "/dev/null"), only_posix=True),
+    "campaign.json a FIFO": _in_config(_config("fifo"), "FIFO", only_posix=True),
+    "campaign.json a link to /dev/zero": _in_config(_config("/dev/zero"), "device", only_posix=True),
+    "campaign.json a link to /dev/urandom": _in_config(_config("/dev/urandom"), "device", only_posix=True),
+    "campaign.json a folder": _in_config(_config("dir"), "folder"),
+    "campaign.json of 10 MB": _in_config(_config("huge"), "too large"),
+    "campaign.json garbage": _in_config(_config("{not json"), "furnace campaign use NAME"),
 }
 
 
@@ -254,7 +260,8 @@ def test_a_bad_database_is_one_error_line_and_changes_nothing(name: str, command
     for key, value in case.env(place).items():
         monkeypatch.setenv(key, value)
     before = fingerprint(place)
-    code = main([*(["--db", db] if db is not None else []), *COMMANDS[command]])
+    named = ["--campaign", "keep"] if command == "damage" and case.names_campaign else []
+    code = main([*(["--db", db] if db is not None else []), *named, *COMMANDS[command]])
     out, err = capsys.readouterr()
     line = one_error_line(code, out, err)
     assert case.says in line, line

@@ -53,6 +53,7 @@ class Database:
     read_only: str | None
     where: str
     connect: str = ""           # a SQLite URI opening the file for reading only ("": the path itself)
+    new: bool = False           # a SQLite file not made yet
 
 
 def locate(url: str) -> Database:
@@ -84,7 +85,7 @@ def _sqlite(url: str, path: Path) -> Database:
         if asked:
             raise refuse("it does not exist (?mode=ro opens an existing database for reading)") from None
         _check_new(path, where)
-        return Database(url, path, None, where)
+        return Database(url, path, None, where, new=True)
     except OSError as exc:
         raise refuse(files.os_reason(exc, path)) from None
     except ValueError:
@@ -97,27 +98,38 @@ def _sqlite(url: str, path: Path) -> Database:
         _check_header(path, where, refuse)
     asked_by = "&".join(f"{k}={v}" for k, v in query if (k, v) in READ_ONLY_QUERY)
     why = f"it was opened with ?{asked_by}" if asked else _read_only(path, st)
-    return Database(url, path, why, where, _read_only_uri(path) if why else "")
+    return Database(url, path, why, where, _read_only_uri(path, asked_by) if why else "")
 
 
 def _check_new(path: Path, where: str) -> None:
-    """A database to be made: its folder must be there (the data folder is made) and writable."""
+    """A database to be made: its folder must be there and writable (the data folder may be made, by
+    `make_folder`, once the first thing is written: its nearest folder that is there must be writable)."""
     folder = path.parent
     in_data = os.path.realpath(folder) == os.path.realpath(data_dir())
     named = f"{'the data folder' if in_data else 'its folder'} {shown_path(folder)}"
+    if (problem := files.folder_problem(folder)) is not None:
+        raise StoreError(f"cannot make the database {where}: {named} cannot hold it: {problem}")
     if not folder.is_dir():
-        if (problem := files.folder_problem(folder)) is not None:
-            raise StoreError(f"cannot make the database {where}: {named} cannot hold it: {problem}")
         if not in_data:
             raise StoreError(f"cannot make the database {where}: {named} does not exist")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
+        there = next((p for p in folder.parents if p.is_dir()), None)
+        if there is None or (problem := files.folder_problem(there)) is not None or files.cannot_write(there):
             raise StoreError(f"cannot make {named} (FURNACE_DATA_DIR) for the campaign database: "
-                             f"{files.os_reason(exc, folder)}") from None
+                             f"{problem or 'the folder it would be made in cannot be written'}")
+        return
     if files.cannot_write(folder):
         hint = "point FURNACE_DATA_DIR at a folder that can be written" if in_data else "choose another with --db FILE"
         raise StoreError(f"cannot make the database {where}: {named} cannot be written; {hint}")
+
+
+def make_folder(db: Database) -> None:
+    """Make the folder of a database about to be made (the data folder, the first time)."""
+    assert db.path is not None
+    try:
+        db.path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the data folder {shown_path(db.path.parent)} (FURNACE_DATA_DIR) for the "
+                         f"campaign database: {files.os_reason(exc, db.path.parent)}") from None
 
 
 def _check_part(part: Path, what: str, where: str) -> None:
@@ -161,14 +173,14 @@ def _read_only(path: Path, st: os.stat_result) -> str | None:
     return None
 
 
-def _read_only_uri(path: Path) -> str:
-    """How SQLite opens the file for reading: `mode=ro`, which still makes (or uses) the -shm of a database
-    in WAL mode; `immutable=1` where the folder cannot be written and no log waits to be read, so SQLite
-    makes nothing at all."""
+def _read_only_uri(path: Path, asked: str) -> str:
+    """How SQLite opens the file for reading. `?mode=ro` asked: `mode=ro`, which sees what other programs write
+    meanwhile (it makes or uses the -shm of a database in WAL mode). A file nobody may write (its mode, its
+    disk, its folder) and no log waiting to be read: `immutable=1`, which makes nothing beside it. A log
+    waiting: `mode=ro`, to read it."""
     wal = Path(f"{path}-wal")
-    folder_writable = not files.cannot_write(path.parent)
     has_log = wal.exists() and wal.stat().st_size > 0
-    option = "mode=ro" if folder_writable or has_log else "immutable=1"
+    option = "immutable=1" if "immutable=1" in asked or not ("mode=ro" in asked or has_log) else "mode=ro"
     return f"file:{quote(str(path))}?{option}"
 
 
@@ -177,17 +189,32 @@ def _server(url: str) -> Database:
     shown = shown_url(url)
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):     # no URL at all; a port that is no number
         raise StoreError(f"the database {shown!r} is neither a file nor a database URL: give a SQLite file "
                          "(--db campaign.db) or postgresql+psycopg://USER@HOST/DATABASE") from None
     backend = parsed.get_backend_name()
     if backend not in ("postgresql", "sqlite"):
         raise StoreError(f"Furnace keeps campaigns in SQLite or PostgreSQL, not {parsed.drivername}:// ({shown}): "
                          "give a SQLite file or a postgresql+psycopg:// URL")
+    try:
+        (parsed.host or "").encode("idna")
+    except UnicodeError:
+        raise StoreError(f"the database URL {shown!r} names a host that is no host name") from None
     return Database(url, None, None, parsed.render_as_string(hide_password=True))
 
 
 # -- the engine -----------------------------------------------------------------------------------------------
+def stand_in(sync: str) -> Engine:
+    """An empty database in memory, read in the place of a SQLite file not made yet: a command that only reads
+    (or is refused) makes no file; the first write makes the real one (`Store`)."""
+    from sqlalchemy.pool import StaticPool
+
+    made = create_engine("sqlite://", future=True, poolclass=StaticPool,
+                         connect_args={"check_same_thread": False})
+    _sqlite_pragmas(made, sync, read_only=False)
+    return made
+
+
 def engine(db: Database, sync: str) -> Engine:
     """The SQLAlchemy engine of a located database."""
     if db.path is None:

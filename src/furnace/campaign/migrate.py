@@ -12,11 +12,14 @@ does not know is refused, and nothing is written to it. A newer revision is name
 from __future__ import annotations
 
 import shutil
+import threading
+import time
 from datetime import UTC, datetime
 from importlib import resources
 from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import OperationalError
 
 from furnace.campaign.database import use_wal
 from furnace.campaign.location import StoreError, sqlite_path
@@ -38,8 +41,27 @@ def current(store: Store) -> str | None:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
+_ALEMBIC = threading.Lock()     # Alembic keeps the migration running in module state: one at a time a process
+RACE_TRIES = 40        # a database made by two programs at once: the one that loses waits for the other's
+
+
 def opened(store: Store) -> None:
-    """Check that the store's database is Furnace's own and bring it to HEAD (or say why it cannot be)."""
+    """Check that the store's database is Furnace's own and bring it to HEAD (or say why it cannot be).
+
+    Two programs making one new database race: both find it empty, one migrates it, the other's migration
+    fails (the lock taken, or the tables there already). The one that lost looks again, and finds it made."""
+    for attempt in range(RACE_TRIES):
+        try:
+            _open_once(store)
+            return
+        except OperationalError as exc:
+            said = str(exc.orig).lower()
+            if attempt == RACE_TRIES - 1 or not ("locked" in said or "already exists" in said):
+                raise
+            time.sleep(0.05 * (1 + attempt % 4))
+
+
+def _open_once(store: Store) -> None:
     now = schema_revision(store)
     if not store.read_only:
         use_wal(store.engine)       # only now that the file is known to be Furnace's (or empty) is it written
@@ -101,14 +123,16 @@ def upgrade(store: Store, revision: str = "head") -> None:
     _backup(store, now)
     from alembic import command
 
-    command.upgrade(config(store), revision)
+    with _ALEMBIC:
+        command.upgrade(config(store), revision)
 
 
 def downgrade(store: Store, revision: str) -> None:
     _backup(store, current(store))
     from alembic import command
 
-    command.downgrade(config(store), revision)
+    with _ALEMBIC:
+        command.downgrade(config(store), revision)
 
 
 def _backup(store: Store, revision: str | None) -> None:

@@ -116,10 +116,15 @@ class Store:
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
+        self._sync = sqlite_sync() if sqlite_path(url) is not None else "full"     # refused before anything is made
         self.database = database.locate(url)
         # no output of the running command may replace the database (nor its -wal, -shm or -journal)
         files.protect(self.files(), "part of the campaign database, an input of every command")
-        self.engine = database.engine(self.database, sqlite_sync() if self.database.path is not None else "full")
+        # a SQLite file not made yet is read as an empty database in memory until the first write makes it: a
+        # command that only reads, or is refused (a campaign that is not there), leaves no file behind
+        self.unmade = migrate and self.database.new
+        self._making = threading.Lock()
+        self.engine = database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync)
         # the state last read or written, by campaign id, under its event count and last hash: the hash chain
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the
         # state from the snapshot and the log for every command; a rolled-back write never matches it
@@ -131,16 +136,42 @@ class Store:
         self._writers = threading.RLock() if self.engine.dialect.name == "sqlite" else None
         self.folds = 0          # how many times `sync_every` has folded the log into the database
         if migrate:
-            from furnace.campaign.migrate import opened
+            self._opened()
 
-            try:
-                opened(self)
-            except DBAPIError as exc:
-                self.engine.dispose()
-                raise database.explain(exc, self.database) from None
-            except FurnaceError:
-                self.engine.dispose()
-                raise
+    def _opened(self) -> None:
+        from furnace.campaign.migrate import opened
+
+        try:
+            opened(self)
+        except DBAPIError as exc:
+            self.engine.dispose()
+            raise database.explain(exc, self.database) from None
+        except FurnaceError:
+            self.engine.dispose()
+            raise
+
+    def _make(self) -> None:
+        """Make the SQLite file, on the first write to a database not made yet."""
+        with self._making:
+            if not self.unmade:
+                return
+            database.make_folder(self.database)
+            stand_in, self.engine = self.engine, database.engine(self.database, self._sync)
+            self.unmade = False
+            stand_in.dispose()
+            self._latest.clear()
+            self._opened()
+
+    def _made_elsewhere(self) -> bool:
+        """Whether another program made the file meanwhile (then it is read, not the stand-in)."""
+        path = self.database.path
+        return path is not None and path.exists()
+
+    def _must_exist(self, name: str) -> None:
+        """Before a write to a campaign of a database not made yet: the campaign is not there (said without
+        making the file)."""
+        if self.unmade:
+            self.version(name)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -195,6 +226,8 @@ class Store:
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
         if write:
             self.require_writable()
+        if self.unmade and (write or self._made_elsewhere()):
+            self._make()
         try:
             with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
@@ -247,6 +280,7 @@ class Store:
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
+        self._must_exist(name)
         try:
             with self.transaction(write=True) as conn:
                 self.row(conn, name, lock=True)
@@ -255,6 +289,7 @@ class Store:
             raise CampaignError(f"a campaign named {new!r} exists already") from None
 
     def delete(self, name: str) -> None:
+        self._must_exist(name)
         with self.transaction(write=True) as conn:
             cid = self.row(conn, name, lock=True).id
             conn.execute(delete(snapshots).where(snapshots.c.campaign_id == cid))
@@ -308,6 +343,7 @@ class Store:
     # -- writing ---------------------------------------------------------------------------------------
     def apply(self, name: str, command: str, fn: Command, *, expected_version: int | None = None) -> Applied:
         """Run one command on the campaign and append what it did, in one transaction (retried on a clash)."""
+        self._must_exist(name)
         with entered("campaign", command):
             for attempt in range(RETRIES):
                 try:
@@ -384,6 +420,7 @@ class Store:
     # -- undo ------------------------------------------------------------------------------------------
     def undo(self, name: str) -> Applied:
         """Reverse the last command not yet undone, as an event of its own; history is never deleted."""
+        self._must_exist(name)
         with entered("campaign", "undo"):
             for attempt in range(RETRIES):
                 try:

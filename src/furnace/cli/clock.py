@@ -150,7 +150,8 @@ def clock_status(state_file: str | None, profile: str | None, as_json: bool) -> 
         names = sorted(campaign.characters)
     else:
         s = settings()
-        state = s.store().open(s.need_campaign())
+        store, name = s.in_use()
+        state = store.open(name)
         campaign = state.clock_campaign()
         names = sorted(f"{m.character.name} ({m.id})" for m in state.roster.values() if m.status != "dead")
     c = campaign.clock

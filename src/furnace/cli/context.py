@@ -36,12 +36,17 @@ class Settings:
     debug: bool = False
     force: bool = False
     explain: bool = False      # `--explain`: rule ids (and the notes behind a row) in the output
+    choosing: bool = False     # `campaign use`: the campaign in use is replaced, not read
     _store: Store | None = None
 
     def store(self) -> Store:
+        """The campaign store. The campaign in use is read first: a config that cannot be read is refused before
+        the database is made or opened, so a refused command changes nothing."""
         if self._store is None:
             from furnace.campaign.store import Store, resolve_url
 
+            if not self.choosing:
+                self.chosen()
             self._store = Store(resolve_url(self.db))
         return self._store
 
@@ -60,6 +65,12 @@ class Settings:
     def chosen(self) -> str | None:
         """The campaign chosen by flag, environment or `campaign use`, if any."""
         return self.campaign or os.environ.get("FURNACE_CAMPAIGN") or _used()
+
+    def in_use(self) -> tuple[Store, str]:
+        """The store and the campaign in use, the campaign found first: with none chosen, the command is refused
+        before the database is made or opened."""
+        name = self.need_campaign()
+        return self.store(), name
 
     def need_campaign(self) -> str:
         name = self.chosen()

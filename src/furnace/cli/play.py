@@ -95,7 +95,7 @@ def _campaign_fight(file: str | None, rng: Any, rounds: int, profile: str, optio
     from furnace.play.fightfile import load_fight
 
     s = settings()
-    store, name = s.store(), s.need_campaign()
+    store, name = s.in_use()
     state = store.open(name)
     ctx = click.get_current_context()
     if ctx.get_parameter_source("profile") != click.core.ParameterSource.DEFAULT and profile != state.profile:

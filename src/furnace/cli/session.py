@@ -49,7 +49,8 @@ def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = Non
     from furnace.campaign.session import with_faces
 
     s = settings()
-    applied = s.store().apply(s.need_campaign(), command, with_faces(fn, rng) if rng is not None else fn)
+    store, name = s.in_use()
+    applied = store.apply(name, command, with_faces(fn, rng) if rng is not None else fn)
     show(applied.events, as_json)
 
 
@@ -259,7 +260,7 @@ def campaign_recap(number: int | None, as_json: bool) -> None:
     from furnace.campaign.recap import recap
 
     s = settings()
-    result = recap(s.store(), s.need_campaign(), number)
+    result = recap(*s.in_use(), number)
     if as_json:
         _emit(result.to_dict())
         return
@@ -285,4 +286,4 @@ def campaign_session_start(title: str, as_json: bool) -> None:
     from furnace.campaign.session import start_session
 
     s = settings()
-    show(start_session(s.store(), s.need_campaign(), title).events, as_json)
+    show(start_session(*s.in_use(), title).events, as_json)

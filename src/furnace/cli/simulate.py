@@ -129,7 +129,8 @@ def _source(file: str | None, profile: str, options: tuple[str, ...], rounds: in
         from furnace.cli.context import settings
 
         s = settings()
-        state = s.store().open(s.need_campaign())
+        store, name = s.in_use()
+        state = store.open(name)
         from furnace.campaign.commands import rules_of
 
         pairs = tuple(parse_overrides(options, tables=rules_of(state).tables).items())
