@@ -178,7 +178,8 @@ class _Refused(FurnaceError):
 @contextmanager
 def _environment(values: dict[str, str]) -> Iterator[None]:
     clean = {k: v for k, v in os.environ.items() if k not in ENV}
-    with mock.patch.dict(os.environ, {**clean, **values}, clear=True):
+    given = {k: v.replace("\0", "") for k, v in values.items()}    # an environment holds no NUL byte
+    with mock.patch.dict(os.environ, {**clean, **given}, clear=True):
         yield
 
 
