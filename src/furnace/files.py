@@ -4,8 +4,9 @@
 is opened, so nothing blocks or runs forever), under a size limit, as UTF-8; `regular_file` makes the same
 checks for a reader of its own (a SQLite backup). `write_text` (and `write_with`, for a file another library
 makes) writes whole or not at all (a temporary file in the same folder, then `os.replace`), refuses to
-overwrite a file unless forced and never writes over one of the command's inputs. `resolve_inside` keeps a
-file named in a data file (a fight file's party) inside that file's folder unless the user allows otherwise.
+overwrite a file unless forced and never writes over one of the command's inputs; `check_output` makes its
+checks before a long piece of work. `resolve_inside` keeps a file named in a data file (a fight file's party)
+inside that file's folder unless the user allows otherwise.
 
 A command's inputs: inside `command_inputs()` (the CLI opens one per command) every file `read_text` reads
 is remembered, and so is every file `protect` names (the campaign database, its -wal and -shm); no output
@@ -348,6 +349,7 @@ def _replace(target: str, folder: str, produce: Callable[[str], object], mode: i
                 os.unlink(temp)
 
 
+# -- folders and what may be written -------------------------------------------------------------------------
 def folder_problem(path: PathLike) -> str | None:
     """Why `path` cannot be a folder to keep files in (None: it is one, or it can be made)."""
     try:
@@ -367,7 +369,7 @@ def folder_problem(path: PathLike) -> str | None:
     return "it is a file, not a folder"
 
 
-def disk_read_only(path: str | os.PathLike[str]) -> bool:
+def disk_read_only(path: PathLike) -> bool:
     """Whether `path` is on a disk mounted read-only."""
     statvfs = getattr(os, "statvfs", None)
     try:
@@ -376,9 +378,9 @@ def disk_read_only(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def cannot_write(path: str | os.PathLike[str]) -> bool:
+def cannot_write(path: PathLike) -> bool:
     """Whether a file or folder is read-only: by its mode (no one may write it, which holds for the superuser
-    too, as `furnace.files` has it), by the system's say, or by its disk."""
+    too, as `write_text` has it), by the system's say, or by its disk."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):

@@ -4,8 +4,10 @@ A SQLite file is looked at before SQLite opens it: a folder, a FIFO, a device, a
 long, a file that is not SQLite at all, a `-wal` or `-shm` beside it that is not a regular file — each is
 refused naming the file, nothing made or changed. A file that cannot be written (its mode, a read-only
 disk, a folder that cannot be written, or `?mode=ro` in the URL) opens for reading only: SQLite is told so
-(`mode=ro`, or `immutable=1` where not even its shared-memory file can be made), and a command that writes
-is refused saying the database is read-only. Any other URL must be PostgreSQL, reached within
+(`immutable=1`, which makes nothing beside it, or `mode=ro` where others may write or a log waits to be
+read), and a command that writes is refused saying the database is read-only. A file not made yet is read
+as an empty database in memory (`stand_in`) until the first write makes it. Any other URL must be
+PostgreSQL, reached within
 `CONNECT_TIMEOUT` seconds. What the engine reports later (a malformed page, a lock held too long) becomes one
 sentence through `explain`; a password in a URL is never printed.
 """
