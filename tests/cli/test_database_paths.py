@@ -105,6 +105,8 @@ def _part(suffix: str, kind: str) -> Callable[[Path], str]:
         part = Path(f"{db}{suffix}")
         if kind == "dir":
             part.mkdir()
+        elif kind == "bytes":
+            part.write_bytes(random.Random(26).randbytes(4096))
         else:
             os.mkfifo(part)
         return str(db)
@@ -188,6 +190,8 @@ CASES: dict[str, Case] = {
     "a -shm that is a folder": Case(_part("-shm", "dir"), "shared-memory file"),
     "a -shm that is a FIFO": Case(_part("-shm", "fifo"), "shared-memory file", only_posix=True),
     "a -journal that is a folder": Case(_part("-journal", "dir"), "rollback journal"),
+    "a -wal that is not SQLite's": Case(_part("-wal", "bytes"), "write-ahead log"),
+    "a -journal that is not SQLite's": Case(_part("-journal", "bytes"), "is not SQLite's"),
     # -- URLs
     "?mode=ro of no file": Case(lambda f: f"sqlite:///{f}/none.db?mode=ro", "does not exist"),
     "an unknown SQLite option": Case(lambda f: f"sqlite:///{f}/x.db?cache=shared", "not one Furnace reads"),

@@ -41,6 +41,9 @@ from furnace.campaign.location import (
 )
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+# how SQLite's own -wal and -journal begin (a -journal's header may also be zeroed: one no longer in use)
+PART_MAGIC = {"-wal": (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83"),
+              "-journal": (b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", b"\x00" * 8)}
 CONNECT_TIMEOUT = 5          # seconds to reach a PostgreSQL server
 _NONBLOCK = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -95,12 +98,14 @@ def _sqlite(url: str, path: Path) -> Database:
     if (kind := files.not_regular(st.st_mode)) is not None:
         raise refuse(kind)
     for suffix, what in PARTS.items():
-        _check_part(Path(f"{path}{suffix}"), what, where)
+        _check_part(Path(f"{path}{suffix}"), suffix, what, where)
     if st.st_size:
         _check_header(path, where, refuse)
     asked_by = "&".join(f"{k}={v}" for k, v in query if (k, v) in READ_ONLY_QUERY)
     why = f"it was opened with ?{asked_by}" if asked else _read_only(path, st)
-    return Database(url, path, why, where, _read_only_uri(path, asked_by) if why else "")
+    # an empty file is a database not made yet (SQLite makes one in it): made by the first write, like a new one
+    return Database(url, path, why, where, _read_only_uri(path, asked_by) if why else "",
+                    new=not st.st_size and why is None)
 
 
 def _check_new(path: Path, where: str) -> None:
@@ -134,8 +139,9 @@ def make_folder(db: Database) -> None:
                          f"campaign database: {files.os_reason(exc, db.path.parent)}") from None
 
 
-def _check_part(part: Path, what: str, where: str) -> None:
-    """The -wal, -shm or -journal beside the database, if there is one, must be a regular file."""
+def _check_part(part: Path, suffix: str, what: str, where: str) -> None:
+    """The -wal, -shm or -journal beside the database, if there is one, must be a regular file, and a -wal or
+    -journal must be SQLite's (it would take another file of that name for its own, and overwrite it)."""
     if not os.path.lexists(part):
         return
     try:
@@ -146,6 +152,15 @@ def _check_part(part: Path, what: str, where: str) -> None:
     if (kind := files.not_regular(st.st_mode)) is not None:
         raise StoreError(f"cannot open the database {where}: its {what} {shown_path(part)} {kind.removeprefix('it ')}"
                          "; SQLite keeps its own file under that name: move that one away")
+    magics = PART_MAGIC.get(suffix, ())
+    if magics and st.st_size:
+        try:
+            head = files.read_head(part, 8, what=f"the database's {what}")
+        except files.FileAccessError as exc:
+            raise StoreError(f"cannot open the database {where}: {exc}") from None
+        if not any(head.startswith(m) for m in magics):
+            raise StoreError(f"cannot open the database {where}: its {what} {shown_path(part)} is not SQLite's (SQLite "
+                             "would take it for its own and overwrite it): move that file away")
 
 
 def _check_header(path: Path, where: str, refuse: Callable[[str], StoreError]) -> None:
@@ -263,7 +278,7 @@ def _sqlite_pragmas(made: Engine, sync: str, *, read_only: bool) -> None:
     from sqlalchemy import Connection, event
 
     # journal_mode=WAL is not set here: it is written into the file, and a file is written only once it is known to
-    # be Furnace's (`use_wal`, after `migrate.opened` looked at it)
+    # be Furnace's and a command writes to it (`use_wal`: before a migration, before the store's first write)
     pragmas = ("foreign_keys=ON", "busy_timeout=30000") if read_only else (
         f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000")
 

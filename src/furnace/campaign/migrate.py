@@ -63,8 +63,6 @@ def opened(store: Store) -> None:
 
 def _open_once(store: Store) -> None:
     now = schema_revision(store)
-    if not store.read_only:
-        use_wal(store.engine)       # only now that the file is known to be Furnace's (or empty) is it written
     if now == HEAD:
         return
     if store.read_only:
@@ -119,7 +117,7 @@ def upgrade(store: Store, revision: str = "head") -> None:
     now = current(store)
     if now == HEAD and revision == "head":
         return
-    use_wal(store.engine)
+    use_wal(store.engine)           # a migration writes: the file is known to be Furnace's (or empty) by now
     _backup(store, now)
     from alembic import command
 

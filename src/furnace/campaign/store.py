@@ -124,6 +124,7 @@ class Store:
         # command that only reads, or is refused (a campaign that is not there), leaves no file behind
         self.unmade = migrate and self.database.new
         self._making = threading.Lock()
+        self._wal = self.database.path is None       # SQLite: put in WAL mode before the first write, not before
         self.engine = database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync)
         # the state last read or written, by campaign id, under its event count and last hash: the hash chain
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the
@@ -165,7 +166,10 @@ class Store:
     def _made_elsewhere(self) -> bool:
         """Whether another program made the file meanwhile (then it is read, not the stand-in)."""
         path = self.database.path
-        return path is not None and path.exists()
+        try:
+            return path is not None and path.stat().st_size > 0
+        except OSError:
+            return False
 
     def _must_exist(self, name: str) -> None:
         """Before a write to a campaign of a database not made yet: the campaign is not there (said without
@@ -228,6 +232,9 @@ class Store:
             self.require_writable()
         if self.unmade and (write or self._made_elsewhere()):
             self._make()
+        if write and not self._wal:
+            database.use_wal(self.engine)    # a backup restored by copying it here is in rollback-journal mode
+            self._wal = True
         try:
             with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
