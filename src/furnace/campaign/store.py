@@ -232,10 +232,10 @@ class Store:
             self.require_writable()
         if self.unmade and (write or self._made_elsewhere()):
             self._make()
-        if write and not self._wal:
-            database.use_wal(self.engine)    # a backup restored by copying it here is in rollback-journal mode
-            self._wal = True
         try:
+            if write and not self._wal:
+                database.use_wal(self.engine)    # a backup restored by copying it here is in rollback-journal mode
+                self._wal = True
             with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
                 with conn.begin():
