@@ -19,6 +19,7 @@ import click
 from furnace import dice
 from furnace.cli.context import Settings as RunOptions
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option
 from furnace.errors import FurnaceError
 from furnace.public import entered
@@ -53,7 +54,7 @@ def json_option(fn: F) -> F:
 
 
 def seed_option(fn: F) -> F:
-    return click.option("--seed", type=int, default=None,
+    return click.option("--seed", type=WHOLE, default=None,
                         help="Seed the dice for a repeatable result (default: system randomness).")(fn)
 
 
@@ -95,7 +96,7 @@ def _write_back(path: str, text: str, *, inputs: Iterable[str | None] = ()) -> N
     """Save a file the command was asked to update in place (a character, the campaign state): whole or not at all."""
     from furnace import files
 
-    files.write_text(path, text, force=True, inputs=inputs)
+    files.write_text(path, text, in_place=True, inputs=inputs)
 
 
 def _profile_file(profile: str) -> str | None:
@@ -178,6 +179,12 @@ def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, f
     run = ctx.ensure_object(RunOptions)
     run.debug, run.force, run.explain = run.debug or debug, run.force or force, run.explain or explain
     run.db, run.campaign = db or run.db, campaign or run.campaign
+    from furnace import files
+
+    # the files the command reads and the campaign database are its inputs: no output of it may replace one
+    ctx.with_resource(files.command_inputs())
+    files.protect(run.database_files, "part of the campaign database, an input of every command")
+    ctx.call_on_close(run.close)
 
 
 @cli.command()
@@ -256,7 +263,7 @@ def table_show(name: str, as_json: bool) -> None:
 @table.command("roll")
 @click.argument("name")
 @click.option("--die", default=None, help="Roll with this expression instead of the table's own die.")
-@click.option("--level", type=int, default=None, help="Character level, for tables whose die depends on it.")
+@click.option("--level", type=WHOLE, default=None, help="Character level, for tables whose die depends on it.")
 @click.option("--armor", default=None, help="none, light or heavy, for the fumble table.")
 @var_option
 @seed_option
