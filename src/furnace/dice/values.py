@@ -118,6 +118,11 @@ def _name(key: object, expression: str) -> str:
     return name
 
 
+def variable_name(key: object) -> str:
+    """A variable's name checked (a word such as STR or ROOM_DC, ASCII letters, digits and _) and upper-cased."""
+    return _name(key, "")
+
+
 def check_dc(dc: object) -> int:
     if type(dc) is not int:
         raise DiceValueError(f"a DC is a whole number, not {type(dc).__name__} {shown(dc)}")
