@@ -117,18 +117,21 @@ class DiceExpression:
         return self._explain(ScriptedDice(faces), self._bind(variables))
 
     def bounds(self, variables: Mapping[str, int | str] | None = None) -> tuple[int, int]:
-        """The lowest and highest total, rounded down like a roll's total (an explosion followed as far as the
-        exact odds follow it, `bounds.EXPLOSION_DEPTH` new dice a die)."""
+        """The lowest and highest total any roll can give, rounded down like a roll's total (an explosion as far as
+        the roll's limit lets it go: `furnace.dice.bounds`)."""
         lo, hi = interval(self.tree, self._bind(variables), self.text)
         return floor_value(lo), floor_value(hi)
 
     def dice_maximum(self, variables: Mapping[str, int | str] | None = None) -> int:
         """The highest total of the dice alone, read from the parsed expression whatever its shape: every dice
-        group at its highest, added up, numbers left out (`1d8+1d6` → 14, `-1+1d8` → 8, `(1d8+2)` → 8)."""
+        group at its highest (an exploding die at its highest face, once), added up, numbers left out (`1d8+1d6`
+        → 14, `-1+1d8` → 8, `(1d8+2)` → 8)."""
         return dice_maximum(self.tree, self._bind(variables), self.text)
 
     def distribution(self, variables: Mapping[str, int | str] | None = None) -> dict[int, Fraction]:
-        """Each total and its exact probability; a `DiceLimitError` before any work if that would take long."""
+        """Each total and its exact probability; a `DiceLimitError` before any work if that would take long. An
+        explosion is followed to `furnace.dice.odds.EXPLOSION_DEPTH` (9) new dice a die; then the last die
+        stands, as icepool's `explode` does."""
         from furnace.dice.odds import distribution  # the odds are not on the roll path
 
         return distribution(self.tree, self._bind(variables), self.text)

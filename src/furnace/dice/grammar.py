@@ -61,7 +61,8 @@ _NUMBER = re.compile(r"[0-9]+")
 _DIE = re.compile(r"[dD]([0-9]+|%)")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OP = re.compile(r"(adv|dis|rr|ro|ra|mi|ma|dh|dl|k|p|e)([hl<>=]?)([0-9]*)", re.IGNORECASE)
-_SET_OP = re.compile(r"([kp])([hl<>=]?)([0-9]+)(?![A-Za-z0-9_])", re.IGNORECASE)
+_SET_OP = re.compile(r"([kp])([hl<>=]?)([0-9]+)", re.IGNORECASE)
+_SET_OPS = re.compile(r"(?:[kp][hl<>=]?[0-9]+)+(?![A-Za-z0-9_])", re.IGNORECASE)   # not (N)K1, a die named K1
 _NOTE = re.compile(r"\[[^\]]*\]")
 _COMPARE = re.compile(r"==|!=|<=|>=|<|>")
 _TERM = re.compile(r"//|[*/%]")
@@ -197,7 +198,7 @@ class _Parser:
         self.pos += 1
         if len(items) == 1 and not comma:
             if _DIE.match(self.text, self.pos) or (_IDENT.match(self.text, self.pos) and
-                                                   not _SET_OP.match(self.text, self.pos)):
+                                                   not _SET_OPS.match(self.text, self.pos)):
                 return self.count_by(items[0], start)
             ops = self.set_ops()
             if not ops:
@@ -211,7 +212,8 @@ class _Parser:
 
     def set_ops(self) -> list[Operator]:
         ops: list[Operator] = []
-        while m := self.match(_SET_OP):
+        chain = _SET_OPS.match(self.text, self.pos)
+        while chain and self.pos < chain.end() and (m := self.match(_SET_OP)):
             word = cast(OperatorWord, m.group(1).lower())
             ops = _joined(ops, Operator(word, (self.selector(word, m.group(2).lower(), m.group(3)),)))
         return ops

@@ -358,7 +358,7 @@ def group_estimate(node: Dice, variables: Variables, budget: Budget) -> Estimate
     if count == 0:
         return Estimate(1, Fraction(0), Fraction(0), True)
     found = shape(node, budget)
-    values, least, most = kept_range(node, sides, count)
+    values, least, most = kept_range(node, sides, count, EXPLOSION_DEPTH)
     low, high = (min(values), max(values)) if values else (0, 0)
     size = most * high - least * low + 1
     words = [op.word for op in found.each]

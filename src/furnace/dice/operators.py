@@ -218,8 +218,9 @@ def _keep_reach(op: Operator, reach: Reach) -> Reach:
     return Reach(left, new_least if left else 0, new_most if left else 0)
 
 
-def step(op: Operator, reach: Reach, sides: int, depth: int) -> Reach:
-    """The reach after one operator; explosions followed to `depth` new dice a die (as the exact odds are)."""
+def step(op: Operator, reach: Reach, sides: int, depth: int | None) -> Reach:
+    """The reach after one operator; explosions followed to `depth` new dice a die (as the exact odds follow
+    them), or with no bound (None) but the roll's limit."""
     values, least, most = reach
     faces = frozenset(range(1, sides + 1))
     if op.word in ("mi", "ma"):
@@ -238,12 +239,12 @@ def step(op: Operator, reach: Reach, sides: int, depth: int) -> Reach:
     if op.word == "ra":
         return Reach(grown, least, None if most is None else most + 1)
     ranked = sum(s.n for s in op.selectors if s.ranks)   # e with h/l: at most n new dice a round, sides rounds
-    if most is None:
+    if most is None or depth is None:
         return Reach(grown, least, None)
     return Reach(grown, least, most * (depth + 1) + ranked * sides)
 
 
-def reach(sides: int, count: int | None, ops: tuple[Operator, ...], depth: int) -> Reach:
+def reach(sides: int, count: int | None, ops: tuple[Operator, ...], depth: int | None) -> Reach:
     """What the group's kept dice can count as, and how many are kept; `count` None when worked out at roll time."""
     out = Reach(frozenset(range(1, sides + 1)), count or 0, count)
     for op in ops:

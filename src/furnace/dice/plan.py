@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Note, Num, Set, Var, operands
-from furnace.dice.operators import endless, keep_or_drop
+from furnace.dice.operators import keep_or_drop
 from furnace.dice.values import MAX_DICE, Binding, Bindings, DiceValueError, DieValue
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
@@ -44,8 +44,6 @@ def counted_sides(node: Dice, variables: Variables, expression: str) -> int:
     name = node.sides_var or ""
     value = lookup(variables, name, expression)
     if isinstance(value, DieValue):
-        if node.ops and (why := endless(value.sides, None, node.ops)):
-            raise DiceLimitError(f"{node.text} with {name}=d{value.sides}: {why}", expression)
         return value.sides
     typed = node.text[-len(name):]
     before = node.text[: len(node.text) - len(name)]

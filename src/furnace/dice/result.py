@@ -132,10 +132,10 @@ def _dice_text(node: Rolled) -> str:
     glue = ""
     for i, (face, kept) in enumerate(zip(node.faces, node.kept, strict=True)):
         bang = "!" if node.exploded and node.exploded[i] else ""
-        if node.rerolled and node.rerolled[i]:
-            glue += f"~~{face}{bang}~~→"
-            continue
         shown = f"{face} as {node.counts_as[i]}" if node.counts_as and node.counts_as[i] != face else str(face)
+        if node.rerolled and node.rerolled[i]:
+            glue += f"~~{shown}{bang}~~→"
+            continue
         parts.append(glue + (shown + bang if kept else f"~~{shown}{bang}~~"))
         glue = ""
     if glue:
