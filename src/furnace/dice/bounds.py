@@ -67,8 +67,8 @@ def _set(node: Set, spans: list[Interval]) -> Interval:
         highest = (selector.kind == "h") == (op.word == "k")     # keep the highest, or drop the lowest
         kept = n if op.word == "k" else len(spans) - n
         lows, highs = sorted(s[0] for s in spans), sorted(s[1] for s in spans)
-        pick = (lambda values: values[len(values) - kept:]) if highest else (lambda values: values[:kept])
-        return sum(pick(lows), Fraction(0)), sum(pick(highs), Fraction(0))
+        at = len(spans) - kept if highest else 0
+        return sum(lows[at:at + kept], Fraction(0)), sum(highs[at:at + kept], Fraction(0))
     return sum((min(s[0], Fraction(0)) for s in spans), Fraction(0)), sum((max(s[1], Fraction(0)) for s in spans),
                                                                           Fraction(0))
 
