@@ -239,8 +239,10 @@ def roll(expression: str, seed: int | None, faces: str | None, variables: Sequen
          as_json: bool) -> None:
     """Roll a dice expression and show every die.
 
-    Notation: NdM, dM, d%, + - * /, ceil() floor() max() min() abs(), keep/drop (4d6kh3, 2d20kl1,
-    4d6dl1), advantage (d20adv, d20dis), variables bound with --var (d20+STR+PROF, 5HD+3).
+    Notation: NdM, dM, d%, + - * / // %, comparisons (== < >= …), ceil() floor() max() min() abs(),
+    keep/drop (4d6kh3, 2d20kl1, 4d6dl1, 4d6k>4), advantage (d20adv, d20dis), d20's operators (4d6rr1,
+    2d6ro<3, 2d6ra6, 8d6e6, 10d6mi2, 10d6ma5), sets ((1d4, 2+2, 3d6kl1)kh1), annotations (3d6 [fire]),
+    variables bound with --var (d20+STR+PROF, 5HD+3). An expression may start with '-' (-d6).
 
     Example: furnace roll "d20+STR+PROF" --var STR=2 --var PROF=1 --seed 3
     """
