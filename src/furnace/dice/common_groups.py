@@ -1,27 +1,51 @@
-"""The common dice groups with an operator, each rolled by one closure for the compiled roll (`compiled`).
+"""The common dice groups with an operator, written into the compiled roll (`compiled`).
 
-`4d6rr1`, `4d6ro1kh3`, `10d6mi2`, `8d6e6`, `1d6e6`, `2d6ra6`, `4d6k>4`: one operator whose selectors look at
-one face alone (`=`, `<`, `>`; not `h`/`l`), optionally followed — for `rr`, `ro`, `mi` and `ma`, which keep the
-number of dice — by one keep or drop of the highest or lowest. Each closure draws exactly the faces the
-general roller (`operators.roll_group`) draws, in the same order, and gives the same total: the differential
-test of the two (tests/dice/test_compiled.py) holds them to it. A d20 group is left to the general roller, which
-reads its natural.
+`4d6rr1`, `4d6ro1kh3`, `10d6mi2`, `8d6e6`, `1d6e6`, `2d6ra6`, `4d6k>4`: one operator whose selectors look at one
+face alone (`=`, `<`, `>`; not `h`/`l`), optionally followed — for `rr`, `ro`, `mi` and `ma`, which keep the
+number of dice — by one keep or drop of the highest or lowest. The compiled roll draws the group's dice one
+statement a die, tests each face against the chosen faces (a frozenset handed to it as a value), and rolls the
+rerolls round after round — the chosen dice in the order they lie — and the explosions' new dice after every
+die of the group: the faces the general roller (`operators.roll_group`) draws, in the same order, to the same
+total. The differential test of the two (tests/dice/test_compiled.py) holds them to it. A group of more than
+SCALAR_DICE dice is rolled by a closure; a d20 group is left to the general roller, which reads its natural.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple, Protocol
 
 from furnace.dice.ast import Dice
-from furnace.dice.operators import simple_keep, too_many_rolls
+from furnace.dice.operators import kept_by, simple_keep, too_many_rolls
 from furnace.dice.roller import kept_sum
+from furnace.dice.values import MAX_ROLLS
 
-# (the source's random, the faces the roll may still draw for rerolls and explosions) → (total, faces drawn)
-GroupRoll = Callable[[Callable[[], float], int], tuple[int, list[int]]]
+SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
+Random = Callable[[], float]
 
 
-def common_group(node: Dice, expression: str) -> GroupRoll | None:
-    """The closure that rolls the group, or None when the general roller must."""
+class Writer(Protocol):
+    """What the compiled roll's writer offers a group (`compiled._Writer`)."""
+
+    lines: list[str]
+    faces: list[str]
+    grown: list[str]
+    drawn: int
+
+    def assign(self, prefix: str, source: str) -> str: ...
+
+    def constant(self, prefix: str, value: object) -> str: ...
+
+
+class CommonGroup(NamedTuple):
+    word: str                       # the operator
+    match: frozenset[int]           # the faces it chooses
+    n: int                          # its number (mi, ma)
+    keep: tuple[str, int] | None    # the keep or drop after it
+
+
+def common_group(node: Dice) -> CommonGroup | None:
+    """The group's operator for the compiled roll, or None when the general roller must roll it."""
     if node.sides is None or node.count_expr is not None or node.sides == 20 or not node.ops:
         return None
     first, rest = node.ops[0], node.ops[1:]
@@ -29,114 +53,168 @@ def common_group(node: Dice, expression: str) -> GroupRoll | None:
     if (rest and (keep is None or first.word not in ("rr", "ro", "mi", "ma"))) or \
             any(s.ranks for s in first.selectors):
         return None
-    sides, count = node.sides, node.rolled
-    match = frozenset(f for f in range(1, sides + 1) if any(s.matches(f) for s in first.selectors))
-    mode, n = keep if keep is not None else (None, 0)
-    make = _MAKERS.get(first.word)
-    if make is None:
+    match = frozenset(f for f in range(1, node.sides + 1) if any(s.matches(f) for s in first.selectors))
+    return CommonGroup(first.word, match, first.selectors[-1].n, keep)
+
+
+def kept_total(faces: list[str], kept: int, highest: bool) -> str:
+    """The source of the total of the `kept` highest (lowest) of the faces' locals."""
+    count, every = len(faces), ", ".join(faces)
+    if count == 0 or kept == 0:
+        return "0"
+    if kept == count:
+        return " + ".join(faces)
+    if kept == 1:
+        return f"{'max' if highest else 'min'}({every})"
+    if kept == count - 1:
+        return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
+    return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
+
+
+def write(w: Writer, node: Dice, expression: str) -> str | None:
+    """Write the group into the compiled roll; the local holding its total, or None to leave it to the general
+    roller. Faces past the roll's limit (`values.MAX_ROLLS`, counted as the general roller counts) refuse it."""
+    group = common_group(node)
+    if group is None or node.sides is None:
         return None
-    return make(sides, count, match, first.selectors[-1].n, mode, n, expression)
+    count, sides = node.rolled, int(node.sides)
+    if count == 0:
+        return "0"
+    draw = f"int(r() * {sides}) + 1"
+    w.drawn += count
+    chosen = w.constant("M", group.match)
+    room = " - ".join([str(MAX_ROLLS - w.drawn), *(f"len({g})" for g in w.grown)])
+    if count > SCALAR_DICE:
+        return _write_loop(w, group, count, sides, chosen, room, expression)
+    faces = [w.assign("f", draw) for _ in range(count)]
+    w.faces += faces
+    if group.word in ("mi", "ma", "k", "p"):
+        return w.assign("t", _counted(w, group, faces, chosen))
+    refuse = w.constant("L", _refusal(expression))
+    extra = w.assign("x", "()")      # the new faces: a list once there is one
+    w.faces.append(f"*{extra}")
+    w.grown.append(extra)
+    if group.word in ("rr", "ro"):
+        return _write_rerolls(w, group, faces, draw, chosen, room, refuse, extra)
+    total = w.assign("t", " + ".join(faces))
+    any_chosen = " or ".join(f"{f} in {chosen}" for f in faces)
+    if group.word == "ra":
+        w.lines += [f"    if {any_chosen}:", f"        if {room} < 1:", f"            {refuse}()",
+                    f"        {extra} = [{draw}]", f"        {total} += {extra}[0]"]
+        return total
+    more = w.constant("E", _explosions(sides, group.match, expression))
+    w.lines += [f"    if {any_chosen}:",
+                f"        a, {extra} = {more}(r, {room}, {' + '.join(f'({f} in {chosen})' for f in faces)})",
+                f"        {total} += a"]
+    return total
 
 
-def _reroll(sides: int, count: int, match: frozenset[int], _: int, mode: str | None, n: int,
-            expression: str, once: bool = False) -> GroupRoll:
-    repeat = range(count)
+def _counted(w: Writer, group: CommonGroup, faces: list[str], chosen: str) -> str:
+    """The total of `mi`, `ma`, `k` or `p` on the faces, with the keep after `mi`/`ma`."""
+    n = int(group.n)
+    value = {"mi": f"({{f}} if {{f}} > {n} else {n})", "ma": f"({{f}} if {{f}} < {n} else {n})",
+             "k": f"({{f}} if {{f}} in {chosen} else 0)", "p": f"(0 if {{f}} in {chosen} else {{f}})"}[group.word]
+    if group.keep is None:
+        return " + ".join(value.format(f=f) for f in faces) or "0"
+    mode, k = group.keep
+    values = [w.assign("v", value.format(f=f)) for f in faces]
+    return kept_total(values, kept_by(mode, k, len(values)), mode in ("kh", "dl"))
 
-    def roll(r: Callable[[], float], room: int) -> tuple[int, list[int]]:
-        faces = [int(r() * sides) + 1 for _ in repeat]
-        todo = [i for i, f in enumerate(faces) if f in match]
-        if not todo:
-            return kept_sum(faces, mode, n), faces
-        values = faces[:]      # `faces` goes on growing with every face drawn, in order
+
+def _write_rerolls(w: Writer, group: CommonGroup, faces: list[str], draw: str, chosen: str, room: str, refuse: str,
+                   extra: str) -> str:
+    """rr and ro: round after round (one round for ro), each die still chosen rolled again, in the order they lie."""
+    values = [w.assign("v", f) for f in faces]
+    chosen_count = " + ".join(f"({v} in {chosen})" for v in values)
+    body = [f"    if {' or '.join(f'{v} in {chosen}' for v in values)}:",
+            f"        {extra} = []",
+            "        room = " + room,
+            "        k = " + chosen_count,
+            "        while k:" if group.word == "rr" else "        if k:",
+            "            if k > room:",
+            f"                {refuse}()",
+            "            room -= k"]
+    for v in values:
+        body += [f"            if {v} in {chosen}:", f"                {v} = {draw}",
+                 f"                {extra}.append({v})"]
+    if group.word == "rr":
+        body.append("            k = " + chosen_count)
+    w.lines += body
+    mode, n = group.keep if group.keep is not None else ("kh", len(values))
+    return w.assign("t", kept_total(values, kept_by(mode, n, len(values)), mode in ("kh", "dl")))
+
+
+def _write_loop(w: Writer, group: CommonGroup, count: int, sides: int, chosen: str, room: str,
+                expression: str) -> str:
+    """A group of more dice than SCALAR_DICE: drawn in a loop, its operator rolled by a closure."""
+    listed = w.assign("g", f"[int(r() * {sides}) + 1 for _ in range({count})]")
+    w.faces.append(f"*{listed}")
+    mode, n = group.keep if group.keep is not None else ("kh", count)
+    if group.word in ("mi", "ma", "k", "p"):
+        value = {"mi": f"(f if f > {int(group.n)} else {int(group.n)})",
+                 "ma": f"(f if f < {int(group.n)} else {int(group.n)})",
+                 "k": f"(f if f in {chosen} else 0)", "p": f"(0 if f in {chosen} else f)"}[group.word]
+        return w.assign("t", f"kept_sum([{value} for f in {listed}], {mode if group.keep else None!r}, {int(n)})")
+    roll = w.constant("G", _closure(group, sides, expression))
+    total, extra = w.assign("t", "0"), w.assign("x", "[]")
+    w.lines.append(f"    {total}, {extra} = {roll}(r, {room}, {listed})")
+    w.faces.append(f"*{extra}")
+    w.grown.append(extra)
+    return total
+
+
+def _refusal(expression: str) -> Callable[[], None]:
+    def refuse() -> None:
+        raise too_many_rolls(expression)
+
+    return refuse
+
+
+def _explosions(sides: int, match: frozenset[int], expression: str) -> Callable[[Random, int, int],
+                                                                                tuple[int, list[int]]]:
+    """The new dice of `more` exploded dice, round after round: what they add and their faces."""
+    def explode(r: Random, room: int, more: int) -> tuple[int, list[int]]:
+        drawn: list[int] = []
+        while more:
+            if more > room:
+                raise too_many_rolls(expression)
+            room -= more
+            fresh = [int(r() * sides) + 1 for _ in range(more)]
+            drawn += fresh
+            more = len([f for f in fresh if f in match])
+        return sum(drawn), drawn
+
+    return explode
+
+
+def _closure(group: CommonGroup, sides: int, expression: str) -> Callable[[Random, int, list[int]],
+                                                                           tuple[int, list[int]]]:
+    """rr, ro, ra or e on a long group: (random, room, its first faces) → (total, the new faces in order)."""
+    match, once = group.match, group.word == "ro"
+    mode, n = group.keep if group.keep is not None else (None, 0)
+    explode = _explosions(sides, match, expression)
+
+    def roll(r: Random, room: int, faces: list[int]) -> tuple[int, list[int]]:
+        if group.word in ("e", "ra"):
+            more = len([f for f in faces if f in match])
+            if group.word == "e" or not more:
+                added, drawn = explode(r, room, more) if more else (0, [])
+                return sum(faces) + added, drawn
+            if room < 1:
+                raise too_many_rolls(expression)
+            face = int(r() * sides) + 1
+            return sum(faces) + face, [face]
+        values = list(faces)
+        todo = [i for i, f in enumerate(values) if f in match]
+        drawn = []
         while todo:
             if len(todo) > room:
                 raise too_many_rolls(expression)
             room -= len(todo)
             for i in todo:
-                face = int(r() * sides) + 1
-                faces.append(face)
-                values[i] = face
+                values[i] = int(r() * sides) + 1
+                drawn.append(values[i])
             todo = [] if once else [i for i in todo if values[i] in match]
-        return kept_sum(values, mode, n), faces
+        return kept_sum(values, mode, n), drawn
 
     return roll
-
-
-def _reroll_once(sides: int, count: int, match: frozenset[int], least: int, mode: str | None, n: int,
-                 expression: str) -> GroupRoll:
-    return _reroll(sides, count, match, least, mode, n, expression, once=True)
-
-
-def _bound(sides: int, count: int, match: frozenset[int], limit: int, mode: str | None, n: int, expression: str,
-           lowest: bool = True) -> GroupRoll:
-    repeat = range(count)
-
-    def roll(r: Callable[[], float], room: int) -> tuple[int, list[int]]:
-        faces = [int(r() * sides) + 1 for _ in repeat]
-        values = [f if f > limit else limit for f in faces] if lowest else [f if f < limit else limit for f in faces]
-        return kept_sum(values, mode, n), faces
-
-    return roll
-
-
-def _most(sides: int, count: int, match: frozenset[int], limit: int, mode: str | None, n: int,
-          expression: str) -> GroupRoll:
-    return _bound(sides, count, match, limit, mode, n, expression, lowest=False)
-
-
-def _explode(sides: int, count: int, match: frozenset[int], _: int, mode: str | None, n: int,
-             expression: str) -> GroupRoll:
-    repeat = range(count)
-
-    def roll(r: Callable[[], float], room: int) -> tuple[int, list[int]]:
-        faces = [int(r() * sides) + 1 for _ in repeat]
-        total = sum(faces)
-        more = len([f for f in faces if f in match])
-        while more:       # one new die for each die that exploded in the round before
-            if more > room:
-                raise too_many_rolls(expression)
-            room -= more
-            fresh = [int(r() * sides) + 1 for _ in range(more)]
-            faces += fresh
-            total += sum(fresh)
-            more = len([f for f in fresh if f in match])
-        return total, faces
-
-    return roll
-
-
-def _add_one(sides: int, count: int, match: frozenset[int], _: int, mode: str | None, n: int,
-             expression: str) -> GroupRoll:
-    repeat = range(count)
-
-    def roll(r: Callable[[], float], room: int) -> tuple[int, list[int]]:
-        faces = [int(r() * sides) + 1 for _ in repeat]
-        if any(f in match for f in faces):
-            if room < 1:
-                raise too_many_rolls(expression)
-            faces.append(int(r() * sides) + 1)
-        return sum(faces), faces
-
-    return roll
-
-
-def _keep(sides: int, count: int, match: frozenset[int], _: int, mode: str | None, n: int,
-          expression: str, keep: bool = True) -> GroupRoll:
-    repeat = range(count)
-
-    def roll(r: Callable[[], float], room: int) -> tuple[int, list[int]]:
-        faces = [int(r() * sides) + 1 for _ in repeat]
-        return sum([f for f in faces if (f in match) is keep]), faces
-
-    return roll
-
-
-def _drop(sides: int, count: int, match: frozenset[int], _: int, mode: str | None, n: int,
-          expression: str) -> GroupRoll:
-    return _keep(sides, count, match, _, mode, n, expression, keep=False)
-
-
-_MAKERS: dict[str, Callable[..., GroupRoll]] = {
-    "rr": _reroll, "ro": _reroll_once, "mi": _bound, "ma": _most, "e": _explode, "ra": _add_one, "k": _keep,
-    "p": _drop,
-}

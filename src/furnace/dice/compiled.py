@@ -26,12 +26,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
-from furnace.dice.common_groups import GroupRoll, common_group
+from furnace.dice.common_groups import SCALAR_DICE, kept_total
+from furnace.dice.common_groups import write as write_common
 from furnace.dice.operators import kept_by, marks, simple_keep
 from furnace.dice.plan import FUNCTIONS, DiceSource, variables_of
 from furnace.dice.result import Const, Function, Negation, Node, Operation, Rolled, RollResult
-from furnace.dice.roller import FLOAT_SOURCES
-from furnace.dice.values import MAX_ROLLS, bindings
+from furnace.dice.roller import FLOAT_SOURCES, kept_sum
+from furnace.dice.values import bindings
 
 
 class RollFunction(Protocol):
@@ -42,7 +43,6 @@ class RollFunction(Protocol):
 
 
 TreeFunction = Callable[[tuple[int, ...], Mapping[str, Any]], Node]
-SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
 
 
 class _NotFlat(Exception):
@@ -58,7 +58,7 @@ class _Writer:
         self.faces: list[str] = []          # the items of the faces tuple: "f0" or "*g3"
         self.natural: str | None = None     # the natural's expression, once the first d20 group is seen
         self.names: dict[str, str] = {}     # variable name → the local holding its (whole number) value
-        self.groups: list[GroupRoll] = []   # the closures of common groups with an operator: G0, G1 …
+        self.constants: dict[str, object] = {}   # the common groups' chosen faces and closures: M0, G1 …
         self.drawn = 0                      # faces drawn so far whatever the dice show …
         self.grown: list[str] = []          # … and the groups whose number of faces the dice decide
         self.n = 0
@@ -107,7 +107,7 @@ class _Writer:
             faces = [self.assign("f", draw) for _ in range(count)]
             self.faces += faces
             every = ", ".join(faces)
-            total = self._kept_total(faces, every, kept, highest)
+            total = kept_total(faces, kept, highest)
             one = (faces[0] if count == 1 else f"{'max' if highest else 'min'}({every})") if faces else "None"
         else:
             group = self.assign("g", f"[{draw} for _ in range({count})]")
@@ -120,33 +120,16 @@ class _Writer:
         return self.assign("t", total)
 
     def common(self, node: Dice) -> str:
-        """A common group with an operator, rolled by its closure; it is told how many faces the roll may still
-        draw (`operators.MAX_ROLLS`, the limit the general roller keeps)."""
-        roll = common_group(node, self.expression)
-        if roll is None:
+        """A common group with an operator, written by `common_groups`."""
+        total = write_common(self, node, self.expression)
+        if total is None:
             raise _NotFlat
-        self.drawn += node.rolled
-        room = " - ".join([str(MAX_ROLLS - self.drawn), *(f"len({g})" for g in self.grown)])
-        self.n += 1
-        total, group = f"t{self.n}", f"g{self.n}"
-        self.lines.append(f"    {total}, {group} = G{len(self.groups)}(r, {room})")
-        self.groups.append(roll)
-        self.faces.append(f"*{group}")
-        self.grown.append(group)
         return total
 
-    @staticmethod
-    def _kept_total(faces: list[str], every: str, kept: int, highest: bool) -> str:
-        count = len(faces)
-        if count == 0 or kept == 0:
-            return "0"
-        if kept == count:
-            return " + ".join(faces)
-        if kept == 1:
-            return f"{'max' if highest else 'min'}({every})"
-        if kept == count - 1:
-            return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
-        return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
+    def constant(self, prefix: str, value: object) -> str:
+        name = f"{prefix}{len(self.constants)}"
+        self.constants[name] = value
+        return name
 
 
 def _source(writer: _Writer, total: str, explainer: str) -> str:
@@ -275,7 +258,7 @@ def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, gen
         "bindings": bindings, "TEXT": text, "NO_VARIABLES": no_variables, "new": tuple.__new__,
         "RollResult": RollResult, "NAMES": tuple(writer.names), "Negation": Negation, "Operation": Operation,
         "Function": Function, "Rolled": Rolled, "marks": marks,
-        **{f"G{i}": roll for i, roll in enumerate(writer.groups)},
+        "kept_sum": kept_sum, **writer.constants,
     }
     exec(compile(source, "<furnace.dice.compiled>", "exec"), namespace)
     return namespace.get("roll"), namespace.get("tree")

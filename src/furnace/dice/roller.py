@@ -94,12 +94,16 @@ def _rolled(node: Dice, sides: int, pool: list[Die]) -> Rolled:
     rerolled: list[bool] = []
     exploded: list[bool] = []
     for die in pool:
-        last = len(die.faces) - 1
         faces += die.faces
         counts += die.counts
         exploded += die.exploded
-        rerolled += [i < last for i in range(last + 1)]
-        kept += [die.kept and i == last for i in range(last + 1)]
+        if len(die.faces) == 1:      # the common die: one face, never rolled again
+            rerolled.append(False)
+            kept.append(die.kept)
+        else:
+            last = len(die.faces) - 1
+            rerolled += [True] * last + [False]
+            kept += [False] * last + [die.kept]
     words = {op.word for op in node.ops}
     return Rolled(node.text, sides, tuple(faces), tuple(kept), total_of(pool), "dice",
                   tuple(counts) if words & {"mi", "ma"} else (),
