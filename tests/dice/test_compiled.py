@@ -26,10 +26,12 @@ COMPILED = [
     # the common groups with an operator (furnace.dice.common_groups), each a closure the compiled roll calls
     "4d6rr1", "4d6rr<3", "3d6rr1rr6", "4d6ro1kh3", "2d6ro<3", "4d6ro6dl1", "2d6mi2", "10d6mi10", "10d6ma0",
     "10d6ma5", "4d6mi2kh3", "8d6e6", "1d6e6", "3d4e>2", "2d6e6+d20", "2d6ra6", "4d4ra<2", "4d6k>4", "6d6p<3",
-    "4d6k=3", "d20+8d6e6+2d6rr1", "2d2e2+2d2e2",
+    "4d6k=3", "d20+8d6e6+2d6rr1", "2d2e2+2d2e2", "0d6rr1",
+    # more dice than are written one statement a die: drawn in a loop, the operator rolled by a closure
+    "20d6rr1", "30d6e6", "17d6mi2kh5", "20d6k>4", "20d6ra6", "18d6ro<3dl2", "17d4ma2", "25d4p=2",
 ]
 GENERAL = ["d20ro1", "(LVL)d6", "5HD+d20", "d6/2", "ceil(d20/2)", "2HD", "4d6rol1", "4d6e6kh3", "(d6, d6)kh1",
-           "1d6 [fire]", "d6 > 3", "d6 % 3", "d6 // 2", "d20mi2", "4d6k>2kh2", "2d6rah1"]
+           "1d6 [fire]", "d6 > 3", "d6 % 3", "d6 // 2", "d20mi2", "4d6k>2kh2", "2d6rah1", "3d6rr1ro2"]
 VARIABLES: list[dict[str, Any]] = [{"ATK": 3, "PROF": 2, "CHA": -1, "STR": 4}, {"ATK": "5", "PROF": "-2", "CHA": 0,
                                                                                 "STR": "0"}]
 
@@ -126,9 +128,9 @@ def test_a_large_group_is_rolled_in_a_loop_the_same() -> None:
 # -- any plain expression ------------------------------------------------------------------------------------
 _SELECTORS = st.builds(lambda kind, n: f"{kind}{n}", st.sampled_from(["", "<", ">", "="]), st.integers(0, 7))
 _OPERATED = st.one_of(   # one operator (a common group), or one before a keep of the highest or lowest
-    st.builds(lambda n, s, op, sel: f"{n}d{s}{op}{sel}", st.integers(0, 12), st.sampled_from([2, 4, 6, 8, 12]),
+    st.builds(lambda n, s, op, sel: f"{n}d{s}{op}{sel}", st.integers(0, 20), st.sampled_from([2, 4, 6, 8, 12]),
               st.sampled_from(["rr", "ro", "ra", "e", "k", "p"]), _SELECTORS),
-    st.builds(lambda n, s, op, m, keep, k: f"{n}d{s}{op}{m}{keep}{k}", st.integers(0, 12),
+    st.builds(lambda n, s, op, m, keep, k: f"{n}d{s}{op}{m}{keep}{k}", st.integers(0, 20),
               st.sampled_from([4, 6, 10]), st.sampled_from(["rr", "ro", "mi", "ma"]), st.integers(0, 3),
               st.sampled_from(["kh", "kl", "dh", "dl"]), st.integers(0, 13)),
     st.builds(lambda n, s, op, m: f"{n}d{s}{op}{m}", st.integers(0, 12), st.sampled_from([4, 6, 10]),

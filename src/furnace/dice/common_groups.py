@@ -71,6 +71,19 @@ def kept_total(faces: list[str], kept: int, highest: bool) -> str:
     return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
 
 
+def chooses(match: frozenset[int], chosen: str) -> Callable[[str], str]:
+    """The source that tests a face's local against the chosen faces: a comparison when they run unbroken (`== 6`,
+    `>= 5`, `<= 2`), a look-up in the frozenset `chosen` otherwise."""
+    if not match:
+        return lambda f: "False"
+    low, high = min(match), max(match)
+    if len(match) != high - low + 1:
+        return lambda f: f"{f} in {chosen}"
+    if low == high:
+        return lambda f: f"{f} == {low}"
+    return lambda f: f"{f} >= {low}" if low > 1 else f"{f} <= {high}"
+
+
 def write(w: Writer, node: Dice, expression: str) -> str | None:
     """Write the group into the compiled roll; the local holding its total, or None to leave it to the general
     roller. Faces past the roll's limit (`values.MAX_ROLLS`, counted as the general roller counts) refuse it."""
@@ -83,60 +96,72 @@ def write(w: Writer, node: Dice, expression: str) -> str | None:
     draw = f"int(r() * {sides}) + 1"
     w.drawn += count
     chosen = w.constant("M", group.match)
+    test = chooses(group.match, chosen) if count <= SCALAR_DICE else (lambda f: f"{f} in {chosen}")
     room = " - ".join([str(MAX_ROLLS - w.drawn), *(f"len({g})" for g in w.grown)])
     if count > SCALAR_DICE:
         return _write_loop(w, group, count, sides, chosen, room, expression)
     faces = [w.assign("f", draw) for _ in range(count)]
     w.faces += faces
     if group.word in ("mi", "ma", "k", "p"):
-        return w.assign("t", _counted(w, group, faces, chosen))
+        return w.assign("t", _counted(w, group, faces, test))
     refuse = w.constant("L", _refusal(expression))
     extra = w.assign("x", "()")      # the new faces: a list once there is one
     w.faces.append(f"*{extra}")
     w.grown.append(extra)
     if group.word in ("rr", "ro"):
-        return _write_rerolls(w, group, faces, draw, chosen, room, refuse, extra)
+        return _write_rerolls(w, group, faces, draw, test, room, refuse, extra)
     total = w.assign("t", " + ".join(faces))
-    any_chosen = " or ".join(f"{f} in {chosen}" for f in faces)
+    any_chosen = " or ".join(test(f) for f in faces)
     if group.word == "ra":
         w.lines += [f"    if {any_chosen}:", f"        if {room} < 1:", f"            {refuse}()",
                     f"        {extra} = [{draw}]", f"        {total} += {extra}[0]"]
         return total
-    more = w.constant("E", _explosions(sides, group.match, expression))
-    w.lines += [f"    if {any_chosen}:",
-                f"        a, {extra} = {more}(r, {room}, {' + '.join(f'({f} in {chosen})' for f in faces)})",
-                f"        {total} += a"]
+    w.lines += [f"    k = {' + '.join(f'({test(f)})' for f in faces)}",   # round after round: one new
+                "    if k:",                                                       # die for each die that
+                f"        {extra} = []",                                            # exploded in the round before
+                "        room = " + room,
+                "        while k:",
+                "            if k > room:",
+                f"                {refuse}()",
+                "            room -= k",
+                "            for _ in range(k):",
+                f"                y = {draw}",
+                f"                {extra}.append(y)",
+                f"                k += {test('y')}",
+                "                k -= 1",
+                f"        {total} += sum({extra})"]
     return total
 
 
-def _counted(w: Writer, group: CommonGroup, faces: list[str], chosen: str) -> str:
+def _counted(w: Writer, group: CommonGroup, faces: list[str], test: Callable[[str], str]) -> str:
     """The total of `mi`, `ma`, `k` or `p` on the faces, with the keep after `mi`/`ma`."""
     n = int(group.n)
-    value = {"mi": f"({{f}} if {{f}} > {n} else {n})", "ma": f"({{f}} if {{f}} < {n} else {n})",
-             "k": f"({{f}} if {{f}} in {chosen} else 0)", "p": f"(0 if {{f}} in {chosen} else {{f}})"}[group.word]
+    values_of: dict[str, Callable[[str], str]] = {
+        "mi": lambda f: f"({f} if {f} > {n} else {n})", "ma": lambda f: f"({f} if {f} < {n} else {n})",
+        "k": lambda f: f"({f} if {test(f)} else 0)", "p": lambda f: f"(0 if {test(f)} else {f})"}
+    value = values_of[group.word]
     if group.keep is None:
-        return " + ".join(value.format(f=f) for f in faces) or "0"
+        return " + ".join(value(f) for f in faces) or "0"
     mode, k = group.keep
-    values = [w.assign("v", value.format(f=f)) for f in faces]
+    values = [w.assign("v", value(f)) for f in faces]
     return kept_total(values, kept_by(mode, k, len(values)), mode in ("kh", "dl"))
 
 
-def _write_rerolls(w: Writer, group: CommonGroup, faces: list[str], draw: str, chosen: str, room: str, refuse: str,
-                   extra: str) -> str:
+def _write_rerolls(w: Writer, group: CommonGroup, faces: list[str], draw: str, test: Callable[[str], str],
+                   room: str, refuse: str, extra: str) -> str:
     """rr and ro: round after round (one round for ro), each die still chosen rolled again, in the order they lie."""
     values = [w.assign("v", f) for f in faces]
-    chosen_count = " + ".join(f"({v} in {chosen})" for v in values)
-    body = [f"    if {' or '.join(f'{v} in {chosen}' for v in values)}:",
+    chosen_count = " + ".join(f"({test(v)})" for v in values)
+    body = ["    k = " + chosen_count,
+            "    if k:",
             f"        {extra} = []",
             "        room = " + room,
-            "        k = " + chosen_count,
             "        while k:" if group.word == "rr" else "        if k:",
             "            if k > room:",
             f"                {refuse}()",
             "            room -= k"]
     for v in values:
-        body += [f"            if {v} in {chosen}:", f"                {v} = {draw}",
-                 f"                {extra}.append({v})"]
+        body += [f"            if {test(v)}:", f"                {v} = {draw}", f"                {extra}.append({v})"]
     if group.word == "rr":
         body.append("            k = " + chosen_count)
     w.lines += body

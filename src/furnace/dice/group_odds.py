@@ -105,8 +105,8 @@ def shape(node: Dice, budget: Budget) -> Shape:
     added = [i for i, op in enumerate(ops) if op.word == "ra"]
     for op in ops:
         if op.word != "ra" and not _alone(op):
-            raise budget.refuse(f"{node.text} has '{op.word}' choosing the highest or lowest before its last "
-                                "operator")
+            raise budget.refuse(f"{node.text} has '{op.word}' choosing the highest or lowest dice" +
+                                ("" if op.word in ("ro", "e") else " before its last operator"))
     if len(added) > 1:
         raise budget.refuse(f"{node.text} rolls more than one 'ra'")
     words = [op.word for op in ops]
