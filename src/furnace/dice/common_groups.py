@@ -111,26 +111,31 @@ def write(w: Writer, node: Dice, expression: str) -> str | None:
     if group.word in ("rr", "ro"):
         return _write_rerolls(w, group, faces, draw, test, room, refuse, extra)
     total = w.assign("t", " + ".join(faces))
-    any_chosen = " or ".join(test(f) for f in faces)
     if group.word == "ra":
-        w.lines += [f"    if {any_chosen}:", f"        if {room} < 1:", f"            {refuse}()",
-                    f"        {extra} = [{draw}]", f"        {total} += {extra}[0]"]
-        return total
-    w.lines += [f"    k = {' + '.join(f'({test(f)})' for f in faces)}",   # round after round: one new
-                "    if k:",                                                       # die for each die that
-                f"        {extra} = []",                                            # exploded in the round before
-                "        room = " + room,
-                "        while k:",
-                "            if k > room:",
-                f"                {refuse}()",
-                "            room -= k",
-                "            for _ in range(k):",
-                f"                y = {draw}",
-                f"                {extra}.append(y)",
-                f"                k += {test('y')}",
-                "                k -= 1",
-                f"        {total} += sum({extra})"]
+        w.lines += [f"    if {' or '.join(test(f) for f in faces)}:", f"        if {room} < 1:",
+                    f"            {refuse}()", f"        {extra} = [{draw}]", f"        {total} += {extra}[0]"]
+    else:
+        w.lines += _explosions_source(faces, draw, test, room, refuse, extra, total)
     return total
+
+
+def _explosions_source(faces: list[str], draw: str, test: Callable[[str], str], room: str, refuse: str, extra: str,
+                       total: str) -> list[str]:
+    """e: round after round, one new die for each die that exploded in the round before."""
+    return [f"    k = {' + '.join(f'({test(f)})' for f in faces)}",
+            "    if k:",
+            f"        {extra} = []",
+            "        room = " + room,
+            "        while k:",
+            "            if k > room:",
+            f"                {refuse}()",
+            "            room -= k",
+            "            for _ in range(k):",
+            f"                y = {draw}",
+            f"                {extra}.append(y)",
+            f"                k += {test('y')}",
+            "                k -= 1",
+            f"        {total} += sum({extra})"]
 
 
 def _counted(w: Writer, group: CommonGroup, faces: list[str], test: Callable[[str], str]) -> str:
