@@ -32,7 +32,6 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from furnace.dice.ast import AnyNode
-from furnace.dice.bounds import dice_maximum, interval
 from furnace.dice.compiled import RollFunction, TreeFunction, compile_expression
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
 from furnace.dice.natural import ASK_TREE, NaturalReader, compile_natural
@@ -119,6 +118,8 @@ class DiceExpression:
     def bounds(self, variables: Mapping[str, int | str] | None = None) -> tuple[int, int]:
         """The lowest and highest total any roll can give, rounded down like a roll's total (an explosion as far as
         the roll's limit lets it go: `furnace.dice.bounds`)."""
+        from furnace.dice.bounds import interval  # not on the roll path
+
         lo, hi = interval(self.tree, self._bind(variables), self.text)
         return floor_value(lo), floor_value(hi)
 
@@ -126,6 +127,8 @@ class DiceExpression:
         """The highest total of the dice alone, read from the parsed expression whatever its shape: every dice
         group at its highest (an exploding die at its highest face, once), added up, numbers left out (`1d8+1d6`
         → 14, `-1+1d8` → 8, `(1d8+2)` → 8)."""
+        from furnace.dice.bounds import dice_maximum
+
         return dice_maximum(self.tree, self._bind(variables), self.text)
 
     def distribution(self, variables: Mapping[str, int | str] | None = None) -> dict[int, Fraction]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Node = "Num | Var | Dice | BinOp | Neg | Call | Set | Note"
 
@@ -23,10 +23,10 @@ class Var:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Selector:
+class Selector(NamedTuple):
     """Which dice (or set items) an operator acts on, as d20 selects them: `=` the ones showing `n`, `h`/`l` the
-    `n` highest/lowest (the earliest of equal ones first), `<`/`>` the ones below/above `n`."""
+    `n` highest/lowest (the earliest of equal ones first), `<`/`>` the ones below/above `n`. (NamedTuples, as
+    they cost a parse-free `import furnace.dice` less than dataclasses.)"""
 
     kind: SelectorKind
     n: int
@@ -45,8 +45,7 @@ class Selector:
         return self.kind in ("h", "l")
 
 
-@dataclass(frozen=True, slots=True)
-class Operator:
+class Operator(NamedTuple):
     """One operator after a dice group or a set, with its selectors (d20 joins `k1k2` into one keep of both):
     `k` keep, `p` drop, `rr` reroll until none match, `ro` reroll once, `ra` reroll one and add, `e` explode,
     `mi`/`ma` the least/most each die counts as (their one selector is a number)."""
@@ -96,8 +95,7 @@ class Call:
     args: tuple[AnyNode, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Set:
+class Set(NamedTuple):
     """`(1d4, 2+2, 3d6kl1)kh1`: several expressions, each rolled, with keep/drop operators choosing among them
     by their totals (d20's set); `(1d6+1)kh1` is a set of one."""
 
@@ -105,8 +103,7 @@ class Set:
     ops: tuple[Operator, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(NamedTuple):
     """`3d6 [fire]`: an annotation shown with the part it follows; it changes nothing."""
 
     operand: AnyNode
@@ -128,3 +125,18 @@ def operands(node: AnyNode) -> tuple[AnyNode, ...]:
     if isinstance(node, Set):
         return node.items
     return ()
+
+
+def simple_keep(ops: tuple[Operator, ...]) -> tuple[str, int] | None:
+    """("kh"|"kl"|"dh"|"dl", n) when the operators are one keep or drop of the highest or lowest n, else None."""
+    if len(ops) != 1 or ops[0].word not in ("k", "p") or len(ops[0].selectors) != 1:
+        return None
+    selector = ops[0].selectors[0]
+    if not selector.ranks:
+        return None
+    return ("k" if ops[0].word == "k" else "d") + selector.kind, selector.n
+
+
+def kept_by(mode: str, n: int, count: int) -> int:
+    """How many of `count` dice a simple keep counts."""
+    return min(n, count) if mode in ("kh", "kl") else count - min(n, count)

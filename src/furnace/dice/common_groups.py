@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
-from furnace.dice.ast import Dice
-from furnace.dice.operators import kept_by, simple_keep, too_many_rolls
+from furnace.dice.ast import Dice, kept_by, simple_keep
+from furnace.dice.compiled import SCALAR_DICE, kept_total
+from furnace.dice.operators import too_many_rolls
 from furnace.dice.roller import kept_sum
 from furnace.dice.values import MAX_ROLLS
 
-SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
 Random = Callable[[], float]
 
 
@@ -55,20 +55,6 @@ def common_group(node: Dice) -> CommonGroup | None:
         return None
     match = frozenset(f for f in range(1, node.sides + 1) if any(s.matches(f) for s in first.selectors))
     return CommonGroup(first.word, match, first.selectors[-1].n, keep)
-
-
-def kept_total(faces: list[str], kept: int, highest: bool) -> str:
-    """The source of the total of the `kept` highest (lowest) of the faces' locals."""
-    count, every = len(faces), ", ".join(faces)
-    if count == 0 or kept == 0:
-        return "0"
-    if kept == count:
-        return " + ".join(faces)
-    if kept == 1:
-        return f"{'max' if highest else 'min'}({every})"
-    if kept == count - 1:
-        return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
-    return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
 
 
 def chooses(match: frozenset[int], chosen: str) -> Callable[[str], str]:

@@ -25,10 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
-from furnace.dice.common_groups import SCALAR_DICE, kept_total
-from furnace.dice.common_groups import write as write_common
-from furnace.dice.operators import kept_by, marks, simple_keep
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, kept_by, simple_keep
 from furnace.dice.plan import FUNCTIONS, DiceSource, variables_of
 from furnace.dice.result import Const, Function, Negation, Node, Operation, Rolled, RollResult
 from furnace.dice.roller import FLOAT_SOURCES, kept_sum
@@ -43,6 +40,21 @@ class RollFunction(Protocol):
 
 
 TreeFunction = Callable[[tuple[int, ...], Mapping[str, Any]], Node]
+SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
+
+
+def kept_total(faces: list[str], kept: int, highest: bool) -> str:
+    """The source of the total of the `kept` highest (lowest) of the faces' locals."""
+    count, every = len(faces), ", ".join(faces)
+    if count == 0 or kept == 0:
+        return "0"
+    if kept == count:
+        return " + ".join(faces)
+    if kept == 1:
+        return f"{'max' if highest else 'min'}({every})"
+    if kept == count - 1:
+        return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
+    return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
 
 
 class _NotFlat(Exception):
@@ -120,8 +132,10 @@ class _Writer:
         return self.assign("t", total)
 
     def common(self, node: Dice) -> str:
-        """A common group with an operator, written by `common_groups`."""
-        total = write_common(self, node, self.expression)
+        """A common group with an operator, written by `common_groups` (loaded with the first such group)."""
+        from furnace.dice.common_groups import write
+
+        total = write(self, node, self.expression)
         if total is None:
             raise _NotFlat
         return total
@@ -213,7 +227,9 @@ class _TreeWriter:
             marks, total = self.constant((True,) * count), self.local("t", f"sum({faces})")
         else:
             op = self.constant(node.ops[0])
-            marks = self.local("m", f"marks({faces}, {op})")
+            from furnace.dice.operators import marks as keep_marks  # which dice a keep leaves (ties as d20)
+
+            marks = self.local("m", f"{self.constant(keep_marks)}({faces}, {op})")
             total = self.local("t", f"sum([f for f, k in zip({faces}, {marks}) if k])")
         text = self.constant(node.text)
         return (self.local("n", f"new(Rolled, ({text}, {sides}, {faces}, {marks}, {total}, 'dice', (), (), ()))"),
@@ -257,7 +273,7 @@ def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, gen
         **constants, "FLOAT_SOURCES": FLOAT_SOURCES, "general_roll": general_roll, "general_tree": general_tree,
         "bindings": bindings, "TEXT": text, "NO_VARIABLES": no_variables, "new": tuple.__new__,
         "RollResult": RollResult, "NAMES": tuple(writer.names), "Negation": Negation, "Operation": Operation,
-        "Function": Function, "Rolled": Rolled, "marks": marks,
+        "Function": Function, "Rolled": Rolled,
         "kept_sum": kept_sum, **writer.constants,
     }
     exec(compile(source, "<furnace.dice.compiled>", "exec"), namespace)

@@ -26,6 +26,7 @@ for `mi` and `ma`, which act one after the other.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Literal, cast
 
 from furnace.dice.ast import (
@@ -45,7 +46,6 @@ from furnace.dice.ast import (
     Var,
     operands,
 )
-from furnace.dice.operators import endless
 from furnace.dice.plan import count_value, variables_of
 from furnace.dice.values import MAX_DICE, MAX_SIDES
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError
@@ -61,12 +61,19 @@ _NUMBER = re.compile(r"[0-9]+")
 _DIE = re.compile(r"[dD]([0-9]+|%)")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OP = re.compile(r"(adv|dis|rr|ro|ra|mi|ma|dh|dl|k|p|e)([hl<>=]?)([0-9]*)", re.IGNORECASE)
-_SET_OP = re.compile(r"([kp])([hl<>=]?)([0-9]+)", re.IGNORECASE)
-_SET_OPS = re.compile(r"(?:[kp][hl<>=]?[0-9]+)+(?![A-Za-z0-9_])", re.IGNORECASE)   # not (N)K1, a die named K1
-_NOTE = re.compile(r"\[[^\]]*\]")
-_COMPARE = re.compile(r"==|!=|<=|>=|<|>")
-_TERM = re.compile(r"//|[*/%]")
+_COMPARE = ("==", "!=", "<=", ">=", "<", ">")      # tried in this order: "<=" before "<"
+_TERM = ("//", "*", "/", "%")
 OPERATOR = "an operator (+ - * / // % == != < > <= >=) or the end"
+
+
+@cache
+def _pattern(name: str) -> re.Pattern[str]:
+    """The patterns of the rarer forms, compiled when first needed (not by every `import furnace.dice`)."""
+    return re.compile({
+        "note": r"\[[^\]]*\]",
+        "set op": r"([kp])([hl<>=]?)([0-9]+)",
+        "set ops": r"(?:[kp][hl<>=]?[0-9]+)+(?![A-Za-z0-9_])",   # not (N)K1, a die bound to a variable named K1
+    }[name], re.IGNORECASE)
 
 
 def _joined(ops: list[Operator], op: Operator) -> list[Operator]:
@@ -115,10 +122,17 @@ class _Parser:
             raise self.error(f"unexpected {self.text[self.pos]!r}", OPERATOR)
         return node
 
+    def operator(self, ops: tuple[str, ...]) -> str | None:
+        """The operator at the position (skipping whitespace), taken; None if there is none of these."""
+        self.skip()
+        op = next((op for op in ops if self.text.startswith(op, self.pos)), None)
+        self.pos += len(op) if op else 0
+        return op
+
     def comparison(self) -> AnyNode:
         node = self.expr()
-        while self.peek() and (m := self.match(_COMPARE)):
-            node = BinOp(cast(BinaryOp, m.group()), node, self.expr())
+        while op := self.operator(_COMPARE):
+            node = BinOp(cast(BinaryOp, op), node, self.expr())
         return node
 
     def expr(self) -> AnyNode:
@@ -130,8 +144,8 @@ class _Parser:
 
     def term(self) -> AnyNode:
         node = self.factor()
-        while self.peek() and (m := self.match(_TERM)):
-            node = BinOp(cast(BinaryOp, m.group()), node, self.factor())
+        while op := self.operator(_TERM):
+            node = BinOp(cast(BinaryOp, op), node, self.factor())
         return node
 
     def factor(self) -> AnyNode:
@@ -149,7 +163,7 @@ class _Parser:
     def noted(self, node: AnyNode) -> AnyNode:
         notes = []
         while self.peek() == "[":
-            m = self.match(_NOTE)
+            m = self.match(_pattern("note"))
             if m is None:
                 raise self.error("unclosed annotation", "']'")
             notes.append(m.group())
@@ -198,7 +212,7 @@ class _Parser:
         self.pos += 1
         if len(items) == 1 and not comma:
             if _DIE.match(self.text, self.pos) or (_IDENT.match(self.text, self.pos) and
-                                                   not _SET_OPS.match(self.text, self.pos)):
+                                                   not _pattern("set ops").match(self.text, self.pos)):
                 return self.count_by(items[0], start)
             ops = self.set_ops()
             if not ops:
@@ -212,8 +226,8 @@ class _Parser:
 
     def set_ops(self) -> list[Operator]:
         ops: list[Operator] = []
-        chain = _SET_OPS.match(self.text, self.pos)
-        while chain and self.pos < chain.end() and (m := self.match(_SET_OP)):
+        chain = _pattern("set ops").match(self.text, self.pos)
+        while chain and self.pos < chain.end() and (m := self.match(_pattern("set op"))):
             word = cast(OperatorWord, m.group(1).lower())
             ops = _joined(ops, Operator(word, (self.selector(word, m.group(2).lower(), m.group(3)),)))
         return ops
@@ -259,7 +273,7 @@ class _Parser:
         ops, advantage = self.operators(None if count_expr is not None else count)
         node = Dice(count=count, sides=sides, text=self.text[start:self.pos], count_expr=count_expr,
                     ops=tuple(ops), advantage=advantage)
-        if why := endless(sides, None if count_expr is not None else node.rolled, node.ops):
+        if ops and (why := _endless(sides, None if count_expr is not None else node.rolled, node.ops)):
             raise DiceLimitError(f"{node.text}: {why}", self.text, start,
                                  "a selector that leaves some face alone, e.g. rr1 or e6")
         self.add_dice(node.rolled, start)
@@ -333,6 +347,12 @@ class _Parser:
         self.dice_count += n
         if n > MAX_DICE or self.dice_count > MAX_DICE:
             raise DiceLimitError(f"more than {MAX_DICE} dice in one roll", self.text, at)
+
+
+def _endless(sides: int, count: int | None, ops: tuple[Operator, ...]) -> str | None:
+    from furnace.dice.operators import endless  # loaded with the first die that has an operator
+
+    return endless(sides, count, ops)
 
 
 def _has_dice(node: AnyNode) -> bool:

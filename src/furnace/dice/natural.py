@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from furnace.dice.ast import AnyNode, Dice, Set, Var, operands
-from furnace.dice.operators import kept_by, simple_keep
+from furnace.dice.ast import AnyNode, Dice, Set, Var, kept_by, operands, simple_keep
 from furnace.dice.plan import Variables
 
 ASK_TREE = -1          # a reader's answer when only the tree knows

@@ -16,7 +16,7 @@ first (by `h` and `l` alike), as d20 chooses.
 
 Every roll is bounded: a reroll or explosion that would take a roll past `MAX_ROLLS` faces drawn refuses the
 roll (`DiceLimitError`, as d20 raises TooManyRolls), and one that could never end — every face chosen again
-(`1d6rr<7`, `1d1e1`), or `rr` with `h`/`l` — is refused before any die is rolled (`check`).
+(`1d6rr<7`, `1d1e1`), or `rr` with `h`/`l` — is refused before any die is rolled (`endless`).
 """
 
 from __future__ import annotations
@@ -169,21 +169,6 @@ def roll_group(faces: list[int], ops: tuple[Operator, ...], draw: Draw, drawn: i
 
 def total_of(pool: list[Die]) -> int:
     return sum(d.counts[-1] for d in pool if d.kept)
-
-
-def simple_keep(ops: tuple[Operator, ...]) -> tuple[str, int] | None:
-    """("kh"|"kl"|"dh"|"dl", n) when the operators are one keep or drop of the highest or lowest n, else None."""
-    if len(ops) != 1 or ops[0].word not in ("k", "p") or len(ops[0].selectors) != 1:
-        return None
-    selector = ops[0].selectors[0]
-    if not selector.ranks:
-        return None
-    return ("k" if ops[0].word == "k" else "d") + selector.kind, selector.n
-
-
-def kept_by(mode: str, n: int, count: int) -> int:
-    """How many of `count` dice a simple keep counts."""
-    return min(n, count) if mode in ("kh", "kl") else count - min(n, count)
 
 
 # -- what a group can show, worked out before rolling ---------------------------------------------------------------

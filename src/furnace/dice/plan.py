@@ -12,7 +12,6 @@ from fractions import Fraction
 from typing import Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Note, Num, Set, Var, operands
-from furnace.dice.operators import keep_or_drop
 from furnace.dice.values import MAX_DICE, Binding, Bindings, DiceValueError, DieValue
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
@@ -93,6 +92,8 @@ FUNCTIONS: dict[str, Callable[..., Value]] = {
 
 def chosen_total(node: Set, values: list[Value]) -> tuple[list[bool], Value]:
     """Which items of a set count after its keep/drop operators, and their total."""
+    from furnace.dice.operators import keep_or_drop  # loaded with the first set rolled
+
     kept = [True] * len(values)
     for op in node.ops:
         keep_or_drop(op, values, kept)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Note, Num, Set, Var
-from furnace.dice.operators import Die, roll_group, simple_keep, total_of
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Note, Num, Set, Var, simple_keep
 from furnace.dice.plan import (
     ARITHMETIC,
     FUNCTIONS,
@@ -32,6 +32,9 @@ from furnace.dice.result import Bound, Chosen, Const, Function, Negation, Node, 
 from furnace.dice.source import Replay, ScriptedDice
 from furnace.dice.values import DiceValueError, shown
 from furnace.errors import DiceError
+
+if TYPE_CHECKING:   # the operators load with the first group that has one: `furnace roll 1d20+3` never needs them
+    from furnace.dice.operators import Die
 
 Roller = Callable[[DiceSource, Variables], Node]
 _new = tuple.__new__    # builds a result node from all its fields, skipping the NamedTuple's Python-level __new__
@@ -105,7 +108,8 @@ def _rolled(node: Dice, sides: int, pool: list[Die]) -> Rolled:
             rerolled += [True] * last + [False]
             kept += [False] * last + [die.kept]
     words = {op.word for op in node.ops}
-    return Rolled(node.text, sides, tuple(faces), tuple(kept), total_of(pool), "dice",
+    total = sum(d.counts[-1] for d in pool if d.kept)
+    return Rolled(node.text, sides, tuple(faces), tuple(kept), total, "dice",
                   tuple(counts) if words & {"mi", "ma"} else (),
                   tuple(rerolled) if words & {"rr", "ro"} else (),
                   tuple(exploded) if words & {"e", "ra"} else ())
@@ -113,6 +117,8 @@ def _rolled(node: Dice, sides: int, pool: list[Die]) -> Rolled:
 
 def _dice(node: Dice, expression: str) -> Roller:
     text, ops = node.text, node.ops
+    if ops:
+        from furnace.dice.operators import roll_group
     fixed_sides = node.sides
     fixed_count = node.rolled if node.count_expr is None else None
 
@@ -235,6 +241,7 @@ def kept_sum(faces: list[int], mode: str | None, n: int) -> int:
 def _fast_general(node: Dice, expression: str) -> FastRoller:
     """Operators, worked-out counts and dice bound to variables: through `operators.roll_group`, as the tree is."""
     ops = node.ops
+    from furnace.dice.operators import roll_group, total_of
 
     def roll(rng: DiceSource, variables: Variables, out: Faces) -> Value:
         sides = counted_sides(node, variables, expression)
