@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from furnace.dice.ast import Dice, kept_by, simple_keep
-from furnace.dice.compiled import SCALAR_DICE, kept_total
+from furnace.dice.kept_source import SCALAR_DICE, kept_total
 from furnace.dice.operators import too_many_rolls
 from furnace.dice.roller import kept_sum
 from furnace.dice.values import MAX_ROLLS

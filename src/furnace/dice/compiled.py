@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, kept_by, simple_keep
+from furnace.dice.kept_source import SCALAR_DICE, kept_total
 from furnace.dice.plan import FUNCTIONS, DiceSource, variables_of
 from furnace.dice.result import Const, Function, Negation, Node, Operation, Rolled, RollResult
 from furnace.dice.roller import FLOAT_SOURCES, kept_sum
@@ -40,21 +41,6 @@ class RollFunction(Protocol):
 
 
 TreeFunction = Callable[[tuple[int, ...], Mapping[str, Any]], Node]
-SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
-
-
-def kept_total(faces: list[str], kept: int, highest: bool) -> str:
-    """The source of the total of the `kept` highest (lowest) of the faces' locals."""
-    count, every = len(faces), ", ".join(faces)
-    if count == 0 or kept == 0:
-        return "0"
-    if kept == count:
-        return " + ".join(faces)
-    if kept == 1:
-        return f"{'max' if highest else 'min'}({every})"
-    if kept == count - 1:
-        return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
-    return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
 
 
 class _NotFlat(Exception):
