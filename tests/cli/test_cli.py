@@ -56,6 +56,66 @@ def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "Missing argument" in err
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["roll"], "Missing argument 'EXPRESSION' (see furnace roll --help)"),
+    (["roll", "d6", "--times", "0"], "0 is not in the range 1<=x<=1000"),
+    (["roll", "d6", "--times", "1001"], "1001 is not in the range"),
+    (["roll", "d6", "--seed", "abc"], "'abc' is not a valid integer"),
+    (["roll", "d6", "--bogus"], "No such option '--bogus'"),
+    (["roll", "d6", "d8"], "unexpected extra argument"),
+    (["roll", "-d6", "-d8"], "No such option '-d'"),
+    (["bogus"], "No such command 'bogus' (see furnace --help)"),
+    (["table"], "furnace table needs a command: list, roll, show"),
+    ([], "furnace needs a command: "),
+    (["odds", "d6", "--dc", "x"], "'x' is not a valid integer"),
+    (["table", "roll", "fumble", "--level"], "Option '--level' requires an argument"),
+])
+def test_clicks_own_usage_errors_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                         words: str) -> None:
+    """Every mistake on the command line, click's own included, is one line `error: …` on stderr and exit code 2."""
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and words in err, err
+
+
+@pytest.mark.parametrize(("args", "shown"), [
+    (["roll", "-d6", "--seed", "3"], "-d6 → -[2] = -2"),
+    (["roll", "--seed", "3", "-d6"], "-d6 → -[2] = -2"),
+    (["roll", "--seed", "3", "--", "-d6"], "-d6 → -[2] = -2"),
+    (["roll", "-1+d20", "--seed", "2", "--label", "-x"], "-x: -1+d20 → -1 + [20] = 19"),
+    (["roll", "--1", "--seed", "2"], "--1 → --1 = 1"),
+])
+def test_an_expression_may_start_with_a_dash(capsys: pytest.CaptureFixture[str], args: list[str], shown: str) -> None:
+    """`furnace roll "-d6"` needs no `--` (a word after an option that takes a value stays that option's value)."""
+    code, out, err = run(capsys, *args)
+    assert (code, out.strip(), err) == (0, shown, "")
+
+
+def test_odds_of_an_expression_starting_with_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "-d6", "--dc", "-3")
+    assert code == 0 and "P(-d6 ≥ -3) = 1/2" in out
+
+
+@pytest.mark.parametrize(("var", "words"), [
+    ("STR=٣", "neither a whole number nor a die"), ("STR=１", "neither a whole number nor a die"),
+    ("STR=1_000", "neither a whole number nor a die"), ("STR= 3 4", "neither a whole number nor a die"),
+    ("STR=2000000000", "beyond ±1,000,000,000"), ("S.TR=1", "a variable's name is a word"),
+    ("٣=1", "a variable's name is a word"), ("1STR=1", "a variable's name is a word"), ("STR", "NAME=VALUE"),
+])
+def test_var_follows_the_librarys_rules(capsys: pytest.CaptureFixture[str], var: str, words: str) -> None:
+    """`--var` reads a value as the library does (ASCII digits only, or a die) and a name by its rule for names."""
+    code, _out, err = run(capsys, "roll", "d20+STR", "--var", var)
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1 and words in err, err
+
+
+def test_var_refuses_a_name_bound_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """As the library refuses a name bound twice (names ignore case): STR=1 and str=2 is a mistake, not 2."""
+    code, _out, err = run(capsys, "roll", "d20+STR", "--var", "STR=1", "--var", "str=2")
+    assert code == 2 and "STR twice" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, "roll", "d20+STR", "--var", "STR=+2", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["variables"] == {"STR": 2}
+
+
 @pytest.mark.rule("F-BASE-03")
 def test_odds_d20_plus_3_dc_15(capsys: pytest.CaptureFixture[str]) -> None:
     """F-BASE-03 / AMB-06: meet or beat the DC; P(d20+3 ≥ 15) is exactly 9/20."""

@@ -243,8 +243,7 @@ def test_parsing_a_long_sum_fits_a_shallow_stack() -> None:
 @pytest.mark.parametrize(
     ("text", "kind"),
     [("1" * 257, DiceLimitError), ("1001d6", DiceLimitError), ("d10001", DiceLimitError),
-     ("(" * 41 + "1" + ")" * 41, DiceLimitError), ("(1001)d6", DiceLimitError), ("(2*501)d6", DiceLimitError),
-     ("d6ro7", DiceSyntaxError), ("d6mi0", DiceSyntaxError)],
+     ("(" * 41 + "1" + ")" * 41, DiceLimitError), ("(1001)d6", DiceLimitError), ("(2*501)d6", DiceLimitError)],
 )
 def test_typed_limits(text: str, kind: type[DiceError]) -> None:
     refused(lambda: dice.parse(text), kind)
