@@ -38,7 +38,7 @@ import pytest
 
 import furnace
 from furnace import files
-from furnace.dice import odds
+from furnace.dice import group_odds, odds
 from furnace.dice.source import EnteredFaces, ScriptedDice
 from furnace.play import clock
 
@@ -143,8 +143,10 @@ def _wrap(mp: pytest.MonkeyPatch) -> None:
             _add("odds")
             yield value
 
-    mp.setattr(odds, "defaultdict", Table)
-    mp.setattr(odds, "accumulate", prefix_sums)
+    for module in (odds, group_odds):       # the exact odds' tables of totals, and the dice groups' own
+        mp.setattr(module, "defaultdict", Table)
+        if hasattr(module, "accumulate"):
+            mp.setattr(module, "accumulate", prefix_sums)
     for name in ("_leaf_estimate", "_inner_estimate"):
         mp.setattr(odds, name, _counting(getattr(odds, name), "estimated"))
 
