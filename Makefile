@@ -16,12 +16,15 @@ PORT ?= 8000
 run: $(STAMP)      # the table console on http://127.0.0.1:$(PORT)/ (SQLite in the user's data folder)
 	$(BIN)/furnace serve --port $(PORT)
 
-# The whole suite: lint, types, layer contracts, then pytest with a throw-away PostgreSQL (scripts/with-postgres)
+# The whole suite: lint, types, layer contracts, then pytest on two processes (pytest-xdist, a module per process
+# at a time) with a throw-away PostgreSQL of its own (scripts/with-postgres). No test asserts time: it passes on a
+# busy machine and beside another `make test`.
+PYTEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	scripts/with-postgres $(BIN)/pytest
+	scripts/with-postgres $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
 
 browser: $(STAMP)   # only the real-Chromium tests: sheets, plots, the table console (needs /usr/bin/chromium)
 	$(BIN)/pytest -m browser tests/render tests/web

@@ -2,7 +2,8 @@
 ratios measured in the same run (the runs interleaved, the median of each, so a busy neighbour core weighs on
 both sides alike).
 
-Run: .venv/bin/python benchmarks/bench_startup.py [--quick]   (also part of `make bench`)
+Run: .venv/bin/python benchmarks/bench_startup.py [--quick] [--runs N]   (also part of `make bench`; --quick is 5
+runs of each command, the default 15; the test suite's smoke run takes 1)
 
 Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
 ≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
@@ -69,6 +70,7 @@ def distributions(number: int) -> list[tuple[str, float, float]]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5 if quick else 15
     furnace = shutil.which("furnace", path=str(Path(PY).parent))
     if furnace is None:
         sys.exit("the furnace console script is not next to this Python")
@@ -87,12 +89,12 @@ def main() -> None:
             "furnace odds attack": [furnace, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
                                     "--class", "fighter", "--level", "3"],
         }
-        ms = median_ms(cmds, 5 if quick else 15, env)
+        ms = median_ms(cmds, runs, env)
     d20 = ms["d20 one-liner"]
     goals = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs-goblins": ("d20 one-liner", 2.0),
              "furnace funnel": ("d20 one-liner", 2.0), "furnace odds d20+3 --dc 15": ("icepool d20+3 >= 15", 1.2),
              "furnace odds attack": ("icepool attack", 1.2)}
-    print(f"Process wall time, median of {5 if quick else 15} interleaved runs")
+    print(f"Process wall time, median of {runs} interleaved runs")
     print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal")
     for name, value in ms.items():
         if name in goals:

@@ -9,13 +9,14 @@ from hypothesis import HealthCheck, settings
 
 from furnace.dice import ScriptedDice
 
-# The project's plugin for @pytest.mark.rule (the rule marks and the status page), and pytest's own pytester
-# for the plugin's tests.
-pytest_plugins = ["tests.helpers.rule_marks", "pytester"]
+# The project's plugins: @pytest.mark.rule (the rule marks and the status page) and the fuzz suite's counts; and
+# pytest's own pytester for the rule plugin's tests.
+pytest_plugins = ["tests.helpers.rule_marks", "tests.helpers.fuzz_summary", "pytester"]
 
 # No test asserts time, hypothesis's 200 ms deadline and its too-slow health check included: on a busy machine
-# a slow example is not a bug.
-settings.register_profile("furnace", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a slow example is not a bug. No example database either: nothing a test writes lands in the checkout, which
+# two runs (or two xdist workers) may share.
+settings.register_profile("furnace", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 settings.load_profile("furnace")
 
 

@@ -18,7 +18,7 @@ RUNS = {   # script and its smallest arguments -> lines every run must print
     "bench_dice.py": (["--quick"], ["microseconds per roll", "slowest d20/furnace", "ratio furnace/d20"]),
     "bench_engine.py": (["--quick"], ["fights/s (goal", "a round's cost per combatant", "ratio 256/4"]),
     "bench_simulate.py": (["--quick"], ["ratio 2/1", "ratio 256/4"]),
-    "bench_startup.py": (["--quick"], ["furnace fight funnel-vs-goblins", "furnace odds attack",
+    "bench_startup.py": (["--quick", "--runs", "1"], ["furnace fight funnel-vs-goblins", "furnace odds attack",
                                        "Exact distribution"]),
     "bench_campaign.py": (["--sizes", "500,1000"], ["at 1,000 events: open"]),
     "bench_web.py": (["--seconds", "1", "--rate", "20", "--players", "4", "--fanout", "4"],

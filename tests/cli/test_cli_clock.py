@@ -18,6 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+@pytest.mark.rule("F-OPT-07")
 def test_F_OPT_07_timer_runs_out_on_the_clock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """F-OPT-07, AMB-03: a timer of 3 exploration turns fires after 30 minutes, not before; the state persists."""
     state = str(tmp_path / "c.json")
@@ -28,6 +29,7 @@ def test_F_OPT_07_timer_runs_out_on_the_clock(tmp_path: Path, capsys: pytest.Cap
     assert "the ceiling gives way" in out and "runs out" in out
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_edit_and_cancel_what_remains(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """F-CMBT-05 (continual time): the referee sees and edits what remains, or takes it off the clock."""
     state = str(tmp_path / "c.json")

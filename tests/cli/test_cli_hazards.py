@@ -37,6 +37,7 @@ def test_H_help_has_an_example(capsys: pytest.CaptureFixture[str], command: str)
     assert code == 0 and "Example: furnace " + command in out and "--json" in out and "--seed" in out
 
 
+@pytest.mark.rule("H-TRAV-02")
 def test_H_TRAV_02_travel_hides_the_lost_roll(capsys: pytest.CaptureFixture[str]) -> None:
     """H-TRAV-02: 30 days from a seed: one lost roll a day until lost, each marked hidden; the same seed gives the
     same JSON; the text marks the referee's lines."""
@@ -50,12 +51,14 @@ def test_H_TRAV_02_travel_hides_the_lost_roll(capsys: pytest.CaptureFixture[str]
     assert code == 0 and "[referee only]" in out
 
 
+@pytest.mark.rule("H-TRAV-01")
 def test_H_TRAV_01_no_lost_roll_on_a_trail(capsys: pytest.CaptureFixture[str]) -> None:
     """H-TRAV-01: --trail rolls nothing and the party stays on course."""
     data = as_json(capsys, "travel", "--days", "10", "--trail", "--seed", "1")
     assert data["lost"] is False and all(not e["rolls"] for e in data["events"])  # type: ignore[union-attr]
 
 
+@pytest.mark.rule("H-FALL-01")
 def test_H_FALL_01_250_feet_is_20d6(capsys: pytest.CaptureFixture[str]) -> None:
     """H-FALL-01: `fall 250` rolls 20d6; `fall 9` does no damage."""
     data = as_json(capsys, "fall", "250", "--seed", "2")
@@ -67,6 +70,7 @@ def test_H_FALL_01_250_feet_is_20d6(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "10d6" in out
 
 
+@pytest.mark.rule("H-DIS-06")
 def test_H_DIS_06_disease_lists_18_saves(capsys: pytest.CaptureFixture[str]) -> None:
     """H-DIS-06: Green River Fever lists 18 saves, from day 8 00:00 every 4 hours; --days rolls them."""
     data = as_json(capsys, "disease", "Green River Fever")
@@ -83,6 +87,7 @@ def test_H_DIS_06_disease_lists_18_saves(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and "18 saves" in out and "save 18: day 10, 20:00" in out
 
 
+@pytest.mark.rule("H-DIS-02")
 def test_H_DIS_02_disease_from_a_file_and_a_malformed_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """H-DIS-02: a referee's YAML disease; a malformed one exits 2 with one line naming the field."""
     good = tmp_path / "rot.yaml"
@@ -95,6 +100,7 @@ def test_H_DIS_02_disease_from_a_file_and_a_malformed_one(capsys: pytest.Capture
     assert code == 2 and out == "" and err.startswith("error:") and "interval" in err and err.count("\n") == 1
 
 
+@pytest.mark.rule("H-LIGHT-02")
 def test_H_LIGHT_02_light_burn_time_and_radius(capsys: pytest.CaptureFixture[str]) -> None:
     """H-LIGHT-02: a lantern 30' for 24 turns a flask, a candle 10' for 12; a torch is out after 6 turns."""
     lantern = as_json(capsys, "light", "lantern")
@@ -107,6 +113,7 @@ def test_H_LIGHT_02_light_burn_time_and_radius(capsys: pytest.CaptureFixture[str
     assert code == 0 and "30' radius" in out and "6 exploration turns" in out
 
 
+@pytest.mark.rule("H-LANG-03")
 def test_H_LANG_03_language_chance(capsys: pytest.CaptureFixture[str]) -> None:
     """H-LANG-03, AMB-78: INT +2 exotic → 1 in 6; INT +3 local → 4 in 6; magical: never, nothing rolled."""
     assert as_json(capsys, "language", "--int", "2", "--kind", "exotic", "--seed", "1")["chance_in_6"] == 1
@@ -115,6 +122,7 @@ def test_H_LANG_03_language_chance(capsys: pytest.CaptureFixture[str]) -> None:
     assert magic["chance_in_6"] is None and magic["known"] is False
 
 
+@pytest.mark.rule("H-AGE-03")
 def test_H_AGE_03_age_38_to_45_makes_6_saves(capsys: pytest.CaptureFixture[str]) -> None:
     """H-AGE-03, AMB-72: `age --race Human --from 38 --to 45` rolls 6 aging saves (40..45); the same seed agrees."""
     data = as_json(capsys, "age", "--race", "Human", "--from", "38", "--to", "45", "--con", "1", "--seed", "4")

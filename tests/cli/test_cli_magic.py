@@ -34,6 +34,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 SPELLCHECK = ("spellcheck", "--mod", "3", "--prof", "2", "--dc", "14", "--spell", "Fireball")
 
 
+@pytest.mark.rule("F-SPELL-02")
 def test_F_SPELL_02_06_spellcheck_json_with_a_spell(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-02/03/06: d20 face 16 + INT 3 + PROF 2 = 21 ≥ ROOM DC 14 → SL3, 4 Spell Dice: Fireball's SL3 row
     (3d6 fire, CLOSE)."""
@@ -50,6 +51,7 @@ def test_F_SPELL_02_06_spellcheck_json_with_a_spell(capsys: pytest.CaptureFixtur
     assert [e["kind"] for e in data["effects"]] == ["damage", "area"] and data["effects"][0]["dice"] == "3d6"
 
 
+@pytest.mark.rule("F-SPELL-08")
 def test_F_SPELL_08_spellcheck_json_natural_20(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-08: natural 20 + 3 + 3 × 2 = 29 → SL4 and 7 + 2 = 9 Spell Dice; the crit's 2d6 go to the damage."""
     code, out, _ = run(capsys, *SPELLCHECK, "--seed", "2", "--json")
@@ -59,6 +61,7 @@ def test_F_SPELL_08_spellcheck_json_natural_20(capsys: pytest.CaptureFixture[str
     assert data["effects"][0]["dice"] == "5d6+2d6"
 
 
+@pytest.mark.rule("F-SPELL-10")
 def test_F_SPELL_10_spellcheck_natural_1_is_a_mishap(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-10: a natural 1 is a mishap whatever the total; nothing is cast."""
     code, out, _ = run(capsys, *SPELLCHECK, "--seed", "31", "--json")
@@ -66,6 +69,7 @@ def test_F_SPELL_10_spellcheck_natural_1_is_a_mishap(capsys: pytest.CaptureFixtu
     assert code == 0 and data["check"]["mishap"] is True and data["row"] is None and data["effects"] == []
 
 
+@pytest.mark.rule("F-SPELL-02")
 def test_F_SPELL_02_spellcheck_text_and_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-02: the text output explains the roll and the row; the same seed gives the same result."""
     first = run(capsys, *SPELLCHECK, "--seed", "6")
@@ -73,6 +77,7 @@ def test_F_SPELL_02_spellcheck_text_and_repeatable(capsys: pytest.CaptureFixture
     assert first[0] == 0 and "[16] + 3 (INT) + 2 (PROF) = 21" in first[1] and "SL3: 3d6 fire DAM" in first[1]
 
 
+@pytest.mark.rule("F-SPELL-04")
 def test_F_SPELL_04_spellcheck_without_a_spell(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-04: face 15 + 3 + 2 = 20 against --dc 21 fails although 20 is SL2."""
     code, out, _ = run(capsys, "spellcheck", "--mod", "3", "--prof", "2", "--dc", "21", "--seed", "24", "--json")
@@ -81,6 +86,7 @@ def test_F_SPELL_04_spellcheck_without_a_spell(capsys: pytest.CaptureFixture[str
     assert success_level(20, RULES) == (2, 2)
 
 
+@pytest.mark.rule("F-SPELL-12", "F-TAB-13", "F-TAB-19")
 def test_F_SPELL_12_spell_list_json_five_spells(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-12: the five shipped spells, with their kind, die, levels and own mishap table."""
     code, out, _ = run(capsys, "spell", "list", "--json")
@@ -93,11 +99,13 @@ def test_F_SPELL_12_spell_list_json_five_spells(capsys: pytest.CaptureFixture[st
     assert by_name["Chill Touch"]["die"] == "d8" and by_name["Flame Shield"]["levels"] == [3]
 
 
+@pytest.mark.rule("F-TAB-17")
 def test_spell_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "spell", "list")
     assert code == 0 and len(out.strip().splitlines()) == 5 and "F-TAB-17" in out
 
 
+@pytest.mark.rule("F-SPELL-01", "F-TAB-13")
 def test_F_SPELL_01_spell_show_gives_the_referee_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-01: the referee's view: every SL row of Fireball, up to the WONDER."""
     code, out, _ = run(capsys, "spell", "show", "Fireball")
@@ -109,6 +117,7 @@ def test_F_SPELL_01_spell_show_gives_the_referee_every_row(capsys: pytest.Captur
     assert code == 0 and "F-TAB-13 · Fireball" in out
 
 
+@pytest.mark.rule("F-SPELL-01")
 def test_F_SPELL_01_spell_show_player_hides_the_rows(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-01 (REF-28): --player shows only the summary: the lowest row, not the table."""
     code, out, _ = run(capsys, "spell", "show", "fireball", "--player")
@@ -118,12 +127,14 @@ def test_F_SPELL_01_spell_show_player_hides_the_rows(capsys: pytest.CaptureFixtu
         assert hidden not in out
 
 
+@pytest.mark.rule("F-TAB-14")
 def test_spell_show_json_is_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "spell", "show", "Chill Touch", "--json")
     data = json.loads(out)
     assert code == 0 and data["id"] == "F-TAB-14" and len(data["rows"]) == 6
 
 
+@pytest.mark.rule("F-MU-03", "F-SPELL-02")
 def test_F_MU_03_spell_cast_json_with_maelis(capsys: pytest.CaptureFixture[str]) -> None:
     """F-MU-03, F-SPELL-02: Maelis (Magic-user 3, INT 7 → −1, PROF +2) casts Fireball: face 15 − 1 + 2 = 16 → SL2
     (1d6 fire, CLOSE); one spell cast, no depletion SAVE; the file is not written without --write."""
@@ -138,6 +149,7 @@ def test_F_MU_03_spell_cast_json_with_maelis(capsys: pytest.CaptureFixture[str])
     assert Path(MAELIS).read_text(encoding="utf-8") == before
 
 
+@pytest.mark.rule("F-SPELL-11", "F-SPELL-10", "F-TAB-19")
 def test_F_SPELL_11_spell_cast_natural_1_rolls_fireballs_own_table(capsys: pytest.CaptureFixture[str]) -> None:
     """F-SPELL-10/11: Maelis rolls a natural 1 on Fireball: the mishap comes from F-TAB-19."""
     code, out, _ = run(capsys, "spell", "cast", "Fireball", "--caster", MAELIS, "--seed", "31", "--json")
@@ -164,6 +176,7 @@ def test_F_SPELL_11_spell_cast_text_tells_the_mishap_and_its_rule_ids_only_under
     assert code == 0 and "natural 1: a mishap (F-SPELL-10)" in out and "(F-SPELL-10, F-TAB-19)" in out
 
 
+@pytest.mark.rule("F-SPELL-01", "F-SPELL-06")
 def test_F_SPELL_01_spell_new_writes_a_loadable_spell_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """F-SPELL-01, F-SPELL-06: `spell new --seed 2 --out x.yaml` writes a spell ('Sleet Swarm') that
     load_ruleset(table_files=[…]) accepts and get_spell finds, every SL under its 1/2/4/7/11 budget."""
@@ -183,6 +196,7 @@ def test_spell_new_without_out_prints_yaml(capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and "id: house:spell-frost-lance" in out and "spell_kind: ranged" in out
 
 
+@pytest.mark.rule("F-MAGIC-03", "F-MAGIC-01")
 def test_F_MAGIC_03_item_show_mjolnir_json(capsys: pytest.CaptureFixture[str]) -> None:
     """F-MAGIC-01/03: Mjölnir (found as 'Mjolnir') is Epic with a budget of 5 Magic Item Dice."""
     code, out, _ = run(capsys, "item", "show", "Mjolnir", "--json")
@@ -192,6 +206,7 @@ def test_F_MAGIC_03_item_show_mjolnir_json(capsys: pytest.CaptureFixture[str]) -
     assert sum(e["data"]["cost"] for e in data["entries"]) == 5
 
 
+@pytest.mark.rule("F-MAGIC-03")
 def test_F_MAGIC_03_item_show_and_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     """F-MAGIC-03: Shield of Shielding is Uncommon with 1 die."""
     code, out, _ = run(capsys, "item", "show", "shield-of-shielding")

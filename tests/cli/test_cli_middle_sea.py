@@ -31,6 +31,7 @@ def test_middle_sea_commands_have_an_example(name: str) -> None:
     assert "as_json" in params and (name == "coins" or "seed" in params)
 
 
+@pytest.mark.rule("M-GRIEV-01")
 def test_M_GRIEV_01_grievous_command_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     """M-GRIEV-01: `grievous --excess 1 --seed 0` prints the band and its dice; the same seed prints the same."""
     first = run(capsys, "grievous", "--excess", "1", "--seed", "0")
@@ -39,6 +40,7 @@ def test_M_GRIEV_01_grievous_command_is_reproducible(capsys: pytest.CaptureFixtu
     assert code == 0 and err == "" and out.startswith("grievous injury ") and "3d6+EXCESS" in out
 
 
+@pytest.mark.rule("M-GRIEV-09")
 def test_M_GRIEV_09_grievous_json_instant_death(capsys: pytest.CaptureFixture[str]) -> None:
     """M-GRIEV-09: an excess of 18 always reaches 21+: the JSON says instant_death and the character is dead."""
     code, out, _ = run(capsys, "grievous", "--excess", "18", "--seed", "5", "--json")
@@ -47,6 +49,7 @@ def test_M_GRIEV_09_grievous_json_instant_death(capsys: pytest.CaptureFixture[st
     assert {"location", "location_roll", "heal_weeks", "timers", "events", "effects"} <= set(data)
 
 
+@pytest.mark.rule("M-GRIEV-06")
 def test_M_GRIEV_06_grievous_json_reports_location_and_weeks(capsys: pytest.CaptureFixture[str]) -> None:
     """M-GRIEV-06/08: whenever a bone or limb comes up, the JSON has its location roll (and a bone its weeks)."""
     for seed in range(40):
@@ -57,12 +60,14 @@ def test_M_GRIEV_06_grievous_json_reports_location_and_weeks(capsys: pytest.Capt
             assert 1 <= data["location_roll"] <= 12
 
 
+@pytest.mark.rule("M-GRIEV-01")
 def test_M_GRIEV_01_grievous_refuses_no_excess(capsys: pytest.CaptureFixture[str]) -> None:
     """M-GRIEV-01, D-4: an excess of 0 is not a grievous roll: one error line, exit code 2."""
     code, out, err = run(capsys, "grievous", "--excess", "0")
     assert code == 2 and out == "" and err.startswith("error: ") and "D-4" in err
 
 
+@pytest.mark.rule("M-WPN-07", "M-WPN-02")
 def test_M_WPN_07_weapon_mishap_magic_holds(capsys: pytest.CaptureFixture[str]) -> None:
     """M-WPN-02/07: a +20 blade always saves; the JSON gives the outcome and the weapon."""
     code, out, _ = run(capsys, "weapon-mishap", "--class", "sharp", "--magic", "20", "--seed", "1", "--json")
@@ -70,6 +75,7 @@ def test_M_WPN_07_weapon_mishap_magic_holds(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and data["outcome"] == "held" and data["save"]["saved"] and data["weapon"]["notches"] == 0
 
 
+@pytest.mark.rule("M-WPN-04")
 def test_M_WPN_04_weapon_mishap_dry_string_natural_2(capsys: pytest.CaptureFixture[str]) -> None:
     """M-WPN-04: a natural 2 harms only a wet string."""
     code, out, _ = run(capsys, "weapon-mishap", "--class", "strung", "--natural", "2", "--seed", "1")
@@ -78,6 +84,7 @@ def test_M_WPN_04_weapon_mishap_dry_string_natural_2(capsys: pytest.CaptureFixtu
     assert code == 0 and "thin rope saves vs crushing blow" in out
 
 
+@pytest.mark.rule("M-ARM-03", "M-ARM-02")
 def test_M_ARM_03_armor_hit_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     """M-ARM-02/03/04: a +30 armor always saves; a helmet either holds or is destroyed."""
     code, out, _ = run(capsys, "armor-hit", "--piece", "armor", "--attack", "melee", "--magic", "30", "--seed", "2")
@@ -89,6 +96,7 @@ def test_M_ARM_03_armor_hit_text_and_json(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "unknown armor" in err
 
 
+@pytest.mark.rule("M-COIN-01")
 def test_M_COIN_01_coins_command(capsys: pytest.CaptureFixture[str]) -> None:
     """M-COIN-01, CF-44: 1000 coins weigh 10 lb = 100 gpe = 1 load."""
     code, out, _ = run(capsys, "coins", "1000", "--json")

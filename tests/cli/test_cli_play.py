@@ -22,6 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+@pytest.mark.rule("F-INIT-01", "F-CMBT-05")
 def test_F_INIT_01_fight_example_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     """F-INIT-01, F-CMBT-05: `fight FILE --seed 1` exits 0, prints the round-by-round log and a summary, and the
     same seed prints the same text again."""
@@ -34,6 +35,7 @@ def test_F_INIT_01_fight_example_is_reproducible_with_a_seed(capsys: pytest.Capt
     assert "== Round 1 ==" in out and "initiative: party: d6" in out and "After " in out
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_fight_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     """F-CMBT-05: `--json` gives the winner, the rounds and every event with its rolls; the same seed gives the
     same JSON."""
@@ -72,6 +74,7 @@ def test_missing_fight_file_exit_2(capsys: pytest.CaptureFixture[str], tmp_path:
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
 
 
+@pytest.mark.rule("F-CRIT-02", "F-CRIT-01", "F-TAB-30", "F-TAB-31")
 def test_F_CRIT_02_crit_command_level_7_fighter_uses_d20_plus_4(capsys: pytest.CaptureFixture[str]) -> None:
     """F-CRIT-01/02, F-TAB-30/31: `crit --class Fighter --level 7 --seed 2 --json` rolls d20+4 on crit-fighter;
     the total is the face + 4 and names its row; the seed repeats."""
@@ -86,6 +89,7 @@ def test_F_CRIT_02_crit_command_level_7_fighter_uses_d20_plus_4(capsys: pytest.C
     assert run(capsys, "crit", "--class", "Fighter", "--level", "7", "--seed", "2", "--json")[1] == out
 
 
+@pytest.mark.rule("F-CRIT-01", "F-TAB-32", "F-TAB-34", "F-TAB-31")
 @pytest.mark.parametrize(("cls", "level", "table", "die"), [
     ("Cleric", "3", "F-TAB-32", "d10"), ("Magic-user", "1", "F-TAB-34", "d6"), ("0-level", "5", "F-TAB-34", "d4"),
     ("Fighter", "12", "F-TAB-31", "d20+10"),
@@ -99,6 +103,7 @@ def test_F_CRIT_01_crit_command_table_and_die(capsys: pytest.CaptureFixture[str]
     assert code == 0 and data["table"] == table and data["roll"]["expression"] == die
 
 
+@pytest.mark.rule("F-CRIT-01", "F-TAB-31")
 def test_F_CRIT_01_crit_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     """F-CRIT-01: the text form names the table and the die, then lists the row's effects; the rule id
     (F-TAB-31) only under --explain."""
@@ -110,6 +115,7 @@ def test_F_CRIT_01_crit_command_text(capsys: pytest.CaptureFixture[str]) -> None
     assert run(capsys, "--explain", "crit", "--class", "Fighter", "--level", "7", "--seed", "2")[1] == out
 
 
+@pytest.mark.rule("F-CRIT-01", "F-TAB-31", "F-TAB-30")
 def test_F_CRIT_01_a_crit_row_rolls_the_dice_it_names(capsys: pytest.CaptureFixture[str]) -> None:
     """F-TAB-31 row 10 ("+2d10 DAM") at level 3 (a d10, F-TAB-30): faces 10, then 3 and 4 for the 2d10; with
     --no-roll the row's dice are shown as written and only the table's die is rolled."""
@@ -122,6 +128,7 @@ def test_F_CRIT_01_a_crit_row_rolls_the_dice_it_names(capsys: pytest.CaptureFixt
     assert [(r["expression"], r["faces"], r["total"]) for r in json.loads(out)["effect_rolls"]] == [("2d10", [3, 4], 7)]
 
 
+@pytest.mark.rule("F-FUMB-02", "F-TAB-36")
 def test_F_FUMB_02_a_fumble_row_rolls_its_duration(capsys: pytest.CaptureFixture[str]) -> None:
     """F-TAB-36 row 10 in heavy armor (d12 face 10): armor joints lock, no moving for 1d4 rounds (face 3)."""
     code, out, _ = run(capsys, "fumble", "--armor", "heavy", "--faces", "10,3")
@@ -131,6 +138,7 @@ def test_F_FUMB_02_a_fumble_row_rolls_its_duration(capsys: pytest.CaptureFixture
     assert code == 2 and "its 2nd die is a d4" in err
 
 
+@pytest.mark.rule("F-FUMB-02", "F-FUMB-01", "F-TAB-35", "F-TAB-36")
 @pytest.mark.parametrize(("armor", "die", "top"), [("heavy", "d12", 12), ("light", "d8", 8), ("none", "d4", 4)])
 def test_F_FUMB_02_fumble_command_die_by_armor(capsys: pytest.CaptureFixture[str], armor: str, die: str,
                                                top: int) -> None:
@@ -144,6 +152,7 @@ def test_F_FUMB_02_fumble_command_die_by_armor(capsys: pytest.CaptureFixture[str
     assert data["row"]["min"] <= roll["total"] <= data["row"]["max"]
 
 
+@pytest.mark.rule("F-FUMB-02")
 def test_F_FUMB_02_fumble_command_needs_a_known_armor(capsys: pytest.CaptureFixture[str]) -> None:
     """F-FUMB-02: an armor type outside none/light/heavy is a usage error, exit 2."""
     code, _, _ = run(capsys, "fumble", "--armor", "plate")

@@ -49,6 +49,7 @@ def logged(db: str) -> int:
         store.close()
 
 
+@pytest.mark.rule("F-INIT-01", "F-CMBT-01")
 def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.CaptureFixture[str], db: str) -> None:
     code, out, _ = run(capsys, db, "encounter", "start", "--monsters", "goblin x2", "--seed", "3")
     assert code == 0 and "a fight with Goblin x2 begins, ROOM DC 10" in out and "due:" in out
@@ -155,6 +156,7 @@ def test_a_wrong_field_in_a_fight_file_is_refused_with_the_fields_allowed(
     assert code == 2 and expected in err and str(path) in err
 
 
+@pytest.mark.rule("F-MAGIC-02")
 def test_F_MAGIC_02_AMB_59_a_magic_item_used_on_her_turn_from_the_cli(capsys: pytest.CaptureFixture[str],
                                                                       db: str) -> None:
     """`encounter act WHO use --item I`: the Shield of Shielding's +1d4 AC (the entered 3) until her next turn;

@@ -1,6 +1,8 @@
-"""Hardening: every bad file or path is exit code 2 and one line `error: …` naming the path, in well under a
-second; anything else is a bug (exit 1, a request to report it, the traceback only with --debug); output
-files are never overwritten without --force, never over an input, and written whole or not at all.
+"""Hardening: every bad file or path is exit code 2 and one line `error: …` naming the path, refused before the
+work it would cost (no file read past the reader's limit, nothing read at all from a device, a FIFO or a file
+too large, no die rolled before a file is refused: counted by `tests.helpers.work`); anything else is a bug
+(exit 1, a request to report it, the traceback only with --debug); output files are never overwritten without
+--force, never over an input, and written whole or not at all.
 
 One test (or parametrized case) per example of the hardening issue: non-UTF-8 fight/character/clock files,
 a folder, a dangling and a looping symlink, a missing parent folder, a read-only file, /dev/zero and a FIFO
@@ -17,14 +19,17 @@ import os
 import shutil
 import subprocess
 import sys
-import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from furnace import files
 from furnace.cli.app import cli, main
 from furnace.errors import FurnaceError
+from tests.helpers.work import Work, counted
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -33,23 +38,30 @@ BUG_LINE = "furnace: internal error (RuntimeError); please report it — run wit
 posix_only = pytest.mark.skipif(os.name != "posix", reason="symlinks, FIFOs and devices as on POSIX")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str, float]:
-    start = time.perf_counter()
-    code = main(list(args))
-    took = time.perf_counter() - start
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str, Work]:
+    """The command's exit code, its output and error, and the work it did."""
+    with counted() as work:
+        code = main(list(args))
     out = capsys.readouterr()
-    return code, out.out, out.err, took
+    return code, out.out, out.err, work
 
 
-def refused(capsys: pytest.CaptureFixture[str], *args: str, names: str | Path | None = None) -> str:
-    """Exit 2, exactly one line on stderr starting `error:` (naming `names`), within a second; the line."""
-    code, _out, err, took = run(capsys, *args)
+def refused(capsys: pytest.CaptureFixture[str], *args: str, names: str | Path | None = None,
+            reads: int | None = None, rolls: bool = False) -> str:
+    """Exit 2, exactly one line on stderr starting `error:` (naming `names`); the line. Refused before the work:
+    no file read past the reader's limit (`reads`: exactly so many bytes read in all, 0 for none) and no die
+    rolled (unless the command `rolls` before it finds what to refuse: an output it cannot write)."""
+    code, _out, err, work = run(capsys, *args)
     assert code == 2, err
     assert err.startswith("error: ") and err.count("\n") == 1 and err.endswith("\n"), err
     assert "Traceback" not in err
     if names is not None:
         assert str(names) in err, err
-    assert took < 1.0, f"took {took:.2f} s"
+    assert work.bytes <= files.MAX_BYTES + 1 and work.firings == 0, str(work)
+    if reads is not None:
+        assert work.bytes == reads, str(work)
+    if not rolls:
+        assert work.dice == 0, str(work)
     return err.strip()
 
 
@@ -77,7 +89,7 @@ def test_non_utf8_file_is_refused_naming_it(folder: Path, capsys: pytest.Capture
     bad.write_bytes(b'{"name": "caf\xe9 \xff\xfe"}\n')
     args = {"fight": ["fight", str(bad)], "character": ["character", "show", str(bad)],
             "clock": ["clock", "status", "--state", str(bad)]}[kind]
-    err = refused(capsys, *args, names=bad)
+    err = refused(capsys, *args, names=bad, reads=bad.stat().st_size)
     assert "not UTF-8" in err and "line 1" in err
 
 
@@ -86,7 +98,7 @@ def test_non_utf8_file_is_refused_naming_it(folder: Path, capsys: pytest.Capture
 def test_a_folder_as_input_is_refused(folder: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     """A folder given as a fight, character, state or profile file (was: IsADirectoryError)."""
     target = folder / "characters"
-    err = refused(capsys, *[a.replace("{}", str(target)) for a in args], names=target)
+    err = refused(capsys, *[a.replace("{}", str(target)) for a in args], names=target, reads=0)
     assert "folder" in err
 
 
@@ -95,7 +107,7 @@ def test_a_dangling_symlink_is_refused(folder: Path, capsys: pytest.CaptureFixtu
     """A character file that is a symlink to nothing (was: FileNotFoundError)."""
     link = folder / "gone.json"
     link.symlink_to(folder / "deleted.json")
-    err = refused(capsys, "character", "show", str(link), names=link)
+    err = refused(capsys, "character", "show", str(link), names=link, reads=0)
     assert "symlink" in err and "does not exist" in err
 
 
@@ -104,7 +116,7 @@ def test_a_looping_symlink_is_refused(folder: Path, capsys: pytest.CaptureFixtur
     """A fight file that is a symlink loop (was: OSError ELOOP)."""
     (folder / "a.yaml").symlink_to(folder / "b.yaml")
     (folder / "b.yaml").symlink_to(folder / "a.yaml")
-    err = refused(capsys, "fight", str(folder / "a.yaml"), names=folder / "a.yaml")
+    err = refused(capsys, "fight", str(folder / "a.yaml"), names=folder / "a.yaml", reads=0)
     assert "symlink loop" in err
 
 
@@ -114,7 +126,8 @@ def test_a_looping_symlink_is_refused(folder: Path, capsys: pytest.CaptureFixtur
 def test_a_missing_parent_folder_is_refused(folder: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     """Reading from or writing into a folder that does not exist (was: FileNotFoundError)."""
     missing = folder / "no" / "such"
-    err = refused(capsys, *[a.replace("{}", str(missing)) for a in args], names=missing)
+    err = refused(capsys, *[a.replace("{}", str(missing)) for a in args], names=missing,
+                  rolls=args[0] == "funnel")    # the funnel rolls its characters, then finds it cannot write
     assert "does not exist" in err
 
 
@@ -124,9 +137,11 @@ def test_a_read_only_file_is_not_written(folder: Path, capsys: pytest.CaptureFix
     before = hero.read_bytes()
     hero.chmod(0o444)
     try:
-        err = refused(capsys, "character", "level-up", str(hero), "--ability", "STR", "--seed", "1", names=hero)
+        err = refused(capsys, "character", "level-up", str(hero), "--ability", "STR", "--seed", "1", names=hero,
+                      rolls=True)
         assert "read-only" in err and hero.read_bytes() == before
-        assert refused(capsys, "--force", "character", "level-up", str(hero), "--ability", "STR", names=hero)
+        assert refused(capsys, "--force", "character", "level-up", str(hero), "--ability", "STR", names=hero,
+                       rolls=True)
     finally:
         hero.chmod(0o644)
 
@@ -152,8 +167,8 @@ def test_a_file_without_read_permission_is_refused(folder: Path, capsys: pytest.
                                   ["clock", "status", "--state", "/dev/zero"], ["disease", "/dev/zero"],
                                   ["rules", "list", "--profile", "/dev/zero"]])
 def test_dev_zero_as_input_is_refused_at_once(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
-    """/dev/zero as an input file (was: reading forever into gigabytes)."""
-    err = refused(capsys, *args)
+    """/dev/zero as an input file (was: reading forever into gigabytes): not one byte is read."""
+    err = refused(capsys, *args, reads=0)
     assert "/dev/zero" in err or "unknown disease" in err
 
 
@@ -164,7 +179,7 @@ def test_a_fifo_as_input_is_refused_without_blocking(folder: Path, capsys: pytes
     """A FIFO nobody writes to (was: blocking forever on open)."""
     fifo = folder / "pipe"
     os.mkfifo(fifo)
-    assert "FIFO" in refused(capsys, *command, str(fifo), names=fifo)
+    assert "FIFO" in refused(capsys, *command, str(fifo), names=fifo, reads=0)
 
 
 @pytest.mark.parametrize("command", [["fight"], ["character", "show"], ["clock", "status", "--state"]])
@@ -174,7 +189,7 @@ def test_a_50_mb_file_is_refused_before_reading(folder: Path, capsys: pytest.Cap
     big = folder / "big"
     with big.open("wb") as stream:
         stream.truncate(50 * 1024 * 1024)
-    assert "too large (50.0 MB" in refused(capsys, *command, str(big), names=big)
+    assert "too large (50.0 MB" in refused(capsys, *command, str(big), names=big, reads=0)
 
 
 @pytest.mark.parametrize("monsters", [
@@ -182,11 +197,35 @@ def test_a_50_mb_file_is_refused_before_reading(folder: Path, capsys: pytest.Cap
     "".join("  - {name: Goblin}\n" for _ in range(20_000)),                   # 20,000 entries
 ])
 def test_20000_combatants_are_refused_before_building(folder: Path, capsys: pytest.CaptureFixture[str],
-                                                      monsters: str) -> None:
-    """20,000 combatants (was: no end, gigabytes): refused by count before one is built."""
+                                                      monkeypatch: pytest.MonkeyPatch, monsters: str) -> None:
+    """20,000 combatants (was: no end, gigabytes): refused by count before one is built, the entries read
+    from the parser's events no further than the first entry too many (a few events an entry)."""
+    from furnace.play import combatant, fightfile
+    from furnace.play.fightfile import MAX_COMBATANTS
+
+    counts = {"events": 0, "built": 0}
+    parse = yaml.parse
+
+    def counted_parse(*args: Any, **kwargs: Any) -> Iterator[yaml.Event]:
+        for event in parse(*args, **kwargs):
+            counts["events"] += 1
+            yield event
+
+    def building(make: Callable[..., Any]) -> Callable[..., Any]:
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            counts["built"] += 1
+            return make(*args, **kwargs)
+        return counting
+
+    monkeypatch.setattr(yaml, "parse", counted_parse)
+    for module in (combatant, fightfile):
+        monkeypatch.setattr(module, "monster", building(combatant.monster))
+        monkeypatch.setattr(module, "from_character", building(combatant.from_character))
     fight = folder / "horde.yaml"
     fight.write_text("room_dc: 10\nparty:\n  - {file: characters/agna.json}\nmonsters:\n" + monsters, encoding="utf-8")
     assert "at most 500 combatants" in refused(capsys, "fight", str(fight), names=fight)
+    assert counts["built"] == 0
+    assert 0 < counts["events"] <= 6 * (MAX_COMBATANTS + 1) + 20, counts    # 20,000 entries: 80,000 events
 
 
 def test_500_combatants_are_still_a_fight(folder: Path) -> None:
@@ -221,7 +260,7 @@ def test_output_onto_the_profile_file_is_refused(folder: Path, capsys: pytest.Ca
     profile = folder / "house.yaml"
     profile.write_text("name: house\nextends: furnace\noptions: {}\n", encoding="utf-8")
     err = refused(capsys, "--force", "funnel", "--seed", "1", "--profile", str(profile), "--html", str(profile),
-                  names=profile)
+                  names=profile, rolls=True)
     assert "input of this command" in err and profile.read_text(encoding="utf-8").startswith("name: house")
 
 
@@ -234,7 +273,7 @@ def test_an_existing_output_needs_force(folder: Path, capsys: pytest.CaptureFixt
     out = folder / "existing.out"
     out.write_text("keep me", encoding="utf-8")
     args = [a.replace("{hero}", str(folder / "hero.json")) for a in args]
-    err = refused(capsys, *args, str(out), names=out)
+    err = refused(capsys, *args, str(out), names=out, rolls=args[0] in ("funnel", "spell"))
     assert "already exists" in err and "--force" in err and out.read_text(encoding="utf-8") == "keep me"
     assert main(["--force", *args, str(out)]) == 0
     assert out.read_text(encoding="utf-8") != "keep me"
@@ -248,7 +287,7 @@ def test_a_folder_as_output_is_refused_and_left_alone(folder: Path, capsys: pyte
     """The rename target is a folder: refused even with --force, nothing written, no temporary file left."""
     target = folder / "out.html"
     target.mkdir()
-    err = refused(capsys, "--force", "funnel", "--seed", "1", "--html", str(target), names=target)
+    err = refused(capsys, "--force", "funnel", "--seed", "1", "--html", str(target), names=target, rolls=True)
     assert "folder" in err and target.is_dir() and list(target.iterdir()) == []
     assert not list(folder.glob(".furnace-*"))
 
@@ -265,7 +304,7 @@ def test_a_failed_write_leaves_the_old_file_whole(folder: Path, capsys: pytest.C
         raise OSError(errno.ENOSPC if fail == "fsync" else errno.EXDEV, "refused")
 
     monkeypatch.setattr(os, fail, broken)
-    err = refused(capsys, "--force", "funnel", "--seed", "1", "--html", str(out), names=out)
+    err = refused(capsys, "--force", "funnel", "--seed", "1", "--html", str(out), names=out, rolls=True)
     assert ("no space" if fail == "fsync" else "across devices") in err
     assert out.read_text(encoding="utf-8") == "the old sheet"
     assert sorted(p.name for p in folder.iterdir()) == ["characters", "fight.yaml", "hero.json", "sheet.html"]
@@ -376,11 +415,26 @@ def test_a_wrong_field_is_refused_with_the_allowed_fields(folder: Path, capsys: 
     "room_dc: " + "9" * 5000 + "\n",
     "room_dc: &x [*x]\n",
 ])
-def test_yaml_bombs_are_refused_quickly(folder: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
-    """A billion laughs, deep nesting, an over-long integer, an alias to itself: refused, not built."""
+def test_yaml_bombs_are_refused_before_they_are_built(folder: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """A billion laughs, deep nesting, an alias to itself: refused from the parsed nodes, no value built; an
+    over-long integer: refused by the one value that cannot be built."""
+    from furnace.cli.app import load_rules
+    from furnace.rules.datafile import LOADER
+
+    load_rules("furnace", [])        # the packaged tables, built once a process, are built before counting
+    built = []
+    construct = LOADER.construct_document
+
+    def counting(self: Any, node: yaml.Node) -> Any:
+        built.append(node)
+        return construct(self, node)
+
+    monkeypatch.setattr(LOADER, "construct_document", counting)
     fight = folder / "bomb.yaml"
     fight.write_text(text, encoding="utf-8")
-    refused(capsys, "fight", str(fight), names=fight)
+    refused(capsys, "fight", str(fight), names=fight, reads=len(text))
+    assert len(built) == ("9" * 5000 in text)
 
 
 # -- the clock state ----------------------------------------------------------------------------------------------

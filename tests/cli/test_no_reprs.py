@@ -122,6 +122,7 @@ def test_a_session_on_the_campaign_shows_sentences(here: Path) -> None:
     assert not found, "\n".join(found[:40])
 
 
+@pytest.mark.rule("F-TAB-31", "F-DEATH-01")
 def test_rule_ids_only_under_explain(here: Path) -> None:
     """Issue 12: the referee's output of table roll, crit, fumble, check, fight and encounter names no rule id;
     `--explain` (on the command or on `furnace`) shows them: F-TAB-31 for the crit table, F-DEATH-01 for a

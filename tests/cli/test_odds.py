@@ -20,6 +20,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+@pytest.mark.rule("F-BASE-03")
 def test_F_BASE_03_the_expression_form_stays_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     for args in (("odds", "d20+3", "--dc", "15"), ("odds", "dice", "d20+3", "--dc", "15"),
                  ("odds", "--var", "X=3", "d20+X", "--dc", "15")):
@@ -28,6 +29,7 @@ def test_F_BASE_03_the_expression_form_stays_the_default(capsys: pytest.CaptureF
         assert "≥ 15) = 9/20" in out
 
 
+@pytest.mark.rule("F-BASE-03")
 def test_F_BASE_03_the_dc_is_read_off_the_one_distribution(capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The DC's probability costs no second computation of the odds."""
@@ -49,6 +51,7 @@ def test_F_BASE_03_the_dc_is_read_off_the_one_distribution(capsys: pytest.Captur
     assert json.loads(out)["p_at_least_dc"] == str(Fraction(peer.quantity(True), peer.denominator()))
 
 
+@pytest.mark.rule("F-CRIT-01", "F-TAB-34")
 def test_F_CRIT_01_02_odds_attack(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
                          "--class", "fighter", "--level", "3")
@@ -60,6 +63,7 @@ def test_F_CRIT_01_02_odds_attack(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["p_hit"] == "1/2" and data["crit_die"] == "d4"          # a 0-level character: F-TAB-34, d4
 
 
+@pytest.mark.rule("F-CRIT-01")
 def test_F_CRIT_01_odds_attack_from_a_character(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "odds", "attack", "--character", str(CHARACTERS / "brakka.json"), "--ac", "12")
     assert code == 0, err
@@ -78,6 +82,7 @@ def test_bad_odds_are_one_line(capsys: pytest.CaptureFixture[str], args: tuple[s
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
 
 
+@pytest.mark.rule("F-DEATH-01")
 def test_F_DEATH_01_odds_dying(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "odds", "dying")
     assert code == 0 and "11.89% (76099/640000)" in out

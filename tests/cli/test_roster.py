@@ -81,6 +81,7 @@ def events(cli: Run) -> list[dict[str, Any]]:
 
 
 # -- the funnel -------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-CHAR-01")
 def test_F_CHAR_01_a_funnel_with_named_players_joins_the_roster(cli: Run) -> None:
     out = ok(cli, "funnel", "--player", "Ann", "--player", "Bo", "--player", "Cy", "--seed", "1")
     assert "Funnel party: 12 0-level characters" in out
@@ -100,6 +101,7 @@ def test_F_CHAR_01_a_funnel_with_named_players_joins_the_roster(cli: Run) -> Non
     assert [m["name"] for m in roster(cli) if m["player"] == "Ann"][4:] == ["Ann-5", "Ann-6"]
 
 
+@pytest.mark.rule("F-CHAR-01")
 def test_F_CHAR_01_a_funnel_by_count_and_its_json(cli: Run) -> None:
     data = json.loads(ok(cli, "funnel", "--players", "2", "--per-player", "3", "--seed", "4", "--json"))
     assert data["campaign"] == "keep" and [r["id"] for r in data["roster"]] == ["p1", "p2", "p3", "p4", "p5", "p6"]
@@ -108,6 +110,7 @@ def test_F_CHAR_01_a_funnel_by_count_and_its_json(cli: Run) -> None:
     assert "own rules" in refused(cli, "funnel", "--profile", "hazards", "--seed", "1")
 
 
+@pytest.mark.rule("F-CHAR-01")
 def test_F_CHAR_01_without_a_campaign_the_funnel_stores_nothing(isolated: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     db = isolated / "never.db"
@@ -118,6 +121,7 @@ def test_F_CHAR_01_without_a_campaign_the_funnel_stores_nothing(isolated: Path,
 
 
 # -- promotion ---------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-CHAR-03", "F-CHAR-04")
 def test_F_CHAR_03_F_CHAR_04_promote_with_every_choice_given(cli: Run) -> None:
     join(cli, "hob")
     before = member(cli, "Hob")
@@ -135,6 +139,7 @@ def test_F_CHAR_03_F_CHAR_04_promote_with_every_choice_given(cli: Run) -> None:
     assert events(cli)[-1]["command"] == "character promote"
 
 
+@pytest.mark.rule("F-CHAR-03")
 def test_F_CHAR_03_promote_at_random_says_what_it_picked(cli: Run) -> None:
     join(cli, "hob")
     dry = ok(cli, "character", "promote", "hob1", "--random", "--seed", "5", "--no-write")
@@ -151,6 +156,7 @@ def test_F_CHAR_03_promote_at_random_says_what_it_picked(cli: Run) -> None:
     assert "d16 →" in out                                                              # the dice that picked
 
 
+@pytest.mark.rule("F-ARCH-03")
 def test_F_ARCH_03_a_half_orc_only_archetype_is_refused_listing_the_open_ones(cli: Run) -> None:
     join(cli, "hob", "corra")
     count = len(events(cli))
@@ -167,6 +173,7 @@ def test_F_ARCH_03_a_half_orc_only_archetype_is_refused_listing_the_open_ones(cl
     assert (c["archetype"], c["spells"], c["saves"]) == ("Bloodshaman", ["Fireball", "Chill Touch"], ["WIS", "CON"])
 
 
+@pytest.mark.rule("F-CHAR-04", "F-FTR-04")
 @pytest.mark.parametrize(("args", "words"), [
     (["--save", "DEX", "--style", "Defense"],
      ["chooses 1 skill(s) (1 + INT, never below 0, +1 for a Human; F-CHAR-04)", "--skill", "Acrobatics", "Stealth"]),
@@ -189,6 +196,7 @@ def test_F_CHAR_04_F_FTR_04_AMB_62_a_missing_or_wrong_choice_is_refused_with_wha
     assert member(cli, "Hob")["character"]["level"] == 0
 
 
+@pytest.mark.rule("F-MU-05", "F-MU-06")
 def test_F_MU_05_F_MU_06_a_magic_user_chooses_spells_and_cantrips(cli: Run) -> None:
     join(cli, "agna")                                                                  # Halfling, INT 14 (+1)
     base = ["character", "promote", "Agna", "--class", "Magic-user", "--archetype", "Wizard",
@@ -204,6 +212,7 @@ def test_F_MU_05_F_MU_06_a_magic_user_chooses_spells_and_cantrips(cli: Run) -> N
 
 
 # -- levels -------------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-ADV-02", "F-ADV-03")
 def test_F_ADV_02_F_ADV_03_AMB_46_level_up_asks_for_the_feature_and_the_ability(cli: Run) -> None:
     join(cli, "hob")
     ok(cli, "character", "promote", "Hob", "--class", "Fighter", "--archetype", "Barbarian", "--skill", "Athletics",
@@ -224,6 +233,7 @@ def test_F_ADV_02_F_ADV_03_AMB_46_level_up_asks_for_the_feature_and_the_ability(
     assert "picked at random: feature" in out and len(member(cli, "Hob")["character"]["archetype_features"]) == 2
 
 
+@pytest.mark.rule("F-ARCH-03", "F-TAB-22", "F-TAB-05a")
 def test_F_ARCH_03_the_bloodshamans_martial_weapon_is_asked_and_gives_prof(cli: Run) -> None:
     """The martial-weapon feature asks which martial melee weapon (F-TAB-22's examples or one she carries); the
     choice is kept and read by the ATK: PROF +1 at level 2 (F-TAB-05a) with a warhammer, a Cleric's martial
@@ -255,6 +265,7 @@ def test_F_ARCH_03_the_bloodshamans_martial_weapon_is_asked_and_gives_prof(cli: 
     assert attack_bonus(with_both, sword, rules) == strength
 
 
+@pytest.mark.rule("F-MU-05")
 def test_F_MU_05_a_level_opens_a_spell_to_choose(cli: Run) -> None:
     join(cli, "agna")
     ok(cli, "character", "promote", "Agna", "--class", "Magic-user", "--archetype", "Wizard", "--random", "--seed", "3")
@@ -272,6 +283,7 @@ def test_F_MU_05_a_level_opens_a_spell_to_choose(cli: Run) -> None:
 
 
 # -- the sheets of a member -----------------------------------------------------------------------------------
+@pytest.mark.rule("F-MU-05")
 def test_F_MU_05_spells_known_on_every_sheet_format(cli: Run, isolated: Path) -> None:
     join(cli, "agna")
     ok(cli, "character", "promote", "Agna", "--class", "Magic-user", "--archetype", "Wizard", "--skill", "Nature",
@@ -379,6 +391,7 @@ def _brute(path: Path) -> Path:
     return path
 
 
+@pytest.mark.rule("F-ARCH-01")
 def test_F_ARCH_01_override_add_list_remove_and_a_referees_archetype_is_offered(cli: Run, isolated: Path) -> None:
     join(cli, "hob", "gisla")                                                     # a Human, a Dwarf
     assert "no overrides" in ok(cli, "campaign", "override", "list")

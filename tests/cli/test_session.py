@@ -60,6 +60,7 @@ def test_session_commands_have_help_with_an_example(run: Run, name: str) -> None
     assert LAZY_COMMANDS[name.split()[0]] == "furnace.cli.session"
 
 
+@pytest.mark.rule("F-REST-02")
 def test_F_REST_02_long_rest_with_faces_entered(run: Run, tmp_path: Path) -> None:
     """Brakka (d10, pool 3) at 5 HP: faces 4, 6, 3 entered → 18 HP, pool 3, 8 hours later; logged as entered."""
     begin(run, "furnace", "brakka")
@@ -74,6 +75,7 @@ def test_F_REST_02_long_rest_with_faces_entered(run: Run, tmp_path: Path) -> Non
     assert state.clock.now == 8 * 3600
 
 
+@pytest.mark.rule("F-REST-01")
 def test_F_REST_01_short_rest_and_the_wrong_kind(run: Run, tmp_path: Path) -> None:
     begin(run, "furnace", "brakka")
     ok(run, "damage", "Brakka", "5")
@@ -88,6 +90,7 @@ def test_F_REST_01_short_rest_and_the_wrong_kind(run: Run, tmp_path: Path) -> No
                                                                            "--faces", "11")
 
 
+@pytest.mark.rule("H-HEAL-01")
 def test_H_HEAL_01_a_night_under_hazards(run: Run, tmp_path: Path) -> None:
     """At half HP or more a peaceful night heals 1 (20 → 21), 8 hours on the clock; no die."""
     begin(run, "hazards", "brakka")
@@ -109,6 +112,7 @@ def test_REF_24_xp_award_and_the_remainder(run: Run, tmp_path: Path) -> None:
     assert "the 0" not in refused(run, "xp", "award", "0", "Agna")
 
 
+@pytest.mark.rule("F-MU-05")
 def test_F_MU_05_spell_learn_within_the_cap(run: Run, tmp_path: Path) -> None:
     """A level-1 Magic-user with INT 16 (+2) knows up to 1 + 1 + 2 = 4 spells."""
     zed = Character(name="Zed", char_class="Magic-user", level=1, hp_max=4, hp=4,
@@ -123,6 +127,7 @@ def test_F_MU_05_spell_learn_within_the_cap(run: Run, tmp_path: Path) -> None:
     assert ok(run, "spell", "list")          # the group's own commands still there
 
 
+@pytest.mark.rule("F-LOAD-01")
 def test_F_LOAD_01_give_take_and_purse(run: Run, tmp_path: Path) -> None:
     begin(run, "furnace", "agna")
     assert "load 3 of 9" in ok(run, "give", "Agna", "rope", "torch")
@@ -166,6 +171,7 @@ def test_REF_22_repair_asks_the_referee(run: Run, tmp_path: Path, monkeypatch: p
     assert "give both --days and --cost" in refused(run, "repair", "Brakka", "armor", "--yes")
 
 
+@pytest.mark.rule("H-STARV-03")
 def test_H_STARV_03_rations_and_water_on_the_clock(run: Run, tmp_path: Path) -> None:
     """A day's ration but no water: at the day's end a thirst save (a 15: 15 + 1 = 16 vs DC 12, saved)."""
     begin(run, "hazards", "agna")

@@ -45,6 +45,7 @@ def refused(furnace: Run, *args: str) -> str:
     return err
 
 
+@pytest.mark.rule("H-LIGHT-02")
 def test_H_LIGHT_02_a_torch_lit_burns_out_after_6_turns(keep: Run, tmp_path: Path) -> None:
     rules = load_ruleset("hazards")
     assert (light_source("torch", rules).turns, rules["exploration_turn_minutes"]) == (6, 10)
@@ -67,6 +68,7 @@ def test_a_snuffed_torch_keeps_its_turns(keep: Run, tmp_path: Path) -> None:
     assert reopened(tmp_path / "campaigns.db").clock.entries[0].at == 1200 + 2400
 
 
+@pytest.mark.rule("H-DIS-04")
 def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Path) -> None:
     """Incubation 1 day: after a day, the save (d20 5 + CON 1 − 2 not resting = 4 vs DC 12) fails: INT 14 → 13."""
     ague = tmp_path / "ague.yaml"
@@ -88,12 +90,14 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Pat
     assert reopened(tmp_path / "campaigns.db").clock.entries == ()
 
 
+@pytest.mark.rule("H-DIS-03")
 def test_H_DIS_03_exposed_only_a_save_decides(keep: Run, tmp_path: Path) -> None:
     out = ok(keep, "clock", "infect", "Agna", "Green River Fever", "--exposed", "--faces", "18")
     assert "saves against exposure to Green River Fever" in out
     assert reopened(tmp_path / "campaigns.db").clock.entries == ()
 
 
+@pytest.mark.rule("H-TRAV-02")
 def test_H_TRAV_02_travel_a_day_at_a_time_with_faces(keep: Run, tmp_path: Path) -> None:
     out = ok(keep, "clock", "travel", "--days", "2", "--heading", "S", "--faces", "4,5")
     assert out.count("[referee only]") == 3 and "believes it heads S; on course" in out
@@ -101,6 +105,7 @@ def test_H_TRAV_02_travel_a_day_at_a_time_with_faces(keep: Run, tmp_path: Path) 
     assert state.clock.now == 2 * 86400 and state.flags["travel"]["day"] == 2
 
 
+@pytest.mark.rule("F-OPT-07")
 def test_F_OPT_07_timer_edit_cancel_on_the_campaign(keep: Run, tmp_path: Path) -> None:
     assert "runs out in 3 turns" in ok(keep, "clock", "timer", "the ceiling", "--in", "1d4", "turns", "--faces", "3")
     assert reopened(tmp_path / "campaigns.db").clock.entries[0].at == 1800

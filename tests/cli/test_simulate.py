@@ -20,6 +20,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+@pytest.mark.rule("F-INIT-01")
 def test_F_INIT_01_fight_i_replays_with_furnace_fight(capsys: pytest.CaptureFixture[str]) -> None:
     s = fight_seed(5, 2)
     code, out, _ = run(capsys, "fight", FUNNEL, "--seed", str(s), "--option", "enemy_morale=true", "--json")
@@ -32,6 +33,7 @@ def test_F_INIT_01_fight_i_replays_with_furnace_fight(capsys: pytest.CaptureFixt
     assert code == 0 and json.loads(out)["fight_seeds"][2] == s
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_simulate_prints_odds_histogram_and_plot(capsys: pytest.CaptureFixture[str],
                                                           tmp_path: Path) -> None:
     plot = tmp_path / "p.svg"
@@ -56,6 +58,7 @@ def test_simulate_without_file_is_refused(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "fight FILE" in err
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_simulate_the_campaign_party_writes_nothing(capsys: pytest.CaptureFixture[str],
                                                              tmp_path: Path) -> None:
     """The campaign form: the roster against the bestiary, and the campaign's log is the same length after."""
@@ -80,6 +83,7 @@ def test_F_CMBT_05_simulate_the_campaign_party_writes_nothing(capsys: pytest.Cap
     store.close()
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_a_sweep_prints_its_table_json_and_heat_map(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     plot = tmp_path / "sweep.svg"
@@ -103,6 +107,7 @@ def test_a_sweep_past_the_bound_is_refused_before_it_starts(capsys: pytest.Captu
     assert code == 2 and "16 cells × 100,000 fights" in err and err.count("\n") == 1
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_simulate_on_a_dask_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     distributed = pytest.importorskip("distributed")
     args = ("simulate", FUNNEL, "--fights", "6", "--seed", "4", "--vary", "goblin=3,5", "--json")
@@ -132,6 +137,7 @@ def test_without_a_campaign_the_database_layer_is_not_imported(args: list[str], 
     assert done.stdout.splitlines()[-1] == "LOADED []"
 
 
+@pytest.mark.rule("F-CMBT-05")
 def test_F_CMBT_05_a_campaign_sweep_varies_the_bestiary_count(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     db = str(tmp_path / "c.db")

@@ -7,7 +7,7 @@ import pytest
 
 from furnace import dice
 from furnace.dice import ScriptedDice
-from furnace.dice.ast import BinOp, Call, Dice, Neg, Num, Var
+from furnace.dice.ast import BinOp, Call, Dice, Neg, Num, Operator, Selector, Var
 from furnace.dice.grammar import MAX_DEPTH, MAX_SIDES
 from furnace.errors import (
     DiceError,
@@ -16,6 +16,8 @@ from furnace.errors import (
     FurnaceError,
     UnboundVariableError,
 )
+
+OPERATOR = "an operator (+ - * / // % == != < > <= >=) or the end"
 
 
 def total(text: str, faces: list[int] | None = None, **variables: int | str) -> int:
@@ -58,7 +60,7 @@ def test_dice_notation(text: str, faces: list[int], expected: int) -> None:
 def test_dice_node(text: str, count: int, sides: int) -> None:
     tree = dice.parse(text).tree
     assert isinstance(tree, Dice)
-    assert (tree.count, tree.sides, tree.keep, tree.advantage) == (count, sides, None, None)
+    assert (tree.count, tree.sides, tree.ops, tree.advantage) == (count, sides, (), None)
 
 
 def test_dice_asks_the_source_for_the_right_die() -> None:
@@ -205,14 +207,16 @@ def test_keep_and_drop(text: str, faces: list[int], expected: int, kept: list[bo
 
 
 @pytest.mark.parametrize(
-    ("text", "keep", "n"),
-    [("4d6kh3", "kh", 3), ("4d6k3", "kh", 3), ("2d20kl1", "kl", 1), ("4d6dl1", "dl", 1), ("4d6dh2", "dh", 2),
-     ("4d6dl", "dl", 1)],
+    ("text", "word", "kind", "n"),
+    [("4d6kh3", "k", "h", 3), ("4d6k3", "k", "h", 3), ("2d20kl1", "k", "l", 1), ("4d6dl1", "p", "l", 1),
+     ("4d6dh2", "p", "h", 2), ("4d6dl", "p", "l", 1), ("4d6p1", "p", "l", 1), ("4d6pl1", "p", "l", 1),
+     ("4d6ph2", "p", "h", 2), ("4d6k=3", "k", "=", 3), ("4d6k>4", "k", ">", 4), ("4d6p<3", "p", "<", 3)],
 )
-def test_keep_node(text: str, keep: str, n: int) -> None:
+def test_keep_node(text: str, word: str, kind: str, n: int) -> None:
+    """Furnace's kh/kl/dh/dl are d20's kh/kl/ph/pl; a bare number after k or p counts dice (k3 is kh3, p1 is pl1)."""
     tree = dice.parse(text).tree
     assert isinstance(tree, Dice)
-    assert (tree.keep, tree.keep_n) == (keep, n)
+    assert tree.ops == (Operator(word, (Selector(kind, n),)),)  # type: ignore[arg-type]
 
 
 def test_bare_k_needs_a_number() -> None:
@@ -411,14 +415,13 @@ def test_precedence_in_the_tree() -> None:
         ("d20 + * 3", 6, "a number, a die, a variable or '('"),
         ("(d20", 4, "')'"),
         ("((d20)", 6, "')'"),
-        ("()", 1, "a number, a die, a variable or '('"),
-        ("d20)", 3, "an operator (+ - * /) or the end"),
-        ("d20 5", 4, "an operator (+ - * /) or the end"),
-        ("d20d6", 3, "an operator (+ - * /) or the end"),
-        ("4d6x", 3, "an operator (+ - * /) or the end"),
-        ("3.5", 1, "an operator (+ - * /) or the end"),
-        ("d20^2", 3, "an operator (+ - * /) or the end"),
-        ("d20+5!", 5, "an operator (+ - * /) or the end"),
+        ("d20)", 3, OPERATOR),
+        ("d20 5", 4, OPERATOR),
+        ("d20d6", 3, OPERATOR),
+        ("4d6x", 3, OPERATOR),
+        ("3.5", 1, OPERATOR),
+        ("d20^2", 3, OPERATOR),
+        ("d20+5!", 5, OPERATOR),
         ("%", 0, "a number, a die, a variable or '('"),
         ("#", 0, "a number, a die, a variable or '('"),
         ("d20+é", 4, "a number, a die, a variable or '('"),
@@ -426,14 +429,15 @@ def test_precedence_in_the_tree() -> None:
         ("ceil 3", 5, "'('"),
         ("max(1 2)", 6, "')' or ','"),
         ("ceil(1", 6, "')' or ','"),
-        ("0d6kh1", 3, "no keep or drop on 0 dice"),
-        ("0d20dl", 4, "no keep or drop on 0 dice"),
-        ("4d6kh5", 3, "a number from 1 to 4"),
-        ("4d6kh0", 3, "a number from 1 to 4"),
-        ("4d6kl5", 3, "a number from 1 to 4"),
-        ("4d6dl4", 3, "a number from 0 to 3"),
-        ("4d6dh4", 3, "a number from 0 to 3"),
-        ("d6dl", 2, "a number from 0 to 0"),
+        ("4d6k", 4, "a selector such as k3, k<3, k>4, kh1 or kl1"),
+        ("4d6p<", 5, "a selector such as p3, p<3, p>4, ph1 or pl1"),
+        ("4d6dh<2", 3, "e.g. dh1"),
+        ("10d6mil1", 4, "a number, e.g. mi1"),
+        ("1d6ma", 5, "a number, e.g. ma2"),
+        ("٣d6", 0, "the digits 0-9"),
+        ("１d６", 0, "the digits 0-9"),
+        ("1d٦", 2, "a number or '%'"),
+        ("(1 2)", 3, "',' or ')'"),
         ("2d20adv", 4, None),
         ("d20adv1", 3, None),
     ],
@@ -451,8 +455,8 @@ def test_syntax_errors(text: str, position: int | None, expected: str | None) ->
         assert f"at position {position}" in str(error)
     if expected is not None:
         assert f"(expected {expected})" in str(error)
-    assert error.to_dict() == {"error": "DiceSyntaxError", "code": "dice_syntax", "message": str(error), "expression": text,
-                               "position": position, "expected": expected}
+    assert error.to_dict() == {"error": "DiceSyntaxError", "code": "dice_syntax", "message": str(error),
+                               "expression": text, "position": position, "expected": expected}
 
 
 @pytest.mark.parametrize(("text", "count"), [("max(1)", 1), ("min(1,2,3)", 3), ("abs(1,2)", 2),
@@ -463,7 +467,8 @@ def test_wrong_number_of_arguments(text: str, count: int) -> None:
     assert info.value.position == len(text)
 
 
-@pytest.mark.parametrize("text", ["d20++", "((", ")(", "4d6kh3kh2", "d20advdis", "STR STR", "5 5", "d20,5",
+@pytest.mark.parametrize("text", ["d20++", "((", ")(", "d20d20adv", "d20advdis", "(1,,2)", "(,)", "1 [x",
+                                  "d20 rr1", "STR STR", "5 5", "d20,5",
                                   "max(,)", "max(1,)", "ceil()", "1/", "-", "d%%", "d-6", "d20.5"])
 def test_more_malformed_expressions(text: str) -> None:
     with pytest.raises(DiceSyntaxError) as info:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from furnace import dice
@@ -68,7 +68,7 @@ PIECES = st.sampled_from(["d20", "d6", "2d20kh1", "2d20kl1", "3", "ATK", "HD", "
                           "2d6", "3d20dl2", "d20mi2"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.lists(PIECES, min_size=1, max_size=4), st.sampled_from(["+", "-", "*"]), st.integers(0, 10_000),
        st.sampled_from(DIE_VARIABLES))
 def test_natural_equals_the_tree_for_any_sum(pieces: list[str], op: str, seed: int,

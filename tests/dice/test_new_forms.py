@@ -12,16 +12,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from furnace import dice
 from furnace.dice import DiceValueError, ScriptedDice
-from furnace.dice.ast import Dice, Num, Var
+from furnace.dice.ast import Dice, Num, Operator, Selector, Var
 from furnace.dice.result import Rolled, dice_groups
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
-SOME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=150)
 
 
 class NeedMore(Exception):   # a signal to the enumeration, not an error
@@ -72,19 +72,20 @@ def explain(text: str, faces: list[int], variables: Mapping[str, int | str] | No
 
 
 # -- reroll once: ro ------------------------------------------------------------------------------------
+# As d20 rolls them: every die of the group first, then the rerolls, in the order the dice lie.
 
 @pytest.mark.parametrize(
     ("text", "faces", "explanation"),
     [
         ("2d6ro1", [3, 4], "2d6ro1 → [3, 4] = 7"),
-        ("2d6ro1", [1, 3, 4], "2d6ro1 → [~~1~~→3, 4] = 7"),
-        ("2d6ro1", [1, 1, 4], "2d6ro1 → [~~1~~→1, 4] = 5"),            # once: the second 1 stands
+        ("2d6ro1", [1, 4, 3], "2d6ro1 → [~~1~~→3, 4] = 7"),
+        ("2d6ro1", [1, 4, 1], "2d6ro1 → [~~1~~→1, 4] = 5"),            # once: the second 1 stands
         ("2d6ro1", [4, 1, 6], "2d6ro1 → [4, ~~1~~→6] = 10"),
-        ("2d6ro1", [1, 2, 1, 1], "2d6ro1 → [~~1~~→2, ~~1~~→1] = 3"),
+        ("2d6ro1", [1, 1, 2, 1], "2d6ro1 → [~~1~~→2, ~~1~~→1] = 3"),
         ("d20ro1", [1, 17], "d20ro1 → [~~1~~→17] = 17"),
-        ("3d6ro6", [6, 6, 2, 5], "3d6ro6 → [~~6~~→6, 2, 5] = 13"),    # any face, not only 1s
-        ("4d6ro1kh3", [1, 2, 5, 6, 3], "4d6ro1kh3 → [~~1~~→~~2~~, 5, 6, 3] = 14"),
-        ("d20ro1adv", [1, 5, 12], "d20ro1adv → [~~1~~→~~5~~, 12] = 12"),
+        ("3d6ro6", [6, 2, 5, 6], "3d6ro6 → [~~6~~→6, 2, 5] = 13"),    # any face, not only 1s
+        ("4d6ro1kh3", [1, 5, 6, 3, 2], "4d6ro1kh3 → [~~1~~→~~2~~, 5, 6, 3] = 14"),
+        ("d20ro1adv", [1, 12, 5], "d20ro1adv → [~~1~~→~~5~~, 12] = 12"),
         ("2d10ro1+3", [1, 10, 10], "2d10ro1+3 → [~~1~~→10, 10] + 3 = 23"),
     ],
 )
@@ -93,15 +94,17 @@ def test_reroll_once(text: str, faces: list[int], explanation: str) -> None:
 
 
 def test_reroll_node_and_tree() -> None:
-    assert dice.parse("2d6ro1").tree == Dice(count=2, sides=6, text="2d6ro1", reroll=1)
+    """The tree shows each die with its faces; the roll keeps the faces in the order they were drawn."""
+    reroll = (Operator("ro", (Selector("=", 1),)),)
+    assert dice.parse("2d6ro1").tree == Dice(count=2, sides=6, text="2d6ro1", ops=reroll)
     result = dice.roll("2d6ro1", ScriptedDice([1, 3, 4]))
     group = result.tree
     assert isinstance(group, Rolled)
-    assert group.faces == (1, 3, 4) and result.faces == (1, 3, 4)
+    assert group.faces == (1, 4, 3) and result.faces == (1, 3, 4)
     assert group.rerolled == (True, False, False)
     assert group.kept == (False, True, True)
     assert result.to_dict()["tree"] == {"kind": "dice", "value": 7, "text": "2d6ro1", "sides": 6,
-                                        "faces": [1, 3, 4], "kept": [False, True, True],
+                                        "faces": [1, 4, 3], "kept": [False, True, True],
                                         "rerolled": [True, False, False]}
 
 
@@ -130,7 +133,8 @@ def test_the_rule_option_reroll_once() -> None:
         ("2d6mi2", [2, 5], "2d6mi2 → [2, 5] = 7"),
         ("3d6mi3", [1, 2, 6], "3d6mi3 → [1 as 3, 2 as 3, 6] = 12"),
         ("4d6mi2kh3", [1, 1, 4, 5], "4d6mi2kh3 → [1 as 2, ~~1 as 2~~, 4, 5] = 11"),
-        ("2d6ro1mi2", [1, 1, 4], "2d6ro1mi2 → [~~1~~→1 as 2, 4] = 6"),
+        ("2d6ro1mi2", [1, 4, 1], "2d6ro1mi2 → [~~1~~→1 as 2, 4] = 6"),
+        ("2d6mi2ro1", [1, 4], "2d6mi2ro1 → [1 as 2, 4] = 6"),             # in order: after mi2 no die shows 1
         ("d20mi10", [3], "d20mi10 → [3 as 10] = 10"),
         ("d6mi1", [1], "d6mi1 → [1] = 1"),
     ],
@@ -140,12 +144,13 @@ def test_minimum(text: str, faces: list[int], explanation: str) -> None:
 
 
 def test_minimum_node_and_tree() -> None:
-    assert dice.parse("2d6mi2").tree == Dice(count=2, sides=6, text="2d6mi2", minimum=2)
+    least = (Operator("mi", (Selector("=", 2),)),)
+    assert dice.parse("2d6mi2").tree == Dice(count=2, sides=6, text="2d6mi2", ops=least)
     result = dice.roll("2d6mi2", ScriptedDice([1, 5]))
     assert result.tree.counts_as == (2, 5)  # type: ignore[union-attr]
     assert result.to_dict()["tree"]["counts_as"] == [2, 5]
     assert result.to_dict()["tree"]["faces"] == [1, 5]
-    assert dice.roll("d20mi10", ScriptedDice([3])).natural == 3     # the natural is the face, not 10
+    assert dice.roll("d20mi10", ScriptedDice([3])).natural == 10    # what the die counts as, as d20 reads a crit
 
 
 def test_the_rule_option_count_as_2() -> None:
@@ -161,23 +166,27 @@ def test_the_rule_option_count_as_2() -> None:
 @pytest.mark.parametrize(
     ("text", "position", "expected"),
     [
-        ("d6ro", 4, "a number, e.g. ro1"),
-        ("d6mi", 4, "a number, e.g. mi1"),
-        ("d6ro0", 2, "a face from 1 to 6"),
-        ("d6ro7", 2, "a face from 1 to 6"),
-        ("d6mi7", 2, "a face from 1 to 6"),
-        ("d6mi0", 2, "a face from 1 to 6"),
-        ("2d6ro1ro2", 6, "each of ro, mi and keep/drop (or adv/dis) at most once, in that order"),
-        ("2d6mi2ro1", 6, "each of ro, mi and keep/drop (or adv/dis) at most once, in that order"),
-        ("4d6kh3ro1", 6, "each of ro, mi and keep/drop (or adv/dis) at most once, in that order"),
-        ("d20advmi2", 6, "each of ro, mi and keep/drop (or adv/dis) at most once, in that order"),
-        ("4d6kh3kh2", 6, "each of ro, mi and keep/drop (or adv/dis) at most once, in that order"),
+        ("d6ro", 4, "a selector such as ro3, ro<3, ro>4, roh1 or rol1"),
+        ("d6mi", 4, "a number, e.g. mi2"),
+        ("d6mi<2", 2, "a number, e.g. mi2"),
+        ("d6ma>2", 2, "a number, e.g. ma2"),
     ],
 )
 def test_suffix_errors(text: str, position: int, expected: str) -> None:
     with pytest.raises(DiceSyntaxError) as info:
         dice.parse(text)
     assert (info.value.position, info.value.expected) == (position, expected)
+
+
+@pytest.mark.parametrize(("text", "faces", "total"), [
+    ("d6ro7", [3], 3), ("d6mi0", [3], 3), ("d6mi7", [3], 7),        # as d20: choosing no die is no mistake
+    ("2d6ro1ro2", [1, 2, 5, 6], 11),                                # d20 joins them: ro1 or 2, once
+    ("4d6kh3ro1", [1, 2, 3, 4], 9),                                 # the dropped 1 is not rolled again
+    ("d20advmi2", [1, 1], 2), ("4d6kh3kh2", [1, 2, 3, 4], 9),
+])
+def test_operators_in_any_order(text: str, faces: list[int], total: int) -> None:
+    result = dice.roll(text, ScriptedDice(faces))
+    assert result.total == total and result.faces == tuple(faces)
 
 
 @pytest.mark.parametrize("text", ["2d6 ro1", "2d6ro 1", "2d6ro1 mi2", "2d6r o1", "(LVL) d6", "( LVL )d 6"])
@@ -190,13 +199,15 @@ def test_no_whitespace_inside_the_new_tokens(text: str) -> None:
 def test_suffixes_ignore_case(text: str) -> None:
     tree = dice.parse(text).tree
     assert isinstance(tree, Dice)
-    assert tree.reroll == (1 if "ro" in text.lower() else None)
+    assert tree.ops[0] == (Operator("ro", (Selector("=", 1),)) if "ro" in text.lower() else
+                           Operator("mi", (Selector("=", 2),)))
 
 
 def test_suffixes_in_order_all_together() -> None:
     tree = dice.parse("4d6ro1mi2kh3").tree
-    assert tree == Dice(count=4, sides=6, keep="kh", keep_n=3, text="4d6ro1mi2kh3", reroll=1, minimum=2)
-    assert explain("4d6ro1mi2kh3", [1, 1, 5, 2, 6]) == "4d6ro1mi2kh3 → [~~1~~→1 as 2, 5, ~~2~~, 6] = 13"
+    assert tree == Dice(count=4, sides=6, text="4d6ro1mi2kh3", ops=(
+        Operator("ro", (Selector("=", 1),)), Operator("mi", (Selector("=", 2),)), Operator("k", (Selector("h", 3),))))
+    assert explain("4d6ro1mi2kh3", [1, 5, 2, 6, 1]) == "4d6ro1mi2kh3 → [~~1~~→1 as 2, 5, ~~2~~, 6] = 13"
 
 
 # -- dice counts from variables: (LVL)d6 -----------------------------------------------------------------
@@ -232,8 +243,7 @@ def test_count_nodes() -> None:
         ("(LVL)d6", {"LVL": -1}, DiceValueError, "negative"),
         ("(LVL/2)d6", {"LVL": 3}, DiceValueError, "whole number"),
         ("(LVL)d6", {"LVL": "d4"}, DiceValueError, "cannot roll dice"),
-        ("(LVL)d6kh3", {"LVL": 2}, DiceValueError, "cannot kh 3 of 2"),
-        ("(LVL)d6dl1", {"LVL": 1}, DiceValueError, "cannot dl 1 of 1"),
+        ("(LVL)d6rr<7", {"LVL": 2}, DiceLimitError, "forever"),
         ("(LVL)d6", {"LVL": 1001}, DiceLimitError, "1000"),
         ("(LVL)d6", {}, UnboundVariableError, "LVL"),
         ("(1/LVL)d6", {"LVL": 0}, DiceError, "division by zero"),
@@ -245,6 +255,13 @@ def test_bad_counts(text: str, variables: dict[str, int | str], kind: type[DiceE
                  lambda: dice.parse(text).distribution(variables)):
         with pytest.raises(kind, match=words.replace("(", r"\(")):
             call()
+
+
+def test_a_keep_of_more_dice_than_rolled_keeps_them_all() -> None:
+    """As d20: kh3 of 2 dice keeps both; dl1 of 1 die drops it (a count from a variable is no exception)."""
+    assert dice.roll("(LVL)d6kh3", ScriptedDice([4, 5]), {"LVL": 2}).total == 9
+    assert dice.roll("(LVL)d6dl1", ScriptedDice([4]), {"LVL": 1}).total == 0
+    assert dice.parse("(LVL)d6kh3").bounds({"LVL": 2}) == (2, 12)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from furnace import dice
@@ -19,8 +19,8 @@ from furnace.dice.result import dice_groups
 from furnace.errors import DiceError
 from tests.helpers.recorder import Recorder
 
-FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=200)
+SLOW = settings(max_examples=60)
 
 ALPHABET = "".join(sorted(set("0123456789d%+-*/()khldasvSTRceilfloor, ")))
 TOKENS = ["d20", "d6", "4d6", "d%", "2", "10", "0", "kh", "kl", "dh", "dl", "k", "1", "3", "adv", "dis",

@@ -89,7 +89,7 @@ def serve_and_stop(argv: list[str], port: int, env: dict[str, str] | None = None
         assert "signin?token=" in printed, printed
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
                     assert page.status == 200
                     return printed
             except OSError:
@@ -97,7 +97,7 @@ def serve_and_stop(argv: list[str], port: int, env: dict[str, str] | None = None
         raise AssertionError(f"nothing answered on port {port}:\n{printed}")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=20)
+        proc.wait(timeout=60)
 
 
 def run_server(command: str, tmp_path: Path) -> int:

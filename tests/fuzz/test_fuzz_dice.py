@@ -37,6 +37,10 @@ TOKENS = [
     "ro0", "mi99", "+", "-", "*", "/", "(", ")", ",", "ceil(", "floor(", "max(", "min(", "abs(", "ceil", "max",
     " ", "\t", "0", "1", "2", "3", "7", "20", "99", "1000", "10000", "99999999999999999999", "9" * 60,
     *NAMES, "str", "Hd", "²", "٣", "ⅾ6", "é", "\x00", "1e5", "3.5", ".", "#", "!", "^", "=", "'", '"', "\n",
+    # d20's operators, selectors, sets, comparisons and annotations
+    "rr", "ra", "e", "ma", "p", "h", "l", "<", ">", "==", "!=", "<=", ">=", "//", "[", "]", "[fire]", "rr1", "e6",
+    "ra6", "k>4", "p<3", "k=3", "kh1kl1", "(1,2,3)kh1", "()", "(d20,d20)kh1", "e>0", "rr<7", "rrh1", "eh1", "mi10",
+    "ma0", "１", "٦",
 ]
 JUNK = "²٣ⅾé\x00\n#!^=.'\"e_x"
 
@@ -59,6 +63,9 @@ def groups(draw: st.DrawFn) -> str:
         text += f"mi{draw(st.integers(1, top))}"
     text += draw(st.sampled_from(["", "", "kh", "kl", "dh", "dl", "kh1", "kl2", "k3", "dh1", "dl2", "kh500",
                                   "adv", "dis"]))
+    for _ in range(draw(st.integers(0, 2))):     # d20's operators with any selector, in any order
+        word = draw(st.sampled_from(["rr", "ro", "ra", "e", "mi", "ma", "k", "p"]))
+        text += f"{word}{draw(st.sampled_from(['', '', '<', '>', '=', 'h', 'l']))}{draw(st.integers(0, top + 1))}"
     return text
 
 
@@ -67,12 +74,16 @@ LEAVES = groups() | st.integers(0, 30).map(str) | st.sampled_from(NAMES) | st.sa
 
 def _tree(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     space = st.sampled_from(["", " "])
-    binary = st.tuples(inner, space, st.sampled_from("+-*/"), space, inner).map("".join)
+    binary = st.tuples(inner, space, st.sampled_from(["+", "-", "*", "/", "//", "%", "==", "<", ">="]), space,
+                       inner).map("".join)
     wrapped = inner.map(lambda t: f"({t})")
     unary = st.tuples(st.sampled_from("-+"), inner).map(lambda t: f"{t[0]}({t[1]})")
     one = st.tuples(st.sampled_from(["ceil", "floor", "abs"]), inner).map(lambda t: f"{t[0]}({t[1]})")
     two = st.tuples(st.sampled_from(["max", "min"]), inner, inner).map(lambda t: f"{t[0]}({t[1]}, {t[2]})")
-    return binary | wrapped | unary | one | two
+    chosen = st.tuples(inner, inner, st.sampled_from(["kh1", "kl1", "p1", "k>3", ""])).map(
+        lambda t: f"({t[0]}, {t[1]}){t[2]}")
+    noted = inner.map(lambda t: f"{t} [note]")
+    return binary | wrapped | unary | one | two | chosen | noted
 
 
 WELL_FORMED = st.recursive(LEAVES, _tree, max_leaves=10)

@@ -161,7 +161,7 @@ def test_F_BASE_03_a_plain_number_is_the_dc() -> None:
         plain_dc(True)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(d20=st.integers(1, 20), dc=st.integers(-50, 60),
        mods=st.lists(st.tuples(st.integers(-20, 20), st.text(min_size=1, max_size=8)), max_size=5),
        kind=st.sampled_from(["CHECK", "SAVE"]))

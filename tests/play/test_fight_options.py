@@ -80,6 +80,18 @@ def test_AMB_23_crit_damage_max_dice_only() -> None:
     assert s.c("b").hp == 39 and dice.remaining == 0
 
 
+@pytest.mark.parametrize(("damage", "most"), [("1d8+1d6", 14), ("-1+1d8", 8), ("(1d8+2)", 8), ("2d6ro1+3", 12),
+                                              ("1d8+1d6+2", 14), ("3+1d4-1", 4)])
+def test_AMB_23_max_dice_only_reads_the_dice_of_any_damage_expression(damage: str, most: int) -> None:
+    """AMB-23, max_dice_only: the maximum of the dice is read from the parsed damage expression (every dice group at
+    its highest), not from the text before the first '+': 1d8+1d6 deals 14 (was 8), -1+1d8 and (1d8+2) deal 8 (were
+    refused). The crit row (d6 face 2, '+1d8', face 3) adds 3: HP 50 → 50 − most − 3."""
+    s, dice = step(pc(PC, damage=damage), monster(), faces=[20, 2, 3],
+                   rules=load_ruleset(overrides={"crit_damage": "max_dice_only"}))
+    attack(s, "a", "b")
+    assert s.c("b").hp == 50 - most - 3 and dice.remaining == 0
+
+
 def test_AMB_23_crit_extra_attack_chains() -> None:
     """AMB-23, F-TAB-31 row 6 'One more ATK': the extra ATK's natural 20 crits again by default (max 8, crit die face
     2: +1d8 face 3 → HP 50 − 8 − 8 − 3 = 31, two crit rolls); with crit_extra_attack_chains false it only hits,

@@ -140,6 +140,15 @@ def test_AMB_23_crit_damage_max_dice_only() -> None:
     assert attack_odds(a, 14, rules).damage == engine_damage(a, 14, rules)
 
 
+@pytest.mark.parametrize(("damage", "most"), [("1d8+1d6", 14), ("-1+1d8", 8), ("(1d8+2)", 8)])
+def test_AMB_23_max_dice_only_of_any_damage_expression(damage: str, most: int) -> None:
+    """crit_damage max_dice_only: the dice's maximum whatever the expression's shape, as the engine deals it."""
+    rules = RULES.with_options({"crit_damage": "max_dice_only"}, "test")
+    a = attacker(3, damage, level=0)
+    assert min(attack_odds(a, 14, rules).crit_damage) == most + 1     # + the d4 row's least (F-TAB-34)
+    assert attack_odds(a, 14, rules).damage == engine_damage(a, 14, rules)
+
+
 def test_crit_rows_that_kill_are_counted() -> None:
     """A level-10 Fighter's d20+10 reaches F-TAB-31 row 28+ ('Beheaded: the foe dies') and row 24's death."""
     odds = attack_odds(attacker(8, "1d8+4", level=10, char_class="fighter"), 15, RULES)

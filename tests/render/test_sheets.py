@@ -143,6 +143,7 @@ def test_character_html_single_sheet() -> None:
 
 
 # -- CLI ------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-CHAR-01")
 def test_F_CHAR_01_cli_funnel_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "funnel.html"
     assert main(["funnel", "--players", "2", "--seed", "1", "--html", str(out)]) == 0

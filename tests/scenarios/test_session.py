@@ -53,6 +53,18 @@ def funnel_and_first_fight(run: Run, profile: str, *options: str) -> None:
     run("fight", "--party", "all", "--monsters", "goblin x2", "--seed", "2")
 
 
+@pytest.mark.rule(
+    "F-DEATH-02",
+    "F-REST-02",
+    "H-LIGHT-02",
+    "H-DIS-04",
+    "F-HP-05",
+    "F-ABIL-02",
+    "F-ARCH-02",
+    "F-CHAR-01",
+    "F-CHAR-04",
+    "F-TAB-04",
+)
 def test_a_whole_session_F_DEATH_02_F_REST_02_H_LIGHT_02_H_DIS_04(run: Run, db: Path, tmp_path: Path) -> None:
     funnel_and_first_fight(run, "furnace", "--option", "hazards_light=true", "--option", "hazards_disease=true",
                            "--option", "hazards_travel=true")
@@ -180,6 +192,7 @@ def travel(run: Run, tmp_path: Path) -> None:
     assert out.count(": on course (") == 3                             # H-TRAV-02: no lost face was a 1
 
 
+@pytest.mark.rule("F-LUCK-01")
 def test_F_LUCK_01_failed_saves_on_the_clock_earn_a_luck_die(run: Run, db: Path, tmp_path: Path) -> None:
     """AMB-02: failed SAVEs count; two in a row (d20 4 and 2, + CON − 2 < 12) earn the player a Luck Die."""
     run("campaign", "new", "keep", "--profile", "hazards")
@@ -191,6 +204,7 @@ def test_F_LUCK_01_failed_saves_on_the_clock_earn_a_luck_die(run: Run, db: Path,
     assert reopened(db).roster["brak1"].character.luck_dice == 1
 
 
+@pytest.mark.rule("H-DMG-03", "H-HEAL-01", "F-HP-05", "F-CHAR-01", "F-LUCK-01")
 def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db: Path) -> None:
     """Under hazards the same dice fall the same way; only the death line moves to a flat −3 (H-DMG-03)."""
     funnel_and_first_fight(run, "hazards")
@@ -212,6 +226,7 @@ def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db
     assert (state.roster["b1"].character.hp, state.roster["d1"].character.hp, state.clock.now) == (3, 3, 8 * 3600)
 
 
+@pytest.mark.rule("M-GRIEV-01", "M-HEAL-02", "M-TAB-01", "M-HEAL-03")
 def test_CF_30_the_same_first_part_under_middle_sea_M_GRIEV_01_M_HEAL_02(run: Run, db: Path) -> None:
     """Under middle-sea HP stop at 0 and a grievous roll replaces death: nobody dies in the same fight."""
     funnel_and_first_fight(run, "middle-sea")
@@ -234,6 +249,7 @@ def test_CF_30_the_same_first_part_under_middle_sea_M_GRIEV_01_M_HEAL_02(run: Ru
     assert state.roster["a1"].status == "alive" and state.clock.now == 3600
 
 
+@pytest.mark.rule("M-HEAL-01")
 def test_M_HEAL_01_post_combat_recovery_after_a_campaign_fight(run: Run, db: Path) -> None:
     """M-HEAL-01: after the fight A-1 (entered with 1 HP, now 0) rolls her d4 and heals, capped at 1."""
     funnel_and_first_fight(run, "middle-sea")

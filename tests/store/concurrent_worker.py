@@ -3,10 +3,11 @@
     python concurrent_worker.py URL CAMPAIGN WHO AMOUNT …
 
 It opens the store, prints `ready`, and waits for a line on stdin before it starts, so all the writers start
-together. Between commands it pauses a few milliseconds, as a person at the table would; without that,
-SQLite (whose lock is not a queue) lets one writer run all its commands before the next gets a turn. After
-each command it prints `ok <amount> <version>` once `apply` has returned, or
-`failed <amount> <error>` when it raised, and flushes.
+together; after its first command it waits for a second line, sent once every writer has made its first, so the
+writers overlap however the machine schedules them (the other commands race freely). Between commands it pauses
+a few milliseconds, as a person at the table would; without that, SQLite (whose lock is not a queue) lets one
+writer run all its commands before the next gets a turn. After each command it prints `ok <amount> <version>`
+once `apply` has returned, or `failed <amount> <error>` when it raised, and flushes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ def main(url: str, name: str, who: str, amounts: list[int]) -> int:
     print("ready", flush=True)
     sys.stdin.readline()
     pause = random.Random(f"{who} {amounts}")
-    for amount in amounts:
+    for n, amount in enumerate(amounts):
+        if n == 1:
+            sys.stdin.readline()             # every writer has made its first command
         time.sleep(pause.uniform(0.002, 0.02))
         try:
             applied = store.apply(name, f"damage {who} {amount}", cmd.damage(who, amount))

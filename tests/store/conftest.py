@@ -2,7 +2,9 @@
 
 `db_url` (and `store`, built on it) is parametrized over "sqlite" (a file in tmp_path) and "postgres"
 (FURNACE_TEST_POSTGRES_URL, emptied before each test). Without that variable the PostgreSQL cases skip with
-a loud reason, except under CI=true, where they fail: CI must never pass without having run them.
+a loud reason, except under CI=true, where they fail: CI must never pass without having run them. Under
+pytest-xdist each worker has a database of its own on that server (`furnace_test_gw0`, …, made on first use),
+so no worker empties another's; each `make test` starts a server of its own (scripts/with-postgres).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from furnace.campaign.store import Store
 from furnace.characters.character import Character
@@ -38,12 +40,36 @@ def postgres_url(nodeid: str = "") -> str:
     """The test PostgreSQL's URL; skips (fails under CI=true) when there is none."""
     url = os.environ.get(PG_ENV, "").strip()
     if url:
-        return url
+        return own_database(url)
     _skipped_pg.append(nodeid)
     if in_ci():
         pytest.fail(f"CI=true but {PG_ENV} is not set: the PostgreSQL store tests must run in CI "
                     "(run them through scripts/with-postgres / make test)", pytrace=False)
     pytest.skip(PG_MISSING)
+
+
+_OWN: dict[str, str] = {}
+
+
+def own_database(url: str) -> str:
+    """The database of this pytest-xdist worker (`<name>_gw0`, …) on the server of `url`, made on first use; `url`
+    itself outside xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return url
+    if url not in _OWN:
+        base = make_url(url)
+        name = f"{base.database}_{worker}"
+        engine = create_engine(base, isolation_level="AUTOCOMMIT")
+        try:
+            with engine.connect() as conn:
+                exists = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name})
+                if exists.first() is None:
+                    conn.execute(text(f'CREATE DATABASE "{name}"'))
+        finally:
+            engine.dispose()
+        _OWN[url] = base.set(database=name).render_as_string(hide_password=False)
+    return _OWN[url]
 
 
 def clean_postgres(url: str) -> None:

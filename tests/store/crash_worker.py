@@ -4,8 +4,8 @@
 
 After each command is applied (the transaction committed, `apply` returned) it prints `ack <seq> …`, the seqs
 of the events that command logged, and flushes: a printed seq is one the store promised to keep. Snapshots
-are taken every few events, so a kill can also land while one is written. It stops by itself after a
-minute, in case the test that should kill it is gone.
+are taken every few events, so a kill can also land while one is written. It stops by itself after ten
+minutes, in case the test that should kill it is gone.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from furnace.campaign.store import Applied, Store
 from furnace.characters.character import Character
 from furnace.errors import FurnaceError
 
-LIFETIME = 60.0
+LIFETIME = 600.0                    # a safety net only: the test kills it long before
 
 
 def main(url: str, name: str, seed: int) -> int:

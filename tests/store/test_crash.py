@@ -57,14 +57,14 @@ def run_until_killed(url: str, seed: int, rng: random.Random) -> list[int]:
         while commands < wanted:
             line = worker.stdout.readline()
             if not line:
-                worker.wait(10)
+                worker.wait(60)
                 pytest.fail(f"the worker stopped by itself (exit {worker.returncode}):\n{worker.stderr.read()}")
             acked += [int(seq) for seq in line.split()[1:]]
             commands += 1
         time.sleep(delay)
     finally:
         worker.send_signal(signal.SIGKILL)
-        worker.wait(10)
+        worker.wait(60)
     # what it printed before it died was acknowledged too (apply had returned)
     rest = worker.stdout.read()
     acked += [int(seq) for line in rest.splitlines() if line.startswith("ack ") for seq in line.split()[1:]]

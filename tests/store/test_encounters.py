@@ -33,6 +33,7 @@ def told(e: StoredEvent) -> str:
     return "\n".join(story.stored(e))
 
 
+@pytest.mark.rule("F-DEATH-02")
 def test_a_campaign_fight_writes_back_hp_deaths_with_cause_and_round_and_xp(
         store: Store, db_url: str, characters: Chars, tough: Callable[[str, int], Character]) -> None:
     """Dunstan (0-level, 1 HP, CON 12: dead at −3, F-DEATH-02) and a Brakka of 200 HP against two ogres, seeded:
@@ -64,6 +65,7 @@ def test_a_campaign_fight_writes_back_hp_deaths_with_cause_and_round_and_xp(
     assert state.encounter is None
 
 
+@pytest.mark.rule("F-INIT-01", "F-CMBT-01")
 def test_turn_by_turn_lives_in_the_campaign(store: Store, db_url: str, characters: Chars,
                                             tough: Callable[[str, int], Character]) -> None:
     """F-INIT-01, F-CMBT-01: the fight in progress survives reopening the store; out of turn is refused and
@@ -97,6 +99,7 @@ def test_turn_by_turn_lives_in_the_campaign(store: Store, db_url: str, character
         again.close()
 
 
+@pytest.mark.rule("F-BASE-01")
 def test_F_BASE_01_the_campaigns_monster_overrides_are_in_its_bestiary(store: Store, characters: Chars,
                                                                         tmp_path: Path) -> None:
     """A monster override (docs/monsters.md format) joins the campaign's bestiary by id; its XP and typical

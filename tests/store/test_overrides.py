@@ -58,6 +58,7 @@ def _unchanged(store: Store, before: CampaignState, version: int, count: int) ->
 
 
 # -- the referee's table --------------------------------------------------------------------------------
+@pytest.mark.rule("F-TAB-36", "F-TAB-35")
 def test_a_referee_fumble_table_changes_what_the_campaign_rolls(store: Store, tmp_path: Path) -> None:
     path = _write(tmp_path, "fumbles.yaml", _house_fumbles())
     applied = overrides.add_override(store, "keep", path)
@@ -138,6 +139,7 @@ def test_a_malformed_override_is_refused_with_path_and_reason(store: Store, tmp_
     _unchanged(store, before, version, count)
 
 
+@pytest.mark.rule("F-TAB-36")
 def test_a_missing_file_or_an_unknown_kind_is_refused(store: Store, tmp_path: Path) -> None:
     before, version, count = store.open("keep"), store.version("keep"), store.count("keep")
     with pytest.raises(DataFileError, match="no such file"):
@@ -168,6 +170,7 @@ def test_option_files_set_options_and_may_not_clash(store: Store, tmp_path: Path
     assert len(store.open("keep").overrides) == 1
 
 
+@pytest.mark.rule("F-TAB-38")
 def test_a_table_an_option_needs_cannot_be_removed(store: Store, tmp_path: Path) -> None:
     lingering = _packaged("F-TAB-38")
     lingering.update(id="house:dmg-injuries", name="dmg-injuries", title="The referee's lingering injuries",
@@ -187,6 +190,7 @@ def test_a_table_an_option_needs_cannot_be_removed(store: Store, tmp_path: Path)
     assert store.open("keep").overrides == {}
 
 
+@pytest.mark.rule("F-TAB-36")
 def test_a_profile_file_brings_its_options_and_tables(store: Store, tmp_path: Path) -> None:
     (tmp_path / "tables").mkdir()
     _write(tmp_path / "tables", "fumbles.yaml", _house_fumbles())
@@ -214,6 +218,7 @@ def test_without_overrides_the_ruleset_is_the_profile_with_the_campaigns_options
 
 
 # -- spells, items, archetypes, monsters ----------------------------------------------------------------
+@pytest.mark.rule("F-TAB-13", "F-TAB-28", "F-TAB-07")
 def test_spells_items_archetypes_and_monsters_are_kept_by_kind(store: Store, tmp_path: Path) -> None:
     spell = _packaged("F-TAB-13")
     spell.update(id="house:spell-frost-lance", name="spell-frost-lance", title="Frost Lance")
@@ -237,6 +242,7 @@ def test_spells_items_archetypes_and_monsters_are_kept_by_kind(store: Store, tmp
 
 
 # -- overrides travel with the campaign -----------------------------------------------------------------
+@pytest.mark.rule("F-TAB-36")
 def test_overrides_travel_in_an_export(store: Store, tmp_path: Path) -> None:
     overrides.add_override(store, "keep", _write(tmp_path, "fumbles.yaml", _house_fumbles()))
     overrides.add_override(store, "keep", _write(tmp_path, "house.yaml", "enemy_morale: true\n"))

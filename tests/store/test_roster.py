@@ -31,6 +31,7 @@ def refused(error: type[Exception], call: Callable[[], Any], *words: str) -> Any
     return caught.value
 
 
+@pytest.mark.rule("F-CHAR-01")
 def test_F_CHAR_01_a_funnel_joins_the_roster_and_replays(store: Store) -> None:
     store.create("keep")
     first = Funnel(["Ann", "Bo"], 2, dice.seeded(1))
@@ -49,6 +50,7 @@ def test_F_CHAR_01_a_funnel_joins_the_roster_and_replays(store: Store) -> None:
     refused(CampaignError, lambda: roster.members(state, ["asleep"]), "not a status", "alive, dying, dead, retired")
 
 
+@pytest.mark.rule("F-CHAR-03")
 def test_F_CHAR_03_the_dice_pick_what_is_missing_and_the_log_keeps_it(store: Store, characters: Chars) -> None:
     store.create("keep")
     store.apply("keep", "join", commands.join(characters["hob"], "Ann"))

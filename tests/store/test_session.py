@@ -36,6 +36,7 @@ FEVER = ("name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 day
          "effect: {ability: INT}\n")
 
 
+@pytest.mark.rule("H-LIGHT-02")
 def test_H_LIGHT_02_a_torch_burns_out_after_6_exploration_turns(store: Store,
                                                                 characters: dict[str, Character]) -> None:
     name = stored_campaign(store, characters["agna"], profile="hazards").name
@@ -52,6 +53,7 @@ def test_H_LIGHT_02_a_torch_burns_out_after_6_exploration_turns(store: Store,
     assert state.clock.now == 3600 and state.clock.entries == ()
 
 
+@pytest.mark.rule("H-DIS-04")
 def test_H_DIS_04_a_disease_save_after_a_day_with_entered_faces(store: Store, characters: dict[str, Character],
                                                                tmp_path: Path) -> None:
     """Incubation 1 day: the first save falls due after a day; a 5 entered fails it (d20 5 + CON 1 − 2 not
@@ -71,6 +73,7 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_entered_faces(store: Store, ch
     assert [e.remaining for e in reopened(store).clock.entries] == [2]
 
 
+@pytest.mark.rule("H-DIS-05")
 def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Store,
                                                                      characters: dict[str, Character],
                                                                      tmp_path: Path) -> None:
@@ -87,6 +90,7 @@ def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Sto
     assert "resting" not in state.flags and state.clock.now == DAY
 
 
+@pytest.mark.rule("H-STARV-02")
 def test_H_STARV_02_rations_run_out_then_the_hunger_save(store: Store, characters: dict[str, Character]) -> None:
     """One day of rations: the first day is fed, the second closes with a hunger save (a 3: 3 + 1 = 4 vs 12,
     CON 13 → 12)."""
@@ -100,6 +104,7 @@ def test_H_STARV_02_rations_run_out_then_the_hunger_save(store: Store, character
     assert reopened(store).roster["agna1"].character.scores["CON"] == 12
 
 
+@pytest.mark.rule("H-TRAV-02")
 def test_H_TRAV_02_travel_moves_the_clock_a_day_at_a_time(store: Store, characters: dict[str, Character]) -> None:
     name = stored_campaign(store, characters["agna"], profile="hazards").name
     applied = store.apply(name, "travel", timekeeping.on_clock(timekeeping.travelling(2, ScriptedDice([4, 5]),
@@ -110,6 +115,7 @@ def test_H_TRAV_02_travel_moves_the_clock_a_day_at_a_time(store: Store, characte
     assert state.clock.now == 2 * DAY and state.flags["travel"] == {"intended": "S", "actual": None, "day": 2}
 
 
+@pytest.mark.rule("F-REST-02")
 def test_F_REST_02_a_long_rest_under_furnace(store: Store, characters: dict[str, Character]) -> None:
     """Brakka (d10, pool 3) at 5 HP: 4, 6, 3 → 18 HP, the pool refilled to 3, 8 hours on the clock."""
     hurt = characters["brakka"].model_copy(update={"hp": 5})
@@ -128,6 +134,7 @@ def test_REF_08_a_rest_of_another_length_and_the_models_kinds(store: Store, char
         store.apply(name, "rest night", rest("night", ["Brakka"], ScriptedDice([])))
 
 
+@pytest.mark.rule("M-HEAL-02")
 def test_M_HEAL_02_an_hours_rest_under_middle_sea(store: Store, characters: dict[str, Character]) -> None:
     """Below half (8 of 22): one hit die an hour (a 7 → 15), and the clock moves on an hour."""
     name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 8}), profile="middle-sea").name
@@ -136,6 +143,7 @@ def test_M_HEAL_02_an_hours_rest_under_middle_sea(store: Store, characters: dict
     assert state.roster["brak1"].character.hp == 15 and state.clock.now == HOUR
 
 
+@pytest.mark.rule("H-HEAL-02")
 def test_H_HEAL_02_a_full_day_under_hazards_twice(store: Store, characters: dict[str, Character]) -> None:
     """At half HP or more a full day heals 1d3 (2, then 3): 12 → 14 → 17 over two days."""
     name = stored_campaign(store, characters["brakka"].model_copy(update={"hp": 12}), profile="hazards").name
@@ -163,6 +171,7 @@ def test_loot_share_coins_evenly_items_in_turn(store: Store, characters: dict[st
     assert roster["agna1"].character.items[-2:] == ["ring", "gem"] and roster["corr1"].character.items[-1] == "cup"
 
 
+@pytest.mark.rule("F-LOAD-01")
 def test_F_LOAD_01_give_take_and_coins(store: Store, characters: dict[str, Character]) -> None:
     """Agna (STR 8: Load 9) carries one item; three more and 1,500 coins (2 loads) make 6."""
     name = stored_campaign(store, characters["agna"], profile="furnace").name

@@ -58,7 +58,7 @@ def test_writers_of_one_process_queue_on_the_store_s_lock(tmp_path: Path) -> Non
         with store.transaction(write=write):
             thread = threading.Thread(target=free)
             thread.start()
-            thread.join(5)
+            thread.join(120)
     store.close()
     assert seen == [False, True]
 
@@ -69,14 +69,16 @@ def test_under_normal_the_console_folds_the_log_into_the_database_every_interval
     monkeypatch.setenv("FURNACE_SQLITE_SYNC", "normal")
     store = Store(f"sqlite:///{tmp_path}/e.db")
     store.create("keep")
+    before = set(threading.enumerate())
     stop = store.sync_every(0.02)
-    deadline = time.monotonic() + 10
+    (folder,) = (t for t in threading.enumerate() if t not in before and t.name == "furnace-sqlite-sync")
+    deadline = time.monotonic() + 120                           # a wait, generous for a busy machine
     while store.folds < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     stop()
     folds = store.folds
-    time.sleep(0.1)
-    assert folds >= 2 and store.folds == folds                  # stopped: no fold after the stop
+    assert folds >= 2 and not folder.is_alive()                 # stopped: no fold can come after the stop
+    assert store.folds == folds
     with store.transaction() as conn:                            # every frame of the log is in the database
         busy, frames, folded = conn.execute(text("PRAGMA wal_checkpoint(PASSIVE)")).one()
     assert busy == 0 and frames == folded
@@ -86,8 +88,9 @@ def test_under_normal_the_console_folds_the_log_into_the_database_every_interval
 def test_under_full_there_is_nothing_to_fold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FURNACE_SQLITE_SYNC", raising=False)
     store = Store(f"sqlite:///{tmp_path}/f.db")
+    before = set(threading.enumerate())
     stop = store.sync_every(0.01)
-    time.sleep(0.05)
+    assert [t for t in threading.enumerate() if t not in before and t.name == "furnace-sqlite-sync"] == []
     stop()
-    assert store.folds == 0
+    assert store.folds == 0                                       # no thread: nothing folds, ever
     store.close()

@@ -25,11 +25,16 @@ def free_port() -> int:
 
 @contextmanager
 def running(app: Any) -> Iterator[str]:
-    port = free_port()
+    """The app served on a loopback port the OS chose, bound here and handed to uvicorn: no other process (a second
+    test run beside this one) can take it between the choice and the bind."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120          # a wait, not a bound: generous for a busy machine
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
@@ -38,7 +43,8 @@ def running(app: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(10)
+        thread.join(60)
+        listener.close()
 
 
 class Served:
@@ -55,7 +61,7 @@ class Served:
                    "--db", str(self.db), "serve", "--port", str(self.port)]
         proc = self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline, self.link = time.monotonic() + 30, ""
+        deadline, self.link = time.monotonic() + 120, ""     # a wait, generous for a busy machine
         while not self.link and time.monotonic() < deadline and proc.stdout is not None:
             found = re.search(r"http://\S+/signin\?token=\S+", proc.stdout.readline())
             self.link = found.group(0) if found else ""
@@ -65,7 +71,7 @@ class Served:
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
-            self.proc.wait(10)
+            self.proc.wait(60)
             self.proc = None
 
 
@@ -74,9 +80,11 @@ def wait_for(url: str) -> None:
     import httpx
 
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    while True:
         try:
-            httpx.get(url, timeout=1)
+            httpx.get(url, timeout=30)
             return
         except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                raise
             time.sleep(0.1)

@@ -66,12 +66,12 @@ def test_a_player_attacks_on_her_turn_and_the_referee_sees_it_live(browser: Any,
         pytest.fail("no fight came to Ann's turn")
     attack = ann.locator("#actions button[data-action=attack], #actions button[data-action=move_attack]").first
     try:
-        attack.wait_for(timeout=10_000)
+        attack.wait_for()
     except Exception:
         pytest.fail(f"no attack for Ann: {_api(ann, 'GET', '/api/campaigns/Keep/encounter/actions')}")
     assert "Goblin" in attack.inner_text()
     attack.click()
-    referee.wait_for_selector("#log li.hit, #log li.miss, #log li.fumble", timeout=10_000)
+    referee.wait_for_selector("#log li.hit, #log li.miss, #log li.fumble")
     assert not errors, errors
 
 
@@ -111,7 +111,7 @@ def test_a_cut_stream_comes_back_with_each_roll_exactly_once(browser: Any, serve
     store.close()
     served.start()                                                  # the browser reconnects by itself
     for n in (1, 2, 3):
-        ann.wait_for_selector(f"#log li:has-text('dark-roll-{n}')", timeout=20_000)
+        ann.wait_for_selector(f"#log li:has-text('dark-roll-{n}')")
     _api(referee, "POST", "/api/campaigns/Keep/roll", {"expression": "d6", "label": "after the return"})
     ann.wait_for_selector("#log li:has-text('after the return')")
     got = ann.evaluate("() => window.got")

@@ -30,7 +30,7 @@ def _events(stream: Any, until: int) -> list[tuple[int, dict[str, Any]]]:
 
 def test_a_player_reconnects_and_sees_each_roll_exactly_once(app: Any, table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
-    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=10) as http:
+    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=60) as http:
         with http.stream("GET", f"{C}/live") as stream:
             ref.post(f"{C}/roll", json={"expression": "d6", "label": "before the cut"})
             first = _events(stream, 1)
@@ -50,7 +50,7 @@ def test_a_player_reconnects_and_sees_each_roll_exactly_once(app: Any, table: di
 
 def test_hidden_events_are_skipped_without_breaking_the_ids(app: Any, table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
-    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=10) as http, \
+    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=60) as http, \
             http.stream("GET", f"{C}/live") as stream:
         ref.post(f"{C}/roll", json={"expression": "d6", "label": "secret", "hidden": True})
         ref.post(f"{C}/roll", json={"expression": "d6", "label": "public"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import C, joined
@@ -48,6 +49,7 @@ def test_F_CHECK_a_player_enters_her_dice_only_when_the_referee_allows_it(table:
 
 
 # -- the clock ----------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-OPT-07")
 def test_F_OPT_07_a_timer_is_the_referees_and_runs_out_on_the_clock(table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
     _events(ref.post(f"{C}/clock/timer", json={"label": "the ceiling gives way", "amount": "3", "unit": "turn",
@@ -69,6 +71,7 @@ def _wilds(ref: TestClient) -> None:
     _events(ref.post(f"{W}/funnel", json={"players": ["Ann"], "per_player": 1}))
 
 
+@pytest.mark.rule("H-LIGHT-02")
 def test_H_LIGHT_02_a_torch_burns_out_and_a_timer_can_be_cancelled(referee: TestClient) -> None:
     ref, C = referee, W
     _wilds(ref)
@@ -106,6 +109,7 @@ def test_a_level_up_refused_names_what_is_open_and_then_goes_through(table: dict
     assert [m["level"] for m in ref.get(C).json()["roster"] if m["id"] == "ann1"] == [2]
 
 
+@pytest.mark.rule("F-SPELL-10", "F-TAB-19")
 def test_F_SPELL_10_a_caster_casts_from_her_sheet_and_the_log_tells_it(table: dict[str, TestClient]) -> None:
     ref = table["referee"]
     _events(ref.post(f"{C}/promote", json={"who": "bo1", "char_class": "Magic-user", "random": True}))
@@ -118,6 +122,7 @@ def test_F_SPELL_10_a_caster_casts_from_her_sheet_and_the_log_tells_it(table: di
 
 
 # -- morale, the rules tables, the simulation ----------------------------------------------------------------------
+@pytest.mark.rule("F-OPT-04")
 def test_F_OPT_04_enemy_morale_is_the_referees_secret(table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
     got = _events(ref.post(f"{C}/morale", json={"room_dc": 12, "faces": "3,2"}))
@@ -126,6 +131,7 @@ def test_F_OPT_04_enemy_morale_is_the_referees_secret(table: dict[str, TestClien
     assert "morale" not in ann.get(f"{C}/log").text
 
 
+@pytest.mark.rule("F-FUMB-01", "F-TAB-36", "F-TAB-35")
 def test_F_FUMB_01_a_rules_table_is_listed_and_rolled(table: dict[str, TestClient]) -> None:
     ref = table["referee"]
     listed = ref.get("/api/tables").json()["tables"]

@@ -125,7 +125,7 @@ def test_live_stream_times_every_role(app: Any, table: dict[str, TestClient]) ->
         for role in WHO:
             client = _client(app, store, role)
             cookies = dict(client.cookies.items())
-            with httpx.Client(base_url=base, cookies=cookies, timeout=5) as http, \
+            with httpx.Client(base_url=base, cookies=cookies, timeout=60) as http, \
                     http.stream("GET", f"{C}/live?since=0") as answer:
                 assert (answer.status_code == 200) == (role in ALLOW[f"GET {T}/live"]), role
 

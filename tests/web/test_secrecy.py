@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import C
@@ -88,7 +89,7 @@ def test_a_hidden_roll_shown_later_reaches_the_players(app: Any, table: dict[str
 
 def test_the_live_stream_of_a_player_carries_no_secret(app: Any, table: dict[str, TestClient]) -> None:
     ann = table["ann"]
-    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=10) as http, \
+    with running(app) as base, httpx.Client(base_url=base, cookies=dict(ann.cookies.items()), timeout=60) as http, \
             http.stream("GET", f"{C}/live?since=0") as stream:
         secret = _fight_with_secrets(app, table["referee"])
         table["referee"].post(f"{C}/roll", json={"expression": "d4", "label": "the-end-marker"})
@@ -101,6 +102,7 @@ def test_the_live_stream_of_a_player_carries_no_secret(app: Any, table: dict[str
     assert "id: " in text and _secret_in(text, secret) == []
 
 
+@pytest.mark.rule("F-OPT-07")
 def test_F_OPT_07_a_timer_is_the_referees_until_she_shows_it(table: dict[str, TestClient]) -> None:
     """A timer's label, its length and its prompt stay with the referee, when set and when it runs out (in the
     log, the campaign view and the clock); shown on her word, the players read that one event."""

@@ -40,7 +40,7 @@ def _streamed(app: Any, client: TestClient, referee: TestClient, marker: str = "
               ) -> list[dict[str, Any]]:
     """The live stream from the first event, until a marker roll the referee makes."""
     out: list[dict[str, Any]] = []
-    with running(app) as base, httpx.Client(base_url=base, cookies=dict(client.cookies.items()), timeout=10) as http, \
+    with running(app) as base, httpx.Client(base_url=base, cookies=dict(client.cookies.items()), timeout=60) as http, \
             http.stream("GET", f"{C}/live?since=0") as stream:
         referee.post(f"{C}/roll", json={"expression": "d4", "label": marker})
         for line in stream.iter_lines():

@@ -123,9 +123,12 @@ def join_files(store: Store, name: str, paths: Sequence[str], player: str) -> li
     Example:
         join_files(store, "keep", ["examples/characters/brakka.json"], "Ann")
     """
+    from furnace import files
+    from furnace.campaign.transfer import FILES_LIMIT, MAX_FILES
     from furnace.characters.character import Character
 
     player = check_players([player])[0]
+    files.check_batch(paths, count=MAX_FILES, each=files.MAX_BYTES, total=FILES_LIMIT, what="the character file")
     loaded = [(os.path.basename(p), Character.from_file(p)) for p in paths]
     return [store.apply(name, "campaign join", _join_file(c.model_copy(update={"player": player}), source))
             for source, c in loaded]

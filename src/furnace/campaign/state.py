@@ -123,14 +123,40 @@ class CampaignState(BaseModel):
 
     @classmethod
     def from_entities(cls, entities: dict[str, Any], name: str) -> CampaignState:
+        """The state the entities describe, each entity checked in turn: a log or an export that names an
+        entity Furnace does not keep, or holds a value of the wrong shape, is refused naming that entity."""
+        if not isinstance(entities, dict):
+            raise CampaignError("the stored campaign does not validate: its entities are not a mapping")
+        for path, value in entities.items():
+            check_entity(path, value)
         try:
             campaign = {k: v for k, v in entities["campaign"].items() if k != "name"}
             return cls(name=name, **campaign, clock=entities.get("clock", {}), encounter=entities.get("encounter"),
                        table=entities.get("table") or {},
                        overrides={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("override/")},
                        roster={k.split("/", 1)[1]: v for k, v in entities.items() if k.startswith("member/")})
-        except (KeyError, ValidationError) as exc:
+        except KeyError as exc:
+            raise CampaignError(f"the stored campaign does not validate: it has no {exc.args[0]!r} entity") from None
+        except ValidationError as exc:
             raise CampaignError(f"the stored campaign does not validate: {exc}") from None
+
+
+CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session"})   # the "campaign" entity's
+
+
+def check_entity(path: Any, value: Any) -> None:
+    """One entity of a stored state: a path Furnace writes (`CampaignState.entities`) and a value of its shape."""
+    def refuse(reason: str) -> CampaignError:
+        return CampaignError(f"the stored campaign does not validate: the entity {str(path)[:80]!r} {reason}")
+
+    kind, _, key = str(path).partition("/")
+    if not isinstance(path, str) or (kind in ("member", "override")) != bool(key) or kind not in (
+            "campaign", "clock", "encounter", "table", "member", "override"):
+        raise refuse("is not one Furnace keeps")
+    if not isinstance(value, dict):
+        raise refuse(f"holds {type(value).__name__ if value is not None else 'null'}, not a mapping")
+    if kind == "campaign" and not set(value) <= CAMPAIGN_FIELDS:
+        raise refuse(f"has fields a campaign has not: {', '.join(sorted(map(str, set(value) - CAMPAIGN_FIELDS)))}")
 
 
 def check_name(name: str) -> str:

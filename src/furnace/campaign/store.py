@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from furnace.campaign.location import data_dir, resolve_url, sqlite_path
+from furnace import files
+from furnace.campaign import database
+from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
@@ -42,10 +44,6 @@ class ConflictError(CampaignError):
     """Another command changed the campaign after this one read it: read it again and retry."""
 
     http_status = 409
-
-
-class StoreError(CampaignError):
-    """The database cannot be opened or used (a missing folder, a locked or foreign file)."""
 
 
 @dataclass(frozen=True)
@@ -125,11 +123,23 @@ def _stored(row: Any) -> StoredEvent:
 
 
 class Store:
-    """The campaigns of one database. `Store(resolve_url(db))`; every method is one transaction."""
+    """The campaigns of one database. `Store(resolve_url(db))`; every method is one transaction.
+
+    Opening checks the database is Furnace's own (`furnace.campaign.database`, `migrate.opened`) and brings
+    it to the newest schema; one that cannot be written opens for reading, and a write is refused."""
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
-        self.engine = _engine(url)
+        self._sync = sqlite_sync() if sqlite_path(url) is not None else "full"     # refused before anything is made
+        self.database = database.locate(url)
+        # no output of the running command may replace the database (nor its -wal, -shm or -journal)
+        files.protect(self.files(), "part of the campaign database, an input of every command")
+        # a SQLite file not made yet is read as an empty database in memory until the first write makes it: a
+        # command that only reads, or is refused (a campaign that is not there), leaves no file behind
+        self.unmade = migrate and self.database.new
+        self._making = threading.Lock()
+        self._wal = self.database.path is None       # SQLite: put in WAL mode before the first write, not before
+        self.engine = database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync)
         # the state last read or written, by campaign id, under its event count and last hash: the hash chain
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the
         # state from the snapshot and the log for every command; a rolled-back write never matches it
@@ -141,12 +151,63 @@ class Store:
         self._writers = threading.RLock() if self.engine.dialect.name == "sqlite" else None
         self.folds = 0          # how many times `sync_every` has folded the log into the database
         if migrate:
-            from furnace.campaign.migrate import upgrade
+            self._opened()
 
-            upgrade(self)
+    def _opened(self) -> None:
+        from furnace.campaign.migrate import opened
+
+        try:
+            opened(self)
+        except DBAPIError as exc:
+            self.engine.dispose()
+            raise database.explain(exc, self.database) from None
+        except FurnaceError:
+            self.engine.dispose()
+            raise
+
+    def _make(self) -> None:
+        """Make the SQLite file, on the first write to a database not made yet."""
+        with self._making:
+            if not self.unmade:
+                return
+            database.make_folder(self.database)
+            stand_in, self.engine = self.engine, database.engine(self.database, self._sync)
+            self.unmade = False
+            stand_in.dispose()
+            self._latest.clear()
+            self._opened()
+
+    def _made_elsewhere(self) -> bool:
+        """Whether another program made the file meanwhile (then it is read, not the stand-in)."""
+        path = self.database.path
+        try:
+            return path is not None and path.stat().st_size > 0
+        except OSError:
+            return False
+
+    def _must_exist(self, name: str) -> None:
+        """Before a write to a campaign of a database not made yet: the campaign is not there (said without
+        making the file)."""
+        if self.unmade:
+            self.version(name)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the database opens for reading only (None: it can be written)."""
+        return self.database.read_only
+
+    def require_writable(self) -> None:
+        """Refuse, before any work, a command that writes to a database opened for reading."""
+        if self.read_only:
+            raise database.read_only(self.database, self.read_only)
+
+    def files(self) -> list[str]:
+        """The files the database is made of (the SQLite file, its -wal, -shm and -journal); none for a server."""
+        path = self.database.path
+        return [] if path is None else [str(p) for p in files_of(path)]
 
     def sync_every(self, seconds: float = 1.0) -> Callable[[], None]:
         """Under FURNACE_SQLITE_SYNC=normal, a long-running process (the table console) folds the log into the
@@ -181,17 +242,25 @@ class Store:
     # -- transactions ----------------------------------------------------------------------------------
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+        if write:
+            self.require_writable()
+        if self.unmade and (write or self._made_elsewhere()):
+            self._make()
         try:
+            if write and not self._wal:
+                database.use_wal(self.engine)    # a backup restored by copying it here is in rollback-journal mode
+                self._wal = True
             with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
                 with conn.begin():
                     yield conn
-        except OperationalError as exc:
-            raise StoreError(f"the database {self.where()} cannot be used: {exc.orig}") from None
+        except IntegrityError:
+            raise
+        except DBAPIError as exc:     # the engine's words (a malformed file, a lock, a server gone) as one sentence
+            raise database.explain(exc, self.database) from None
 
     def where(self) -> str:
-        path = sqlite_path(self.url)
-        return str(path) if path else self.engine.url.render_as_string(hide_password=True)
+        return self.database.where
 
     # -- campaigns -------------------------------------------------------------------------------------
     def names(self) -> list[str]:
@@ -232,6 +301,7 @@ class Store:
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
+        self._must_exist(name)
         try:
             with self.transaction(write=True) as conn:
                 self.row(conn, name, lock=True)
@@ -240,6 +310,7 @@ class Store:
             raise CampaignError(f"a campaign named {new!r} exists already") from None
 
     def delete(self, name: str) -> None:
+        self._must_exist(name)
         with self.transaction(write=True) as conn:
             cid = self.row(conn, name, lock=True).id
             conn.execute(delete(snapshots).where(snapshots.c.campaign_id == cid))
@@ -293,6 +364,7 @@ class Store:
     # -- writing ---------------------------------------------------------------------------------------
     def apply(self, name: str, command: str, fn: Command, *, expected_version: int | None = None) -> Applied:
         """Run one command on the campaign and append what it did, in one transaction (retried on a clash)."""
+        self._must_exist(name)
         with entered("campaign", command):
             for attempt in range(RETRIES):
                 try:
@@ -369,6 +441,7 @@ class Store:
     # -- undo ------------------------------------------------------------------------------------------
     def undo(self, name: str) -> Applied:
         """Reverse the last command not yet undone, as an event of its own; history is never deleted."""
+        self._must_exist(name)
         with entered("campaign", "undo"):
             for attempt in range(RETRIES):
                 try:
@@ -412,22 +485,6 @@ class Store:
             return int(conn.scalar(select(func.count()).where(events.c.campaign_id == camp.id)) or 0)
 
 
-def _engine(url: str) -> Engine:
-    path = sqlite_path(url)
-    if path is not None and not path.parent.is_dir():
-        if path.parent == data_dir():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        else:
-            raise StoreError(f"cannot open the database {path}: its folder does not exist")
-    try:
-        engine = create_engine(url, future=True, pool_pre_ping=path is None)
-    except (ImportError, ValueError) as exc:   # a URL of an unknown dialect, or its driver not installed
-        raise StoreError(f"cannot use the database URL {url!r}: {exc}") from None
-    if engine.dialect.name == "sqlite":
-        _sqlite_pragmas(engine, sqlite_sync())
-    return engine
-
-
 SYNC_MODES = ("full", "normal")
 
 
@@ -443,21 +500,5 @@ def sqlite_sync() -> str:
     return chosen
 
 
-def _sqlite_pragmas(engine: Engine, sync: str) -> None:
-    """WAL, synchronous=FULL (or NORMAL, see `sqlite_sync`) and foreign keys on every connection; writers
-    take the lock up front."""
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi: Any, _record: Any) -> None:
-        dbapi.isolation_level = None   # SQLAlchemy's BEGIN below, not pysqlite's own
-        cur = dbapi.cursor()
-        for pragma in ("journal_mode=WAL", f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000"):
-            cur.execute(f"PRAGMA {pragma}")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("immediate") else "BEGIN")
-
-
-__all__ = ["Applied", "ConflictError", "FurnaceError", "Store", "StoreError", "StoredEvent", "resolve_url"]
+__all__ = ["Applied", "ConflictError", "FurnaceError", "ReadOnlyError", "Store", "StoreError", "StoredEvent",
+           "resolve_url", "sqlite_path"]

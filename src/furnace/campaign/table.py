@@ -46,8 +46,8 @@ TABLE = declare("table", setting="referee", health="referee", allowed="public", 
 IN_VIEW = declare("in_view")        # a monster the referee reveals comes into the table's view
 # a hidden fact the referee shows the table (`shown`: the fact, as the log wrote it; `seq`: its event)
 REVEAL = declare("reveal", seq="referee", shown="public", old_who="public", old_what="public",
-                 example={"old_who": "", "old_what": "", "seq": 12, "shown": {"kind": "roll", "data": {"expression": "d20", "label": "",
-                                                                       "total": 14}}})
+                 example={"old_who": "", "old_what": "", "seq": 12,
+                          "shown": {"kind": "roll", "data": {"expression": "d20", "label": "", "total": 14}}})
 # a roll from a member's sheet: `roll` (check, save, attack, spellcheck), the `ability`, `skill` or `weapon`, the
 # `modifiers` added to the die (value and source), the `total` against the `dc` (the ROOM DC `room_dc` moved by the
 # `easy` and `hard` sources), `success`, the `natural` d20; a SPELLCHECK's success level `sl` and `spell_dice`

@@ -20,15 +20,13 @@ flags, and its characters join.
 from __future__ import annotations
 
 import dataclasses
-import errno
 import hashlib
 import json
 import os
-import secrets
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -42,7 +40,14 @@ from furnace.campaign import commands
 from furnace.campaign import store as stores
 from furnace.campaign.location import sqlite_path
 from furnace.campaign.schema import campaigns, events, snapshots
-from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, check_name
+from furnace.campaign.state import (
+    CampaignError,
+    CampaignState,
+    apply_changes,
+    canonical,
+    check_entity,
+    check_name,
+)
 from furnace.campaign.store import (
     GENESIS,
     Applied,
@@ -59,8 +64,11 @@ from furnace.events import Event
 FORMAT = "furnace-campaign"
 BACKUP_FORMAT = "furnace-backup"
 FORMAT_VERSION = 1
-READ_LIMIT = 1024 * 1024 * 1024      # an export or a JSON backup: a long campaign is tens of megabytes
+READ_LIMIT = 256 * 1024 * 1024      # an export or a backup, checked before it is read: a long campaign is tens
+                                    # of megabytes, and a document is parsed into several times its size
 STATE_LIMIT = 16 * 1024 * 1024       # an old clock state file (as `furnace clock` reads it)
+MAX_FILES = 100                      # files brought in by one command (a character is about 3 kB)
+FILES_LIMIT = 32 * 1024 * 1024       # bytes of them in all
 SQLITE_HEADER = b"SQLite format 3\x00"
 HEX64 = r"^[0-9a-f]{64}$"
 BATCH = 500
@@ -159,8 +167,8 @@ def write_export(store: Store, name: str, path: Source, *, force: bool = False) 
     """
     doc = export_campaign(store, name)
     text = json.dumps(doc, ensure_ascii=False, indent=1)
-    return _write_whole(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"), force=force,
-                        what="the campaign export")
+    files.write_text(path, text, force=force, inputs=store.files(), what="the campaign export")
+    return Path(path)
 
 
 # -- import -------------------------------------------------------------------------------------------------
@@ -246,6 +254,13 @@ def _replay(stored: list[StoredEvent], where: str) -> tuple[list[tuple[StoredEve
     snaps: list[tuple[StoredEvent, str]] = []
     every = stores.SNAPSHOT_EVERY
     for i, e in enumerate(stored):
+        for change in e.changes or []:      # entity by entity, as each event changes it, before anything is written
+            for value in (change["before"], change["after"]):
+                if value is not None:
+                    try:
+                        check_entity(change["path"], value)
+                    except CampaignError as exc:
+                        raise DataFileError(where, f"event {e.seq} ({e.command}): {exc}") from None
         apply_changes(entities, e.changes or [])
         last_of_command = i + 1 == len(stored) or stored[i + 1].command_id != e.command_id
         if last_of_command and e.seq // every > (e.command_id - 1) // every:
@@ -328,28 +343,35 @@ def backup(store: Store, path: Source, *, force: bool = False,
         if db is None:
             raise CampaignError(f"the database {store.where()} is not SQLite: back it up in the portable JSON "
                                 "form (a .json file)")
-        _write_whole(path, lambda temp: _sqlite_backup(db, temp), force=force, what="the backup")
+        files.write_with(path, lambda temp: _sqlite_backup(store, temp, path), force=force, inputs=store.files(),
+                         what="the backup")
         return "sqlite"
     with store.transaction() as conn:
         exported = [_export(conn, camp) for camp in conn.execute(select(campaigns).order_by(campaigns.c.name))]
     doc = {"format": BACKUP_FORMAT, "format_version": FORMAT_VERSION, "exported_at": _now(), "campaigns": exported}
     text = json.dumps(doc, ensure_ascii=False, indent=1)
-    _write_whole(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"), force=force, what="the backup")
+    files.write_text(path, text, force=force, inputs=store.files(), what="the backup")
     return "json"
 
 
-def _sqlite_backup(db: Path, temp: str) -> None:
-    source = sqlite3.connect(str(db))
+def _sqlite_backup(store: Store, temp: str, path: Source) -> None:
+    """SQLite's online backup of the store's database into `temp`, over the store's own connection (so a
+    database opened for reading is read as it was opened: nothing is written beside it)."""
+    raw = store.engine.raw_connection()
     try:
-        source.execute("PRAGMA busy_timeout=30000")
+        source = raw.driver_connection
+        assert isinstance(source, sqlite3.Connection)
         target = sqlite3.connect(temp)
         try:
             source.backup(target)
             target.execute("PRAGMA journal_mode=DELETE")   # one self-contained file: no -wal beside it
         finally:
             target.close()
+    except sqlite3.Error as exc:
+        raise files.FileAccessError(path, f"the SQLite backup failed: {exc}", verb="write", what="the backup") \
+            from None
     finally:
-        source.close()
+        raw.close()
 
 
 def restore(store: Store, path: Source, *, force: bool = False) -> list[str]:
@@ -365,6 +387,9 @@ def restore(store: Store, path: Source, *, force: bool = False) -> list[str]:
         restore(pg_store, "furnace.json", force=True)
     """
     where = os.fspath(path)
+    if any(files.same_file(where, part) for part in store.files()):
+        raise DataFileError(where, "it is this store's own database: restore a backup of it into another --db")
+    files.regular_file(where, limit=READ_LIMIT, what="the backup")    # a FIFO or a device never blocks us
     if _is_sqlite(where):
         docs = _read_sqlite_backup(where)
     else:
@@ -392,9 +417,8 @@ def restore(store: Store, path: Source, *, force: bool = False) -> list[str]:
 
 def _is_sqlite(path: str) -> bool:
     try:
-        with open(path, "rb") as stream:
-            return stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except (OSError, ValueError):
+        return files.read_head(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+    except files.FileAccessError:
         return False   # reading it as JSON will say what is wrong
 
 
@@ -412,67 +436,19 @@ def _read_sqlite_backup(path: str) -> list[dict[str, Any]]:
         except (OSError, sqlite3.Error) as exc:
             raise DataFileError(path, f"cannot read the SQLite backup: {exc}") from None
         if not {"campaigns", "events", "alembic_version"} <= tables:
-            raise DataFileError(path, "a SQLite database, but not a Furnace one (it has no campaigns and events)")
-        source = Store(f"sqlite:///{copy}")     # brings an older backup up to the current schema
+            missing = ", ".join(sorted({"campaigns", "events", "alembic_version"} - tables))
+            raise DataFileError(path, f"a SQLite database, but not a Furnace one (it has no {missing} table)")
         try:
-            with source.transaction() as read:
-                return [_export(read, camp) for camp in read.execute(select(campaigns).order_by(campaigns.c.name))]
-        finally:
-            source.close()
-
-
-# -- writing a file whole ---------------------------------------------------------------------------------
-def _write_whole(path: Source, produce: Callable[[str], object], *, force: bool, what: str) -> Path:
-    """Make the file at a temporary path in the same folder, then rename it over `path`: a reader sees the old
-    file or the new one, never half. An existing file is replaced only with `force`."""
-    target = os.fspath(path)
-
-    def refuse(reason: str) -> files.FileAccessError:
-        return files.FileAccessError(target, reason, verb="write", what=what)
-
-    mode = None
-    if os.path.lexists(target):
-        if os.path.isdir(target):
-            raise refuse("it is a folder")
-        if not force:
-            raise refuse("it already exists (pass --force to overwrite it)")
-        if not os.path.isfile(target):
-            raise refuse("it is not a regular file")
-        target = os.path.realpath(target)        # through a symlink: replace the file, keep the link
-        mode = os.stat(target).st_mode & 0o7777
-    folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder):
-        raise refuse(f"the folder {files.shown(folder)} does not exist")
-    temp = ""
-    try:
-        temp = _new_temp(folder, os.path.basename(target))
-        produce(temp)
-        if mode is not None:
-            os.chmod(temp, mode)
-        with open(temp, "rb+") as stream:
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-        temp = ""
-    except OSError as exc:
-        raise refuse((exc.strerror or type(exc).__name__).lower()) from None
-    except sqlite3.Error as exc:
-        raise refuse(f"the SQLite backup failed: {exc}") from None
-    finally:
-        if temp and os.path.exists(temp):
-            os.unlink(temp)
-    return Path(path)
-
-
-def _new_temp(folder: str, name: str) -> str:
-    """An empty new file beside the target, with the permissions a new file gets (the umask applies)."""
-    for _ in range(16):
-        temp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
-        try:
-            os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            continue
-        return temp
-    raise FileExistsError(errno.EEXIST, "no free temporary name")
+            source = Store(f"sqlite:///{copy}")     # brings an older backup up to the current schema
+            try:
+                with source.transaction() as read:
+                    return [_export(read, camp)
+                            for camp in read.execute(select(campaigns).order_by(campaigns.c.name))]
+            finally:
+                source.close()
+        except stores.StoreError as exc:        # said of the copy: said again of the file the referee named
+            reason = str(exc).replace(f"the database {copy}", "it").replace(str(copy), "it")
+            raise DataFileError(path, f"not a Furnace backup that can be restored: {reason}") from None
 
 
 # -- old files into a campaign ------------------------------------------------------------------------------
@@ -489,6 +465,8 @@ def import_files(store: Store, name: str, paths: Iterable[Source]) -> list[Appli
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    paths = list(paths)
+    files.check_batch(paths, count=MAX_FILES, each=STATE_LIMIT, total=FILES_LIMIT, what="the file to import")
     loaded = [_read_file(os.fspath(p)) for p in paths]
     return [store.apply(name, "campaign import-file", command) for command in loaded]
 

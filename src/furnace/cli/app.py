@@ -19,6 +19,7 @@ import click
 from furnace import dice
 from furnace.cli.context import Settings as RunOptions
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option
 from furnace.errors import FurnaceError
 from furnace.public import entered
@@ -27,16 +28,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _parse_vars(pairs: Sequence[str]) -> dict[str, int | str]:
+    """`--var NAME=VALUE`, read by the library's own rules: a name is a word (STR, ROOM_DC), bound once whatever
+    its case; a value is a whole number in ASCII digits or a die (d8), checked as the library checks it."""
+    from furnace.dice.values import DieValue, binding, variable_name
+
     out: dict[str, int | str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise FurnaceError(f"--var takes NAME=VALUE, not {pair!r}")
-        text = value.strip()
-        try:
-            out[name.strip().upper()] = int(text)
-        except ValueError:
-            out[name.strip().upper()] = text      # a die such as d8, for 5HD
+        key = variable_name(name.strip())
+        if key in out:
+            raise FurnaceError(f"--var binds {key} twice (names ignore case): {pair!r}")
+        bound = binding(key, value.strip())
+        out[key] = value.strip() if isinstance(bound, DieValue) else bound      # a die such as d8, for 5HD
     return out
 
 
@@ -53,7 +58,7 @@ def json_option(fn: F) -> F:
 
 
 def seed_option(fn: F) -> F:
-    return click.option("--seed", type=int, default=None,
+    return click.option("--seed", type=WHOLE, default=None,
                         help="Seed the dice for a repeatable result (default: system randomness).")(fn)
 
 
@@ -95,7 +100,7 @@ def _write_back(path: str, text: str, *, inputs: Iterable[str | None] = ()) -> N
     """Save a file the command was asked to update in place (a character, the campaign state): whole or not at all."""
     from furnace import files
 
-    files.write_text(path, text, force=True, inputs=inputs)
+    files.write_text(path, text, in_place=True, inputs=inputs)
 
 
 def _profile_file(profile: str) -> str | None:
@@ -123,6 +128,50 @@ def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
 def profile_option(fn: F) -> F:
     return click.option("--profile", default="furnace", show_default=True,
                         help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
+
+
+class ExpressionCommand(click.Command):
+    """A command whose argument is a dice expression, which may start with '-' (`furnace roll "-d6"`, `-1+d20`)
+    without a `--` before it: the first word that starts with '-' and is no option of the command is taken as the
+    expression (a word after an option that takes a value is that option's value)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _expression_last(self, ctx, args))
+
+
+def _expression_last(command: click.Command, ctx: click.Context, args: list[str]) -> list[str]:
+    known, valued = set(ctx.help_option_names), set()
+    for param in command.get_params(ctx):
+        if isinstance(param, click.Option):
+            known.update(param.opts + param.secondary_opts)
+            if not param.is_flag and not param.count:
+                valued.update(param.opts)
+    out: list[str] = []
+    expression = None
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            out += [word, *words]
+            break
+        if word in valued:
+            out += [word, next(words, "")]
+        elif expression is None and _dashed_expression(word, known):
+            expression = word
+        else:
+            out.append(word)
+    if expression is None:
+        return out
+    if "--" not in out:
+        return [*out, "--", expression]
+    at = out.index("--") + 1
+    return [*out[:at], expression, *out[at:]]
+
+
+def _dashed_expression(word: str, known: set[str]) -> bool:
+    """'-d6', '-1+d20', '--1': a word that starts with '-' and is no option ('--seed', '-h', '--seed=3')."""
+    if not word.startswith("-") or len(word) < 2 or word.split("=", 1)[0] in known:
+        return False
+    return not (word.startswith("--") and word[2:3].isalpha())    # --bogus stays an unknown option
 
 
 # Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
@@ -178,9 +227,15 @@ def cli(ctx: click.Context, db: str | None, campaign: str | None, debug: bool, f
     run = ctx.ensure_object(RunOptions)
     run.debug, run.force, run.explain = run.debug or debug, run.force or force, run.explain or explain
     run.db, run.campaign = db or run.db, campaign or run.campaign
+    from furnace import files
+
+    # the files the command reads and the campaign database are its inputs: no output of it may replace one
+    ctx.with_resource(files.command_inputs())
+    files.protect(run.database_files, "part of the campaign database, an input of every command")
+    ctx.call_on_close(run.close)
 
 
-@cli.command()
+@cli.command(cls=ExpressionCommand)
 @click.argument("expression")
 @seed_option
 @faces_option
@@ -192,8 +247,10 @@ def roll(expression: str, seed: int | None, faces: str | None, variables: Sequen
          as_json: bool) -> None:
     """Roll a dice expression and show every die.
 
-    Notation: NdM, dM, d%, + - * /, ceil() floor() max() min() abs(), keep/drop (4d6kh3, 2d20kl1,
-    4d6dl1), advantage (d20adv, d20dis), variables bound with --var (d20+STR+PROF, 5HD+3).
+    Notation: NdM, dM, d%, + - * / // %, comparisons (== < >= …), ceil() floor() max() min() abs(),
+    keep/drop (4d6kh3, 2d20kl1, 4d6dl1, 4d6k>4), advantage (d20adv, d20dis), d20's operators (4d6rr1,
+    2d6ro<3, 2d6ra6, 8d6e6, 10d6mi2, 10d6ma5), sets ((1d4, 2+2, 3d6kl1)kh1), annotations (3d6 [fire]),
+    variables bound with --var (d20+STR+PROF, 5HD+3). An expression may start with '-' (-d6).
 
     Example: furnace roll "d20+STR+PROF" --var STR=2 --var PROF=1 --seed 3
     """
@@ -256,7 +313,7 @@ def table_show(name: str, as_json: bool) -> None:
 @table.command("roll")
 @click.argument("name")
 @click.option("--die", default=None, help="Roll with this expression instead of the table's own die.")
-@click.option("--level", type=int, default=None, help="Character level, for tables whose die depends on it.")
+@click.option("--level", type=WHOLE, default=None, help="Character level, for tables whose die depends on it.")
 @click.option("--armor", default=None, help="none, light or heavy, for the fumble table.")
 @var_option
 @seed_option
@@ -381,6 +438,17 @@ def demo(seed: int | None, faces: str | None, count: int) -> None:
 BUG = "furnace: internal error ({}); please report it — run with --debug for the traceback"
 
 
+def _usage_line(exc: click.ClickException) -> str:
+    """A usage error of click's as one line, with where to read the command's help."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return " ".join(exc.format_message().split())
+    see = f"(see {ctx.command_path} --help)"
+    if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())) and isinstance(ctx.command, click.Group):
+        return f"{ctx.command_path} needs a command: {', '.join(ctx.command.list_commands(ctx))} {see}"
+    return f"{' '.join(exc.format_message().split()).removesuffix('.')} {see}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI: 0 when done, 2 and one line `error: …` for a user's error, 1 and a request to report a bug."""
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -394,8 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 1
-    except click.ClickException as exc:
-        exc.show()
+    except click.ClickException as exc:    # click's own usage errors: one line too, exit code 2
+        click.echo(f"error: {_usage_line(exc)}", err=True)
         return 2
     except BrokenPipeError:
         return 0

@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
-from furnace.cli.context import settings, use
+from furnace.cli.context import can_remember, confirm, remembered, settings, use
+from furnace.cli.numbers import whole
 from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
@@ -27,7 +28,8 @@ def _show_events(events: Sequence[Any], as_json: bool, *, rolls: bool = True) ->
 
 def _apply(command: str, fn: Any, as_json: bool) -> None:
     s = settings()
-    applied = s.store().apply(s.need_campaign(), command, fn)
+    store, name = s.in_use()
+    applied = store.apply(name, command, fn)
     _show_events(applied.events, as_json)
 
 
@@ -79,6 +81,7 @@ def campaign_use(name: str) -> None:
 
     Example: furnace campaign use keep
     """
+    settings().choosing = True      # a campaign.json that cannot be read is what this command replaces
     settings().store().open(name)   # it must exist
     click.echo(f"using campaign {name!r} (remembered in {use(name)})")
 
@@ -91,7 +94,8 @@ def campaign_show(as_json: bool) -> None:
     Example: furnace --campaign keep campaign show
     """
     s = settings()
-    state = s.store().open(s.need_campaign())
+    store, name = s.in_use()
+    state = store.open(name)
     if as_json:
         _emit(state.model_dump(mode="json"))
         return
@@ -107,7 +111,7 @@ def campaign_show(as_json: bool) -> None:
 
 
 @campaign.command("log")
-@click.option("--since", type=click.IntRange(0), default=0, help="Only events after this number.")
+@click.option("--since", type=whole(0), default=0, help="Only events after this number.")
 @click.option("--limit", type=click.IntRange(1, 100_000), default=None, help="At most this many events.")
 @click.option("--rolls/--no-rolls", default=True, show_default=True, help="Show each roll's dice.")
 @json_option
@@ -117,7 +121,8 @@ def campaign_log(since: int, limit: int | None, rolls: bool, as_json: bool) -> N
     Example: furnace campaign log --since 10
     """
     s = settings()
-    _show_events(s.store().events(s.need_campaign(), since=since, limit=limit), as_json, rolls=rolls)
+    store, name = s.in_use()
+    _show_events(store.events(name, since=since, limit=limit), as_json, rolls=rolls)
 
 
 @campaign.command("undo")
@@ -128,7 +133,8 @@ def campaign_undo(as_json: bool) -> None:
     Example: furnace campaign undo
     """
     s = settings()
-    _show_events(s.store().undo(s.need_campaign()).events, as_json)
+    store, name = s.in_use()
+    _show_events(store.undo(name).events, as_json)
 
 
 @campaign.command("replay")
@@ -157,7 +163,8 @@ def campaign_verify(name: str | None, deep: bool, as_json: bool) -> None:
     from furnace.campaign.verify import verify
 
     s = settings()
-    report = verify(s.store(), name or s.need_campaign(), deep=deep)
+    name = name or s.need_campaign()
+    report = verify(s.store(), name, deep=deep)
     if as_json:
         _emit({**dataclasses.asdict(report), "ok": report.ok})
     else:
@@ -174,8 +181,11 @@ def campaign_rename(old: str, new: str) -> None:
 
     Example: furnace campaign rename keep "The Keep on the Borderlands"
     """
+    follow = remembered() == old          # the campaign in use keeps being used under its new name
+    if follow:
+        can_remember()
     settings().store().rename(old, new)
-    if settings().chosen() == old:
+    if follow:
         use(new)
     click.echo(f"campaign {old!r} is now {new!r}")
 
@@ -190,10 +200,14 @@ def campaign_delete(name: str, yes: bool) -> None:
     """
     store = settings().store()
     store.open(name)
-    if not yes and not click.confirm(f"delete campaign {name!r} and its {store.count(name)} events?"):
+    store.require_writable()
+    forget = remembered() == name
+    if forget:
+        can_remember()
+    if not yes and not confirm(f"delete campaign {name!r} and its {store.count(name)} events?", "--yes"):
         raise FurnaceError("nothing deleted")
     store.delete(name)
-    if settings().chosen() == name:
+    if forget:
         use(None)
     click.echo(f"campaign {name!r} deleted")
 
@@ -242,11 +256,11 @@ def campaign_join(files: Sequence[str], player: str, as_json: bool) -> None:
 
     s = settings()
     if not player:
-        _show_events([e for a in import_files(s.store(), s.need_campaign(), files) for e in a.events], as_json)
+        _show_events([e for a in import_files(*s.in_use(), files) for e in a.events], as_json)
         return
     from furnace.campaign.roster import join_files
 
-    _show_events([e for a in join_files(s.store(), s.need_campaign(), files, player) for e in a.events], as_json)
+    _show_events([e for a in join_files(*s.in_use(), files, player) for e in a.events], as_json)
 
 
 @campaign.command("import-files")
@@ -260,7 +274,7 @@ def campaign_import_files(files: Sequence[str], as_json: bool) -> None:
     from furnace.campaign.transfer import import_files
 
     s = settings()
-    _show_events([e for a in import_files(s.store(), s.need_campaign(), files) for e in a.events], as_json)
+    _show_events([e for a in import_files(*s.in_use(), files) for e in a.events], as_json)
 
 
 @campaign.command("export")
@@ -350,7 +364,7 @@ def override_add(file: str, kind: str | None, as_json: bool) -> None:
     from furnace.campaign.overrides import add_override
 
     s = settings()
-    _show_events(add_override(s.store(), s.need_campaign(), file, kind=kind).events, as_json)
+    _show_events(add_override(*s.in_use(), file, kind=kind).events, as_json)
 
 
 @override.command("list")
@@ -363,7 +377,8 @@ def override_list(as_json: bool) -> None:
     from furnace.campaign.overrides import list_overrides
 
     s = settings()
-    found = list_overrides(s.store().open(s.need_campaign()))
+    store, name = s.in_use()
+    found = list_overrides(store.open(name))
     if as_json:
         _emit([{"key": f"{o.kind}:{o.id}", **o.model_dump(mode="json", exclude={"text"})} for o in found])
         return
@@ -384,4 +399,4 @@ def override_remove(key: str, as_json: bool) -> None:
     from furnace.campaign.overrides import remove_override
 
     s = settings()
-    _show_events(remove_override(s.store(), s.need_campaign(), key).events, as_json)
+    _show_events(remove_override(*s.in_use(), key).events, as_json)

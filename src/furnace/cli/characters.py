@@ -228,7 +228,8 @@ def character_list(statuses: Sequence[str], as_json: bool) -> None:
     from furnace.render.roster import roster_json, roster_table
 
     s = settings()
-    state = s.store().open(s.need_campaign())
+    store, name = s.in_use()
+    state = store.open(name)
     found = members(state, statuses)
     if as_json:
         _emit(roster_json(found))

@@ -24,6 +24,7 @@ import click
 from furnace.cli.app import _emit, _load_character, _write_back, cli, json_option, load_rules, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE, Finite
 from furnace.cli.output import tell
 from furnace.cli.session import apply
 from furnace.errors import DataFileError, FurnaceError, from_validation
@@ -148,7 +149,8 @@ def clock_status(state_file: str | None, profile: str | None, as_json: bool) -> 
         names = sorted(campaign.characters)
     else:
         s = settings()
-        state = s.store().open(s.need_campaign())
+        store, name = s.in_use()
+        state = store.open(name)
         campaign = state.clock_campaign()
         names = sorted(f"{m.character.name} ({m.id})" for m in state.roster.values() if m.status != "dead")
     c = campaign.clock
@@ -208,7 +210,7 @@ def clock_timer(label: str, after: tuple[str, str], prompt: str, state_file: str
 
 
 @clock.command("edit")
-@click.argument("entry_id", type=int)
+@click.argument("entry_id", type=WHOLE)
 @click.option("--in", "after", nargs=2, required=True, metavar="AMOUNT UNIT",
               help="When it now falls due, from now: e.g. --in 2 turns.")
 @state_option
@@ -232,7 +234,7 @@ def clock_edit(entry_id: int, after: tuple[str, str], state_file: str | None, pr
 
 
 @clock.command("cancel")
-@click.argument("entry_id", type=int)
+@click.argument("entry_id", type=WHOLE)
 @state_option
 @json_option
 def clock_cancel(entry_id: int, state_file: str | None, profile: str | None, as_json: bool) -> None:
@@ -270,7 +272,7 @@ def clock_join(character_file: str, state_file: str | None, profile: str | None,
 @clock.command("light")
 @click.argument("who")
 @click.argument("source")
-@click.option("--turns", type=click.FloatRange(0, 10_000, min_open=True), default=None,
+@click.option("--turns", type=Finite(0, 10_000, min_open=True), default=None,
               help="Exploration turns it has left (a torch lit again, AMB-81); default: a fresh one.")
 @json_option
 def clock_light(who: str, source: str, turns: float | None, as_json: bool) -> None:
@@ -284,7 +286,7 @@ def clock_light(who: str, source: str, turns: float | None, as_json: bool) -> No
 
 
 @clock.command("snuff")
-@click.argument("entry_id", type=int)
+@click.argument("entry_id", type=WHOLE)
 @json_option
 def clock_snuff(entry_id: int, as_json: bool) -> None:
     """Put a light out: it keeps the turns it has left (AMB-81); `clock status` lists the lights by number.

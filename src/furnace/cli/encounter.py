@@ -61,7 +61,7 @@ def show_log(events: Sequence[Any], as_json: bool, *, rolls: bool = True, extra:
 
 def _store_and_name() -> tuple[Any, str]:
     s = settings()
-    return s.store(), s.need_campaign()
+    return s.in_use()
 
 
 def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:

@@ -17,14 +17,15 @@ from furnace.cli.app import (
     seed_option,
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option, say, tell
 from furnace.render.referee import effect_lines
 
 
 @cli.command()
-@click.option("--mod", type=int, required=True, help="The casting modifier: INT (arcane) or WIS (divine).")
-@click.option("--prof", type=int, required=True, help="The caster's PROF.")
-@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC the total must also reach.")
+@click.option("--mod", type=WHOLE, required=True, help="The casting modifier: INT (arcane) or WIS (divine).")
+@click.option("--prof", type=WHOLE, required=True, help="The caster's PROF.")
+@click.option("--dc", type=WHOLE, default=12, show_default=True, help="The ROOM DC the total must also reach.")
 @click.option("--spell", "spell_name", default=None, help="Also show what this spell does at the SL bought.")
 @click.option("--luck", type=click.IntRange(0, 3), default=0, help="Luck Dice to spend (the SL moves at most 1).")
 @seed_option
@@ -113,7 +114,7 @@ def spell_show(name: str, player: bool, profile: str, as_json: bool) -> None:
 @spell.command("cast")
 @click.argument("name")
 @click.option("--caster", "caster_file", required=True, help="The caster's character file.")
-@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC.")
+@click.option("--dc", type=WHOLE, default=12, show_default=True, help="The ROOM DC.")
 @click.option("--scroll", is_flag=True, help="Cast from a scroll (EASY for a Wizard, HARD for an Arcane Trickster).")
 @click.option("--write/--no-write", default=False, show_default=True,
               help="Save the caster back (depletion, disapproval, lockouts).")

@@ -13,6 +13,7 @@ import click
 
 from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, tell
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,7 +34,7 @@ def _count(amount: int, unit: str) -> str:
 
 
 @cli.command()
-@click.option("--excess", type=int, required=True, help="Damage beyond the HP the character had (1 or more).")
+@click.option("--excess", type=WHOLE, required=True, help="Damage beyond the HP the character had (1 or more).")
 @click.option("--helmet", is_flag=True, help="The character wears a helmet (M-GRIEV-04/05, skull and head saves).")
 @click.option("--level", type=click.IntRange(0, 10), default=1, show_default=True, help="For Second Wind.")
 @click.option("--hit-die", default="d8", show_default=True, help="The class hit die, for Second Wind.")
@@ -79,7 +80,7 @@ def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, d
 @click.option("--class", "weapon_class", required=True,
               type=click.Choice(["sharp", "blunt", "strung", "pole", "hurled", "unarmed"]))
 @click.option("--dex", type=click.IntRange(0, 20), default=10, show_default=True, help="The Dexterity SCORE.")
-@click.option("--magic", type=int, default=0, show_default=True, help="The weapon's magic bonus (M-WPN-07).")
+@click.option("--magic", type=WHOLE, default=0, show_default=True, help="The weapon's magic bonus (M-WPN-07).")
 @click.option("--wet", is_flag=True, help="A wet string: a natural 2 harms it too (M-WPN-04).")
 @click.option("--natural", type=click.IntRange(1, 20), default=1, show_default=True, help="The natural die.")
 @click.option("--neglect", type=click.IntRange(0, 100), default=0, show_default=True,
@@ -121,7 +122,7 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
 @cli.command("armor-hit")
 @click.option("--piece", required=True, type=click.Choice(["armor", "shield", "helmet"]))
 @click.option("--attack", required=True, type=click.Choice(["melee", "hurled", "missile", "firearm"]))
-@click.option("--magic", type=int, default=0, show_default=True, help="The piece's magic plus (M-ARM-04).")
+@click.option("--magic", type=WHOLE, default=0, show_default=True, help="The piece's magic plus (M-ARM-04).")
 @click.option("--armor", "armor_key", default="boiled-leather", show_default=True,
               help="The body armor (an armor-table key) when --piece armor.")
 @click.option("--damage", type=click.IntRange(0, 20), default=0, help="Protection the armor has already lost.")

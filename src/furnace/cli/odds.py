@@ -13,7 +13,18 @@ from typing import Any
 
 import click
 
-from furnace.cli.app import _emit, _parse_vars, cli, json_option, load_rules, option_option, profile_option, var_option
+from furnace.cli.app import (
+    ExpressionCommand,
+    _emit,
+    _parse_vars,
+    cli,
+    json_option,
+    load_rules,
+    option_option,
+    profile_option,
+    var_option,
+)
+from furnace.cli.numbers import WHOLE
 
 
 class OddsGroup(click.Group):
@@ -41,9 +52,9 @@ def _dist_json(dist: dict[int, Fraction]) -> dict[str, str]:
     return {str(k): str(v) for k, v in sorted(dist.items())}
 
 
-@odds.command("dice")
+@odds.command("dice", cls=ExpressionCommand)
 @click.argument("expression")
-@click.option("--dc", type=int, default=None, help="Also show P(total ≥ DC) (meet or beat).")
+@click.option("--dc", type=WHOLE, default=None, help="Also show P(total ≥ DC) (meet or beat).")
 @var_option
 @json_option
 def odds_dice(expression: str, dc: int | None, variables: Sequence[str], as_json: bool) -> None:

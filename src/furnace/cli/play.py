@@ -18,6 +18,7 @@ from furnace.cli.app import (
     show_table_roll,
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option, say
 
 
@@ -95,7 +96,7 @@ def _campaign_fight(file: str | None, rng: Any, rounds: int, profile: str, optio
     from furnace.play.fightfile import load_fight
 
     s = settings()
-    store, name = s.store(), s.need_campaign()
+    store, name = s.in_use()
     state = store.open(name)
     ctx = click.get_current_context()
     if ctx.get_parameter_source("profile") != click.core.ParameterSource.DEFAULT and profile != state.profile:
@@ -180,7 +181,7 @@ def _modifiers(mods: tuple[str, ...]) -> list[Any]:
 
 @cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("mods", nargs=-1)
-@click.option("--dc", type=int, default=12, show_default=True, help="The ROOM DC (or the DC to meet).")
+@click.option("--dc", type=WHOLE, default=12, show_default=True, help="The ROOM DC (or the DC to meet).")
 @click.option("--easy", type=click.IntRange(0, 10), default=0, help="How many EASY (−3 each) apply.")
 @click.option("--hard", type=click.IntRange(0, 10), default=0, help="How many HARD (+3 each) apply.")
 @click.option("--kind", type=click.Choice(["CHECK", "SAVE", "ATK"]), default="CHECK", show_default=True)
@@ -215,7 +216,7 @@ def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advan
 
 
 @cli.command()
-@click.option("--cha", type=int, default=0, show_default=True, help="The speaker's CHA modifier.")
+@click.option("--cha", type=WHOLE, default=0, show_default=True, help="The speaker's CHA modifier.")
 @seed_option
 @faces_option
 @explain_option
@@ -239,8 +240,8 @@ def reaction(cha: int, seed: int | None, faces: str | None, profile: str, as_jso
 
 
 @cli.command()
-@click.option("--room-dc", type=int, required=True, help="The ROOM DC: enemy morale is half of it.")
-@click.option("--morale", "value", type=int, default=None, help="The enemy's own morale score, if it has one.")
+@click.option("--room-dc", type=WHOLE, required=True, help="The ROOM DC: enemy morale is half of it.")
+@click.option("--morale", "value", type=WHOLE, default=None, help="The enemy's own morale score, if it has one.")
 @seed_option
 @faces_option
 @explain_option

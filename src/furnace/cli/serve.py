@@ -1,11 +1,23 @@
-"""`furnace serve`: the table console (`furnace.web`) on uvicorn, with the referee's sign-in link printed."""
+"""`furnace serve`: the table console (`furnace.web`) on uvicorn, with the referee's sign-in link printed.
+
+Everything that can stop the server starting is found before it starts, each one `error:` line (exit 2): the
+socket is bound here and handed to uvicorn, so a port taken, a host that is no address (256.1.1.1) or not
+one of this machine's is said in words; the database must open and be writable (the console writes every
+roll). `--check` binds the host on a free port, which proves the address without taking the port.
+"""
 
 from __future__ import annotations
+
+import errno
+import ipaddress
+import re
+import socket
 
 import click
 
 from furnace.cli.app import cli
 from furnace.cli.context import settings
+from furnace.errors import FurnaceError
 
 PLAIN_HTTP = ("warning: the console listens on every network interface over plain HTTP: anyone on the network "
               "can read its traffic (sign-in links included). Use it on a network you trust, or put it behind "
@@ -28,10 +40,17 @@ def serve(host: str, port: int, check: bool) -> None:
     from furnace.web import WebSettings, create_app
     from furnace.web.demo import ensure_demo
 
-    s = settings()
-    web = WebSettings(db=s.db)
-    store = s.store()
-    made = ensure_demo(store, web.rng())
+    listening = listen(host, port, check=check)
+    try:
+        s = settings()
+        web = WebSettings(db=s.db)
+        store = s.store()
+        store.require_writable()
+        made = ensure_demo(store, web.rng())
+    except BaseException:
+        if listening is not None:
+            listening.close()
+        raise
     if made:
         click.echo(f"made the demo campaign “{made}” in {store.where()}")
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -39,7 +58,7 @@ def serve(host: str, port: int, check: bool) -> None:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     click.echo(f"Furnace table console on http://{shown}:{port}/ — the referee signs in with:\n"
                f"    http://{shown}:{port}/signin?token={web.referee_token}", nl=True)
-    if check:
+    if listening is None:
         return
     import gc
 
@@ -53,9 +72,52 @@ def serve(host: str, port: int, check: bool) -> None:
     gc.freeze()
     stop_syncing = store.sync_every(1.0)          # FURNACE_SQLITE_SYNC=normal: the disk synced each second
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True, server_header=False)
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=True,
+                                server_header=False)
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
+        listening.close()
         stop_syncing()
+
+
+_DOTTED = re.compile(r"^[0-9]+(\.[0-9]+){3}$")
+
+
+def listen(host: str, port: int, *, check: bool = False) -> socket.socket | None:
+    """The server's socket, bound to `host` and `port` (with `check`, to a free port, then closed: None)."""
+    if _DOTTED.match(host):
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise FurnaceError(f"--host {host} is not an IP address (each of its four numbers is 0 to 255)") from None
+    try:
+        found = socket.getaddrinfo(host, 0 if check else port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError, ValueError):
+        raise FurnaceError(f"--host {host} is not an address, nor a name this machine can look up: give one of "
+                           "its addresses (127.0.0.1 for this machine alone, 0.0.0.0 for every interface)") from None
+    family, kind, proto, _name, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # as uvicorn binds: a restart reuses the port
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise FurnaceError(_bind_failure(exc, host, port)) from None
+    if check:
+        sock.close()
+        return None
+    return sock
+
+
+def _bind_failure(exc: OSError, host: str, port: int) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} on {host} is taken (another program listens there): choose another with --port"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"--host {host} is not an address of this machine: give one of its own (127.0.0.1 for this machine "
+                "alone, 0.0.0.0 for every interface)")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"port {port} is reserved for the system on {host}: choose one above 1023 with --port"
+    return f"cannot serve on {host} port {port}: {(exc.strerror or type(exc).__name__).lower()}"
 
 
 def _warm() -> None:

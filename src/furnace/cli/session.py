@@ -17,8 +17,9 @@ import click
 import furnace.cli.campaign as campaign_cli
 import furnace.cli.magic as magic_cli
 from furnace.cli.app import _emit, cli, json_option, seed_option
-from furnace.cli.context import settings
+from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
+from furnace.cli.numbers import WHOLE, whole
 from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
@@ -43,7 +44,8 @@ def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = Non
     from furnace.campaign.session import with_faces
 
     s = settings()
-    applied = s.store().apply(s.need_campaign(), command, with_faces(fn, rng) if rng is not None else fn)
+    store, name = s.in_use()
+    applied = store.apply(name, command, with_faces(fn, rng) if rng is not None else fn)
     show(applied.events, as_json)
 
 
@@ -95,7 +97,7 @@ def xp() -> None:
 
 
 @xp.command("award", context_settings=NUMBERS)
-@click.argument("amount", type=int)
+@click.argument("amount", type=WHOLE)
 @who_option
 @click.option("--reason", default="the referee's award", help="What it is for, kept in the ledger.")
 @click.option("--each", is_flag=True, help="Every one gets the whole amount (default: shared out evenly).")
@@ -216,9 +218,9 @@ def repair(who: str, item: str, days: int | None, cost: int | None, wait: bool, 
 
     if yes and (days is None or cost is None):
         raise FurnaceError("with --yes give both --days and --cost (REF-22: the referee confirms them)")
-    days = click.prompt("days the repair takes", type=click.IntRange(0, 3650)) if days is None else days
-    cost = click.prompt("its cost in coins", type=click.IntRange(0, 10**9)) if cost is None else cost
-    if not yes and not click.confirm(f"repair {who}'s {item}: {days} day(s), {cost} coins?"):
+    days = ask("days the repair takes", click.IntRange(0, 3650), "--days") if days is None else days
+    cost = ask("its cost in coins", click.IntRange(0, 10**9), "--cost") if cost is None else cost
+    if not yes and not confirm(f"repair {who}'s {item}: {days} day(s), {cost} coins?", "--yes"):
         raise FurnaceError("nothing repaired")
     rng = rng_from(seed, faces)
     fn = gear.repair(who, item, days=days, cost=cost)
@@ -243,7 +245,7 @@ def rations(who: str, days: int, water: bool | None, as_json: bool) -> None:
 
 # -- sessions -------------------------------------------------------------------------------------------------------
 @campaign_cli.campaign.command("recap")
-@click.option("--session", "number", type=click.IntRange(1), default=None, help="That session (default: the last).")
+@click.option("--session", "number", type=whole(1), default=None, help="That session (default: the last).")
 @json_option
 def campaign_recap(number: int | None, as_json: bool) -> None:
     """What happened in the last session (since `campaign session start`): time, deaths, injuries, XP, levels.
@@ -254,7 +256,7 @@ def campaign_recap(number: int | None, as_json: bool) -> None:
     from furnace.render.recap import member_lines, recap_text
 
     s = settings()
-    result = recap(s.store(), s.need_campaign(), number)
+    result = recap(*s.in_use(), number)
     if as_json:
         told = {m.id: member_lines(m) for m in result.members}
         _emit({**result.to_dict(), "members": [{**m, "lines": told[m["id"]]} for m in result.to_dict()["members"]]})
@@ -281,4 +283,4 @@ def campaign_session_start(title: str, as_json: bool) -> None:
     from furnace.campaign.session import start_session
 
     s = settings()
-    show(start_session(s.store(), s.need_campaign(), title).events, as_json, stamp=False)
+    show(start_session(*s.in_use(), title).events, as_json, stamp=False)

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from furnace.cli.app import _emit, _write, cli, force_option, json_option, option_option, profile_option
+from furnace.cli.numbers import WHOLE
 
 
 @cli.command()
@@ -19,7 +20,7 @@ from furnace.cli.app import _emit, _write, cli, force_option, json_option, optio
 @option_option
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (the results are the same for any number).")
-@click.option("--seed", type=int, default=None, help="Seed of the run (default: drawn and printed).")
+@click.option("--seed", type=WHOLE, default=None, help="Seed of the run (default: drawn and printed).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=20, show_default=True, help="At most this many rounds.")
 @click.option("--party", multiple=True, metavar="all|WHO", help="The campaign's characters (with --monsters).")
 @click.option("--monsters", default=None, metavar='"goblin x6"', help="The bestiary's monsters, for the campaign form.")
@@ -51,16 +52,22 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     from furnace.play import simulate as sim
     from furnace.render.plots import simulation_svg, text_histogram
 
+    # before any fight: a bad address, fight file or plot path is one line, at once
+    if scheduler is not None:
+        sim.check_scheduler(scheduler)
+    inputs = _fight_files(file, allow_outside)
+    if plot:
+        _check_plot(plot, inputs)
     source = _source(file, profile, options, rounds, party, monsters, room_dc, allow_outside)
     seed = secrets.randbits(32) if seed is None else seed
     if vary:
-        _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, file, as_json)
+        _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, inputs, as_json)
         return
     with click.progressbar(length=fights, label="fighting", file=sys.stderr) as bar:
         summary = sim.simulate(source, fights, seed, workers=workers, progress=bar.update, scheduler=scheduler)
     if plot:
         _write(plot, simulation_svg(f"{summary.fights:,} fights of {file or monsters}, seed {seed}",
-                                    summary.outcomes_count(), summary.rounds(), summary.p_dies()), inputs=(file,))
+                                    summary.outcomes_count(), summary.rounds(), summary.p_dies()), inputs=inputs)
     if as_json:
         _emit(summary.to_dict())
         return
@@ -70,8 +77,23 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     click.echo(f"Fight 0 replays with --seed {first.seed}.")
 
 
+def _check_plot(plot: str, inputs: list[str]) -> None:
+    """The plot's path, refused before the fights if it could not be written after them."""
+    from furnace import files
+    from furnace.cli.context import settings
+
+    files.check_output(plot, force=settings().force, inputs=inputs)
+
+
+def _fight_files(file: str | None, allow_outside: bool) -> list[str]:
+    """The fight file and its party's character files: inputs, never outputs."""
+    from furnace.play.fightfile import party_files
+
+    return [] if file is None else [file, *map(str, party_files(file, allow_outside))]
+
+
 def _sweep(source: Any, vary: tuple[str, ...], profile: str, fights: int, seed: int, workers: int,
-           scheduler: str | None, plot: str | None, file: str | None, as_json: bool) -> None:
+           scheduler: str | None, plot: str | None, inputs: list[str], as_json: bool) -> None:
     from furnace.play import simulate as sim
     from furnace.render.plots import heat_map_svg
 
@@ -85,9 +107,9 @@ def _sweep(source: Any, vary: tuple[str, ...], profile: str, fights: int, seed: 
         first = parameters[0]
         rows = [sim.label(c.settings[1:]) or "all" for c in found.cells]
         shares = {(row, sim.label(c.settings[:1])): c.summary.p_tpk() for row, c in zip(rows, found.cells, strict=True)}
-        title = f"{fights:,} fights per cell of {file or source.monsters}, seed {seed}"
+        title = f"{fights:,} fights per cell of {inputs[0] if inputs else source.monsters}, seed {seed}"
         _write(plot, heat_map_svg(title, list(dict.fromkeys(rows)), [sim.label(((first, v),)) for v in first.values],
-                                  shares), inputs=(file,))
+                                  shares), inputs=inputs)
     if as_json:
         _emit(found.to_dict())
         return
@@ -107,7 +129,8 @@ def _source(file: str | None, profile: str, options: tuple[str, ...], rounds: in
         from furnace.cli.context import settings
 
         s = settings()
-        state = s.store().open(s.need_campaign())
+        store, name = s.in_use()
+        state = store.open(name)
         from furnace.campaign.commands import rules_of
 
         pairs = tuple(parse_overrides(options, tables=rules_of(state).tables).items())

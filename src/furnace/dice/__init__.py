@@ -10,10 +10,12 @@ Parse once, roll many: `dice.parse(text)` returns a `DiceExpression` whose `roll
 Division is exact while the expression is evaluated; the total is rounded down at the end, so
 `ceil(3*STR/2)` rounds up (the two-handed STR bonus) and `d6/2` rounds down.
 
-    >>> dice.roll("2d6ro1", dice.ScriptedDice([1, 4, 5])).explain()      # reroll a 1 once
+    >>> dice.roll("2d6ro1", dice.ScriptedDice([1, 5, 4])).explain()      # reroll a 1 once (after both dice)
     '2d6ro1 → [~~1~~→4, 5] = 9'
     >>> dice.roll("2d6mi2", dice.ScriptedDice([1, 5])).explain()         # each die counts as at least 2
     '2d6mi2 → [1 as 2, 5] = 7'
+    >>> dice.roll("3d6e6", dice.ScriptedDice([6, 2, 4, 6, 1])).explain()  # d20's operators: explode on 6
+    '3d6e6 → [6!, 2, 4, 6!, 1] = 19'
     >>> dice.roll("(LVL)d6", dice.ScriptedDice([3, 6]), {"LVL": 2}).total  # a count from a variable
     9
 
@@ -30,24 +32,12 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from furnace.dice.ast import AnyNode
-from furnace.dice.bounds import interval
 from furnace.dice.compiled import RollFunction, TreeFunction, compile_expression
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
+from furnace.dice.natural import ASK_TREE, NaturalReader, compile_natural
+from furnace.dice.plan import DiceSource, check_dice_total, dice_plan, variables_of
 from furnace.dice.result import Node, RollResult, floor_value, natural_of, render
-from furnace.dice.roller import (
-    ASK_TREE,
-    FLOAT_SOURCES,
-    DiceSource,
-    FastRoller,
-    NaturalReader,
-    Roller,
-    check_dice_total,
-    compile_fast,
-    compile_natural,
-    compile_node,
-    dice_plan,
-    variables_of,
-)
+from furnace.dice.roller import FLOAT_SOURCES, FastRoller, Roller, compile_fast, compile_node
 from furnace.dice.source import ScriptedDice, seeded, system
 from furnace.dice.values import NO_BINDINGS, Bindings, DiceValueError, bindings, check_dc, check_label, check_source
 from furnace.errors import DiceSyntaxError
@@ -126,12 +116,25 @@ class DiceExpression:
         return self._explain(ScriptedDice(faces), self._bind(variables))
 
     def bounds(self, variables: Mapping[str, int | str] | None = None) -> tuple[int, int]:
-        """The lowest and highest total, rounded down like a roll's total."""
+        """The lowest and highest total any roll can give, rounded down like a roll's total (an explosion as far as
+        the roll's limit lets it go: `furnace.dice.bounds`)."""
+        from furnace.dice.bounds import interval  # not on the roll path
+
         lo, hi = interval(self.tree, self._bind(variables), self.text)
         return floor_value(lo), floor_value(hi)
 
+    def dice_maximum(self, variables: Mapping[str, int | str] | None = None) -> int:
+        """The highest total of the dice alone, read from the parsed expression whatever its shape: every dice
+        group at its highest (an exploding die at its highest face, once), added up, numbers left out (`1d8+1d6`
+        → 14, `-1+1d8` → 8, `(1d8+2)` → 8)."""
+        from furnace.dice.bounds import dice_maximum
+
+        return dice_maximum(self.tree, self._bind(variables), self.text)
+
     def distribution(self, variables: Mapping[str, int | str] | None = None) -> dict[int, Fraction]:
-        """Each total and its exact probability; a `DiceLimitError` before any work if that would take long."""
+        """Each total and its exact probability; a `DiceLimitError` before any work if that would take long. An
+        explosion is followed to `furnace.dice.odds.EXPLOSION_DEPTH` (9) new dice a die; then the last die
+        stands, as icepool's `explode` does."""
         from furnace.dice.odds import distribution  # the odds are not on the roll path
 
         return distribution(self.tree, self._bind(variables), self.text)

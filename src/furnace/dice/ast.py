@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
-Node = "Num | Var | Dice | BinOp | Neg | Call"
+Node = "Num | Var | Dice | BinOp | Neg | Call | Set | Note"
+
+SelectorKind = Literal["=", "h", "l", "<", ">"]
+OperatorWord = Literal["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]
+BinaryOp = Literal["+", "-", "*", "/", "//", "%", "==", "!=", "<", ">", "<=", ">="]
+COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,35 +23,63 @@ class Var:
     name: str
 
 
+class Selector(NamedTuple):
+    """Which dice (or set items) an operator acts on, as d20 selects them: `=` the ones showing `n`, `h`/`l` the
+    `n` highest/lowest (the earliest of equal ones first), `<`/`>` the ones below/above `n`. (NamedTuples, as
+    they cost a parse-free `import furnace.dice` less than dataclasses.)"""
+
+    kind: SelectorKind
+    n: int
+
+    def matches(self, value: object) -> bool:
+        """For `=`, `<` and `>` (the selectors that look at one value alone)."""
+        if self.kind == "=":
+            return value == self.n
+        if self.kind == "<":
+            return value < self.n  # type: ignore[operator]
+        return value > self.n  # type: ignore[operator]
+
+    @property
+    def ranks(self) -> bool:
+        """True for `h`/`l`, which choose by comparing the dice with each other."""
+        return self.kind in ("h", "l")
+
+
+class Operator(NamedTuple):
+    """One operator after a dice group or a set, with its selectors (d20 joins `k1k2` into one keep of both):
+    `k` keep, `p` drop, `rr` reroll until none match, `ro` reroll once, `ra` reroll one and add, `e` explode,
+    `mi`/`ma` the least/most each die counts as (their one selector is a number)."""
+
+    word: OperatorWord
+    selectors: tuple[Selector, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """`count` dice of `sides` faces (or of the die bound to `sides_var`), with keep/drop and advantage.
+    """`count` dice of `sides` faces (or of the die bound to `sides_var`), and the operators applied in order.
 
     `count_expr` is the count of `(LVL)d6`: an expression of numbers and variables, worked out before any
-    die is rolled (`count` is then 0). `reroll` is the face of `ro1` (a die showing it is rolled again once,
-    and the new face stands); `minimum` that of `mi2` (each die counts as at least 2).
+    die is rolled (`count` is then 0). `advantage` (`d20adv`, `d20dis`) rolls twice the dice; its keep is in
+    `ops` like any other.
     """
 
     count: int
     sides: int | None = None          # 100 for d%
     sides_var: str | None = None      # 5HD: the die named by a variable
-    keep: Literal["kh", "kl", "dh", "dl"] | None = None
-    keep_n: int = 0
-    advantage: Literal["adv", "dis"] | None = None
     text: str = ""
     count_expr: AnyNode | None = None
-    reroll: int | None = None
-    minimum: int | None = None
+    ops: tuple[Operator, ...] = ()
+    advantage: Literal["adv", "dis"] | None = None
 
     @property
     def rolled(self) -> int:
-        """How many dice are rolled (not counting rerolls; 0 for a count worked out at roll time)."""
+        """How many dice are rolled before any operator (0 for a count worked out at roll time)."""
         return self.count * 2 if self.advantage else self.count
 
 
 @dataclass(frozen=True, slots=True)
 class BinOp:
-    op: Literal["+", "-", "*", "/"]
+    op: BinaryOp
     left: AnyNode
     right: AnyNode
 
@@ -62,7 +95,22 @@ class Call:
     args: tuple[AnyNode, ...]
 
 
-AnyNode = Num | Var | Dice | BinOp | Neg | Call
+class Set(NamedTuple):
+    """`(1d4, 2+2, 3d6kl1)kh1`: several expressions, each rolled, with keep/drop operators choosing among them
+    by their totals (d20's set); `(1d6+1)kh1` is a set of one."""
+
+    items: tuple[AnyNode, ...]
+    ops: tuple[Operator, ...] = ()
+
+
+class Note(NamedTuple):
+    """`3d6 [fire]`: an annotation shown with the part it follows; it changes nothing."""
+
+    operand: AnyNode
+    text: str
+
+
+AnyNode = Num | Var | Dice | BinOp | Neg | Call | Set | Note
 
 
 def operands(node: AnyNode) -> tuple[AnyNode, ...]:
@@ -70,8 +118,25 @@ def operands(node: AnyNode) -> tuple[AnyNode, ...]:
     the walks that need it look at it themselves)."""
     if isinstance(node, BinOp):
         return (node.left, node.right)
-    if isinstance(node, Neg):
+    if isinstance(node, Neg | Note):
         return (node.operand,)
     if isinstance(node, Call):
         return node.args
+    if isinstance(node, Set):
+        return node.items
     return ()
+
+
+def simple_keep(ops: tuple[Operator, ...]) -> tuple[str, int] | None:
+    """("kh"|"kl"|"dh"|"dl", n) when the operators are one keep or drop of the highest or lowest n, else None."""
+    if len(ops) != 1 or ops[0].word not in ("k", "p") or len(ops[0].selectors) != 1:
+        return None
+    selector = ops[0].selectors[0]
+    if not selector.ranks:
+        return None
+    return ("k" if ops[0].word == "k" else "d") + selector.kind, selector.n
+
+
+def kept_by(mode: str, n: int, count: int) -> int:
+    """How many of `count` dice a simple keep counts."""
+    return min(n, count) if mode in ("kh", "kl") else count - min(n, count)

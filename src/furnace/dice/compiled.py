@@ -10,11 +10,14 @@ a variable holding a die, a bad value to refuse) goes to the general roller, whi
 Faces are drawn exactly as the general roller draws them — `int(rng.random() * sides) + 1`, one call a die,
 left to right — so a seed gives the same faces, totals and naturals on either path.
 
-What is compiled, and what is not (the general roller takes these): division (its exact fractions), `ro`,
-`mi`, counts worked out from variables `(LVL)d6`, and dice bound to variables `5HD`. Only whole numbers taken
-from the parsed tree and the grammar's own operators, keep/drop words and function names (checked by the
-parser against fixed sets) are written into the source; the expression's text, its groups' texts and the
-variables' names are handed to the function as values, never pasted into its code.
+What is compiled, and what is not (the general roller takes these): division, modulo and comparisons,
+sets and annotations, counts worked out from variables `(LVL)d6`, dice bound to variables `5HD`, and dice
+groups with operators other than one keep or drop of the highest or lowest — but for the common ones
+(`4d6rr1`, `8d6e6`, `10d6mi2` …, `furnace.dice.common_groups`), which the function calls as closures. The
+explanation of a group with operators is always the general roller's. Only whole numbers taken from the
+parsed tree and the grammar's own operators, keep/drop words and function names (checked by the parser against
+fixed sets) are written into the source; the expression's text, its groups' texts, the variables' names and
+the closures are handed to the function as values, never pasted into its code.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var
+from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, kept_by, simple_keep
+from furnace.dice.kept_source import SCALAR_DICE, kept_total
+from furnace.dice.plan import FUNCTIONS, DiceSource, variables_of
 from furnace.dice.result import Const, Function, Negation, Node, Operation, Rolled, RollResult
-from furnace.dice.roller import FLOAT_SOURCES, FUNCTIONS, DiceSource, select, variables_of
+from furnace.dice.roller import FLOAT_SOURCES, kept_sum
 from furnace.dice.values import bindings
 
 
@@ -36,7 +41,6 @@ class RollFunction(Protocol):
 
 
 TreeFunction = Callable[[tuple[int, ...], Mapping[str, Any]], Node]
-SCALAR_DICE = 16        # a group of up to this many dice is drawn one statement a die; a larger one, in a loop
 
 
 class _NotFlat(Exception):
@@ -46,11 +50,15 @@ class _NotFlat(Exception):
 class _Writer:
     """Walks the tree in the order its dice fall, writing one statement per die and per operation."""
 
-    def __init__(self) -> None:
+    def __init__(self, expression: str) -> None:
+        self.expression = expression
         self.lines: list[str] = []
         self.faces: list[str] = []          # the items of the faces tuple: "f0" or "*g3"
         self.natural: str | None = None     # the natural's expression, once the first d20 group is seen
         self.names: dict[str, str] = {}     # variable name → the local holding its (whole number) value
+        self.constants: dict[str, object] = {}   # the common groups' chosen faces and closures: M0, G1 …
+        self.drawn = 0                      # faces drawn so far whatever the dice show …
+        self.grown: list[str] = []          # … and the groups whose number of faces the dice decide
         self.n = 0
 
     def local(self, prefix: str) -> str:
@@ -84,19 +92,20 @@ class _Writer:
         raise _NotFlat
 
     def dice(self, node: Dice) -> str:
-        if node.sides is None or node.count_expr is not None or node.reroll is not None or node.minimum is not None:
-            raise _NotFlat
-        count, keep, n = node.count, node.keep, node.keep_n
-        if node.advantage:
-            count, keep, n = 2, ("kh" if node.advantage == "adv" else "kl"), 1
-        kept = count if keep is None else n if keep in ("kh", "kl") else count - n
-        highest = keep in ("kh", "dl")
+        keep = simple_keep(node.ops)
+        if node.sides is None or node.count_expr is not None or (node.ops and keep is None):
+            return self.common(node)
+        count = node.rolled
+        mode, n = keep if keep is not None else ("kh", count)
+        kept = kept_by(mode, n, count)
+        highest = mode in ("kh", "dl")
         draw = f"int(r() * {int(node.sides)}) + 1"
+        self.drawn += count
         if count <= SCALAR_DICE:
             faces = [self.assign("f", draw) for _ in range(count)]
             self.faces += faces
             every = ", ".join(faces)
-            total = self._kept_total(faces, every, kept, highest)
+            total = kept_total(faces, kept, highest)
             one = (faces[0] if count == 1 else f"{'max' if highest else 'min'}({every})") if faces else "None"
         else:
             group = self.assign("g", f"[{draw} for _ in range({count})]")
@@ -108,18 +117,19 @@ class _Writer:
             self.natural = one if kept == 1 else "None"
         return self.assign("t", total)
 
-    @staticmethod
-    def _kept_total(faces: list[str], every: str, kept: int, highest: bool) -> str:
-        count = len(faces)
-        if count == 0:
-            return "0"
-        if kept == count:
-            return " + ".join(faces)
-        if kept == 1:
-            return f"{'max' if highest else 'min'}({every})"
-        if kept == count - 1:
-            return f"{' + '.join(faces)} - {'min' if highest else 'max'}({every})"
-        return f"sum(sorted(({every},))[{count - kept}:])" if highest else f"sum(sorted(({every},))[:{kept}])"
+    def common(self, node: Dice) -> str:
+        """A common group with an operator, written by `common_groups` (loaded with the first such group)."""
+        from furnace.dice.common_groups import write
+
+        total = write(self, node, self.expression)
+        if total is None:
+            raise _NotFlat
+        return total
+
+    def constant(self, prefix: str, value: object) -> str:
+        name = f"{prefix}{len(self.constants)}"
+        self.constants[name] = value
+        return name
 
 
 def _source(writer: _Writer, total: str, explainer: str) -> str:
@@ -189,11 +199,10 @@ class _TreeWriter:
         raise _NotFlat
 
     def dice(self, node: Dice) -> tuple[str, str]:
-        if node.sides is None or node.count_expr is not None or node.reroll is not None or node.minimum is not None:
+        keep = simple_keep(node.ops)
+        if node.sides is None or node.count_expr is not None or (node.ops and keep is None):
             raise _NotFlat
-        count, keep, n = node.count, node.keep, node.keep_n
-        if node.advantage:
-            count, keep, n = 2, ("kh" if node.advantage == "adv" else "kl"), 1
+        count = node.rolled
         sides = int(node.sides)
         faces = self.local("g", f"faces[{self.at}:{self.at + count}]")
         self.at += count
@@ -203,10 +212,14 @@ class _TreeWriter:
         if keep is None:
             marks, total = self.constant((True,) * count), self.local("t", f"sum({faces})")
         else:
-            marks = self.local("m", f"tuple(select(list({faces}), {keep!r}, {int(n)}))")
+            op = self.constant(node.ops[0])
+            from furnace.dice.operators import marks as keep_marks  # which dice a keep leaves (ties as d20)
+
+            marks = self.local("m", f"{self.constant(keep_marks)}({faces}, {op})")
             total = self.local("t", f"sum([f for f, k in zip({faces}, {marks}) if k])")
         text = self.constant(node.text)
-        return self.local("n", f"new(Rolled, ({text}, {sides}, {faces}, {marks}, {total}, 'dice', (), ()))"), total
+        return (self.local("n", f"new(Rolled, ({text}, {sides}, {faces}, {marks}, {total}, 'dice', (), (), ()))"),
+                total)
 
 
 def _tree_source(tree: AnyNode) -> tuple[str, dict[str, object]] | None:
@@ -230,7 +243,7 @@ def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, gen
 
     Both are written into one source and compiled together (compiling costs a few hundred microseconds, so a
     `DiceExpression` compiles at its first roll, not when parsed)."""
-    writer = _Writer()
+    writer = _Writer(text)
     try:
         total: str | None = writer.value(tree)
     except _NotFlat:
@@ -246,7 +259,8 @@ def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, gen
         **constants, "FLOAT_SOURCES": FLOAT_SOURCES, "general_roll": general_roll, "general_tree": general_tree,
         "bindings": bindings, "TEXT": text, "NO_VARIABLES": no_variables, "new": tuple.__new__,
         "RollResult": RollResult, "NAMES": tuple(writer.names), "Negation": Negation, "Operation": Operation,
-        "Function": Function, "Rolled": Rolled, "select": select,
+        "Function": Function, "Rolled": Rolled,
+        "kept_sum": kept_sum, **writer.constants,
     }
     exec(compile(source, "<furnace.dice.compiled>", "exec"), namespace)
     return namespace.get("roll"), namespace.get("tree")

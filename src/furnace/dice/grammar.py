@@ -1,27 +1,52 @@
 """The dice grammar, parsed by hand (recursive descent) into `furnace.dice.ast` nodes.
 
+    comparison := expr (("==" | "!=" | "<=" | ">=" | "<" | ">") expr)*     0 or 1, as d20
     expr    := term (("+" | "-") term)*
-    term    := factor (("*" | "/") factor)*
-    factor  := ("-" | "+") factor | atom
+    term    := factor (("*" | "/" | "//" | "%") factor)*
+    factor  := ("-" | "+") factor | atom NOTE*          NOTE: "[fire]", shown with the part, changing nothing
     atom    := NUMBER [dice | IDENT]          4d6, 0d6, 5HD (five of the die bound to HD), 3
              | dice                           d20, d%
-             | FUNC "(" expr ("," expr)* ")"  ceil, floor, max, min, abs
+             | FUNC "(" comparison ("," comparison)* ")"   ceil, floor, max, min, abs
              | IDENT                          STR, PROF, ROOM_DC (bound by the caller)
-             | "(" expr ")" [dice | IDENT]    (LVL)d6: a count worked out from numbers and variables
-    dice    := "d" (NUMBER | "%") ["ro" NUMBER] ["mi" NUMBER] [keep]
-    keep    := ("kh" | "kl" | "dh" | "dl") NUMBER? | "k" NUMBER | "adv" | "dis"
+             | "(" comparison ")" [dice | IDENT]   (LVL)d6: a count worked out from numbers and variables
+             | "(" comparison ")" setop+      (4d6)kh3 keeps among the dice; (1d6+1)kh1 is a set of one
+             | "(" [comparison ("," comparison)* [","]] ")" setop*    a set: (1d4, 2+2, 3d6kl1)kh1, (1,), ()
+    dice    := "d" (NUMBER | "%") (op selector | "kh"|"kl"|"dh"|"dl" NUMBER? | "adv" | "dis")*
+    op      := "k" | "p" | "rr" | "ro" | "ra" | "e" | "mi" | "ma"            d20's operators, applied in order
+    setop   := ("k" | "p") selector
+    selector:= ["h" | "l" | "<" | ">" | "="] NUMBER
 
-No whitespace inside a token: `(LVL) d6` and `2d6 ro1` are errors. The suffixes come in that order, each
-at most once: `4d6ro1mi2kh3`.
+Digits are ASCII only (`٣d6` is refused). No whitespace inside a token: `(LVL) d6` and `2d6 ro1` are errors.
+A selector is d20's, but for a bare number after `k` or `p`, which counts dice as Roll20 and Foundry do and
+as Furnace always has: `4d6k3` keeps the 3 highest (`kh3`), `4d6p1` drops the lowest (`pl1`); `k=3` keeps the
+dice showing 3. Consecutive uses of one operator join their selectors, as in d20 (`k1k2` is one keep), but
+for `mi` and `ma`, which act one after the other.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Literal, cast
 
-from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, operands
-from furnace.dice.roller import count_value, variables_of
+from furnace.dice.ast import (
+    AnyNode,
+    BinaryOp,
+    BinOp,
+    Call,
+    Dice,
+    Neg,
+    Note,
+    Num,
+    Operator,
+    OperatorWord,
+    Selector,
+    SelectorKind,
+    Set,
+    Var,
+    operands,
+)
+from furnace.dice.plan import count_value, variables_of
 from furnace.dice.values import MAX_DICE, MAX_SIDES
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError
 
@@ -32,12 +57,30 @@ MAX_DEPTH = 40
 FUNCTIONS = {"ceil": 1, "floor": 1, "abs": 1, "max": 2, "min": 2}
 
 _WS = re.compile(r"\s*")
-_NUMBER = re.compile(r"\d+")
-_DIE = re.compile(r"[dD](\d+|%)")
+_NUMBER = re.compile(r"[0-9]+")
+_DIE = re.compile(r"[dD]([0-9]+|%)")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SUFFIX = re.compile(r"(ro|mi|kh|kl|dh|dl|k|adv|dis)(\d*)", re.IGNORECASE)
-_STAGE = {"ro": 1, "mi": 2}   # the order of the suffixes; keep/drop and adv/dis are stage 3
-Keep = Literal["kh", "kl", "dh", "dl"]
+_OP = re.compile(r"(adv|dis|rr|ro|ra|mi|ma|dh|dl|k|p|e)([hl<>=]?)([0-9]*)", re.IGNORECASE)
+_COMPARE = ("==", "!=", "<=", ">=", "<", ">")      # tried in this order: "<=" before "<"
+_TERM = ("//", "*", "/", "%")
+OPERATOR = "an operator (+ - * / // % == != < > <= >=) or the end"
+
+
+@cache
+def _pattern(name: str) -> re.Pattern[str]:
+    """The patterns of the rarer forms, compiled when first needed (not by every `import furnace.dice`)."""
+    return re.compile({
+        "note": r"\[[^\]]*\]",
+        "set op": r"([kp])([hl<>=]?)([0-9]+)",
+        "set ops": r"(?:[kp][hl<>=]?[0-9]+)+(?![A-Za-z0-9_])",   # not (N)K1, a die bound to a variable named K1
+    }[name], re.IGNORECASE)
+
+
+def _joined(ops: list[Operator], op: Operator) -> list[Operator]:
+    """d20 joins an operator's selectors with the one before when it is the same operator (not mi/ma)."""
+    if ops and ops[-1].word == op.word and op.word not in ("mi", "ma"):
+        return [*ops[:-1], Operator(op.word, ops[-1].selectors + op.selectors)]
+    return [*ops, op]
 
 
 class _Parser:
@@ -65,55 +108,72 @@ class _Parser:
             self.pos = m.end()
         return m
 
+    def deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise DiceLimitError(f"expression nested deeper than {MAX_DEPTH}", self.text, self.pos)
+
     # -- grammar ------------------------------------------------------------------
     def parse(self) -> AnyNode:
         if not self.text.strip():
             raise self.error("empty expression", "a number, a die or a variable")
-        node = self.expr()
+        node = self.comparison()
         if self.peek():
-            raise self.error(f"unexpected {self.text[self.pos]!r}", "an operator (+ - * /) or the end")
+            raise self.error(f"unexpected {self.text[self.pos]!r}", OPERATOR)
+        return node
+
+    def operator(self, ops: tuple[str, ...]) -> str | None:
+        """The operator at the position (skipping whitespace), taken; None if there is none of these."""
+        self.skip()
+        op = next((op for op in ops if self.text.startswith(op, self.pos)), None)
+        self.pos += len(op) if op else 0
+        return op
+
+    def comparison(self) -> AnyNode:
+        node = self.expr()
+        while op := self.operator(_COMPARE):
+            node = BinOp(cast(BinaryOp, op), node, self.expr())
         return node
 
     def expr(self) -> AnyNode:
         node = self.term()
         while (op := self.peek()) in ("+", "-") and op:
             self.pos += 1
-            node = BinOp(cast(Literal["+", "-"], op), node, self.term())
+            node = BinOp(cast(BinaryOp, op), node, self.term())
         return node
 
     def term(self) -> AnyNode:
         node = self.factor()
-        while (op := self.peek()) in ("*", "/") and op:
-            self.pos += 1
-            node = BinOp(cast(Literal["*", "/"], op), node, self.factor())
+        while op := self.operator(_TERM):
+            node = BinOp(cast(BinaryOp, op), node, self.factor())
         return node
 
     def factor(self) -> AnyNode:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise DiceLimitError(f"expression nested deeper than {MAX_DEPTH}", self.text, self.pos)
+        self.deeper()
         try:
             sign = self.peek()
             if sign in ("-", "+") and sign:
                 self.pos += 1
                 operand = self.factor()
                 return Neg(operand) if sign == "-" else operand
-            return self.atom()
+            return self.noted(self.atom())
         finally:
             self.depth -= 1
+
+    def noted(self, node: AnyNode) -> AnyNode:
+        notes = []
+        while self.peek() == "[":
+            m = self.match(_pattern("note"))
+            if m is None:
+                raise self.error("unclosed annotation", "']'")
+            notes.append(m.group())
+        return Note(node, " ".join(notes)) if notes else node
 
     def atom(self) -> AnyNode:
         char = self.peek()
         start = self.pos
         if char == "(":
-            self.pos += 1
-            node = self.expr()
-            if self.peek() != ")":
-                raise self.error("unclosed parenthesis", "')'")
-            self.pos += 1
-            if _DIE.match(self.text, self.pos) or _IDENT.match(self.text, self.pos):
-                return self.count_by(node, start)
-            return node
+            return self.parenthesis(start)
         if m := self.match(_NUMBER):
             count = int(m.group())
             if _DIE.match(self.text, self.pos):
@@ -132,7 +192,45 @@ class _Parser:
             return Var(name.upper())
         if not char:
             raise self.error("unexpected end", "a number, a die, a variable or '('")
+        if char.isdigit():
+            raise self.error(f"{char!r} is not an ASCII digit", "the digits 0-9")
         raise self.error(f"unexpected {char!r}", "a number, a die, a variable or '('")
+
+    def parenthesis(self, start: int) -> AnyNode:
+        """`(2+3)`, `(LVL)d6`, `(4d6)kh3`, or a set: `(1, 2)`, `(1,)`, `()`."""
+        self.pos += 1
+        items: list[AnyNode] = []
+        comma = False
+        while self.peek() != ")":
+            if not self.peek():
+                raise self.error("unclosed parenthesis", "')'")
+            if items and not comma:
+                raise self.error(f"unexpected {self.text[self.pos]!r}", "',' or ')'")
+            items.append(self.comparison())
+            comma = self.peek() == ","
+            self.pos += comma
+        self.pos += 1
+        if len(items) == 1 and not comma:
+            if _DIE.match(self.text, self.pos) or (_IDENT.match(self.text, self.pos) and
+                                                   not _pattern("set ops").match(self.text, self.pos)):
+                return self.count_by(items[0], start)
+            ops = self.set_ops()
+            if not ops:
+                return items[0]
+            if isinstance(items[0], Dice):   # (10d6kh5)kl2: the operators go on acting on the dice
+                dice = items[0]
+                return Dice(dice.count, dice.sides, dice.sides_var, self.text[start:self.pos], dice.count_expr,
+                            dice.ops + tuple(ops), dice.advantage)
+            return Set(tuple(items), tuple(ops))
+        return Set(tuple(items), tuple(self.set_ops()))
+
+    def set_ops(self) -> list[Operator]:
+        ops: list[Operator] = []
+        chain = _pattern("set ops").match(self.text, self.pos)
+        while chain and self.pos < chain.end() and (m := self.match(_pattern("set op"))):
+            word = cast(OperatorWord, m.group(1).lower())
+            ops = _joined(ops, Operator(word, (self.selector(word, m.group(2).lower(), m.group(3)),)))
+        return ops
 
     def counted(self, count: int, name: str, start: int, count_expr: AnyNode | None = None) -> AnyNode:
         """`5HD`: count dice of the die bound to a variable (which must hold a die, not a number)."""
@@ -172,75 +270,72 @@ class _Parser:
         sides = 100 if m.group(1) == "%" else int(m.group(1))
         if not 1 <= sides <= MAX_SIDES:
             raise DiceLimitError(f"a die has 1 to {MAX_SIDES} sides, not {sides}", self.text, start)
-        reroll, minimum, keep, keep_n, adv = self.suffix(None if count_expr is not None else count, sides)
-        node = Dice(count=count, sides=sides, keep=keep, keep_n=keep_n, advantage=adv,
-                    text=self.text[start:self.pos], count_expr=count_expr, reroll=reroll, minimum=minimum)
+        ops, advantage = self.operators(None if count_expr is not None else count)
+        node = Dice(count=count, sides=sides, text=self.text[start:self.pos], count_expr=count_expr,
+                    ops=tuple(ops), advantage=advantage)
+        if ops and (why := _endless(sides, None if count_expr is not None else node.rolled, node.ops)):
+            raise DiceLimitError(f"{node.text}: {why}", self.text, start,
+                                 "a selector that leaves some face alone, e.g. rr1 or e6")
         self.add_dice(node.rolled, start)
         return node
 
-    def suffix(self, count: int | None, sides: int) -> tuple[int | None, int | None, Keep | None, int,
-                                                             Literal["adv", "dis"] | None]:
-        """`ro1`, `mi2` and then keep/drop or adv/dis, in that order; `count` is None for `(LVL)d6`."""
-        reroll: int | None = None
-        minimum: int | None = None
-        keep: tuple[Keep | None, int, Literal["adv", "dis"] | None] = (None, 0, None)
-        stage = 0
+    def operators(self, count: int | None) -> tuple[list[Operator], Literal["adv", "dis"] | None]:
+        """The operators after a die, in order; `count` is None for `(LVL)d6`."""
+        ops: list[Operator] = []
+        advantage: Literal["adv", "dis"] | None = None
         while True:
             at = self.pos
-            m = self.match(_SUFFIX)
+            m = self.match(_OP)
             if not m:
-                return reroll, minimum, *keep
-            word, digits = m.group(1).lower(), m.group(2)
-            mine = _STAGE.get(word, 3)
-            if mine <= stage:
-                raise DiceSyntaxError(f"'{word}' cannot come here", self.text, at,
-                                      "each of ro, mi and keep/drop (or adv/dis) at most once, in that order")
-            stage = mine
-            if word in ("ro", "mi"):
-                if not digits:
-                    raise DiceSyntaxError(f"'{word}' needs a face", self.text, self.pos, f"a number, e.g. {word}1")
-                face = int(digits)
-                if not 1 <= face <= sides:
-                    raise DiceSyntaxError(f"a d{sides} has no face {face}", self.text, at,
-                                          f"a face from 1 to {sides}")
-                if word == "ro":
-                    reroll = face
-                else:
-                    minimum = face
-                continue
-            keep = self.keep(word, digits, count, at)
+                return ops, advantage
+            word, kind, digits = m.group(1).lower(), m.group(2).lower(), m.group(3)
+            if word in ("adv", "dis"):
+                advantage = self.advantage(word, kind + digits, count, advantage, at)
+                ops = _joined(ops, Operator("k", (Selector("h" if word == "adv" else "l", 1),)))
+            elif word in ("dh", "dl"):   # Furnace's drop highest/lowest: d20's ph/pl
+                if kind:
+                    raise DiceSyntaxError(f"'{word}' takes a number", self.text, at, f"e.g. {word}1")
+                side = cast(SelectorKind, word[1])
+                ops = _joined(ops, Operator("p", (Selector(side, int(digits) if digits else 1),)))
+            elif word == "k" and kind in ("h", "l") and not digits:   # kh, kl: the highest or lowest one
+                ops = _joined(ops, Operator("k", (Selector(cast(SelectorKind, kind), 1),)))
+            else:
+                ops = _joined(ops, Operator(cast(OperatorWord, word), (self.selector(word, kind, digits, at),)))
 
-    def keep(self, word: str, digits: str, count: int | None, at: int) -> tuple[Keep | None, int,
-                                                                                Literal["adv", "dis"] | None]:
-        if word == "k" and not digits:
-            raise DiceSyntaxError("'k' needs the number of dice to keep", self.text, self.pos, "a number, e.g. k3")
-        if word in ("adv", "dis"):
-            if count != 1:
-                shown = "a count worked out when rolled" if count is None else count
-                raise DiceSyntaxError(f"'{word}' applies to one die (d20{word}), not {shown}", self.text, at)
-            if digits:
-                raise DiceSyntaxError(f"'{word}' takes no number", self.text, at)
-            return None, 0, cast(Literal["adv", "dis"], word)
-        if word == "k":
-            word = "kh"
-        if count == 0:
-            raise DiceSyntaxError(f"cannot {word} any of 0 dice", self.text, at, "no keep or drop on 0 dice")
-        n = int(digits) if digits else 1
-        low = 1 if word in ("kh", "kl") else 0
-        limit = MAX_DICE if count is None else count if word in ("kh", "kl") else count - 1
-        if not low <= n <= limit:
-            raise DiceSyntaxError(f"cannot {word} {n} of {count if count is not None else 'the'} dice", self.text,
-                                  at, f"a number from {low} to {limit}")
-        return cast(Keep, word), n, None
+    def selector(self, word: str, kind: str, digits: str, at: int | None = None) -> Selector:
+        at = self.pos if at is None else at
+        if not digits:
+            raise DiceSyntaxError(f"'{word}{kind}' needs a number", self.text, self.pos,
+                                  f"a selector such as {word}3, {word}<3, {word}>4, {word}h1 or {word}l1"
+                                  if word not in ("mi", "ma") else f"a number, e.g. {word}2")
+        n = int(digits)
+        if word in ("mi", "ma"):
+            if kind:
+                raise DiceSyntaxError(f"'{word}' takes a number, not the selector {kind}{n}", self.text, at,
+                                      f"a number, e.g. {word}{n}")
+            return Selector("=", n)
+        if not kind:   # a bare number: a face, but a count after k and p (4d6k3 keeps the 3 highest)
+            kind = {"k": "h", "p": "l"}.get(word, "=")
+        return Selector(cast(SelectorKind, kind), n)
+
+    def advantage(self, word: str, rest: str, count: int | None, already: str | None, at: int) -> Literal["adv", "dis"]:
+        if already:
+            raise DiceSyntaxError(f"'{word}' after '{already}'", self.text, at, "adv or dis at most once")
+        if count != 1:
+            shown = "a count worked out when rolled" if count is None else count
+            raise DiceSyntaxError(f"'{word}' applies to one die (d20{word}), not {shown}", self.text, at)
+        if rest:
+            raise DiceSyntaxError(f"'{word}' takes no number", self.text, at)
+        return cast(Literal["adv", "dis"], word)
 
     def call(self, name: str) -> Call:
         if self.peek() != "(":
             raise self.error(f"function {name} needs arguments", "'('")
         self.pos += 1
-        args = [self.expr()]
+        args = [self.comparison()]
         while self.peek() == ",":
             self.pos += 1
-            args.append(self.expr())
+            args.append(self.comparison())
         if self.peek() != ")":
             raise self.error(f"unclosed call to {name}", "')' or ','")
         self.pos += 1
@@ -252,6 +347,12 @@ class _Parser:
         self.dice_count += n
         if n > MAX_DICE or self.dice_count > MAX_DICE:
             raise DiceLimitError(f"more than {MAX_DICE} dice in one roll", self.text, at)
+
+
+def _endless(sides: int, count: int | None, ops: tuple[Operator, ...]) -> str | None:
+    from furnace.dice.operators import endless  # loaded with the first die that has an operator
+
+    return endless(sides, count, ops)
 
 
 def _has_dice(node: AnyNode) -> bool:

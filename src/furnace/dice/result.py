@@ -33,9 +33,12 @@ class Bound(NamedTuple):
 class Rolled(NamedTuple):
     """One group of dice: `4d6kh3` rolled as faces (6, 5, 3, 1) keeping the first three.
 
-    `faces` holds every face in the order it fell, a rerolled one (`ro`) followed by its reroll;
-    `rerolled` marks the faces that were rolled again (empty when the group has no `ro`); `counts_as` is
-    what each face counts as after `mi` (empty when the group has no `mi`); `kept`, which faces count.
+    `faces` holds every face die by die, in the order the dice lie (a die's rerolled faces before the face that
+    stands; the dice an explosion added after the others), which need not be the order the faces were drawn
+    in (`RollResult.faces`): a reroll is drawn after every die of the group. `rerolled` marks the faces that
+    were rolled again (empty when the group has no `rr`/`ro`); `counts_as` is what each face counts as after
+    `mi`/`ma` (empty when the group has neither); `exploded` marks the faces that added a die (`e`, `ra`; empty
+    without them); `kept`, which faces count.
     """
 
     text: str
@@ -46,6 +49,7 @@ class Rolled(NamedTuple):
     kind: str = "dice"
     counts_as: tuple[int, ...] = ()
     rerolled: tuple[bool, ...] = ()
+    exploded: tuple[bool, ...] = ()
 
 
 class Operation(NamedTuple):
@@ -69,11 +73,31 @@ class Function(NamedTuple):
     kind: str = "call"
 
 
-Node = Const | Bound | Rolled | Operation | Negation | Function
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+class Chosen(NamedTuple):
+    """A set, `(1d4, 2+2, 3d6kl1)kh1`: each item's tree, which items count, and the total of those."""
+
+    items: tuple[Node, ...]
+    kept: tuple[bool, ...]
+    value: Value
+    kind: str = "set"
 
 
-_KINDS = {"num": Const, "var": Bound, "dice": Rolled, "op": Operation, "neg": Negation, "call": Function}
+class Noted(NamedTuple):
+    """A part with its annotation, `3d6 [fire]`: the annotation changes nothing."""
+
+    operand: Node
+    note: str
+    value: Value
+    kind: str = "note"
+
+
+Node = Const | Bound | Rolled | Operation | Negation | Function | Chosen | Noted
+_PRECEDENCE = {"==": 0, "!=": 0, "<": 0, ">": 0, "<=": 0, ">=": 0, "+": 1, "-": 1, "*": 2, "/": 2, "//": 2,
+               "%": 2}
+
+
+_KINDS = {"num": Const, "var": Bound, "dice": Rolled, "op": Operation, "neg": Negation, "call": Function,
+          "set": Chosen, "note": Noted}
 MAX_TREE_DEPTH = 600   # a parsed expression of 256 characters is at most 256 deep
 
 
@@ -89,26 +113,30 @@ def check_tree(node: object) -> None:
             raise DiceValueError(f"not a node of a roll's tree: {type(item).__name__}")
         if kind == "op":
             stack += [(item.left, depth + 1), (item.right, depth + 1)]  # type: ignore[attr-defined]
-        elif kind == "neg":
+        elif kind in ("neg", "note"):
             stack.append((item.operand, depth + 1))  # type: ignore[attr-defined]
         elif kind == "call":
             stack += [(a, depth + 1) for a in item.args]  # type: ignore[attr-defined]
+        elif kind == "set":
+            stack += [(a, depth + 1) for a in item.items]  # type: ignore[attr-defined]
 
 
 def _dice_text(node: Rolled) -> str:
-    """`[~~1~~→3, 1 as 2, ~~5~~]`: struck out faces do not count; a rerolled face points at its reroll."""
-    if not node.rerolled and not node.counts_as:        # the common group: faces, some maybe struck out
+    """`[~~1~~→3, 1 as 2, ~~5~~, 6!]`: struck out faces do not count; a rerolled face points at its reroll; an
+    exploded face is followed by a `!`."""
+    if not node.rerolled and not node.counts_as and not node.exploded:   # the common group
         if all(node.kept):
             return "[" + ", ".join(map(str, node.faces)) + "]"
         return "[" + ", ".join([str(f) if k else f"~~{f}~~" for f, k in zip(node.faces, node.kept, strict=True)]) + "]"
     parts: list[str] = []
     glue = ""
     for i, (face, kept) in enumerate(zip(node.faces, node.kept, strict=True)):
-        if node.rerolled and node.rerolled[i]:
-            glue += f"~~{face}~~→"
-            continue
+        bang = "!" if node.exploded and node.exploded[i] else ""
         shown = f"{face} as {node.counts_as[i]}" if node.counts_as and node.counts_as[i] != face else str(face)
-        parts.append(glue + (shown if kept else f"~~{shown}~~"))
+        if node.rerolled and node.rerolled[i]:
+            glue += f"~~{shown}{bang}~~→"
+            continue
+        parts.append(glue + (shown + bang if kept else f"~~{shown}{bang}~~"))
         glue = ""
     if glue:
         parts.append(glue.removesuffix("→"))
@@ -133,6 +161,11 @@ def _render(node: Node, parent: int = 0, right_side: bool = False) -> str:
         return "-" + _render(node.operand, 3)  # type: ignore[union-attr]
     if kind == "call":
         return f"{node.name}(" + ", ".join(_render(a) for a in node.args) + ")"  # type: ignore[union-attr]
+    if kind == "set":
+        pairs = zip(node.items, node.kept, strict=True)  # type: ignore[union-attr]
+        return "(" + ", ".join(_render(a) if k else f"~~{_render(a)}~~" for a, k in pairs) + ")"
+    if kind == "note":
+        return f"{_render(node.operand, parent, right_side)} {node.note}"  # type: ignore[union-attr]
     op = node.op  # type: ignore[union-attr]
     right = node.right  # type: ignore[union-attr]
     if op in "+-" and right.kind in ("num", "var") and right.value < 0:   # "+ -1 (STR)" reads as "- 1 (STR)"
@@ -164,6 +197,8 @@ def _to_dict(node: Node) -> dict[str, Any]:
             out["counts_as"] = list(node.counts_as)  # type: ignore[union-attr]
         if node.rerolled:  # type: ignore[union-attr]
             out["rerolled"] = list(node.rerolled)  # type: ignore[union-attr]
+        if node.exploded:  # type: ignore[union-attr]
+            out["exploded"] = list(node.exploded)  # type: ignore[union-attr]
     elif kind == "var":
         out["name"] = node.name  # type: ignore[union-attr]
     elif kind == "op":
@@ -172,11 +207,15 @@ def _to_dict(node: Node) -> dict[str, Any]:
         out["operand"] = _to_dict(node.operand)  # type: ignore[union-attr]
     elif kind == "call":
         out.update(name=node.name, args=[_to_dict(a) for a in node.args])  # type: ignore[union-attr]
+    elif kind == "set":
+        out.update(items=[_to_dict(a) for a in node.items], kept=list(node.kept))  # type: ignore[union-attr]
+    elif kind == "note":
+        out.update(note=node.note, operand=_to_dict(node.operand))  # type: ignore[union-attr]
     return out
 
 
-def dice_groups(node: Node) -> list[Rolled]:
-    """Every dice group in the tree, left to right."""
+def dice_groups(node: Node, counting: bool = False) -> list[Rolled]:
+    """Every dice group in the tree, left to right (with `counting`, not those of a set's dropped items)."""
     groups: list[Rolled] = []
     stack: list[Node] = [node]
     while stack:
@@ -186,18 +225,23 @@ def dice_groups(node: Node) -> list[Rolled]:
             groups.append(item)  # type: ignore[arg-type]
         elif kind == "op":
             stack += [item.right, item.left]  # type: ignore[union-attr]
-        elif kind == "neg":
+        elif kind in ("neg", "note"):
             stack.append(item.operand)  # type: ignore[union-attr]
         elif kind == "call":
             stack += reversed(item.args)  # type: ignore[union-attr]
+        elif kind == "set":
+            stack += reversed([a for a, k in zip(item.items, item.kept, strict=True)  # type: ignore[union-attr]
+                               if k or not counting])
     return groups
 
 
 def natural_of(node: Node) -> int | None:
-    """The kept face of the first d20 group of a roll's tree, when it keeps exactly one die."""
-    for group in dice_groups(node):
+    """What the kept die of the first d20 group counts as (after `mi`/`ma`, as d20 reads a crit), when the group
+    keeps exactly one die; the groups of a set's dropped items are passed over."""
+    for group in dice_groups(node, counting=True):
         if group.sides == 20:
-            kept = [f for f, k in zip(group.faces, group.kept, strict=True) if k]
+            values = group.counts_as or group.faces
+            kept = [v for v, k in zip(values, group.kept, strict=True) if k]
             return kept[0] if len(kept) == 1 else None
     return None
 

@@ -20,6 +20,7 @@ from furnace.errors import DiceError
 MAX_VALUE = 10**9          # a bound variable, a DC: far beyond any rule, small enough to stay cheap
 MAX_SIDES = 10_000         # sides of a die, typed (d10000) or bound (HD=d10000)
 MAX_DICE = 1_000           # dice in one roll, counted before any is rolled (a reroll is not a new die)
+MAX_ROLLS = 10_000         # faces one roll draws, rerolls and explosions included (d20 allows 1,000 in all)
 
 _NUMBER = re.compile(r"[+-]?[0-9]+")      # ASCII digits only: "²" and "٣" are not numbers here
 _DIE = re.compile(r"[dD]([0-9]{1,6}|%)")
@@ -115,6 +116,11 @@ def _name(key: object, expression: str) -> str:
     if len(_NAMES) < 4096 and type(key) is str:
         _NAMES[key] = name
     return name
+
+
+def variable_name(key: object) -> str:
+    """A variable's name checked (a word such as STR or ROOM_DC, ASCII letters, digits and _) and upper-cased."""
+    return _name(key, "")
 
 
 def check_dc(dc: object) -> int:

@@ -308,7 +308,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
         amount = expr.bounds()[1]
         if step.rules["crit_damage"] == "max_dice_only":
-            amount = dice.parse(a.damage.split("+")[0].split("-")[0]).bounds()[1]
+            amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
         rolls: tuple[dice.RollResult, ...] = ()
     else:
         r = expr.roll(step.rng, label="DAM")

@@ -112,6 +112,13 @@ def load_fight(path: str | Path) -> FightFile:
     return fight
 
 
+def party_files(path: str | Path, allow_outside: bool = False) -> list[Path]:
+    """The character files a fight file's party names, as `build` reads them (the inputs of a command that
+    fights it: no output of that command may replace one)."""
+    file = Path(path)
+    return [files.resolve_inside(file.parent, e.file, allow_outside, what="party file") for e in load_fight(file).party]
+
+
 _NODE_STARTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
 
 

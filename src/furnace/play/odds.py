@@ -118,7 +118,7 @@ def _crit_base(a: Combatant, rules: Ruleset) -> int:
     """The crit's maximum DAM: with the flat modifiers (max_dice_plus_mods) or the dice only (max_dice_only), as
     `furnace.play.attacks` deals it (AMB-23)."""
     if rules["crit_damage"] == "max_dice_only":
-        return dice.parse(a.damage.split("+")[0].split("-")[0]).bounds()[1]
+        return dice.parse(a.damage).dice_maximum()
     return dice.parse(a.damage).bounds()[1]
 
 

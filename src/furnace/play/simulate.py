@@ -22,7 +22,9 @@ import hashlib
 import itertools
 import os
 import pickle
+import re
 import secrets
+import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -41,7 +43,11 @@ from furnace.rules.ruleset import Ruleset, load_ruleset
 MAX_FIGHTS = 1_000_000          # in one run, every cell of a sweep counted
 MAX_WORKERS = 64
 MAX_CELLS = 1_000
-CONNECT_TIMEOUT = "10s"          # to reach a Dask scheduler
+CONNECT_TIMEOUT = "5s"           # for Dask's client to reach a scheduler that answered the probe
+PROBE_SECONDS = 3.0              # for the scheduler's port to answer at all
+SCHEDULER = re.compile(r"^(?:(?P<scheme>tcp|tls|ws|wss)://)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):"
+                       r"(?P<port>[0-9]{1,5})/?$")
+IN_PROCESS = re.compile(r"^inproc://[A-Za-z0-9._:/-]+$")        # a cluster in this very process (Dask's tests)
 
 Fought = tuple[Encounter, Encounter, list[Event]]      # the encounter before, after, and the fight's events
 Fighter = Callable[[int], Fought]                      # one fight from its seed
@@ -224,13 +230,38 @@ def _in_pool(jobs: Sequence[Job], workers: int, tell: Callable[[int], None]) -> 
     return done
 
 
-def _on_dask(jobs: Sequence[Job], address: str, tell: Callable[[int], None]) -> list[tuple[int, list[Outcome]]]:
-    """The same jobs on a Dask distributed cluster (imported only here: the `cluster` extra)."""
+def check_scheduler(address: str) -> None:
+    """Before any fight: Dask is installed, `address` is a scheduler's (tcp://HOST:PORT), and its port answers
+    within PROBE_SECONDS; else one sentence saying which."""
     try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
+        import distributed  # noqa: F401
     except ImportError:
         raise FurnaceError("--scheduler needs Dask: pip install 'furnace-rpg[cluster]'") from None
+    if IN_PROCESS.match(address):
+        return
+    found = SCHEDULER.match(address.strip())
+    if found is None or not 1 <= int(found["port"]) <= 65535:
+        raise FurnaceError(f"--scheduler {address[:100]!r} is not a Dask scheduler's address: give tcp://HOST:PORT, "
+                           "e.g. tcp://127.0.0.1:8786")
+    host, port = found["host"].strip("[]"), int(found["port"])
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_SECONDS):
+            pass
+    except TimeoutError:
+        raise FurnaceError(f"cannot reach the Dask scheduler at {address}: no answer within {PROBE_SECONDS:g} s") \
+            from None
+    except OSError as exc:
+        reason = "the host name is not known" if isinstance(exc, socket.gaierror) else \
+            (exc.strerror or type(exc).__name__).lower()
+        raise FurnaceError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+
+
+def _on_dask(jobs: Sequence[Job], address: str, tell: Callable[[int], None]) -> list[tuple[int, list[Outcome]]]:
+    """The same jobs on a Dask distributed cluster (imported only here: the `cluster` extra)."""
+    check_scheduler(address)
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
@@ -369,6 +400,19 @@ def varied(source: Source, settings: Settings) -> Source:
 
 
 def grid(parameters: Sequence[Parameter]) -> list[Settings]:
+    """Every combination of the parameters' values. A field, monster or option varied twice, or a value given
+    twice, is refused: the same cell would be fought again under another name."""
+    seen: dict[tuple[str, str], str] = {}
+    for p in parameters:
+        key = (p.kind, p.key.lower())
+        if key in seen:
+            raise FurnaceError(f"--vary {p.name} is given twice ({seen[key]} and {p.name}): give all its values in "
+                               f"one --vary, e.g. {p.name}=10,11")
+        seen[key] = p.name
+        doubled = [v for i, v in enumerate(p.values) if v in p.values[:i]]
+        if doubled:
+            raise FurnaceError(f"--vary {p.name}: the value {label(((p, doubled[0]),)).partition('=')[2]} is given "
+                               "twice")
     combinations = itertools.product(*(p.values for p in parameters))
     return [tuple(zip(parameters, values, strict=True)) for values in combinations]
 

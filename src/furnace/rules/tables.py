@@ -387,6 +387,8 @@ class TableSet:
         """A new set with one more (or a replaced) table."""
         if not isinstance(table, Table):
             raise FurnaceError(f"with_table takes a validated Table (see validate_table), not {type(table).__name__}")
+        if table.id in self._by_id:
+            check_columns(self._by_id[table.id], table, source)
         other = self.copy()
         other._by_id[table.id] = table
         other._sources[table.id] = source
@@ -403,6 +405,9 @@ class TableSet:
         if bad:
             raise FurnaceError(f"a table file is a path, not {type(bad[0]).__name__}")
         loaded = [(str(p), validate_table(read_yaml(Path(p), "table"), p)) for p in files]
+        for path, table in loaded:
+            if table.id in self._by_id:
+                check_columns(self._by_id[table.id], table, path)
         other = self.copy()
         for path, table in loaded:
             other._by_id[table.id] = table
@@ -472,6 +477,42 @@ class TableSet:
             raise FurnaceError(f"{table.name} needs a die: give{hint} --die EXPR")
         result = dice.roll(expression, rng, variables, label or f"{table.name} ({reason or expression})")
         return TableRoll(table, result, table.lookup(result.total), reason)
+
+
+def check_columns(replaced: Table, table: Table, source: str | Path) -> None:
+    """A referee's table that replaces a packaged one carries, in every row, each `data` column every row of
+    the one it replaces carries, of the same kind: the rules read those columns (a crit table's die, a
+    modifier), and a row without one would fail where it is rolled, not where it was written."""
+    wanted: dict[str, str | None] = {}
+    for i, row in enumerate(replaced.rows):
+        for key in set(row.data) if i == 0 else set(wanted) & set(row.data):
+            wanted[key] = _column_kind(row.data[key]) if i == 0 else _joined(wanted[key], _column_kind(row.data[key]))
+        wanted = {k: v for k, v in wanted.items() if k in row.data}
+    for i, row in enumerate(table.rows, 1):
+        for key, kind in sorted(wanted.items()):
+            if key not in row.data:
+                raise DataFileError(source, f"data.{key} is missing: the table it replaces ({replaced.id}) has it in "
+                                            "every row, and the rules read it", i)
+            if kind is not None and _joined(kind, _column_kind(row.data[key])) != kind:
+                raise DataFileError(source, f"data.{key} is {_column_kind(row.data[key])}, not {kind} as in the table "
+                                            f"it replaces ({replaced.id})", i)
+
+
+def _joined(kind: str | None, other: str) -> str | None:
+    """The kind a column of both kinds has: a number holds whole numbers; other mixtures are of no one kind."""
+    if kind == other or kind is None:
+        return kind
+    return "a number" if {kind, other} == {"a number", "a whole number"} else None
+
+
+def _column_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number" if isinstance(value, float) else "a whole number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else "a date"
 
 
 def _sort_key(table_id: str) -> tuple[int, int, str]:
