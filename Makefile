@@ -30,7 +30,7 @@ browser: $(STAMP)   # only the real-Chromium tests: sheets, plots, the table con
 	$(BIN)/pytest -m browser tests/render tests/web
 
 fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousand, CI 20,000)
-	FURNACE_FUZZ=full $(BIN)/pytest -q tests/fuzz
+	FURNACE_FUZZ=full FURNACE_HYPOTHESIS=explore $(BIN)/pytest -q tests/fuzz tests/dice
 
 crash: $(STAMP)     # 100 SIGKILLs of a writing process (the default run does 3, CI 20)
 	FURNACE_CRASH=full $(BIN)/pytest -q -m crash tests/store

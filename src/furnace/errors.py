@@ -9,13 +9,30 @@ if TYPE_CHECKING:  # pathlib costs ~10 ms of start-up on the roll path
 
 
 class FurnaceError(Exception):
-    """A user's error: bad input, a malformed file, an illegal action. Anything else is a bug."""
+    """A user's error: bad input, a malformed file, an illegal action. Anything else is a bug.
+
+    Its message is the referee's (the CLI's user is the referee). `code` names the kind of mistake and
+    `public`, when given, is a wording any viewer may read (it names only what every viewer knows and never
+    repeats her input); the table console answers a player or an observer with `public`, or with its
+    code's plain wording, never with the message."""
 
     exit_code = 2
     http_status = 400
+    public: str | None = None
+
+    @property
+    def code(self) -> str:
+        """The kind of mistake: `unknown_name`, `illegal_action` … (the class's name in snake case)."""
+        name = type(self).__name__.removesuffix("Error") or "Furnace"
+        return "".join(f"_{ch.lower()}" if ch.isupper() else ch for ch in name).lstrip("_")
+
+    def for_all(self, public: str) -> FurnaceError:
+        """The same error with a wording any viewer may read."""
+        self.public = public
+        return self
 
     def to_dict(self) -> dict[str, object]:
-        return {"error": type(self).__name__, "message": str(self)}
+        return {"error": type(self).__name__, "code": self.code, "message": str(self)}
 
 
 class DiceError(FurnaceError):

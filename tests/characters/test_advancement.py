@@ -53,7 +53,8 @@ def test_F_HP_01_roll_class_die_no_con_added(char_class: str) -> None:
     assert after.hp_max == 10 + SIDES[char_class]          # max face, no +3 for CON 18
     assert after.hp == 10 + SIDES[char_class]
     assert after.hp_history[-1].rolled == SIDES[char_class]
-    assert events[0].kind == "level_up" and (events[0].before, events[0].after) == (10, after.hp_max)
+    assert events[0].kind == "level_up"
+    assert (events[0].data["hp_before"], events[0].data["hp_after"]) == (10, after.hp_max)
 
 
 @pytest.mark.parametrize(("char_class", "face"), [("Fighter", 11), ("Cleric", 9), ("Rogue", 9), ("Magic-user", 7)])

@@ -145,7 +145,8 @@ def test_CF_07_D_9_rogue_shield_false_makes_her_attacks_hard() -> None:
     assert {ATK_HARD, modifier_name("str_saves", "HARD"), modifier_name("dex_saves", "HARD")} <= held_names(c)
     assert modifier_name("con_saves", "HARD") not in held_names(c)
     s, _ = swing(r, [11], rules)
-    assert s.c("b").hp == 50 and s.events[-1].what == "misses Ogre (12 vs 15)"
+    missed = s.events[-1]
+    assert s.c("b").hp == 50 and missed.kind == "miss" and (missed.data["total"], missed.data["dc"]) == (12, 15)
 
 
 def test_D_9_nonproficient_armor_like_5e() -> None:

@@ -46,7 +46,7 @@ def test_F_CHAR_01_F_ABIL_01_rolled_scores_3_to_18_before_race() -> None:
     """F-ABIL-01 (3-18 as rolled), F-RACE-01 (then ±1): the logged 3d6 plus the race give the scores."""
     party = run_funnel(random.Random(1), 4, 4)
     races = RULES.tables.get("races")
-    rolled = {e.who: e.rolls for e in party.events if e.kind == "ability_scores"}
+    rolled = {e.actor: e.rolls for e in party.events if e.kind == "ability_scores"}
     assert len(rolled) == 16
     for c in party.characters:
         rolls = rolled[c.name]
@@ -179,7 +179,8 @@ def test_F_CHAR_03_F_ARCH_01_promote_to_each_class(char_class: str, archetype: s
     assert c.hit_dice == 1
     assert dice.used == [(face, die)]
     assert dice.remaining == 0
-    assert events[0].kind == "promote" and (events[0].before, events[0].after) == (3, 3 + face)
+    assert events[0].kind == "promote" and (events[0].data["hp_before"], events[0].data["hp_after"]) == (3,
+                                                                                               3 + face)
 
 
 def test_F_ARCH_03_bloodshaman_needs_a_half_orc() -> None:
@@ -334,7 +335,7 @@ def test_D_6_funnel_hp_carryover_add_or_replace(carry: str, hp_max: int) -> None
     assert rules["funnel_hp_carryover"] == carry
     c, events = promote(peasant(hp_max=4), "Fighter", "Barbarian", ScriptedDice([6]), rules)
     assert c.hp_max == c.hp == hp_max
-    assert (events[0].before, events[0].after) == (4, hp_max)
+    assert (events[0].data["hp_before"], events[0].data["hp_after"]) == (4, hp_max)
 
 
 def test_D_6_carryover_with_the_fixed_option() -> None:

@@ -164,6 +164,18 @@ def test_spell_cast_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "SL2" in out and "Maelis: Fireball SL2" in out
 
 
+def test_F_SPELL_11_spell_cast_text_tells_the_mishap_and_its_rule_ids_only_under_explain(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """F-SPELL-10/11: seed 31 is Maelis's natural 1 (1 − 1 + 2 = 2): a mishap on the Fireball mishap table (d6 1),
+    its table id F-TAB-19 and the rule ids shown only under --explain."""
+    code, out, _ = run(capsys, "spell", "cast", "Fireball", "--caster", MAELIS, "--seed", "31")
+    assert code == 0 and "Maelis: casts Fireball: natural 1: a mishap\n" in out
+    assert "    SPELLCHECK: d20+INT+PROF → [1] - 1 (INT) + 2 (PROF) = 2" in out
+    assert "Maelis: a magical mishap (Fireball mishap table): 1 → " in out and "F-TAB-19" not in out
+    code, out, _ = run(capsys, "spell", "cast", "Fireball", "--caster", MAELIS, "--seed", "31", "--explain")
+    assert code == 0 and "natural 1: a mishap (F-SPELL-10)" in out and "(F-SPELL-10, F-TAB-19)" in out
+
+
 @pytest.mark.rule("F-SPELL-01", "F-SPELL-06")
 def test_F_SPELL_01_spell_new_writes_a_loadable_spell_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """F-SPELL-01, F-SPELL-06: `spell new --seed 2 --out x.yaml` writes a spell ('Sleet Swarm') that

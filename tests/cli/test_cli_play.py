@@ -32,7 +32,7 @@ def test_F_INIT_01_fight_example_is_reproducible_with_a_seed(capsys: pytest.Capt
     code, out, err = first
     assert code == 0 and err == ""
     assert out.startswith("The root cellar (ROOM DC 10, profile furnace)")
-    assert "== Round 1 ==" in out and "initiative for party: d6" in out and "After " in out
+    assert "== Round 1 ==" in out and "initiative: party: d6" in out and "After " in out
 
 
 @pytest.mark.rule("F-CMBT-05")
@@ -46,7 +46,7 @@ def test_F_CMBT_05_fight_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["over"] is True and data["winner"] in ("party", "monsters", None)
     assert isinstance(data["rounds"], int) and 1 <= data["rounds"] <= 20
     assert data["events"][0]["kind"] == "round" and data["events"][0]["data"]["round"] == 1
-    assert all({"kind", "who", "what", "rolls", "data"} <= set(e) for e in data["events"])
+    assert all({"kind", "actor", "targets", "rolls", "data", "rules", "cast"} <= set(e) for e in data["events"])
     assert len(data["combatants"]) == 8 + 5
     assert json.loads(run(capsys, "fight", FUNNEL, "--seed", "1", "--json")[1]) == data
 

@@ -68,7 +68,7 @@ def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.Capture
     assert code == 0 and menu["dodge"]["legal"] and not menu["stabilise"]["legal"]
     assert menu["stabilise"]["reason"] == "no ally of hers is dying"
     code, out, _ = run(capsys, db, "encounter", "act", "brak1", "attack", "goblin-1", "--seed", "5")
-    assert code == 0 and out.startswith("Brakka: ") and "Brakka ATK Goblin 1" in out
+    assert code == 0 and out.startswith("Brakka: ") and "hits Goblin 1" in out and "ATK: d20" in out
     state, after = reopened(db), logged(db)
     now = encounters.current(state)
     assert after > count
@@ -167,7 +167,7 @@ def test_F_MAGIC_02_AMB_59_a_magic_item_used_on_her_turn_from_the_cli(capsys: py
     code, out, err = run(capsys, db, "encounter", "act", "Brakka", "use", "--item", "Shield of Shielding",
                          "--faces", "3")
     assert code == 0, err
-    assert "uses Shield of Shielding: +3 AC" in out and "0 use(s) left today" in out
+    assert "uses Shield of Shielding: +3 AC until her turn in round 2" in out and "0 uses left today" in out
     state = reopened(db)
     assert state.encounter is not None
     held = encounters.current(state).turns.encounter.get("brak1").held

@@ -68,7 +68,7 @@ def test_F_REST_02_long_rest_with_faces_entered(run: Run, tmp_path: Path) -> Non
     refused(run, "rest", "long", "Brakka", "--faces", "4,6,3,2")      # one left over: nothing changes
     assert reopened(tmp_path / "campaigns.db").roster["brak1"].character.hp == 5
     out = ok(run, "rest", "long", "Brakka", "--faces", "4,6,3", "--json")
-    heals = [e for e in json.loads(out) if e["kind"] == "heal"]
+    heals = [e for e in json.loads(out) if e["kind"] == "hit_die"]                # each Hit Die spent
     assert [e["data"]["entered"] for e in heals] == [True, True, True]
     state = reopened(tmp_path / "campaigns.db")
     assert (state.roster["brak1"].character.hp, state.roster["brak1"].character.hit_dice) == (18, 3)
@@ -163,7 +163,7 @@ def test_REF_22_repair_asks_the_referee(run: Run, tmp_path: Path, monkeypatch: p
     assert "nothing repaired" in refused(run, "repair", "Brakka", "armor")
     monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
     out = ok(run, "repair", "Brakka", "armor", "--days", "3", "--cost", "15", "--wait", "--seed", "1")
-    assert "boiled-leather: 2 point(s) of protection lost repaired: 3 day(s), 15 coins (REF-22)" in out
+    assert "has the boiled-leather repaired (2 points of protection lost): 3 days, 15 coins" in out
     state = reopened(tmp_path / "campaigns.db")
     assert state.roster["brak1"].character.armor_damage == 0 and coins_of(state.roster["brak1"].character) == 25
     assert state.clock.now == 3 * 86400
@@ -191,8 +191,8 @@ def test_campaign_session_start_and_recap(run: Run, tmp_path: Path) -> None:
     ok(run, "xp", "award", "120", "Brakka")
     ok(run, "clock", "advance", "2", "hours")
     out = ok(run, "campaign", "recap")
-    assert out.startswith("session 1: The barrow — from day 1, 00:00, 2 hours passed on the clock, 4 command(s)")
-    assert "Agna died: HP -8, at or below -3" in out and "Brakka: HP 22 → 19" in out and "+120 XP" in out
+    assert out.startswith("session 1: The barrow — from day 1, 00:00, 2 hours passed on the clock, 4 commands")
+    assert "Agna died: HP -8: dead at −3" in out and "Brakka: HP 22 → 19" in out and "+120 XP" in out
     data = json.loads(ok(run, "campaign", "recap", "--json"))
     assert data["seconds"] == 7200 and [m["xp"] for m in data["members"]] == [0, 120]
     ok(run, "campaign", "session", "start")

@@ -55,7 +55,7 @@ def test_H_LIGHT_02_a_torch_lit_burns_out_after_6_turns(keep: Run, tmp_path: Pat
     assert "burns out" not in out and "now day 1, 00:50" in out
     status = json.loads(ok(keep, "clock", "status", "--json"))
     assert [(e["kind"], e["owner"], e["in_minutes"]) for e in status["entries"]] == [("light_out", "Agna", 10)]
-    assert "[day 1, 01:00] Agna: the torch burns out (H-LIGHT-02)" in ok(keep, "clock", "advance", "1", "turn")
+    assert "[day 1, 01:00] Agna: the torch burns out" in ok(keep, "clock", "advance", "1", "turn")
     state = reopened(tmp_path / "campaigns.db")
     assert state.clock.now == 6 * 600 and state.clock.entries == ()
 
@@ -83,7 +83,7 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Pat
     assert reopened(tmp_path / "campaigns.db") == version                  # refused faces changed nothing
     out = json.loads(ok(keep, "clock", "advance", "1", "day", "--faces", "5", "--json"))
     save = next(e for e in out if e["kind"] == "disease_save")
-    assert save["data"]["entered"] is True and save["data"]["save"]["total"] == 4
+    assert save["data"]["entered"] is True and save["data"]["total"] == 4
     state = reopened(tmp_path / "campaigns.db")
     assert state.roster["agna1"].character.scores["INT"] == 13 and state.clock.now == 86400
     assert "cured of Marsh Ague" in ok(keep, "clock", "cure", "Agna", "Marsh Ague")
@@ -93,7 +93,8 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_faces(keep: Run, tmp_path: Pat
 @pytest.mark.rule("H-DIS-03")
 def test_H_DIS_03_exposed_only_a_save_decides(keep: Run, tmp_path: Path) -> None:
     out = ok(keep, "clock", "infect", "Agna", "Green River Fever", "--exposed", "--faces", "18")
-    assert "saves the exposure to Green River Fever" in out and reopened(tmp_path / "campaigns.db").clock.entries == ()
+    assert "saves against exposure to Green River Fever" in out
+    assert reopened(tmp_path / "campaigns.db").clock.entries == ()
 
 
 @pytest.mark.rule("H-TRAV-02")

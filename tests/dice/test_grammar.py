@@ -455,8 +455,8 @@ def test_syntax_errors(text: str, position: int | None, expected: str | None) ->
         assert f"at position {position}" in str(error)
     if expected is not None:
         assert f"(expected {expected})" in str(error)
-    assert error.to_dict() == {"error": "DiceSyntaxError", "message": str(error), "expression": text,
-                               "position": position, "expected": expected}
+    assert error.to_dict() == {"error": "DiceSyntaxError", "code": "dice_syntax", "message": str(error),
+                               "expression": text, "position": position, "expected": expected}
 
 
 @pytest.mark.parametrize(("text", "count"), [("max(1)", 1), ("min(1,2,3)", 3), ("abs(1,2)", 2),

@@ -55,10 +55,10 @@ def test_H_LIGHT_02_H_DIS_04_H_STARV_02_03_one_day_in_time_order_with_scripted_d
     assert all(len(e.rolls) == 1 and e.rolls[0].expression == "d20" for e in saves)
     assert [e.rolls[0].total for e in saves] == [20, 1, 20, 20, 20, 20, 20, 3]
     fever = [e for e in saves if e.kind == "disease_save"]
-    assert all({"value": -2, "source": "not resting (H-DIS-05)"} in e.data["save"]["modifiers"] for e in fever)
+    assert all({"value": -2, "source": "not resting"} in e.data["modifiers"] for e in fever)
     ada = camp.characters["Ada"]
     assert (ada.scores["INT"], ada.scores["CON"], ada.alive) == (11, 5, True)
-    losses = [(e.data["ability"], e.before, e.after) for e in events if e.kind == "ability"]
+    losses = [(e.data["ability"], e.data["before"], e.data["after"]) for e in events if e.kind == "ability"]
     assert losses == [("INT", 12, 11), ("CON", 10, 5)]
     assert [e.data["time"] for e in events if e.kind == "light_out"] == ["day 7, 23:00"]
 

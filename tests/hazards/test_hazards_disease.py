@@ -67,7 +67,7 @@ def test_H_DIS_05_minus_2_when_not_resting() -> None:
         camp, _ = infect(campaign(character(ADA), **flags), "Ada", GRF, HAZARDS)
         camp, fired = advance(camp, 7, "day", ScriptedDice([12]), HAZARDS)
         save = next(e for e in fired if e.kind == "disease_save")
-        assert save.data["save"]["success"] is success and save.data["resting"] is success
+        assert save.data["saved"] is success and save.data["resting"] is success
         assert camp.characters["Ada"].scores["INT"] == (12 if success else 11)
 
 
@@ -75,7 +75,7 @@ def test_H_DIS_05_resting_can_be_the_characters_own_flag() -> None:
     """H-DIS-05: extensions["hazards"]["resting"] = true also spares the −2."""
     camp, _ = infect(campaign(with_state(character(ADA), resting=True)), "Ada", GRF, HAZARDS)
     camp, fired = advance(camp, 7, "day", ScriptedDice([12]), HAZARDS)
-    assert next(e for e in fired if e.kind == "disease_save").data["save"]["success"]
+    assert next(e for e in fired if e.kind == "disease_save").data["saved"]
 
 
 def test_H_DIS_06_AMB_73_each_failure_costs_1_INT_temporarily() -> None:

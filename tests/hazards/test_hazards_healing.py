@@ -18,6 +18,7 @@ from furnace.hazards import half_hp, knock_out, lose, natural_rest, record_needs
 from furnace.hazards.common import state, with_state
 from furnace.play.clock import HOUR, MINUTE, Campaign, advance
 from furnace.play.rest import HEALING_MODELS, rest
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import character
 
@@ -35,7 +36,7 @@ def test_AMB_77_half_is_rounded_up() -> None:
 def test_H_HEAL_01_a_peaceful_night_at_half_or_more_heals_1() -> None:
     """H-HEAL-01: HP 5 of 10 (exactly half) → 6 after a night; no die is rolled."""
     after, events = natural_rest(character(CY, hp=5), "night", ScriptedDice([]), HAZARDS)
-    assert after.hp == 6 and events[-1].kind == "heal" and events[-1].data["gained"] == 1
+    assert after.hp == 6 and events[-1].kind == "rest_heal" and events[-1].data["gained"] == 1
 
 
 def test_AMB_77_a_night_below_half_or_troubled_heals_nothing() -> None:
@@ -68,13 +69,13 @@ def test_H_HEAL_07_a_hostile_place_heals_nothing() -> None:
     """H-HEAL-07: resting in a dungeon (hostile) heals nothing at all; no die is rolled."""
     for kind in ("night", "full_day"):
         after, events = natural_rest(character(CY, hp=5), kind, ScriptedDice([]), HAZARDS, hostile=True, bed=True)
-        assert after.hp == 5 and "hostile" in events[-1].what
+        assert after.hp == 5 and events[-1].data["hostile"] and "hostile" in tell_referee(events[-1])
 
 
 def test_H_HEAL_08_never_above_the_maximum() -> None:
     """H-HEAL-08: HP 9 of 10, 1d3 = 3 and a bed → 10, not 13; a night at full HP stays at full."""
     after, events = natural_rest(character(CY, hp=9), "full_day", ScriptedDice([3]), HAZARDS, bed=True)
-    assert after.hp == 10 and "capped" in events[-1].what
+    assert after.hp == 10 and events[-1].data["capped"] and "capped" in tell_referee(events[-1])
     assert natural_rest(character(CY, hp=10), "night", ScriptedDice([]), HAZARDS)[0].hp == 10
 
 
@@ -98,7 +99,7 @@ def test_D_7_a_rest_ends_until_rest_effects() -> None:
     """D-7: any rest, a Hazards night too, ends what lasts until rest."""
     after, events = natural_rest(character(CY, hp=5, until_rest=["Spell Depletion"]), "night", ScriptedDice([]),
                                  HAZARDS)
-    assert after.until_rest == [] and events[0].kind == "rest"
+    assert after.until_rest == [] and events[0].kind == "rested"
 
 
 def test_H_HEAL_06_a_week_of_rest_gives_back_1_point_of_temporary_loss() -> None:

@@ -56,7 +56,7 @@ def test_H_ABIL_02_CF_37_CON_change_moves_HP_only_when_retroactive() -> None:
     assert (kept.hp, kept.hp_max) == (15, 20)
     retro = load_ruleset("hazards", {"con_change_hp": "retroactive"})
     after, events = set_score(fighter(FLO), "CON", 12, retro, "disease")
-    assert (after.hp, after.hp_max) == (12, 17) and events[-1].kind == "hp"
+    assert (after.hp, after.hp_max) == (12, 17) and events[-1].kind == "con_hp"
 
 
 def test_H_ABIL_03_a_score_of_0_kills() -> None:
@@ -136,7 +136,7 @@ def test_AMB_82_a_poison_with_its_own_DC_and_sleep() -> None:
     """AMB-82: a poison's own DC 15: 13 + 1 = 14 fails → deep sleep (UNCONSCIOUS)."""
     lotus = Toxin(name="black lotus", dc=15, effect=ToxinEffect(kind="condition", condition="UNCONSCIOUS"))
     after, events = poison(fighter(FLO), lotus, ScriptedDice([13]), HAZARDS)
-    assert events[0].data["save"]["dc"] == 15 and "UNCONSCIOUS" in after.conditions
+    assert events[0].data["dc"] == 15 and "UNCONSCIOUS" in after.conditions
 
 
 def test_H_DRUG_01_no_save_when_taken_on_purpose() -> None:

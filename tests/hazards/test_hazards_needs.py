@@ -32,7 +32,7 @@ def test_H_STARV_02_a_day_without_food_CON_save_or_minus_1() -> None:
     to hunger that rest gives back at 2 a week (deprivation_loss)."""
     hungry = record_needs(character(BO), ate=False)
     kept, events = daily_needs(hungry, ScriptedDice([11]), HAZARDS)
-    assert kept.scores["CON"] == 13 and events[0].kind == "hunger_save" and events[0].data["save"]["success"]
+    assert kept.scores["CON"] == 13 and events[0].kind == "hunger_save" and events[0].data["saved"]
     lost, events = daily_needs(hungry, ScriptedDice([10]), HAZARDS)
     assert lost.scores["CON"] == 12 and state(lost)["deprivation_loss"] == {"CON": 1}
     assert [e.kind for e in events] == ["hunger_save", "ability"]
@@ -54,7 +54,7 @@ def test_H_STARV_04_AMB_75_three_failed_thirst_saves_kill() -> None:
     camp, _ = schedule_daily_needs(Campaign(characters={"Bo": c}), "Bo", HAZARDS)
     camp, events = advance(camp, 5, "day", ScriptedDice([1, 1, 1]), HAZARDS)
     bo = camp.characters["Bo"]
-    assert bo.scores["CON"] == 2 and bo.dead and "3 failed" in bo.dead
+    assert bo.scores["CON"] == 2 and bo.dead == "deprivation" and events[-1].data["failures"] == 3
     assert [e.data["at"] for e in events if e.kind == "thirst_save"] == [DAY, 2 * DAY, 3 * DAY]
     assert events[-1].kind == "death" and not camp.clock.entries
 
@@ -90,7 +90,7 @@ def test_H_SLEEP_01_minus_1_per_day_cumulative_and_reset() -> None:
         penalties.append(sleep_penalty(c))
     assert penalties == [-1, -2, -3] and events[-1].data["percent"] == -30
     c, events = daily_needs(record_needs(c, slept_hours=4), ScriptedDice([]), HAZARDS)
-    assert sleep_penalty(c) == 0 and events[0].after == 0
+    assert sleep_penalty(c) == 0 and events[0].data["penalty"] == 0
 
 
 def test_H_SLEEP_01_the_penalty_applies_to_saves() -> None:
@@ -99,9 +99,9 @@ def test_H_SLEEP_01_the_penalty_applies_to_saves() -> None:
     for _ in range(2):
         c, _ = daily_needs(c, ScriptedDice([]), HAZARDS)
     c, events = daily_needs(record_needs(c, ate=False), ScriptedDice([12]), HAZARDS)
-    save = events[0].data["save"]
-    assert save["total"] == 11 and not save["success"]
-    assert {"value": -2, "source": "short of sleep (H-SLEEP-01)"} in save["modifiers"]
+    save = events[0].data
+    assert save["total"] == 11 and not save["saved"]
+    assert {"value": -2, "source": "short of sleep"} in save["modifiers"]
 
 
 def test_H_STARV_05_CON_lost_to_hunger_comes_back_2_a_week() -> None:

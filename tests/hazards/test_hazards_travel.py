@@ -13,6 +13,7 @@ from furnace.hazards import TravelState, find_way, set_course, travel, travel_da
 from furnace.hazards.travel import party_state, set_party
 from furnace.play.checks import OptionOffError
 from furnace.play.clock import DAY, Campaign
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 
 HAZARDS = load_ruleset("hazards")
@@ -28,7 +29,7 @@ def test_H_TRAV_02_lost_on_a_1_is_hidden_from_the_players() -> None:
     assert check.data["hidden"] is True and check.data["lost"] is True
     assert [r.expression for r in check.rolls] == ["1d6", "1d2"] and dice.remaining == 0
     shown = next(e for e in events if e.kind == "travel")
-    assert "hidden" not in shown.data and "SW" not in shown.what
+    assert "hidden" not in shown.data and "SW" not in tell_referee(shown) and check.audience == "referee"
 
 
 def test_H_TRAV_03_drift_the_other_way_is_SE() -> None:

@@ -11,6 +11,7 @@ from furnace.dice import ScriptedDice
 from furnace.errors import UnknownNameError
 from furnace.houserules import middle_sea as ms
 from furnace.play.clock import Campaign, advance
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import SEA_FIGHTER, character
 
@@ -26,7 +27,8 @@ def test_M_DRINK_01_liquid_courage_lasts_4_hours_then_hp_above_max_go() -> None:
     assert hero.hp == 41 and ms.courage_modifiers(hero) == {"to_hit": -1, "morale": 1, "fear_saves": 1}
     assert [e.kind for e in campaign.clock.entries] == ["courage_ends"]
     again, events = ms.drink(campaign, "Hero", ScriptedDice([]), RULES)
-    assert again is campaign and events[0].data["referee_prompt"]
+    assert again is campaign and events[0].data["drink"] == "again"
+    assert "the referee may rule her drunk" in tell_referee(events[0])
     campaign, _ = advance(campaign, 239, "minute", ScriptedDice([]), RULES)
     assert campaign.characters["Hero"].hp == 41
     campaign, events = advance(campaign, 1, "minute", ScriptedDice([]), RULES)

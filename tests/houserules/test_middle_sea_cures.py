@@ -10,6 +10,7 @@ import pytest
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
 from furnace.play.clock import Campaign, advance
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import roll_total
 
@@ -24,7 +25,7 @@ def test_M_BONE_02_one_cure_mends_one_break_and_heals_no_hp() -> None:
                                                              RULES))
     assert ms.state_of(campaign.characters["Hero"])["breaks"]["R. Leg"]["count"] == 2
     campaign, events = ms.cure(campaign, "Hero", "Cure Serious Wounds", rules=RULES)
-    assert "1 break(s) there still need" in events[0].what
+    assert events[0].data["left"] == 1 and "1 break there still needs" in tell_referee(events[0])
     campaign, events = ms.cure(campaign, "Hero", "cure critical", location="R. Leg", rules=RULES)
     hero_after = campaign.characters["Hero"]
     assert hero_after.hp == 0 and hero_after.injuries == [] and ms.state_of(hero_after)["breaks"] == {}
@@ -41,7 +42,7 @@ def test_M_GRIEV_07_cure_serious_stops_the_fatal_wound_and_heals_no_hp() -> None
     after = campaign.characters["Hero"]
     assert campaign.clock.entries == () and after.hp == 0 and "UNCONSCIOUS" in after.conditions
     campaign, _ = advance(campaign, 2, "hour", ScriptedDice([]), RULES)
-    assert campaign.characters["Hero"].alive and "no HP" in events[0].what
+    assert campaign.characters["Hero"].alive and "no HP" in tell_referee(events[0])
 
 
 def test_M_GRIEV_08_bleeding_stops_only_for_cauterise_tourniquet_or_cure_critical() -> None:
@@ -69,7 +70,7 @@ def test_CF_47_lay_on_hands_needs_the_referee() -> None:
     result, _ = roll_total(17, [3])
     campaign, _ = ms.schedule_grievous(Campaign(), result)
     same, events = ms.cure(campaign, "Hero", "lay on hands", rules=RULES)
-    assert same is campaign and events[0].data["referee_prompt"]
+    assert same is campaign and (events[0].kind, events[0].audience) == ("wound_cure_approval", "referee")
     cured, _ = ms.cure(campaign, "Hero", "lay on hands", rules=RULES, approved=True)
     assert cured.clock.entries == ()
     with pytest.raises(ms.MiddleSeaError, match="loh_counts_as_cure_serious"):

@@ -11,6 +11,7 @@ import pytest
 from furnace.characters.character import CharacterError
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from furnace.rules.tables import validate_table
 from tests.helpers.factories import SEA_HERO, character, roll_total
@@ -90,7 +91,7 @@ def test_M_BONE_01_both_legs_broken_crawl_one_inch() -> None:
     first, _ = roll_total(15, [1, 1, 1])
     second, _ = roll_total(15, [3, 1, 1], character=first.character)
     assert set(ms.state_of(second.character)["breaks"]) == {"R. Leg", "L. Leg"}
-    assert any('crawls at 1"' in e.what for e in second.events)
+    assert any(e.data.get("both_legs") and 'crawls at 1"' in tell_referee(e) for e in second.events)
 
 
 def test_M_BONE_01_AMB_94_a_helmet_save_ignores_a_broken_skull() -> None:

@@ -10,6 +10,7 @@ import pytest
 from furnace.dice import ScriptedDice
 from furnace.houserules import middle_sea as ms
 from furnace.play.rest import HEALING_MODELS, rest
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import SEA_FIGHTER, character
 
@@ -31,7 +32,7 @@ def test_M_HEAL_01_no_roll_without_damage_or_a_recorded_start() -> None:
     call is refused."""
     dice = ScriptedDice([])
     same, events = ms.post_combat(ms.enter_combat(character(SEA_FIGHTER, hp=25)), dice, RULES)
-    assert same.hp == 25 and "no recovery roll" in events[0].what
+    assert same.hp == 25 and events[0].data["how"] == "no_loss" and "no recovery roll" in tell_referee(events[0])
     with pytest.raises(ms.MiddleSeaError, match="enter_combat"):
         ms.post_combat(character(SEA_FIGHTER), dice, RULES)
 
@@ -42,7 +43,7 @@ def test_M_HEAL_02_AMB_90_an_hour_of_rest_below_half_may_overshoot_half() -> Non
     assert ms.rest_hour(character(SEA_FIGHTER, hp=5), ScriptedDice([7]), RULES)[0].hp == 12
     assert ms.rest_hour(character(SEA_FIGHTER, hp=15), ScriptedDice([9]), RULES)[0].hp == 24
     same, events = ms.rest_hour(character(SEA_FIGHTER, hp=20), ScriptedDice([]), RULES)
-    assert same.hp == 20 and "full day" in events[0].what
+    assert same.hp == 20 and events[0].data["how"] == "at_half" and "full day" in tell_referee(events[0])
     half = RULES.with_options({"middle_sea_hourly_cap": "half_hp"})
     assert ms.rest_hour(character(SEA_FIGHTER, hp=15), ScriptedDice([9]), half)[0].hp == 20
 
@@ -61,7 +62,7 @@ def test_M_HEAL_02_a_day_begun_below_half_is_hourly_rests_until_half() -> None:
     dice = ScriptedDice([7, 9])
     after, events = ms.rest_day(character(SEA_FIGHTER, hp=5, until_rest=["Spell Depletion"]), dice, RULES)
     assert (after.hp, dice.remaining, after.until_rest) == (21, 0, [])
-    assert [e.after for e in events if e.kind == "heal"] == [12, 21]
+    assert [e.data["hp_after"] for e in events if e.kind == "middle_sea_recovery"] == [12, 21]
 
 
 def test_CF_32_the_middle_sea_healing_model_plugs_into_rest() -> None:

@@ -22,6 +22,7 @@ from furnace.play.combatant import Combatant
 from furnace.play.death import take_damage
 from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import validate_table
 from tests.helpers.factories import encounter, monster, pc, step
@@ -58,7 +59,7 @@ def test_M_WPN_06_AMB_99_off_balance_loses_dex_and_shield_ac_and_acts_last() -> 
     assert held(a) == {"OFF_BALANCE": ("round", 2, 0), "LAST_TO_ACT": ("round", 2, 0), AC_MOD: ("round", 2, -4)}
     note = next(e for e in events if e.kind == "off_balance")
     assert (note.data["ac_lost"], note.data["segments_lost"], dice.remaining) == (4, None, 0)
-    assert "AC 16 → 12" in note.what
+    assert (note.data["ac_before"], note.data["ac_after"]) == (16, 12) and "AC 16 → 12" in tell_referee(note)
 
 
 def test_M_WPN_06_AMB_99_off_balance_segments_option_loses_1d4_segments_instead() -> None:
@@ -155,7 +156,8 @@ def test_M_ARM_03_CF_40_boiled_leather_is_destroyed_by_one_failed_save() -> None
     leather = monster(FOE, armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, dice = crit_on(leather, [20, 3, 11])
     assert (t.hp, t.ac, t.armor_lost, t.armor_type, dice.remaining) == (47, 12, 1, "none", 0)
-    assert any("destroyed (M-ARM-03)" in e.what for e in events if e.kind == "armor")
+    assert any(e.data["result"] == "destroyed" and "M-ARM-03" in e.rules and "destroyed" in tell_referee(e)
+               for e in events if e.kind == "armor_save")
     again, _, dice = crit_on(t, [20])
     assert (again.hp, again.ac, dice.remaining) == (39, 12, 0)
 
@@ -166,7 +168,8 @@ def test_M_ARM_03_CF_40_armor_damage_scale_literal_ac_in_a_fight() -> None:
     leather = monster(FOE, armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, _ = crit_on(leather, [20, 3, 11], SEA.with_options({"armor_damage_scale": "literal_ac"}))
     assert (t.ac, t.armor_lost, t.armor_type) == (12, 1, "light")
-    assert any("10 of 11 left" in e.what for e in events if e.kind == "armor")
+    assert any((e.data["left"], e.data["points"]) == (10, 11) and "10 of 11 left" in tell_referee(e)
+               for e in events if e.kind == "armor_save")
 
 
 def test_M_ARM_03_two_point_armor_counts_down_then_breaks() -> None:

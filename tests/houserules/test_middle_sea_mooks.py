@@ -14,6 +14,7 @@ from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import monster, pc
+from tests.helpers.story import said
 
 SEA = load_ruleset("middle-sea")
 FEN: dict[str, Any] = dict(name="Fen", side="party", hp=20, hp_max=20, ac=14)   # a Fighter of 20 HP, AC 14, ATK +3
@@ -21,7 +22,7 @@ GOBLIN: dict[str, Any] = dict(side="goblins", hp=3, hp_max=3, attack_bonus=1, sa
 
 
 def attacks(events: list[Any]) -> list[str]:
-    return [e.what for e in events if e.kind in ("hit", "miss")]
+    return [said(e) for e in events if e.kind in ("hit", "miss")]
 
 
 def test_M_MOOK_02_a_level_3_fighter_attacks_three_times_against_goblins_under_1_HD() -> None:

@@ -13,6 +13,7 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.encounter import Action, run_round, take_turn
 from furnace.play.state import Encounter
 from furnace.play.turns import run_tactic, start
+from furnace.render import story
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from tests.helpers.factories import encounter, fighter, monster, pc
 
@@ -44,7 +45,8 @@ def test_M_WPN_06_AMB_99_the_off_balance_fighter_acts_last_in_the_next_round() -
     two, second = run_round(one, dice, SEA)
     assert order(first, 1) == ["A", "B"] and order(second, 2) == ["B", "A"]
     assert two.last == ("a",) and two.get("b").hp == 46 and dice.remaining == 0
-    assert any("A acts last this round (LAST_TO_ACT)" in e.what for e in second)
+    assert any(e.kind == "acts_last" and e.actor == "a" for e in second)
+    assert "all: A acts last this round" in story.lines(second)
 
 
 def test_M_WPN_06_AMB_99_turn_by_turn_the_same_order() -> None:
@@ -77,7 +79,8 @@ def test_M_WPN_05_a_cracked_haft_snaps_on_a_failed_round_save() -> None:
     fails, the haft snaps, the spear is lost and she fights on with her fists."""
     a, events, dice = swing(pc(PC, weapon="spear", weapon_class="pole", weapon_cracked=True), [10, 4, 11])
     assert (a.weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
-    assert any("snaps: the weapon is unusable (M-WPN-05)" in e.what for e in events)
+    assert any(e.data.get("outcome") == "snapped" and "M-WPN-05" in e.rules
+               and "snaps: the weapon is unusable" in story.tell_referee(e) for e in events)
 
 
 def test_M_WPN_05_a_cracked_haft_that_saves_holds_another_round() -> None:

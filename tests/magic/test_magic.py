@@ -35,6 +35,7 @@ from furnace.play.apply import apply_all
 from furnace.play.encounter import Action, act, start_turn, tactic_attack_nearest
 from furnace.play.rest import long_rest, short_rest
 from furnace.play.state import Step
+from furnace.render.story import tell_referee
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.actions import cast_in
@@ -264,7 +265,8 @@ def test_F_MU_04_D_7_fourth_spell_failed_int_save_depletes_until_rest() -> None:
     depleted = done.character
     assert depleted.spells_cast == 0 and depleted.until_rest == ["DEPLETED: Spell Depletion"]
     save = done.events[-1]
-    assert save.kind == "depletion" and save.rolls[0].total == 9 and "F-MU-04" in save.what
+    assert save.kind == "depletion" and save.rolls[0].total == 9 and "F-MU-04" in save.rules
+    assert save.data["saved"] is False and "INT SAVE 9 vs DC 14 fails" in tell_referee(save)
     with pytest.raises(IllegalActionError, match="DEPLETED"):
         cast_spell(depleted, "Chill Touch", ScriptedDice([15]), 14, RULES)
     assert short_rest(depleted, ScriptedDice([]), RULES)[0].until_rest == []
@@ -372,7 +374,7 @@ def test_F_CLR_05_lay_on_hands_bands(face: int, total: int, hd: int) -> None:
     _, healed, events = lay_on_hands(cleric(ODA), recipient, dice, 12, RULES)
     assert dice.remaining == 0 and events[0].rolls[0].total == total
     assert healed.hit_dice == 5 - hd and healed.hp == 5 + 4 * hd and healed.healed_today == hd
-    assert [e.kind for e in events].count("heal") == hd
+    assert [e.kind for e in events].count("hit_die") == hd
 
 
 def test_F_CLR_05_27_and_above_is_4_hd() -> None:
@@ -412,7 +414,7 @@ def test_F_CLR_07_daily_cap_is_the_recipients_level() -> None:
     _, healed, events = lay_on_hands(cleric(ODA), recipient, dice, 12, RULES)
     assert dice.remaining == 0
     assert (healed.hit_dice, healed.hp, healed.healed_today) == (3, 12, 2)
-    assert "may spend 2" in events[1].what
+    assert events[1].data["allowed"] == 2 and "may spend 2" in tell_referee(events[1])
     dice = ScriptedDice([17])
     _, again, _ = lay_on_hands(cleric(ODA), healed, dice, 12, RULES)
     assert dice.remaining == 0 and (again.hp, again.hit_dice, again.healed_today) == (12, 3, 2)
@@ -443,7 +445,7 @@ def test_AMB_15_natural_20_adds_2_hd() -> None:
     dice = ScriptedDice([20] + [1] * 6)
     _, healed, events = lay_on_hands(cleric(ODA), fighter(BRUN, level=9, hit_dice=9), dice, 12, RULES)
     assert dice.remaining == 0 and healed.hit_dice == 3 and healed.healed_today == 6
-    assert "28 → 6 HD" in events[1].what
+    assert (events[1].data["total"], events[1].data["hd"]) == (28, 6) and "28 → 6 HD" in tell_referee(events[1])
     rules = load_ruleset(overrides={"loh_nat20_extra_hd": 0})
     _, plain, _ = lay_on_hands(cleric(ODA), fighter(BRUN, level=9, hit_dice=9), ScriptedDice([20] + [1] * 4), 12, rules)
     assert plain.healed_today == 4
@@ -510,7 +512,8 @@ def test_F_SPELL_12_fireball_sl2_one_damage_roll_for_target_and_close_foe() -> N
     after, events, dice = cast_in(enc, "Fireball", "g1", [12, 5])
     assert dice.remaining == 0
     assert [after.get(x).hp for x in ("g1", "g2", "g3")] == [35, 35, 40]
-    assert [e.what for e in events if e.kind == "effect" and "deals" in e.what] == ["the spell deals 5 fire DAM"]
+    assert [(e.data["amount"], e.data["type"]) for e in events if e.kind == "effect"] == [(5, "fire")]
+    assert [tell_referee(e).splitlines()[0] for e in events if e.kind == "effect"] == ["M: Fireball deals 5 fire DAM"]
     assert next(e for e in events if e.kind == "spellcheck").data["sl"] == 2
 
 
@@ -585,7 +588,7 @@ def test_F_SPELL_11_natural_1_fireball_rolls_f_tab_19_on_the_caster() -> None:
     after, events, dice = cast_in(enc, "Fireball", "g1", [1, 3, 4, 5])
     assert dice.remaining == 0
     mishap = next(e for e in events if e.kind == "mishap")
-    assert mishap.rolls[0].total == 3 and "mishap-fireball" in mishap.what
+    assert mishap.rolls[0].total == 3 and mishap.data["table"] == "mishap-fireball"
     me = after.get("m")
     assert me.hp == 8 and {h.name for h in me.held} == {"FRIGHTENED"}
     assert after.get("g1").hp == 40 and me.spells_cast == 1
@@ -601,7 +604,7 @@ def test_F_MU_04_in_a_fight_depletion_holds_and_the_tactic_falls_back_to_attacki
     assert dice.remaining == 0
     me = after.get("m")
     assert [(h.name, h.ending) for h in me.held] == [("DEPLETED", "rest")] and me.spells_cast == 0
-    assert events[-1].kind == "depletion" and "F-MU-04" in events[-1].what
+    assert events[-1].kind == "depletion" and "F-MU-04" in events[-1].rules and events[-1].data["saved"] is False
     assert tactic_attack_nearest(after, me).kind in ("attack", "move_attack")
     with pytest.raises(IllegalActionError, match="cannot cast until a rest"):
         act(Step(after, ScriptedDice([15]), RULES), "m", Action("cast", "g1", detail="Fireball"))

@@ -22,7 +22,8 @@ BO: dict[str, object] = dict(name="Bo", level=3, scores={**TEN, "CON": 14}, hp_m
 def test_F_CLR_06_curing_a_condition_needs_the_referee() -> None:
     """F-CLR-06, CF-47: the referee approves; then a SPELLCHECK that works cures it and heals no HP."""
     _, same, events = lay_on_hands_cure(cleric(ILSE), fighter(BO), "broken bone", ScriptedDice([]), 12, RULES)
-    assert same.injuries == ["Broken bone: R. Leg"] and events[0].kind == "referee"
+    assert same.injuries == ["Broken bone: R. Leg"] and events[0].kind == "cure_asked"
+    assert events[0].audience == "referee" and events[0].data["condition"] == "broken bone"
     _, cured, events = lay_on_hands_cure(cleric(ILSE), fighter(BO), "broken bone", ScriptedDice([12]), 12, RULES,
                                          approved=True)   # 12 + WIS 1 + PROF 2 = 15 ≥ 12
     assert cured.injuries == [] and cured.hp == 12 and cured.conditions == ["POISONED"]

@@ -26,6 +26,7 @@ from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import validate_table
 from tests.helpers.factories import CASTER, FOE, encounter, mage, monster, pc
@@ -44,7 +45,7 @@ def cast_in(m: Combatant, spell: str, faces: list[int], rules: Ruleset = RULES, 
 
 
 def spellcheck_total(events: list[Event]) -> str:
-    return next(e.what for e in events if e.kind == "spellcheck")
+    return next(tell_referee(e) for e in events if e.kind == "spellcheck")
 
 
 # -- spells_over_cap (AMB-47) ------------------------------------------------------------------------------------
@@ -188,7 +189,8 @@ def test_AMB_59_F_MAGIC_02_a_charged_item_counts_its_uses_per_day() -> None:
     second (AC 4) leaves 0; a third is refused. Under fixed_max the first use leaves 3 of 4."""
     rules = charged_ring(RULES)
     ring, events = use_item(mage(), "Ring of Warding", ScriptedDice([2, 3]), rules)
-    assert uses_left(ring, "Ring of Warding") == 1 and "1d4 = 3" in events[-1].what
+    assert uses_left(ring, "Ring of Warding") == 1 and events[-1].data["powers"] == [["1d4", 3]]
+    assert "1d4 = 3" in tell_referee(events[-1])
     ring, _ = use_item(ring, "Ring of Warding", ScriptedDice([4]), rules)
     assert uses_left(ring, "Ring of Warding") == 0
     with pytest.raises(IllegalActionError, match="no use of Ring of Warding left today"):

@@ -50,7 +50,7 @@ def test_option_save_vs_poison_D_5_H_POIS_01_names_the_ability_of_the_poison_sav
     """D-5, H-POIS-01: asp venom, d20 10 vs hazard_save_dc 12: the named ability's SAVE; under 12 the Fighter
     dies, at 12 or more nothing happens."""
     after, events = poison(fighter(FLO), ASP, ScriptedDice([10]), rules)
-    save = events[0].data["save"]
+    save = events[0].data
     assert save["total"] == TOTALS[ability] and save["dc"] == 12
     assert save["modifiers"][0]["source"] == ability
     assert bool(after.dead) is (TOTALS[ability] < 12)
@@ -71,9 +71,9 @@ def test_option_save_vs_paralysis_D_5_H_AGE_01_names_the_ability_of_the_aging_sa
     for the ability that ages (face 3: CON 14 → 13)."""
     dice = ScriptedDice([10, 3])
     after, events = age_character(fighter(FLO), 1, dice, rules)
-    save = next(e for e in events if e.kind == "aging_save").data["save"]
+    save = next(e for e in events if e.kind == "aging_save").data
     failed = TOTALS[ability] < 12
-    assert save["total"] == TOTALS[ability] and save["success"] is not failed
+    assert save["total"] == TOTALS[ability] and save["saved"] is not failed
     assert after.scores["CON"] == (13 if failed else 14) and dice.remaining == (0 if failed else 1)
 
 
@@ -94,7 +94,7 @@ def test_option_save_vs_death_D_5_AMB_05_names_the_ability_of_a_save_vs_death(ru
     """D-5: a poison whose save is vs. death (d20 10, DC 12); a failure deals 2d6 (faces 4 and 5: HP 20 → 11)."""
     dice = ScriptedDice([10, 4, 5])
     after, events = poison(fighter(FLO), DEATH_TOUCH, dice, rules)
-    save = events[0].data["save"]
+    save = events[0].data
     failed = TOTALS[ability] < 12
     assert save["total"] == TOTALS[ability] and save["modifiers"][0]["source"] == ability
     assert after.hp == (11 if failed else 20) and dice.remaining == (0 if failed else 2)
@@ -118,7 +118,7 @@ def test_option_save_vs_fear_D_5_H_DRUG_01_names_the_ability_of_a_save_vs_fear(r
     """D-5, H-DRUG-01: a drug breathed unwillingly, saved vs. fear (WIS by default; d20 10, DC 12); a failure
     makes the Fighter FRIGHTENED."""
     after, events = poison(fighter(FLO), DREAD, ScriptedDice([10]), rules)
-    save = events[0].data["save"]
+    save = events[0].data
     assert save["total"] == TOTALS[ability] and save["modifiers"][0]["source"] == ability
     assert ("FRIGHTENED" in after.conditions) is (TOTALS[ability] < 12)
 
@@ -134,7 +134,7 @@ def test_option_hazard_save_dc_AMB_82_H_POIS_01_is_the_DC_of_a_poison_without_it
     """AMB-82: asp venom has no DC of its own: d20 10 + CON 1 + PROF 2 = 13 against hazard_save_dc (meet or
     beat): 12 and 13 save, 14 kills."""
     after, events = poison(fighter(FLO), ASP, ScriptedDice([10]), rules)
-    assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (13, dc)
+    assert (events[0].data["total"], events[0].data["dc"]) == (13, dc)
     assert bool(after.dead) is dead
 
 
@@ -143,7 +143,7 @@ def test_option_hazard_save_dc_AMB_82_a_poison_with_its_own_DC_ignores_it() -> N
     hazard_save_dc 5."""
     own = Toxin(name="black lotus", effect=ToxinEffect(kind="death"), dc=15)
     after, events = poison(fighter(FLO), own, ScriptedDice([10]), HAZARDS.with_options({"hazard_save_dc": 5}))
-    assert events[0].data["save"]["dc"] == 15 and after.dead
+    assert events[0].data["dc"] == 15 and after.dead
 
 
 # -- half_orc_aging_race (CF-43, H-TAB-01) ------------------------------------------------------------------------
@@ -164,11 +164,11 @@ def test_option_half_orc_aging_race_CF_43_the_penalty_reaches_the_save() -> None
     10 (fails: 1d6 face 3, CON 14 → 13); −2 as a Halfling gives 12 (saves, CON stays 14)."""
     orc = fighter(FLO, race="Half-orc", age=79)
     human, events = age_character(orc, 1, ScriptedDice([11, 3]), HAZARDS)
-    assert next(e for e in events if e.kind == "aging_save").data["save"]["total"] == 10
+    assert next(e for e in events if e.kind == "aging_save").data["total"] == 10
     assert human.scores["CON"] == 13
     halfling, events = age_character(orc, 1, ScriptedDice([11]), HAZARDS.with_options(
         {"half_orc_aging_race": "halfling"}))
-    assert next(e for e in events if e.kind == "aging_save").data["save"]["total"] == 12
+    assert next(e for e in events if e.kind == "aging_save").data["total"] == 12
     assert halfling.scores["CON"] == 14
 
 
@@ -182,7 +182,7 @@ def test_option_disease_loss_per_failure_AMB_73_H_DIS_06_is_the_loss_of_a_failed
     """H-DIS-06: Green River Fever names no amount; a failed save (d20 2 + CON 1 + PROF 2 = 5 vs 12) costs
     disease_loss_per_failure INT points: 10 → 9 by default, 10 → 7 at 3."""
     after, events = disease_save(fighter(FLO), GRF, 1, 18, True, ScriptedDice([2]), rules)
-    assert events[0].data["save"]["total"] == 5 and not events[0].data["save"]["success"]
+    assert events[0].data["total"] == 5 and not events[0].data["saved"]
     assert after.scores["INT"] == int_after
 
 
@@ -232,14 +232,14 @@ def test_option_save_mapping_D_5_category_table_replaces_the_ability_save(tmp_pa
     table = category_table(tmp_path, "house:category-saves", {1: 14, 3: 13})
     abilities = load_ruleset("hazards", table_files=[table])
     saved, events = poison(fighter(FLO), ASP, ScriptedDice([12]), abilities)
-    assert events[0].data["save"]["total"] == 15 and not saved.dead
+    assert events[0].data["total"] == 15 and not saved.dead
     rules = load_ruleset("hazards", {"save_mapping": "category_table"}, table_files=[table])
     dead, events = poison(fighter(FLO), ASP, ScriptedDice([12]), rules)
-    assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (12, 13) and dead.dead
+    assert (events[0].data["total"], events[0].data["dc"]) == (12, 13) and dead.dead
     alive, _ = poison(fighter(FLO), ASP, ScriptedDice([13]), rules)
     assert not alive.dead
     level_2, events = poison(fighter(FLO, level=2), ASP, ScriptedDice([13]), rules)
-    assert events[0].data["save"]["dc"] == 14 and level_2.dead
+    assert events[0].data["dc"] == 14 and level_2.dead
 
 
 def test_option_save_mapping_D_5_category_table_keeps_situational_modifiers(tmp_path: Path) -> None:
@@ -249,11 +249,11 @@ def test_option_save_mapping_D_5_category_table_keeps_situational_modifiers(tmp_
                          table_files=[category_table(tmp_path, "house:category-saves", {1: 14, 3: 13})])
     drunk = fighter(FLO, conditions=["DRUNK"])
     after, events = poison(drunk, ASP, ScriptedDice([14]), rules)
-    assert events[0].data["save"]["total"] == 12 and after.dead
+    assert events[0].data["total"] == 12 and after.dead
     _, events = poison(fighter(FLO, char_class="Rogue"), ASP, ScriptedDice([16]), rules)
-    assert (events[0].data["save"]["dc"], events[0].data["save"]["success"]) == (16, True)
+    assert (events[0].data["dc"], events[0].data["saved"]) == (16, True)
     _, events = poison(fighter(FLO, char_class=None, level=0), ASP, ScriptedDice([15]), rules)
-    assert (events[0].data["save"]["dc"], events[0].data["save"]["success"]) == (16, False)
+    assert (events[0].data["dc"], events[0].data["saved"]) == (16, False)
 
 
 def test_option_save_category_table_D_5_names_the_table_read(tmp_path: Path) -> None:
@@ -263,7 +263,7 @@ def test_option_save_category_table_D_5_names_the_table_read(tmp_path: Path) -> 
     rules = load_ruleset("hazards", {"save_mapping": "category_table", "save_category_table": "house:ad-and-d"},
                          table_files=[table])
     after, events = poison(fighter(FLO), ASP, ScriptedDice([11]), rules)
-    assert (events[0].data["save"]["total"], events[0].data["save"]["dc"]) == (11, 10) and not after.dead
+    assert (events[0].data["total"], events[0].data["dc"]) == (11, 10) and not after.dead
     missing = load_ruleset("hazards", {"save_mapping": "category_table"}, table_files=[table])
     with pytest.raises(CheckError, match="house:category-saves"):
         poison(fighter(FLO), ASP, ScriptedDice([11]), missing)

@@ -18,6 +18,7 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, act, take_turn
 from furnace.play.state import Encounter, Step
+from furnace.render.story import tell_referee
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from tests.helpers.factories import encounter, fighter, fighting, monster, step
@@ -33,7 +34,8 @@ OGRE: dict[str, Any] = dict(name="Ogre", level=3, damage="1d8", saves={})   # 50
 
 
 def kinds(events: list[Any]) -> list[str]:
-    return [e.kind for e in events]
+    """What the fight left on her, by each fact's change (its code)."""
+    return [str(e.data.get("change", e.kind)) for e in events]
 
 
 def test_a_fight_notches_her_sword_sunders_her_shield_spends_her_rage_and_earns_luck() -> None:
@@ -53,8 +55,8 @@ def test_a_fight_notches_her_sword_sunders_her_shield_spends_her_rage_and_earns_
     assert (after.hp, after.shield, after.luck_dice) == (2, False, 1)
     assert after.weapons[0].notches == 1 and not after.weapons[0].broken
     assert after.extensions["fight"]["rages_used"] == 1
-    assert {"hp", "armor", "weapon", "luck", "rage"} <= set(kinds(events))
-    assert all(e.who == "Brakka" and e.what for e in events)
+    assert {"hp", "shield_destroyed", "weapon_notched", "luck_dice", "rages_used"} <= set(kinds(events))
+    assert all(e.who == "Brakka" and tell_referee(e) for e in events)
     again = from_character(after, "a", rules)
     assert (again.rages_left, again.ac) == (0, 11)
 
@@ -69,7 +71,7 @@ def test_dying_at_the_end_of_the_fight_she_stays_at_her_hp_with_dying() -> None:
     dice = ScriptedDice([15, 5, 3])
     enc, _ = take_turn(enc, "o", Action("attack", "h"), dice, RULES)
     after, events = settle(down, enc.get("h"), RULES)
-    assert (after.hp, after.conditions, after.dead) == (-3, ["DYING"], None) and "condition" in kinds(events)
+    assert (after.hp, after.conditions, after.dead) == (-3, ["DYING"], None) and "dying" in kinds(events)
     dice = ScriptedDice([15, 17])
     enc, _ = take_turn(enc, "i", Action("stabilise", "h"), dice, RULES)
     after, _ = settle(down, enc.get("h"), RULES)
@@ -82,10 +84,14 @@ def test_death_in_the_fight_is_written_with_its_cause() -> None:
     """F-DEATH-02: a level-1 PC with CON +0 dies at −(3 + 1 + 0) = −4: at HP 2 a 1d8 blow of 8 leaves −6."""
     doomed = fighter(BRAKKA, hp=2, shield=False)
     enc = encounter(fighting(doomed, "h"), monster("o", OGRE))
-    enc, _ = take_turn(enc, "o", Action("attack", "h"), ScriptedDice([15, 8]), RULES)
+    enc, fought = take_turn(enc, "o", Action("attack", "h"), ScriptedDice([15, 8]), RULES)
     after, events = settle(doomed, enc.get("h"), RULES)
-    assert after.hp == -6 and after.dead is not None and "−(3 + LVL 1 + CON 0) = -4" in after.dead
-    assert "death" in kinds(events)
+    assert after.hp == -6 and after.dead == "threshold"       # the cause's code; its numbers are the fact's
+    death = next(e for e in fought if e.kind == "death")
+    assert (death.data["hp"], death.data["level"], death.data["con"], death.data["threshold"]) == (-6, 1, 0, -4)
+    assert "−(3 + LVL 1 + CON 0) = -4" in tell_referee(death)
+    dead = next(e for e in events if e.data.get("change") == "dead")
+    assert "is dead: past her death threshold" in tell_referee(dead)
 
 
 def stabilised(character: Character, injury_faces: list[int], rules: Ruleset = RULES) -> Combatant:
@@ -107,7 +113,7 @@ def test_damaged_armor_breaks_boiled_leather_and_the_injury_is_kept() -> None:
     assert (after.armor, after.armor_damage) == (None, 0)
     assert after.injuries == ["Roll on the Lingering Injuries table.",
                               "Damaged armor: -2 AC until repaired; armor brought to 0 breaks."]
-    assert "armor" in kinds(events)
+    assert {"armor_broken", "injury"} & set(kinds(events))
 
 
 def test_damaged_chain_mail_keeps_the_lost_protection() -> None:
@@ -156,7 +162,7 @@ def test_AMB_34_an_open_wound_healed_in_the_fight_leaves_no_trace() -> None:
     healed, events = settle(after, s.c("h"), RULES)
     assert not any(i.lower().startswith("open wound") for i in healed.injuries)
     assert "fight" not in healed.extensions or not healed.extensions["fight"].get("held")
-    assert "heal" in kinds(events)
+    assert "injury_healed" in kinds(events)
 
 
 def test_F_TAB_36_a_broken_sword_is_broken_on_her_sheet() -> None:

@@ -23,6 +23,7 @@ from furnace.play.state import Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, monster, pc, step
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 SCORES = {"STR": 12, "DEX": 12, "CON": 12, "INT": 12, "WIS": 12, "CHA": 12}
@@ -141,7 +142,7 @@ def test_save_on_fail() -> None:
     """AMB-25: CON SAVE DC 10+PC_LVL (level 5 → 15); d20+2 face 12 = 14 fails → STUNNED."""
     s, dice = step(pc(PC), monster(MON), faces=[12])
     apply(s, {"kind": "save", "ability": "CON", "dc": "10+PC_LVL", "on_fail": [STUN]})
-    assert s.events[0].what == "CON SAVE 14 vs DC 15: failed"
+    assert said(s.events[0]) == "CON SAVE 14 vs DC 15: failed"
     assert "STUNNED" in {h.name for h in s.c("b").held} and dice.remaining == 0
 
 
@@ -150,7 +151,7 @@ def test_save_on_success() -> None:
     s, _ = step(pc(PC), monster(MON), faces=[13])
     apply(s, {"kind": "save", "ability": "CON", "dc": "10+PC_LVL", "on_fail": [STUN],
               "on_success": [{"kind": "damage", "dice": "3"}]})
-    assert s.events[0].what == "CON SAVE 15 vs DC 15: saved"
+    assert said(s.events[0]) == "CON SAVE 15 vs DC 15: saved"
     assert s.c("b").hp == 27 and s.c("b").held == ()
 
 
@@ -160,10 +161,10 @@ def test_save_vs_poison_is_a_con_save() -> None:
     target = monster(MON, saves={**SAVES, "CON": 5})
     s, _ = step(pc(PC), target, faces=[10])
     apply(s, {"kind": "save", "category": "poison", "dc": "15", "on_fail": [STUN]})
-    assert s.events[0].what == "CON SAVE 15 vs DC 15: saved" and s.c("b").held == ()
+    assert said(s.events[0]) == "CON SAVE 15 vs DC 15: saved" and s.c("b").held == ()
     s, _ = step(pc(PC), target, faces=[10], rules=load_ruleset(overrides={"save_vs_poison": "DEX"}))
     apply(s, {"kind": "save", "category": "poison", "dc": "15", "on_fail": [STUN]})
-    assert s.events[0].what == "DEX SAVE 10 vs DC 15: failed" and s.c("b").held != ()
+    assert said(s.events[0]) == "DEX SAVE 10 vs DC 15: failed" and s.c("b").held != ()
 
 
 def test_save_dc_room_dc() -> None:
@@ -171,7 +172,7 @@ def test_save_dc_room_dc() -> None:
     s, _ = step(pc(PC), faces=[11])
     apply(s, {"kind": "save", "ability": "CON", "dc": "ROOM_DC", "target": "self", "on_fail": [STUN]},
           target="a")
-    assert s.events[0].what == "CON SAVE 11 vs DC 12: failed"
+    assert said(s.events[0]) == "CON SAVE 11 vs DC 12: failed"
 
 
 # -- modifier ----------------------------------------------------------------------------------------------------
@@ -181,7 +182,7 @@ def test_modifier_atk_against_easy_moves_the_ac() -> None:
     apply(s, {"kind": "modifier", "applies_to": "atk_against", "mode": "EASY"})
     assert held(s.c("b"), modifier_name("atk_against", "EASY")).ending == "encounter"
     attack(s, "a", "b")
-    assert any(e.kind == "hit" and "vs 9" in e.what for e in s.events)
+    assert any(e.kind == "hit" and "vs AC 9" in said(e) for e in s.events)
 
 
 def test_modifier_next_atk_hard_is_spent_by_one_attack() -> None:
@@ -189,7 +190,7 @@ def test_modifier_next_atk_hard_is_spent_by_one_attack() -> None:
     s, _ = step(pc(PC, attack_bonus=0), monster(MON), faces=[14])
     apply(s, {"kind": "modifier", "applies_to": "next_atk", "mode": "HARD", "target": "self"})
     attack(s, "a", "b")
-    assert s.events[-1].kind == "miss" and s.events[-1].what.endswith("(14 vs 15)")
+    assert s.events[-1].kind == "miss" and "(14 vs AC 15: AC 12, HARD as its next attack is HARD)" in said(s.events[-1])
     assert s.c("a").held == ()
 
 
@@ -271,7 +272,7 @@ def test_F_ABIL_05_ability_loss_to_0_kills() -> None:
     s, _ = step(pc(PC, scores={**SCORES, "CON": 3}), faces=[4])
     apply(s, {"kind": "ability_loss", "ability": "CON", "dice": "1d6"}, target="a")
     a = s.c("a")
-    assert a.scores["CON"] == 0 and a.status == "dead" and "F-ABIL-05" in s.events[-1].what
+    assert a.scores["CON"] == 0 and a.status == "dead" and "F-ABIL-05" in s.events[-1].rules
 
 
 def test_ability_loss_halve() -> None:

@@ -11,6 +11,7 @@ from furnace.play.checks import CheckError, OptionOffError, check, make_dc
 from furnace.play.effort import Effort, SkillChallenge, effort
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import dice
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 OPTIONAL = RULES.with_options({"effort": True, "skill_challenges": True})
@@ -60,7 +61,8 @@ def test_F_OPT_06_skill_challenge_succeeds_at_the_threshold() -> None:
         events.append(event)
     assert (challenge.successes, challenge.failures, challenge.status) == (3, 1, "succeeded")
     assert events[:3] == [None, None, None]
-    assert events[3] is not None and events[3].after == "succeeded"
+    assert events[3] is not None and events[3].data["status"] == "succeeded"
+    assert events[3].data["successes"] == 3 and events[3].data["failures"] == 1
 
 
 def test_F_OPT_06_three_failures_end_the_challenge() -> None:
@@ -70,7 +72,7 @@ def test_F_OPT_06_three_failures_end_the_challenge() -> None:
     for face in (3, 4, 5):
         challenge, event = challenge.attempt(dice(face), rules=OPTIONAL)
     assert challenge.status == "failed"
-    assert event is not None and "failed" in event.what
+    assert event is not None and "failed" in said(event)
     with pytest.raises(CheckError, match="already failed"):
         challenge.attempt(dice(20), rules=OPTIONAL)
     two = SkillChallenge.start(12, 4, OPTIONAL.with_options({"skill_challenge_failures": 2}))

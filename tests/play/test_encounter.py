@@ -22,10 +22,12 @@ from furnace.events import Event
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.crit import crit_level, crit_table
-from furnace.play.encounter import Action, act, attack, log_text, run_fight, run_round, start_turn, take_turn
+from furnace.play.encounter import Action, act, attack, run_fight, run_round, start_turn, take_turn
 from furnace.play.state import Encounter, Step
+from furnace.render.story import log as log_text
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, example_fight, monster, pc, step
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -54,12 +56,12 @@ def test_F_CRIT_01_02_level_7_fighter_natural_20_max_damage_and_crit_fighter_d20
     attack(s, "a", "b")
     hit = only(s.events, "hit")
     assert hit.data["crit"] is True and hit.data["total"] == 23          # 23 < AC 30, a hit all the same
-    assert only(s.events, "damage_roll").what == "deals maximum 1d8+3 = 11"
+    assert said(only(s.events, "damage_roll")) == "deals maximum 1d8+3 = 11"
     crit = only(s.events, "crit")
     assert crit.data["table"] == "F-TAB-31" and crit.data["row"] == "21"
     assert crit.rolls[0].expression == "d20+4" and crit.rolls[0].total == 21
     save = only(s.events, "save")
-    assert save.what == "CON SAVE 12 vs DC 22: failed"
+    assert said(save) == "CON SAVE 12 vs DC 22: failed"
     b = s.c("b")
     assert b.hp == 50 - 11 - 2                                            # max DAM, then the row's 2d12 (1+1)
     assert "PARALYSED" in held_names(b)
@@ -72,7 +74,7 @@ def test_F_CRIT_01_crit_row_save_that_holds_avoids_the_rider_only() -> None:
     +2d12 DAM still applies."""
     s, dice = step(pc(level=7, damage="1d8+3"), monster(ac=30), faces=[20, 17, 3, 4, 20])
     attack(s, "a", "b")
-    assert only(s.events, "save").what == "CON SAVE 22 vs DC 22: saved"
+    assert said(only(s.events, "save")) == "CON SAVE 22 vs DC 22: saved"
     assert s.c("b").hp == 50 - 11 - 7 and "PARALYSED" not in held_names(s.c("b"))
     assert dice.remaining == 0
 
@@ -263,8 +265,8 @@ def test_F_ROG_04_sneak_attack_is_easy_and_a_hit_is_a_crit() -> None:
     s, _ = step(rogue, monster(ac=15), faces=[12, 2, 1])
     attack(s, "a", "b", sneak=True)
     hit = only(s.events, "hit")
-    assert hit.data["crit"] is True and "vs 12" in hit.what
-    assert only(s.events, "damage_roll").what == "deals maximum 1d8 = 8"
+    assert hit.data["crit"] is True and "vs AC 12" in said(hit)
+    assert said(only(s.events, "damage_roll")) == "deals maximum 1d8 = 8"
     crit = only(s.events, "crit")
     assert crit.data["table"] == "F-TAB-33" and crit.rolls[0].expression == "d6"
     assert s.c("b").hp == 50 - 8 - 1
@@ -492,7 +494,7 @@ def test_AMB_20_prone_stands_at_turn_start_and_cannot_move_to_attack() -> None:
     s, dice = step(pc(zone="NEAR", held=(prone,)), monster(zone="NEAR"), faces=[])
     assert start_turn(s, "a") is True and "PRONE" not in held_names(s.c("a"))
     act(s, "a", Action("move_attack", "b"))
-    assert kinds(s.events)[-1] == "wait" and "cannot move" in s.events[-1].what
+    assert kinds(s.events)[-1] == "wait" and "cannot move" in said(s.events[-1])
     assert s.c("a").zone == "NEAR" and "_stood_up" not in s.c("a").features and dice.remaining == 0
 
 
@@ -513,7 +515,7 @@ def test_AMB_22_stunned_or_paralysed_skips_the_action(condition: str) -> None:
     dice = ScriptedDice([5, 2, 7, 3])
     enc, events = run_round(enc, dice, RULES)
     assert [e.who for e in events if e.kind in ("hit", "miss")] == ["B"]
-    assert "vs 9" in only(events, "hit").what and enc.get("a").hp == 7 and dice.remaining == 0
+    assert "vs AC 9" in said(only(events, "hit")) and enc.get("a").hp == 7 and dice.remaining == 0
 
 
 @pytest.mark.parametrize("condition", ["PRONE", "STUNNED"])
@@ -523,7 +525,7 @@ def test_AMB_22_attacks_against_prone_or_stunned_are_easy(condition: str) -> Non
     target = monster(held=(Held(name=condition, ending="encounter"),))
     s, _ = step(pc(attack_bonus=0), target, faces=[9, 1])
     attack(s, "a", "b")
-    assert "vs 9" in only(s.events, "hit").what
+    assert "vs AC 9" in said(only(s.events, "hit"))
     s, _ = step(pc(attack_bonus=0), target, faces=[8])
     attack(s, "a", "b")
     assert only(s.events, "miss").data["total"] == 8
@@ -541,10 +543,10 @@ def test_AMB_22_blinded_attacker_is_hard() -> None:
     blind = pc(attack_bonus=0, held=(Held(name="BLINDED", ending="encounter"),))
     s, _ = step(blind, monster(), faces=[14])
     attack(s, "a", "b")
-    assert only(s.events, "miss").what.endswith("(14 vs 15)")
+    assert "(14 vs AC 15: AC 12, HARD as the attacker is BLINDED)" in said(only(s.events, "miss"))
     s, _ = step(blind, monster(), faces=[15, 1])
     attack(s, "a", "b")
-    assert "vs 15" in only(s.events, "hit").what
+    assert "vs AC 15" in said(only(s.events, "hit"))
 
 
 def test_F_CMBT_02_dodge_makes_attacks_hard_until_the_dodgers_next_turn() -> None:
@@ -554,7 +556,7 @@ def test_F_CMBT_02_dodge_makes_attacks_hard_until_the_dodgers_next_turn() -> Non
     enc, events = take_turn(enc, "b", Action("dodge"), ScriptedDice([]), RULES)
     assert modifier_name("atk_against", "HARD") in held_names(enc.get("b")) and kinds(events)[0] == "dodge"
     enc, events = take_turn(enc, "a", Action("attack", "b"), ScriptedDice([11]), RULES)
-    assert only(events, "miss").what.endswith("(14 vs 15)")
+    assert "(14 vs AC 15: AC 12, HARD as attacks against it are HARD)" in said(only(events, "miss"))
     s = Step(enc.model_copy(update={"round": 2}), ScriptedDice([]), RULES)
     start_turn(s, "b")
     assert s.c("b").held == ()

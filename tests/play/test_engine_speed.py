@@ -89,7 +89,7 @@ def test_an_update_that_changes_nothing_is_not_made() -> None:
 def test_log_reads_the_round_without_freezing() -> None:
     step = Step(encounter(*band(GOBLIN, "a", 1), *band(GOBLIN, "b", 1), round=4), ScriptedDice([]), RULES)
     step.update("a0", hp=2)
-    step.log("test", "a0", "checks the round")
+    step.fact("round", "")
     assert step.events[-1].data == {"round": 4}
 
 

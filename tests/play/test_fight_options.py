@@ -62,10 +62,10 @@ def test_CF_33_furnace_crits_damage_armor(armor_hit: None) -> None:
     foe = monster(ac=15, armor_type="heavy", armor_key="chain-mail")
     s, dice = step(pc(PC), foe, faces=[20, 2, 3])
     attack(s, "a", "b")
-    assert (s.c("b").hp, s.c("b").ac, dice.remaining) == (39, 15, 0) and "armor" not in kinds(s.events)
+    assert (s.c("b").hp, s.c("b").ac, dice.remaining) == (39, 15, 0) and "armor_save" not in kinds(s.events)
     s, dice = step(pc(PC), foe, faces=[20, 2, 3, 2], rules=RULES.with_options({"furnace_crits_damage_armor": True}))
     attack(s, "a", "b")
-    assert (s.c("b").hp, s.c("b").ac, dice.remaining) == (39, 14, 0) and "armor" in kinds(s.events)
+    assert (s.c("b").hp, s.c("b").ac, dice.remaining) == (39, 14, 0) and "armor_save" in kinds(s.events)
 
 
 def test_AMB_23_crit_damage_max_dice_only() -> None:

@@ -33,10 +33,9 @@ def test_F_LUCK_01_second_failure_in_a_row_grants_the_first_die() -> None:
     state, events = fail_times(1)
     assert state == LuckState(dice=0, streak=1)
     assert events == [None]
-    state, event = record(state, False, "ATK", RULES, who="Ann")
+    state, earned = record(state, False, "ATK", RULES)
     assert state == LuckState(dice=1, streak=2)
-    assert event is not None and event.kind == "luck_die" and event.who == "Ann"
-    assert (event.before, event.after) == ({"dice": 0, "streak": 1}, {"dice": 1, "streak": 2})
+    assert earned == {"roll": "ATK", "streak": 2, "before": 0, "after": 1, "lost": False}
 
 
 def test_F_LUCK_01_each_further_failure_grants_one_more() -> None:
@@ -87,7 +86,8 @@ def test_F_LUCK_02_five_failures_hold_three_dice() -> None:
     """F-LUCK-02: 5 failures in a row earn 4 dice, but at most 3 are held; the 4th is lost, with an event."""
     state, events = fail_times(5)
     assert state == LuckState(dice=3, streak=5)
-    assert [e.kind if e else None for e in events] == [None, "luck_die", "luck_die", "luck_die", "luck_die_lost"]
+    assert [(e["after"], e["lost"]) if e else None for e in events] == [None, (1, False), (2, False), (3, False),
+                                                                        (3, True)]
 
 
 def test_F_LUCK_02_a_state_above_the_cap_is_refused() -> None:

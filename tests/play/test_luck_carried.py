@@ -18,6 +18,7 @@ from furnace.play.state import Encounter, Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from tests.helpers.factories import campaign, character
+from tests.helpers.story import said
 
 HAZARDS = load_ruleset("hazards")
 SCORES = {"STR": 10, "DEX": 10, "CON": 10, "INT": 12, "WIS": 10, "CHA": 10}
@@ -68,7 +69,7 @@ def test_F_LUCK_01_a_streak_begun_in_a_fight_carries_out_and_earns_the_die_on_th
               actor="p", target="p")
     after, events = settle(ada, step.c("p"), rules)
     assert (after.luck_dice, luck.held_by(after).streak) == (0, 1)
-    assert any("failed rolls in a row: 0 → 1" in e.what for e in events)
+    assert any("failed rolls in a row: 0 → 1" in said(e) for e in events)
     camp, _ = infect(Campaign(characters={"Ada": after}), "Ada", GRF, rules)
     camp, _ = advance(camp, 7 * 24, "hour", ScriptedDice([2]), rules)
     assert camp.characters["Ada"].luck_dice == 1

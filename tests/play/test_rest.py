@@ -28,7 +28,7 @@ def test_F_REST_01_AMB_13_short_rest_spends_one_hit_die_without_con() -> None:
     dice = ScriptedDice([7])
     after, events = short_rest(fighter(HERO), dice, RULES)
     assert (after.hp, after.hit_dice) == (12, 2) and dice.remaining == 0
-    assert events[0].kind == "heal" and (events[0].before, events[0].after) == (5, 12)
+    assert events[0].kind == "hit_die" and (events[0].data["hp_before"], events[0].data["hp_after"]) == (5, 12)
 
 
 def test_AMB_13_short_rest_is_capped_at_max_hp() -> None:
@@ -48,7 +48,8 @@ def test_D_7_short_rest_ends_until_rest_effects() -> None:
     """D-7, F-REST-01: any rest, short or long, ends the 'until rest' effects (injury rows 14-19, mishaps)."""
     after, events = short_rest(fighter(HERO, hp=24, until_rest=["every CHECK is HARD (injury 14)"]), ScriptedDice([]),
                                RULES)
-    assert after.until_rest == [] and events[-1].kind == "rest"
+    assert after.until_rest == [] and events[-1].kind == "rested"
+    assert events[-1].data["ended"] == ["every CHECK is HARD (injury 14)"]
     after, _ = long_rest(fighter(HERO, until_rest=["Spell Depletion"]), ScriptedDice([1, 1, 1]), RULES)
     assert after.until_rest == []
 
@@ -59,8 +60,8 @@ def test_F_REST_02_AMB_14_long_rest_spends_all_then_refills_to_the_levels_pool()
     dice = ScriptedDice([4, 6])
     after, events = long_rest(fighter(HERO, hit_dice=2), dice, RULES)
     assert (after.hp, after.hit_dice) == (15, 3) and dice.remaining == 0
-    assert [e.kind for e in events] == ["heal", "heal", "rest"]
-    assert (events[-1].before, events[-1].after) == (0, 3)
+    assert [e.kind for e in events] == ["hit_die", "hit_die", "pool_refilled"]
+    assert (events[-1].data["before"], events[-1].data["after"]) == (0, 3)
 
 
 def test_F_REST_02_long_rest_stops_spending_at_max_hp() -> None:

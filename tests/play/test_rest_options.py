@@ -22,8 +22,10 @@ from furnace.play.combatant import from_character
 from furnace.play.conditions import FIGHT_KEY
 from furnace.play.rest import REST_KEY, long_rest, rest_days, short_rest
 from furnace.play.state import Encounter, Step
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import fighter, mage
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 FLAT = {"STR": 10, "DEX": 10, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10}
@@ -40,7 +42,7 @@ def test_AMB_14_F_REST_02_long_rest_heals_roll_pool_rolls_every_hit_die_left() -
     dice = ScriptedDice([2, 2, 2])
     after, events = long_rest(fighter(BRYN), dice, RULES)
     assert (after.hp, after.hit_dice) == (11, 3) and dice.remaining == 0
-    assert [e.kind for e in events] == ["heal", "heal", "heal", "rest"]
+    assert [e.kind for e in events] == ["hit_die", "hit_die", "hit_die", "pool_refilled"]
 
 
 def test_AMB_14_F_REST_02_long_rest_heals_full_restores_every_hp_without_a_roll() -> None:
@@ -49,7 +51,7 @@ def test_AMB_14_F_REST_02_long_rest_heals_full_restores_every_hp_without_a_roll(
     dice = ScriptedDice([])
     after, events = long_rest(fighter(BRYN, hit_dice=1), dice, rules)
     assert (after.hp, after.hit_dice) == (24, 3)
-    assert (events[0].kind, events[0].before, events[0].after) == ("heal", 5, 24)
+    assert (events[0].kind, events[0].data["hp_before"], events[0].data["hp_after"]) == ("full_heal", 5, 24)
 
 
 # -- torso_injury_rest_days (D-8, AMB-34) -------------------------------------------------------------------------
@@ -66,7 +68,7 @@ def test_D_8_torso_wound_heals_after_10_long_rests_by_default() -> None:
     assert TORSO_ROW in nine.injuries and "torso" in nine.injuries and rest_days(nine) == 9
     ten, events = long_rest(nine, ScriptedDice([]), RULES)
     assert ten.injuries == ["horrible scar"] and rest_days(ten) == 0 and REST_KEY not in ten.extensions
-    assert any(e.kind == "heal" and "torso wound heals after 10 days" in e.what for e in events)
+    assert any(e.kind == "torso_wound" and "torso wound heals after 10 days" in said(e) for e in events)
 
 
 def test_D_8_torso_injury_rest_days_3_heals_it_on_the_third_long_rest() -> None:
@@ -92,7 +94,7 @@ def test_D_8_lay_on_hands_heals_the_torso_wound_at_once() -> None:
     dice = ScriptedDice([14, 3])
     _, healed, events = lay_on_hands(cleric, patient, dice, 12, RULES)
     assert healed.hp == 23 and healed.injuries == ["horrible scar"] and rest_days(healed) == 0
-    assert any("Lay on Hands heals the torso wound (D-8)" in e.what for e in events)
+    assert any("Lay on Hands heals the torso wound" in said(e) and "D-8" in e.rules for e in events)
 
 
 def test_D_8_F_TAB_38_a_torso_wound_from_a_fight_heals_with_its_save_after_the_days_of_rest() -> None:
@@ -132,7 +134,7 @@ def test_AMB_41_D_7_any_rest_resets_spells_cast_and_ends_the_lockouts(rest: Any)
         cast_spell(locked, "Fireball", ScriptedDice([15]), 12, RULES)
     rested, events = rest(locked, ScriptedDice([]), RULES)
     assert (rested.spells_cast, rested.until_rest) == (0, [])
-    assert any(e.what == "Spell Depletion count 3 → 0 (AMB-41)" for e in events)
+    assert any(said(e) == "Spell Depletion count 3 → 0" and "AMB-41" in e.rules for e in events)
     again = cast_spell(rested, "Fireball", ScriptedDice([15]), 12, RULES)
     assert again.cast.check.sl == 2 and again.character.spells_cast == 1
 
@@ -142,7 +144,7 @@ def test_AMB_59_a_long_rest_renews_the_shield_of_shieldings_daily_use() -> None:
     """F-TAB-27, AMB-59: the Shield of Shielding's +1d4 AC is once a day: used (d4 = 3), a second use is refused;
     after a long rest it can be used again (d4 = 2)."""
     used, events = use_item(fighter(BRYN, hp=24), "Shield of Shielding", ScriptedDice([3]), RULES)
-    assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in events[-1].what
+    assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in tell_referee(events[-1])
     with pytest.raises(IllegalActionError, match="no use of Shield of Shielding left today"):
         use_item(used, "Shield of Shielding", ScriptedDice([2]), RULES)
     rested, _ = long_rest(used, ScriptedDice([]), RULES)

@@ -12,6 +12,7 @@ from furnace.play.conditions import Held
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import pc, step
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 FIGHTER: dict[str, Any] = dict(prof=0, char_class=None, ac=14, attack_bonus=2, damage="1d6",
@@ -48,4 +49,4 @@ def test_AMB_46_a_long_rest_gives_the_rages_back() -> None:
     rested, events = long_rest(spent, ScriptedDice([]), RULES)
     assert "rages_used" not in rested.extensions.get("fight", {})
     assert from_character(rested, "x", RULES).rages_left >= from_character(spent, "x", RULES).rages_left
-    assert any("gives back 9 Rage" in e.what for e in events)
+    assert any("gives back 9 Rage" in said(e) for e in events)

@@ -9,6 +9,7 @@ import pytest
 
 from furnace.play.checks import CheckError, OptionOffError
 from furnace.play.timers import Timer
+from furnace.render.story import tell_referee
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import dice
 
@@ -26,8 +27,8 @@ def test_F_OPT_07_timer_counts_down_1d4_turns_and_fires_at_zero() -> None:
     assert (timer.turns_left, first, second) == (1, None, None)
     timer, event = timer.tick()
     assert timer.expired and event is not None
-    assert event.data["referee_prompt"] == "the chamber floods"
-    assert (event.before, event.after) == (1, 0)
+    assert event.data["prompt"] == "the chamber floods" and event.audience == "referee"
+    assert tell_referee(event) == "the timer 'flood' runs out: the chamber floods\n    timer: 1d4 → [3] = 3"
     with pytest.raises(CheckError, match="already run out"):
         timer.tick()
 

@@ -22,8 +22,11 @@ from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, run_fight
 from furnace.play.fightfile import build, load_fight
+from furnace.render.story import tell_referee
+from furnace.render.story.status import encounter_lines
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, monster, pc
+from tests.helpers.story import said
 
 RULES = load_ruleset()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -88,7 +91,7 @@ def test_the_tactic_turn_by_turn_is_the_automatic_fight(initiative: str, seed: i
     t, events = turns.start(enc, rng, RULES)
     t, more = turns.run_tactic(t, rng, RULES, until=lambda c: False)
     assert t.encounter == expected and expected.over
-    assert [e.explain() for e in events + more] == [e.explain() for e in logged]
+    assert [tell_referee(e) for e in events + more] == [tell_referee(e) for e in logged]
     assert turns.due(t) is None
     assert turns.refusal(t, "agna", Action("wait"), RULES) == f"the fight is over: {expected.winner} stands"
 
@@ -165,13 +168,13 @@ def test_F_DEATH_01_AMB_28_the_dying_roll_at_their_turn_and_a_stabilise() -> Non
     dying = pc("d", PC, status="dying", hp=-1, dying_turns=2)
     t, rng = begin(dying, pc("e", PC), monster(MON), faces=[6, 1, 5])
     assert due_id(t) == "e" and t.encounter.get("d").dying_turns == 1
-    assert "dies in 1 turn(s) unless stabilised or a natural 20" in "\n".join(turns.describe(t))
+    assert "dies in 1 turn unless stabilised or a natural 20" in "\n".join(encounter_lines(t))
     assert turns.refusal(t, "e", Action("stabilise", "b"), RULES) == "E stabilises an ally, and B is not one"
     menu = {c.kind: c for c in turns.legal_actions(t, "e", RULES)}
     assert menu["stabilise"].targets == ("d",)
     rng = ScriptedDice([2])
     t, events = turns.take(t, "e", Action("stabilise", "d"), rng, RULES)
-    assert events[0].what.startswith("fails to stabilise D (2") and t.encounter.get("d").status == "dying"
+    assert said(events[0]).startswith("fails to stabilise D (2") and t.encounter.get("d").status == "dying"
     assert due_id(t) == "b" and rng.remaining == 0
     well, _ = begin(pc("d", PC), pc("e", PC), monster(MON), faces=[6, 1])
     assert turns.refusal(well, "d", Action("stabilise", "e"), RULES) == "E is not dying (up, HP 10)"
@@ -181,8 +184,8 @@ def test_F_CMBT_02_a_dodge_shows_its_time_left() -> None:
     """DODGE: ATK against her are HARD until her next turn (round 2): the status says one round is left."""
     t, rng = begin(pc(PC), monster(MON), faces=[6, 1])
     t, _ = turns.take(t, "a", Action("dodge"), rng, RULES)
-    text = "\n".join(turns.describe(t))
-    assert "atk_against HARD (1 round(s) left: ends at its turn in round 2, DODGE)" in text
+    text = "\n".join(encounter_lines(t))
+    assert "attacks against it are HARD (1 round left: ends at its turn in round 2, DODGE)" in text
     assert "due: B (b, b)" in text and "round 1; initiative: a → b" in text
 
 

@@ -72,4 +72,5 @@ def test_the_roster_as_text_and_json() -> None:
     data = roster_json(members)
     assert [(m["id"], m["status"], m["hp"], m["level"]) for m in data] == [("hob1", "alive", hob.hp, 0),
                                                                             ("corr1", "dead", -9, 0)]
-    assert data[1]["death"] == {"cause": "HP -9, at or below -4", "at": 600, "round": None, "encounter": None}
+    assert data[1]["death"] == {"cause": "HP -9, at or below -4", "at": 600, "round": None, "encounter": None,
+                                "facts": [], "words": "HP -9, at or below -4"}

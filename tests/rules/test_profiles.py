@@ -10,8 +10,10 @@ from typing import Any
 import yaml
 
 from furnace.dice import ScriptedDice
-from furnace.play.encounter import attack, log_text, run_fight
+from furnace.play.encounter import attack, run_fight
 from furnace.play.state import Step
+from furnace.render.story import View, tell_referee
+from furnace.render.story import log as log_text
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import encounter, example_fight, monster, pc
 
@@ -25,16 +27,16 @@ def fight_log(profile: str, seed: int = 1) -> str:
     rng = random.Random(seed)
     enc = example_fight("funnel-vs-goblins", rng, rules)
     _, events = run_fight(enc, rng, rules)
-    return log_text(events)
+    return log_text(events, View(explain=True))
 
 
 def test_F_DEATH_02_H_DMG_03_M_GRIEV_01_one_fight_three_death_models() -> None:
     """CF-30/CF-31: the same fight file and seed: Furnace dies at −(3 + LVL + CON), Hazards at −3 (unconscious
     at 0), Middle Sea stops HP at 0 and rolls the grievous injury table."""
     furnace, hazards, middle_sea = fight_log("furnace"), fight_log("hazards"), fight_log("middle-sea")
-    assert "at or below −(3 + LVL" in furnace and "bleeds out in 1d4 turns" in furnace
+    assert "at or below −(3 + LVL" in furnace and "dying timer: 1d4" in furnace
     assert "dead at −3 (H-DMG-03)" in hazards and "wakes after d6 hours (H-DMG-02)" in hazards
-    assert "grievous injury" in middle_sea and "3d6 +" in middle_sea
+    assert "grievous injury" in middle_sea and "3d6+EXCESS" in middle_sea
     assert "−(3 + LVL" not in hazards + middle_sea and "grievous" not in furnace + hazards
 
 
@@ -50,7 +52,7 @@ def test_M_CRIT_01_CF_33_middle_sea_crit_on_the_unarmored_is_maximum_damage_only
     step = Step(encounter(pc("a", ALDO), monster("t", TAM), round=0), ScriptedDice([20]), rules)
     attack(step, "a", "t")
     assert step.c("t").hp == 30
-    assert not any(e.kind == "crit" and "crit-fighter" in e.what for e in step.events)
+    assert not any(e.kind == "crit" and e.data["name"] == "crit-fighter" for e in step.events)
 
 
 def test_F_CRIT_01_CF_33_furnace_crit_rolls_the_class_table() -> None:
@@ -58,7 +60,7 @@ def test_F_CRIT_01_CF_33_furnace_crit_rolls_the_class_table() -> None:
     step = Step(encounter(pc("a", ALDO), monster("t", TAM), round=0), ScriptedDice([20, 2, 3]),
                 load_ruleset())   # crit die 2 → +1d8: 3
     attack(step, "a", "t")
-    assert any(e.kind == "crit" and "crit-fighter" in e.what for e in step.events)
+    assert any(e.kind == "crit" and e.data["name"] == "crit-fighter" for e in step.events)
     assert step.c("t").hp == 40 - 10 - 3
 
 
@@ -72,7 +74,7 @@ def test_M_ARM_01_M_ARM_03_D_1_middle_sea_crit_on_a_shield_damages_it() -> None:
     attack(step, "a", "t")
     t = step.c("t")
     assert t.shield is False and t.ac == 12 and t.hp == 40 - 7
-    assert any(e.kind == "armor" and "shield is destroyed" in e.what for e in step.events)
+    assert any(e.kind == "armor_save" and "shield is destroyed" in tell_referee(e) for e in step.events)
 
 
 def test_M_WPN_01_M_WPN_02_CF_34_middle_sea_fumble_damages_the_weapon() -> None:
@@ -97,12 +99,12 @@ def test_M_GRIEV_03_M_GRIEV_04_knocked_down_and_helmet() -> None:
     step = Step(encounter(pc("a", ALDO), monster("t", TAM, target), round=0), ScriptedDice([15, 4, 1, 2, 2]),
                 rules)   # hit, 4+2 = 6 damage: excess 3; 3d6 = 5
     attack(step, "a", "t")
-    assert any("grievous injury 8" in e.what for e in step.events)
+    assert any("grievous injury 8" in tell_referee(e) for e in step.events)
     assert any(h.name == "KNOCKED_DOWN" or h.name == "PRONE" for h in step.c("t").held)
     helmeted = Step(encounter(pc("a", ALDO), monster("t", TAM, target, helmet=True), round=0),
                     ScriptedDice([15, 4, 3, 3, 2]), rules)   # 3d6 = 8 + 3 = 11
     attack(helmeted, "a", "t")
-    assert any("grievous injury 11" in e.what and "helmet" in e.what for e in helmeted.events)
+    assert any("grievous injury 11" in tell_referee(e) and "helmet" in tell_referee(e) for e in helmeted.events)
     assert not any(h.name == "STUNNED" for h in helmeted.c("t").held)
 
 

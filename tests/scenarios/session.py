@@ -12,6 +12,7 @@ import pytest
 from furnace.cli.app import main
 
 Run = Callable[..., str]
+PRINTED: list[tuple[tuple[str, ...], str]] = []     # what each command printed, swept for tokens after each test
 
 
 def runner(db: Path, capsys: pytest.CaptureFixture[str]) -> Run:
@@ -21,6 +22,8 @@ def runner(db: Path, capsys: pytest.CaptureFixture[str]) -> Run:
         code = main(["--db", str(db), "--campaign", "keep", *args])
         out = capsys.readouterr()
         assert code == 0 and out.err == "", (args, out.err)
+        if "--json" not in args:
+            PRINTED.append((args, out.out))
         return out.out
 
     return run

@@ -15,15 +15,22 @@ from furnace import dice
 from furnace.campaign import commands, encounters
 from furnace.campaign.overrides import add_override
 from furnace.campaign.state import CampaignError
-from furnace.campaign.store import Store
+from furnace.campaign.store import Store, StoredEvent
 from furnace.characters import xp
 from furnace.characters.character import Character
 from furnace.errors import IllegalActionError
 from furnace.play import turns
+from furnace.render import story
+from furnace.render.story.campaign import death_words
 from furnace.rules.bestiary import Bestiary
 from tests.helpers.factories import stored_campaign
 
 Chars = dict[str, Character]
+
+
+def told(e: StoredEvent) -> str:
+    """A row of the log as the referee reads it."""
+    return "\n".join(story.stored(e))
 
 
 @pytest.mark.rule("F-DEATH-02")
@@ -44,15 +51,16 @@ def test_a_campaign_fight_writes_back_hp_deaths_with_cause_and_round_and_xp(
     finally:
         again.close()
     dunstan, brakka = state.member("Dunstan"), state.member("Brakka")
-    died = [e for e in log if e.kind == "death" and e.who == "Dunstan" and "round" in e.data]
+    died = [e for e in log if e.kind == "death" and e.who == "duns1" and "round" in e.data]   # a fact: by id
     assert dunstan.status == "dead" and dunstan.death is not None and died
     assert dunstan.death.round == died[-1].data["round"] and dunstan.death.encounter == "a fight with Ogre x2"
-    assert "Ogre" in dunstan.death.cause and "the last blow" in dunstan.death.cause
+    cause = death_words(dunstan.death.cause, dunstan.death.facts)
+    assert "Ogre" in cause and "the last blow" in cause
     assert not dunstan.character.alive and dunstan.character.hp <= -3
-    assert any(e.kind == "roster" and e.who == "Dunstan" and f"in round {dunstan.death.round}" in e.what for e in log)
-    blows = [e for e in log if e.kind == "damage" and e.who == "Brakka"]
-    assert brakka.status == "alive" and brakka.character.hp == (blows[-1].data["after"] if blows else 200)
-    beaten = {e.who for e in log if e.kind == "death" and e.who.startswith("Ogre")}
+    assert any(e.kind == "roster" and e.who == "Dunstan" and f"in round {dunstan.death.round}" in told(e) for e in log)
+    blows = [e for e in log if e.kind == "damage" and e.who == "brak1"]
+    assert brakka.status == "alive" and brakka.character.hp == (blows[-1].data["hp_after"] if blows else 200)
+    beaten = {e.who for e in log if e.kind == "death" and e.who.startswith("ogre")}
     assert xp.total(brakka.character) == 170 * len(beaten) and xp.total(dunstan.character) == 0
     assert state.encounter is None
 
@@ -77,7 +85,7 @@ def test_turn_by_turn_lives_in_the_campaign(store: Store, db_url: str, character
         assert again.version("keep") == version
         acted = again.apply("keep", "encounter act", encounters.act("Brakka", "attack", "goblin-1", dice.seeded(5)))
         assert again.version("keep") == version + 1 and acted.events[-1].kind == "due"
-        assert acted.events[0].who == "Brakka" and any(e.rolls for e in acted.events)
+        assert acted.events[0].who == "brak1" and any(e.rolls for e in acted.events)
         after = encounters.current(again.open("keep"))
         assert after.turns.encounter != now.turns.encounter and turns.due(after.turns) != after.turns.encounter.get(
             "brak1")

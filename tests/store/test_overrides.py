@@ -21,6 +21,7 @@ from furnace.magic.items import get_item
 from furnace.magic.spells import get_spell
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import stored_campaign
+from tests.helpers.telling import what
 
 TABLES = resources.files("furnace") / "data" / "tables"
 
@@ -65,7 +66,7 @@ def test_a_referee_fumble_table_changes_what_the_campaign_rolls(store: Store, tm
     assert list(state.overrides) == ["table:F-TAB-36"]
     kept = state.overrides["table:F-TAB-36"]
     assert kept.text == path.read_text(encoding="utf-8") and kept.source == "fumbles.yaml"
-    assert "adds table:F-TAB-36 from fumbles.yaml" in applied.events[0].what
+    assert "adds table:F-TAB-36 from fumbles.yaml" in what(applied.events[0])
 
     rules, packaged = overrides.campaign_ruleset(state), load_ruleset(state.profile)
     for armor in ("none", "light", "heavy"):
@@ -78,7 +79,7 @@ def test_a_referee_fumble_table_changes_what_the_campaign_rolls(store: Store, tm
     assert overrides.campaign_ruleset(store.open("keep")).tables.get("fumble").source == "the referee's house rules"
 
     removed = overrides.remove_override(store, "keep", "table:F-TAB-36")
-    assert "the packaged table is in force again" in removed.events[0].what
+    assert "the packaged table is in force again" in what(removed.events[0])
     assert overrides.campaign_ruleset(store.open("keep")).tables.get("fumble") == packaged.tables.get("fumble")
     assert [e.command for e in store.events("keep")][-2:] == ["override add", "override remove"]
     store.undo("keep")          # the removal is taken back: the referee's table again

@@ -18,6 +18,7 @@ from furnace.campaign.store import Store
 from furnace.characters.character import Character, CharacterError
 from furnace.dice import ScriptedDice
 from furnace.rules.ruleset import load_ruleset
+from tests.helpers.telling import what
 
 RULES = load_ruleset()
 Chars = dict[str, Character]
@@ -58,7 +59,7 @@ def test_F_CHAR_03_the_dice_pick_what_is_missing_and_the_log_keeps_it(store: Sto
     applied = store.apply("keep", "character promote", roster.promote("Hob", wanted, script, name="Hob Ironfist"))
     assert script.used == [(4, 16), (1, 5), (2, 6), (7, 10)]                     # Barbarian: the only one open
     picked = applied.events[0]
-    assert picked.what == "picked at random: archetype Barbarian; skills Athletics; save DEX; style Defense"
+    assert what(picked) == "picked at random: archetype Barbarian; skills Athletics; save DEX; style Defense"
     assert [r["total"] for r in picked.rolls] == [4, 1, 2]
     c = applied.state.member("hob1").character
     assert (c.name, c.archetype, c.saves, c.fighting_style) == ("Hob Ironfist", "Barbarian", ["STR", "DEX"], "Defense")
@@ -126,7 +127,7 @@ def test_F_CLR_03_a_cleric_level_opens_prayers_and_F_ADV_03_asks_for_the_score(c
     prayers = ("Fireball", "Ember Swarm", "Flame Shield")
     after, events = level_up_character(ilse, Choices(ability="WIS", spells=prayers), ScriptedDice([5]), RULES)
     assert (after.level, after.scores["WIS"], after.spells) == (4, 7, ["Chill Touch", "Animate Dead", *prayers])
-    assert events[-1].what == "learns spells Fireball, Ember Swarm, Flame Shield (5 known)"
+    assert what(events[-1]) == "learns spells Fireball, Ember Swarm, Flame Shield (5 known)"
     refused(CharacterError, lambda: level_up_character(characters["hob"], Choices(), dice.seeded(1), RULES),
             "0-level")
 
@@ -152,7 +153,7 @@ def test_retire_and_rename_on_the_store(store: Store, characters: Chars) -> None
     refused(CampaignError, lambda: store.apply("keep", "x", roster.rename("Corra", "hob1")), "called 'hob1'")
     refused(CampaignError, lambda: store.apply("keep", "x", roster.rename("Corra", " \t")), "not a character's name")
     applied = store.apply("keep", "character rename", roster.rename("Corra", "Corra Redhand"))
-    assert applied.events[0].what == "Corra is now called Corra Redhand"
+    assert what(applied.events[0]) == "Corra is now called Corra Redhand"
     assert store.open("keep").member("Corra Redhand").id == "corr1"
     assert store.replay("keep") == store.open("keep")
 

@@ -27,8 +27,10 @@ from furnace.dice.source import EnteredFaceError, EnteredFaces
 from furnace.events import Event
 from furnace.hazards.light import light_source
 from furnace.play.clock import DAY, HOUR, unit_seconds
+from furnace.render.recap import recap_text
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import reopened, stored_campaign
+from tests.helpers.telling import what
 
 FEVER = ("name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\n"
          "effect: {ability: INT}\n")
@@ -65,7 +67,7 @@ def test_H_DIS_04_a_disease_save_after_a_day_with_entered_faces(store: Store, ch
     applied = store.apply(name, "clock advance", session.with_faces(
         timekeeping.on_clock(timekeeping.advancing(1, "day", faces)), faces))
     save = next(e for e in applied.events if e.kind == "disease_save")
-    assert save.data["entered"] is True and save.data["save"]["total"] == 4 and not save.data["save"]["success"]
+    assert save.data["entered"] is True and save.data["total"] == 4 and not save.data["saved"]
     agna = reopened(store).roster["agna1"].character
     assert agna.scores["INT"] == 14 - 1
     assert [e.remaining for e in reopened(store).clock.entries] == [2]
@@ -83,7 +85,7 @@ def test_H_DIS_05_a_rest_flags_the_resters_so_the_save_has_no_penalty(store: Sto
                                                                                            ScriptedDice([]))))
     applied = store.apply(name, "rest", rest("full_day", ["Agna"], ScriptedDice([10])))
     save = next(e for e in applied.events if e.kind == "disease_save")
-    assert save.data["resting"] is True and save.data["save"]["total"] == 11
+    assert save.data["resting"] is True and save.data["total"] == 11
     state = reopened(store)
     assert "resting" not in state.flags and state.clock.now == DAY
 
@@ -154,7 +156,7 @@ def test_REF_24_xp_award_shared_with_the_remainder_stated(store: Store, characte
     name = stored_campaign(store, characters["agna"], characters["brakka"], characters["corra"], profile="furnace").name
     applied = store.apply(name, "xp award", session.award_xp(101, [], party=True, reason="the goblin cave"))
     assert (applied.events[0].data["share"], applied.events[0].data["remainder"]) == (33, 2)
-    assert "2 XP left over" in applied.events[0].what
+    assert "2 XP left over" in what(applied.events[0])
     store.apply(name, "xp award", session.award_xp(10, ["Agna"], each=True))
     roster = reopened(store).roster
     assert [sum(a["amount"] for a in m.character.extensions["xp"]) for m in roster.values()] == [43, 33, 33]
@@ -175,7 +177,7 @@ def test_F_LOAD_01_give_take_and_coins(store: Store, characters: dict[str, Chara
     name = stored_campaign(store, characters["agna"], profile="furnace").name
     store.apply(name, "give", gear.give("Agna", ["rope", "torch", "torch"]))
     applied = store.apply(name, "purse", gear.purse("Agna", 1500))
-    assert "load 5 of 9" in applied.events[0].what      # candles, rope, 2 torches (1 bundle), 1500 coins (2)
+    assert "load 5 of 9" in what(applied.events[0])      # candles, rope, 2 torches (1 bundle), 1500 coins (2)
     store.apply(name, "take", gear.take("Agna", ["TORCH"]))
     with pytest.raises(CampaignError, match="carries 1,500 coins: 2,000 cannot be taken"):
         store.apply(name, "purse", gear.purse("Agna", -2000))
@@ -189,9 +191,9 @@ def test_coin_weight_middle_sea_weighs_the_coins() -> None:
     rules = load_ruleset("furnace")
     agna = gear.with_gear(Character(name="Agna", scores=dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
                                     hp_max=4, hp=4), coins=1500)
-    assert gear.load_text(agna, rules).startswith("load 2 of 10")
-    weighed = gear.load_text(agna, load_ruleset("furnace", {"coin_weight": "middle-sea"}))
-    assert weighed.startswith("1500 coins and 0 gems weigh 15 lb = 150 gpe = 1.5 load")
+    assert gear.load_of(agna, rules) == {"load": 2, "limit": 10, "over": 0}
+    weighed = gear.load_of(agna, load_ruleset("furnace", {"coin_weight": "middle-sea"}))["weighed"]
+    assert weighed == {"coins": 1500, "gems": 0, "pounds": 15, "gpe": 150, "load": 1.5}   # 15 lb = 150 gpe = 1.5 load
 
 
 def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, characters: dict[str, Character]) -> None:
@@ -202,8 +204,9 @@ def test_REF_22_repair_a_notched_weapon_paid_from_the_purse(store: Store, charac
     with pytest.raises(CampaignError, match="costs 30"):
         store.apply(name, "repair", gear.repair("Brakka", "arming sword", days=2, cost=30))
     applied = store.apply(name, "repair", gear.repair("Brakka", "Arming Sword", days=2, cost=15))
-    assert applied.events[0].data == {"item": "Arming Sword", "days": 2, "cost": 15,
-                                      "was": "arming sword: cracked, 2 notch(es)"}
+    repaired = applied.events[0].fact
+    assert repaired is not None and dict(repaired.data) == {"item": "arming sword", "days": 2, "cost": 15,
+                                                            "cracked": True, "notches": 2}
     fixed = reopened(store).roster["brak1"].character
     assert (fixed.weapons[0].notches, fixed.weapons[0].cracked, gear.coins_of(fixed)) == (0, False, 5)
     with pytest.raises(CampaignError, match="needs no repair"):
@@ -246,8 +249,8 @@ def test_recap_after_a_session(store: Store, tough: Callable[[str, int], Charact
     assert by_name["Agna"].died is not None and by_name["Agna"].xp == 0
     assert (by_name["Brakka"].hp, by_name["Brakka"].xp, by_name["Brakka"].died) == ((30, 26), 200, None)
     assert (by_name["Brakka"].level, by_name["Brakka"].injuries) == ((3, 4), ("Horrible scar",))
-    assert "Brakka went from level 3 to level 4" in report.explain()
-    assert "Agna died" in report.explain() and "3 hours passed" in report.explain()
+    assert "Brakka went from level 3 to level 4" in recap_text(report)
+    assert "Agna died" in recap_text(report) and "3 hours passed" in recap_text(report)
     second = session.start_session(store, name)
     assert second.events[0].data["session"] == 2 and recap(store, name).members == ()
     assert recap(store, name, 1) == report

@@ -20,6 +20,7 @@ from furnace.errors import FurnaceError, UnknownNameError
 from furnace.events import Event
 from furnace.hazards.scores import take_damage
 from tests.helpers.factories import stored_campaign
+from tests.helpers.telling import told, what
 from tests.store.util import event_count, hp, rebuild, sql
 
 Chars = dict[str, Character]
@@ -121,7 +122,7 @@ def test_commands_carry_the_state(store: Store, characters: Chars) -> None:
 
     hit = store.apply("Ashes", "damage brak1 5", cmd.damage("brak1", 5, "a falling stone"))
     assert hp(hit.state, "brak1") == 17 and hit.version == 4
-    assert [e.what for e in hit.events] == ["takes 5 from a falling stone: HP 22 → 17"]
+    assert [what(e) for e in hit.events] == ["takes 5 from a falling stone: HP 22 → 17"]
     assert hit.events[0].changes == [{"path": "member/brak1", "before": state.roster["brak1"].model_dump(mode="json"),
                                       "after": hit.state.roster["brak1"].model_dump(mode="json")}]
 
@@ -381,7 +382,7 @@ def test_stored_rolls_keep_their_trees(store: Store) -> None:
     assert stored == applied.events[0]
     assert stored.rolls[0]["total"] == 14 and stored.rolls[0]["faces"] == [6, 5, 3, 1]
     assert stored.rolls[0]["tree"]["kind"] and json.dumps(stored.rolls)
-    assert "14" in stored.explain()
+    assert "14" in told(stored)
 
 
 # -- the state kept between commands (a long-running server) ---------------------------------------------------

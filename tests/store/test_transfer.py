@@ -27,6 +27,7 @@ from furnace.files import FileAccessError
 from furnace.play import clock as clocks
 from tests.helpers.factories import campaign as clock_campaign
 from tests.helpers.factories import example
+from tests.helpers.telling import what
 from tests.store.conftest import clean_postgres, postgres_url
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
@@ -352,7 +353,7 @@ def test_character_files_join_the_roster_one_command_each(store: Store) -> None:
     brakka = state.member("Brakka").character
     assert brakka == Character.from_json((EXAMPLES / "brakka.json").read_text(encoding="utf-8"))
     logged = [e for e in store.events("keep") if e.command == "campaign import-file"]
-    assert len(logged) == len(CHARACTERS) and "from brakka.json" in " ".join(e.what for e in logged)
+    assert len(logged) == len(CHARACTERS) and "from brakka.json" in " ".join(what(e) for e in logged)
     store.undo("keep")          # the last file's join is taken back like any command
     assert len(store.open("keep").roster) == len(CHARACTERS) - 1
 
@@ -380,7 +381,8 @@ def test_a_clock_file_gives_its_clock_and_flags_and_its_characters_join(store: S
     assert state.member("Wren").joined == 90
     assert state.clock_campaign().characters["Brakka"] == camp.characters["Brakka"]
     assert [e.kind for e in applied.events] == ["clock", "join", "join"]
-    assert "2 entries" in applied.events[0].what and "hostile=True" in applied.events[0].what
+    clock = what(applied.events[0])
+    assert "2 entries" in clock and "flags: hostile, not wilderness" in clock
     store.undo("keep")          # the whole file is one command
     state = store.open("keep")
     assert state.clock.now == 0 and state.flags == {} and len(state.roster) == 1

@@ -14,6 +14,7 @@ from furnace import dice
 from furnace.web import WebSettings, create_app
 from furnace.web.auth import CSRF_COOKIE
 from tests.helpers.chromium import chromium
+from tests.web.live_server import Served
 
 CAMPAIGN = "keep"
 C = f"/api/campaigns/{CAMPAIGN}"
@@ -78,3 +79,13 @@ def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
 def browser() -> Iterator[Any]:
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    server = Served(tmp_path / "console.db")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.live_server import free_port
+from tests.web.live_server import free_port, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -42,26 +42,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             found = re.search(r"http://\S+/signin\?token=\S+", line)
             link = found.group(0) if found else ""
         assert link, "furnace serve printed no sign-in link"
-        _wait_for(f"http://127.0.0.1:{port}/")
+        wait_for(f"http://127.0.0.1:{port}/")
         yield link
     finally:
         proc.terminate()
         proc.wait(60)
-
-
-def _wait_for(url: str) -> None:
-    """Until the server answers (a wait, generous for a busy machine)."""
-    import httpx
-
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            httpx.get(url, timeout=30)
-            return
-        except httpx.HTTPError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 def test_referee_and_player_at_one_table(server: str, browser: Any) -> None:

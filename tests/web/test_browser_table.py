@@ -6,60 +6,16 @@ three rolls are logged meanwhile (by another process, as the CLI would), and whe
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.live_server import free_port
-from tests.web.test_browser import PHONE, _wait_for
+from tests.web.live_server import Served
+from tests.web.test_browser import PHONE
 
 pytestmark = pytest.mark.browser
 XSS = "<img src=x onerror=alert(1)>"
-
-
-class Served:
-    """`furnace serve` on a fixed port and database, stopped and started again at will."""
-
-    def __init__(self, db: Path) -> None:
-        self.db, self.port = db, free_port()
-        self.proc: subprocess.Popen[str] | None = None
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.link = ""
-
-    def start(self) -> None:
-        command = [sys.executable, "-c", "import sys; from furnace.cli import main; sys.exit(main())",
-                   "--db", str(self.db), "serve", "--port", str(self.port)]
-        proc = self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline, self.link = time.monotonic() + 120, ""     # a wait, generous for a busy machine
-        while not self.link and time.monotonic() < deadline and proc.stdout is not None:
-            found = re.search(r"http://\S+/signin\?token=\S+", proc.stdout.readline())
-            self.link = found.group(0) if found else ""
-        assert self.link, "furnace serve printed no sign-in link"
-        _wait_for(self.base + "/")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(60)
-            self.proc = None
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "console.db")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _api(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -> Any:

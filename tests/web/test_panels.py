@@ -23,7 +23,8 @@ def _events(answer: Any) -> list[dict[str, Any]]:
 def test_the_referee_enters_her_dice_and_they_are_checked_and_marked(table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
     got = _events(ref.post(f"{C}/roll", json={"expression": "d20+2", "label": "at the table", "faces": "14"}))
-    assert got[0]["what"].endswith("= 16") and got[0]["entered"] is True
+    assert got[0]["what"] == "rolls at the table: 16" and got[0]["rolls"] == ["at the table: d20+2 → [14] + 2 = 16"]
+    assert got[0]["entered"] is True
     before = len(ref.get(f"{C}/log?limit=2000").json()["events"])
     refused = ref.post(f"{C}/roll", json={"expression": "d20", "faces": "21"})
     assert refused.status_code == 400 and "21" in refused.json()["error"]
@@ -40,7 +41,8 @@ def test_F_CHECK_a_player_enters_her_dice_only_when_the_referee_allows_it(table:
     assert refused.status_code == 400 and "not allowed players" in refused.json()["error"]
     assert ref.post(f"{C}/table", json={"players_dice": True}).status_code == 200
     got = _events(ann.post(f"{C}/characters/ann1/roll", json=body))
-    assert got[0]["entered"] is True and "STR CHECK" in got[0]["what"] and "d20 → [17]" in got[0]["what"]
+    assert got[0]["entered"] is True and "STR CHECK 17 +0 (STR) = 17 vs DC 10: succeeds" in got[0]["what"]
+    assert any("[17]" in r for r in got[0]["rolls"])
     assert ann.post(f"{C}/characters/ann1/roll", json=dict(body, faces="0")).status_code == 400
     ref.post(f"{C}/table", json={"players_dice": False})
     assert ann.post(f"{C}/characters/ann1/roll", json=body).status_code == 400
@@ -114,9 +116,9 @@ def test_F_SPELL_10_a_caster_casts_from_her_sheet_and_the_log_tells_it(table: di
     spell = next(m for m in ref.get(C).json()["roster"] if m["id"] == "bo1")["spells"][0]
     assert any(s["name"] == spell for s in ref.get("/api/spells").json()["spells"])
     cast = _events(ref.post(f"{C}/characters/bo1/cast", json={"spell": spell, "dc": 12, "faces": "1,3,5"}))
-    text = " ".join(e["what"] for e in cast)
-    assert "d20+INT+PROF → [1]" in text and "natural 1: a mishap (F-SPELL-10)" in text, text
-    assert "(F-TAB-19): d6 → [3]" in text and any(e["entered"] for e in cast)     # the mishap, shown
+    text = " ".join([e["what"] for e in cast] + [r for e in cast for r in e["rolls"]])
+    assert "d20+INT+PROF → [1]" in text and "natural 1: a mishap" in text, text
+    assert "mishap: d6 → [3] = 3" in text and any(e["entered"] for e in cast)     # the mishap, shown
 
 
 # -- morale, the rules tables, the simulation ----------------------------------------------------------------------
@@ -124,8 +126,8 @@ def test_F_SPELL_10_a_caster_casts_from_her_sheet_and_the_log_tells_it(table: di
 def test_F_OPT_04_enemy_morale_is_the_referees_secret(table: dict[str, TestClient]) -> None:
     ref, ann = table["referee"], table["ann"]
     got = _events(ref.post(f"{C}/morale", json={"room_dc": 12, "faces": "3,2"}))
-    assert "[3, 2]" in got[0]["what"] or "3 + 2" in got[0]["what"] or "= 5" in got[0]["what"], got
-    assert "vs morale 6" in got[0]["what"] and got[0]["hidden"] is True
+    assert got[0]["rolls"] == ["enemy morale: 2d6 → [3, 2] = 5"], got
+    assert "5 against morale 6" in got[0]["what"] and got[0]["hidden"] is True
     assert "morale" not in ann.get(f"{C}/log").text
 
 

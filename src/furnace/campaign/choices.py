@@ -32,16 +32,24 @@ from furnace.characters.character import (
     archetype_table,
     unmet_prerequisite,
 )
+from furnace.characters.facts import fact
 from furnace.characters.funnel import promote as _promote
 from furnace.characters.funnel import skill_count
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset
 
 EXPERTISE = 2                     # F-ROG-03: two more skills
 NATURAL_CAP = 18                  # F-ABIL-03: a +1 at 4/6/8/10 stops here
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# the choices the dice made (`picked`: each choice and what was picked for it), the spells and cantrips a level
+# opened, a new name
+CHOICE = declare("choice", rolls="actor", picked="public", example={"picked": [["archetype", ["Barbarian"]],
+                                                                 ["skills", ["Athletics", "Stealth"]]]})
+LEARN = declare("learn", spells="public", cantrips="public", known="actor",
+                example={"spells": ["Fireball"], "cantrips": ["Light"], "known": 3})
+RENAME = declare("rename", before="public", after="public", example={"before": "Ann-1", "after": "Mirela"})
 
 
 class ChoiceError(CharacterError):
@@ -79,8 +87,8 @@ class Choices:
 class _Picker:
     rng: DiceSource
     random: bool
-    who: str
-    picked: list[str] = field(default_factory=list)
+    character: Character
+    picked: list[tuple[str, list[str]]] = field(default_factory=list)
     rolls: list[dice.RollResult] = field(default_factory=list)
 
     def some(self, what: str, flag: str, given: Sequence[str], count: int, open_: Sequence[str],
@@ -102,7 +110,7 @@ class _Picker:
             raise ChoiceError(f"{why}: choose {missing} more with {flag} (one of {listed}), or pass --random",
                               what, pool)
         new = [self._one(what, pool) for _ in range(missing)]
-        self.picked.append(f"{what} {', '.join(new)}")
+        self.picked.append((what, new))
         return chosen + new
 
     def one(self, what: str, flag: str, given: str | None, open_: Sequence[str], why: str) -> str:
@@ -113,22 +121,21 @@ class _Picker:
         if not self.random:
             raise ChoiceError(f"{why}: choose with {flag} one of {', '.join(open_)}, or pass --random", what, open_)
         pick = self._one(what, list(open_))
-        self.picked.append(f"{what} {pick}")
+        self.picked.append((what, [pick]))
         return pick
 
     def _one(self, what: str, pool: list[str]) -> str:
         if len(pool) == 1:
             return pool.pop()
-        roll = dice.parse(f"d{len(pool)}").roll(self.rng, label=f"{self.who}: {what} at random, "
-                                                               f"1-{len(pool)} of {', '.join(pool)}")
+        roll = dice.parse(f"d{len(pool)}").roll(self.rng, label=f"{what} at random")
         self.rolls.append(roll)
         return pool.pop(roll.total - 1)
 
     def event(self) -> list[Event]:
         if not self.picked:
             return []
-        return [Event("choice", self.who, f"picked at random: {'; '.join(self.picked)}", tuple(self.rolls),
-                      data={"picked": list(self.picked)})]
+        return [fact(CHOICE, self.character, tuple(self.rolls), (), picked=[[what, list(names)]
+                                                                           for what, names in self.picked])]
 
 
 def _a(noun: str) -> str:
@@ -267,7 +274,7 @@ def promote_character(c: Character, ch: Choices, rng: DiceSource, rules: Ruleset
         raise CharacterError(f"{c.name} is {'dead' if not c.alive else f'level {c.level}'}: only a living "
                              "0-level survivor is promoted (F-CHAR-03)")
     _check_given(c, ch, rules)
-    pick = _Picker(rng, ch.random, c.name)
+    pick = _Picker(rng, ch.random, c)
     char_class, archetype = _class_and_archetype(c, ch, rules, pick)
     skills, expertise = _skills(c, char_class, archetype, ch, rules, pick)
     save = _save(c, char_class, ch, rules, pick)
@@ -290,7 +297,7 @@ def level_up_character(c: Character, ch: Choices, rng: DiceSource, rules: Rulese
     if c.char_class is None or not c.alive or c.level >= MAX_LEVEL:
         return _level_up(c, rng, rules)           # its own refusal: 0-level, dead, level 10
     _check_given(c, ch, rules)
-    pick = _Picker(rng, ch.random, c.name)
+    pick = _Picker(rng, ch.random, c)
     level = c.level + 1
     due = list(rules.tables.get(str(rules["advancement_table"])).lookup(level).data.get("features", []))
     ability = _ability(c, ch, level, "ability_score_plus_1" in due, pick)
@@ -421,10 +428,10 @@ def _spell_why(c: Character, cap: int, rules: Ruleset) -> str:
 def _learned(before: Character, after: Character) -> list[Event]:
     new_spells = [s for s in after.spells if s not in before.spells]
     new_cantrips = [s for s in after.cantrips if s not in before.cantrips]
-    parts = ([f"spells {', '.join(new_spells)} ({len(after.spells)} known)"] if new_spells else []) + \
-        ([f"cantrips {', '.join(new_cantrips)}"] if new_cantrips else [])
-    return [Event("learn", after.name, f"learns {'; '.join(parts)}", data={"spells": new_spells,
-                                                                            "cantrips": new_cantrips})] if parts else []
+    if not new_spells and not new_cantrips:
+        return []
+    return [fact(LEARN, after, (), ("F-MU-05", "F-MU-06"), spells=new_spells, cantrips=new_cantrips,
+                 known=len(after.spells))]
 
 
 # -- names ------------------------------------------------------------------------------------------------------
@@ -438,8 +445,8 @@ def check_name(name: str) -> str:
 
 def renamed(c: Character, new: str) -> tuple[Character, Event]:
     new = check_name(new)
-    return c.model_copy(update={"name": new}), Event("rename", new, f"{c.name} is now called {new}",
-                                                     before=c.name, after=new)
+    return c.model_copy(update={"name": new}), Event(RENAME, new, (), (), {"before": c.name, "after": new}, (),
+                                                     {new: Part(new, "pc", c.player or "")})
 
 
 __all__ = ["ChoiceError", "Choices", "check_name", "fighting_styles", "level_up_character", "open_archetypes",

@@ -8,13 +8,20 @@ and the chapters'; a command only finds the member, calls the rule and puts the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from furnace import dice
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
 from furnace.characters.character import Character
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.rules.ruleset import Ruleset
+
+JOIN = declare("join", id="public", player="public", file="referee",
+               example={"id": "ann1", "player": "Ann", "file": "ann.json"})
+HEAL = "heal"        # the engine's kind (furnace.play.apply): `amount`, `hp_before`, `hp_after`, `hp_max`; `source`
+ROLL = declare("roll", rolls="public", expression="public", label="public", total="public",
+               example={"expression": "d20+2", "label": "Stealth", "total": 14})
 
 
 def rules_of(state: CampaignState) -> Ruleset:
@@ -30,13 +37,30 @@ def status_of(character: Character) -> str:
     return "dying" if character.hp <= 0 else "alive"
 
 
-def put(state: CampaignState, member: Member, character: Character, cause: str = "") -> CampaignState:
-    """The member with her new character; a death is recorded with its cause and the time it came."""
+def put(state: CampaignState, member: Member, character: Character, cause: str = "",
+        facts: Sequence[Event] = ()) -> CampaignState:
+    """The member with her new character; a death is recorded with its cause, the time it came and the facts
+    that tell it (`facts`: the death facts among them)."""
     status = status_of(character) if member.status != "retired" else "retired"
     death = member.death
     if status == "dead" and death is None:
-        death = Death(cause=character.dead or cause or "unknown", at=state.clock.now)
+        death = Death(cause=character.dead or cause or "unknown", at=state.clock.now, facts=death_facts(facts))
     return state.with_member(member.model_copy(update={"character": character, "status": status, "death": death}))
+
+
+def death_facts(events: Sequence[Event]) -> tuple[dict[str, Any], ...]:
+    """The death facts among these events, as the roster keeps them (without their dice)."""
+    return tuple(kept(e) for e in events if e.kind == "death")
+
+
+def kept(e: Event) -> dict[str, Any]:
+    """A fact as the roster keeps it: its values, participants and rules, not its dice."""
+    return {**e.to_dict(), "rolls": []}
+
+
+def cast_of(members: Sequence[Member]) -> dict[str, Part]:
+    """Members as facts name them out of a fight: by their characters' names, PCs of their players."""
+    return {m.character.name: Part(m.character.name, "pc", m.player or m.character.player or "") for m in members}
 
 
 def join(character: Character, player: str = "") -> Command:
@@ -46,8 +70,8 @@ def join(character: Character, player: str = "") -> Command:
         cid = state.new_id(character.name)
         member = Member(id=cid, character=character, player=player or character.player or "",
                         status=status_of(character), joined=state.clock.now)
-        return state.with_member(member), [Event("join", character.name, f"joins the campaign as {cid}"
-                                                 + (f" (player {member.player})" if member.player else ""))]
+        return state.with_member(member), [Event(JOIN, character.name, (), (), {"id": cid, "player": member.player},
+                                                 (), cast_of([member]))]
 
     return run
 
@@ -61,7 +85,7 @@ def on_member(who: str, rule: Callable[[Character, Ruleset], tuple[Character, Se
             cause = member.death.cause if member.death else "the dead stay dead"
             raise CampaignError(f"{member.character.name} ({member.id}) is dead: {cause}")
         after, events = rule(member.character, rules_of(state))
-        return put(state, member, after), list(events)
+        return put(state, member, after, facts=events), list(events)
 
     return run
 
@@ -81,21 +105,27 @@ def heal(who: str, amount: int, source: str = "the referee") -> Command:
         raise CampaignError(f"healing is a whole number from 1 to 10000, not {amount!r}")
 
     def rule(c: Character, _rules: Ruleset) -> tuple[Character, list[Event]]:
+        from furnace.characters.facts import fact
+
         hp = min(c.hp_max, c.hp + amount)
         woke = [x for x in c.conditions if x != "UNCONSCIOUS"] if hp > 0 else c.conditions
         after = c.model_copy(update={"hp": hp, "conditions": woke})
-        return after, [Event("heal", c.name, f"heals {hp - c.hp} from {source}: HP {c.hp} → {hp}",
-                             before=c.hp, after=hp)]
+        return after, [fact(HEAL, c, (), (), amount=hp - c.hp, hp_before=c.hp, hp_after=hp, hp_max=c.hp_max,
+                            source=source)]
 
     return on_member(who, rule)
 
 
 def roll(expression: str, rng: dice.DiceSource, *, label: str = "", who: str = "",
          variables: dict[str, int | str] | None = None) -> Command:
-    """A roll at the table, kept in the log with its whole tree; it changes nothing else."""
+    """A roll at the table, kept in the log with its whole tree; it changes nothing else. `who`: the member who
+    rolls (her name or id; none: the referee)."""
     result = dice.parse(expression).roll(rng, variables or {}, label=label)
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        return state, [Event("roll", who, f"rolls {result.explain()}", (result,), data={"total": result.total})]
+        roller = [state.member(who)] if who else []
+        actor = roller[0].character.name if roller else ""
+        return state, [Event(ROLL, actor, (), (result,), {"expression": expression, "label": label,
+                                                          "total": result.total}, (), cast_of(roller))]
 
     return run

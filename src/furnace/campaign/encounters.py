@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace import dice
-from furnace.campaign.commands import put, rules_of
+from furnace.campaign.commands import cast_of, kept, put, rules_of
 from furnace.campaign.overrides import SLUG, label
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
@@ -33,7 +33,7 @@ from furnace.characters import xp
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.play import aftermath
 from furnace.play import turns as play
 from furnace.play.combatant import Combatant, from_character, monster
@@ -46,13 +46,34 @@ from furnace.rules.ruleset import Ruleset
 
 BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
 
+# a fight begins (read back by `furnace.web.cast`: `fight`, its name; `party`, the members' ids; `monsters`, each
+# monster's id and name): the ROOM DC, the initiative `mode`, each monster's `hp` and `ac`, and whose HP were
+# `rolled` (the fact's dice, in that order)
+ENCOUNTER = declare("encounter", targets=2, fight="referee", room_dc="public", mode="public", party="public",
+                    monsters="referee", hp="referee", ac="referee", rolled="referee",
+                    example={"fight": "a fight with ogre", "room_dc": 12, "mode": "group", "party": ["ann1"],
+                             "monsters": {"t1": "ogre"}, "hp": {"t1": 20}, "ac": {"t1": 14}, "rolled": ["t1"]})
+# a fight ends: played out at once (`how`: "played", after `rounds`, won by the side `winner` unless the round
+# limit came first, `over` false; the `dead`) or ended by the referee (`how`: "ended", the fight's name `fight`)
+FIGHT = declare("fight", how="public", fight="referee", rounds="public", winner="public", over="public",
+                dead="public", example={"how": "played", "fight": "a fight with ogre", "rounds": 3,
+                                        "winner": "party", "over": True, "dead": ["actor"]})
+# whose turn it is (the actor, her `side`, the `round`), or the fight is `over` with a `winner`
+DUE = declare("due", round="public", side="public", id="public", over="public", winner="public",
+              example={"round": 2, "side": "party", "id": "actor", "over": False, "winner": ""})
+# a member's death goes into the roster: her member `id`, the `round` and `fight` she died in, the `cause` (a code or
+# words) and the `facts` that tell it (the death, the last blow)
+ROSTER = declare("roster", id="public", round="public", fight="referee", cause="public", facts="public",
+                 example={"id": "ann1", "round": 3, "fight": "a fight with ogre", "cause": "bled_out", "facts": []})
+
 
 class Fallen(BaseModel):
     """When and how a combatant died in the fight."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     round: int
-    cause: str
+    cause: str                                    # the death fact's cause (a code, or a chapter's words)
+    facts: tuple[dict[str, Any], ...] = ()        # the facts that tell it: the death, the last blow (no dice)
 
 
 class Fight(BaseModel):
@@ -127,13 +148,15 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     combatants = [_pc(m, rules) for m in members]
     taken = {c.id for c in combatants}
     rolls: list[dice.RollResult] = []
+    rolled: list[str] = []
     xp_of: dict[str, int] = {}
     for spec, side, worth in specs:
         cid = _unique(str(spec["name"]).lower().replace(" ", "-"), taken)
         hp_text = str(spec.get("hp", "1d8"))
         if not hp_text.lstrip("-").isdigit():
-            roll = dice.roll(hp_text, rng, label=f"{cid} HP")
+            roll = dice.roll(hp_text, rng, label="HP")
             rolls.append(roll)
+            rolled.append(cid)
             spec = {**spec, "hp": str(roll.total)}
         combatants.append(monster(spec, side, dc, rng, id=cid, rules=rules))
         xp_of[cid] = worth
@@ -141,11 +164,11 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     enc = Encounter(room_dc=dc, combatants=tuple(combatants), initiative=mode,
                     surprised=tuple(surprised))
     title = name or label_
-    pcs = ", ".join(f"{c.name} ({c.id})" for c in combatants if c.kind == "pc")
-    foes = ", ".join(f"{c.name} (HP {c.hp}, AC {c.ac})" for c in combatants if c.kind != "pc")
-    opening = Event("encounter", "", f"{title} begins, ROOM DC {dc}, {mode} initiative: {pcs} against {foes}",
-                    tuple(rolls), data={"fight": title, "room_dc": dc, "party": [m.id for m in members],
-                                        "monsters": {c.id: c.name for c in combatants if c.kind != "pc"}})
+    foes = [c for c in combatants if c.kind != "pc"]
+    opening = Event(ENCOUNTER, "", tuple(c.id for c in combatants), tuple(rolls), {
+        "fight": title, "room_dc": dc, "mode": mode, "party": [m.id for m in members],
+        "monsters": {c.id: c.name for c in foes}, "hp": {c.id: c.hp for c in foes}, "ac": {c.id: c.ac for c in foes},
+        "rolled": rolled}, (), {c.id: Part(c.name, c.kind, c.player or "") for c in combatants})
     return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
 
 
@@ -193,10 +216,7 @@ def fight(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, f
         enc, fought = run_fight(lineup.encounter, rng, rules, rounds)
         done = Fight(name=lineup.name, turns=play.Turns(encounter=enc), members=lineup.members, xp=lineup.xp,
                      deaths=fallen(lineup.encounter, enc, fought), options=options or {}, began=state.clock.now)
-        fallen_names = ", ".join(c.name for c in enc.combatants if c.status == "dead") or "none"
-        outcome = Event("fight", "", f"after {enc.round} round(s): {enc.winner or 'no side'} "
-                        f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {fallen_names}",
-                        data={"winner": enc.winner, "rounds": enc.round, "over": enc.over})
+        outcome = _outcome(enc, "played", lineup.name)
         after, settled = settle(state, done, rules)
         return after, [lineup.opening, *fought, outcome, *settled]
 
@@ -256,14 +276,17 @@ def end() -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         now = current(state)
-        enc = now.turns.encounter
-        how = (f"{enc.winner or 'no one'} stands" if enc.over else
-               f"the referee ends it in round {enc.round}")
         after, settled = settle(state, now, _rules(state, now.options))
-        return after, [Event("fight", "", f"{now.name} is over after {enc.round} round(s): {how}",
-                             data={"winner": enc.winner, "rounds": enc.round, "over": enc.over}), *settled]
+        return after, [_outcome(now.turns.encounter, "ended", now.name), *settled]
 
     return run
+
+
+def _outcome(enc: Encounter, how: str, name: str) -> Event:
+    dead = [c for c in enc.combatants if c.status == "dead"]
+    return Event(FIGHT, "", tuple(c.id for c in dead), (), {
+        "how": how, "fight": name, "rounds": enc.round, "winner": enc.winner or "", "over": enc.over,
+        "dead": [c.id for c in dead]}, (), {c.id: Part(c.name, c.kind, c.player or "") for c in dead})
 
 
 # -- the fight in the campaign's state --------------------------------------------------------------------------
@@ -309,9 +332,9 @@ def _due(turns: play.Turns) -> Event:
     c = play.due(turns)
     enc = turns.encounter
     if c is None:
-        return Event("due", "", f"the fight is over: {enc.winner or 'no one'} stands; settle it with "
-                                "`furnace encounter end`", data={"round": enc.round, "over": True})
-    return Event("due", c.name, f"is due (round {enc.round}, {c.side})", data={"round": enc.round, "id": c.id})
+        return Event(DUE, "", (), (), {"round": enc.round, "over": True, "winner": enc.winner or ""})
+    return Event(DUE, c.id, (), (), {"round": enc.round, "side": c.side, "id": c.id, "over": False}, (),
+                 {c.id: Part(c.name, c.kind, c.player or "")})
 
 
 def _none_in_progress(state: CampaignState) -> None:
@@ -327,23 +350,28 @@ def _rules(state: CampaignState, options: dict[str, Any]) -> Ruleset:
 
 
 def fallen(before: Encounter, after: Encounter, events: Sequence[Event]) -> dict[str, Fallen]:
-    """Who died between `before` and `after`: the round and the cause the log gives (the death, and the last
-    blow taken before it)."""
+    """Who died between `before` and `after`: the round and the cause the facts give (the death fact's `cause`),
+    with the facts that tell it: the death, and the last blow taken before it (its `by` and `means`)."""
     was = {c.id: c.status for c in before.combatants}
     out: dict[str, Fallen] = {}
     for c in after.combatants:
         if c.status != "dead" or was.get(c.id) == "dead":
             continue
-        at = max((i for i, e in enumerate(events) if e.kind == "death" and e.who == c.name), default=None)
+        at = max((i for i, e in enumerate(events) if e.kind == "death" and _about(e, c)), default=None)
         if at is None:
-            out[c.id] = Fallen(round=after.round, cause=f"died in round {after.round}")
+            out[c.id] = Fallen(round=after.round, cause=c.cause_of_death or "died_in_the_fight")
             continue
         death = events[at]
-        how = str(death.data.get("how") or death.what)
-        blow = next((e for e in reversed(events[:at]) if e.kind == "damage" and e.who == c.name), None)
-        cause = f"{how}; the last blow: {blow.what}" if blow is not None and blow.what not in how else how
-        out[c.id] = Fallen(round=int(death.data.get("round", after.round)), cause=cause)
+        blow = next((e for e in reversed(events[:at]) if e.kind == "damage" and _about(e, c)), None)
+        cause = str(death.data.get("cause") or c.cause_of_death or "")
+        facts = tuple(kept(e) for e in (death, blow) if e is not None)
+        out[c.id] = Fallen(round=int(death.data.get("round", after.round)), cause=cause, facts=facts)
     return out
+
+
+def _about(e: Event, c: Combatant) -> bool:
+    """The event is about this combatant: its actor."""
+    return e.actor == c.id
 
 
 # -- settling ------------------------------------------------------------------------------------------------------
@@ -387,11 +415,12 @@ def _death(state: CampaignState, mid: str, died: Fallen | None, fight_name: str,
     if member.status != "dead" or member.death is None or member.death.encounter is not None:
         return state, []
     death = Death(cause=died.cause if died else member.death.cause, at=state.clock.now,
-                  round=died.round if died else None, encounter=fight_name)
-    when = f" in round {death.round}" if death.round is not None else ""
+                  round=died.round if died else None, encounter=fight_name,
+                  facts=died.facts if died else member.death.facts)
     return state.with_member(member.model_copy(update={"death": death})), [
-        Event("roster", member.character.name, f"is dead{when} of {fight_name}: {death.cause}",
-              data={"id": mid, "round": death.round, "cause": death.cause})]
+        Event(ROSTER, member.character.name, (), (), {"id": mid, "round": death.round, "fight": fight_name,
+                                                      "cause": death.cause, "facts": list(death.facts)}, (),
+              cast_of([member]))]
 
 
 def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Event]]:
@@ -400,18 +429,18 @@ def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Ev
     beaten = [c for c in enc.combatants if c.id in done.xp and c.status in BEATEN]
     total = sum(done.xp[c.id] for c in beaten)
     survivors = [mid for mid in done.members.values() if mid in state.roster and state.roster[mid].status != "dead"]
+    share, left = divmod(total, len(survivors)) if total > 0 and survivors else (0, 0)
+    living = [state.roster[mid] for mid in survivors]
+    events = [Event(xp.XP, "", tuple(m.character.name for m in living), (), {
+        "award": "fight", "fight": done.name, "beaten": len(beaten), "total": total, "share": share,
+        "remainder": left, "survivors": survivors}, ("REF-24",), cast_of(living))]
     if total <= 0 or not survivors:
-        whom = "no survivor shares it" if survivors == [] else "no XP to share"
-        return state, [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten, {total} XP; {whom}")]
-    share, left = divmod(total, len(survivors))
-    events = [Event("xp", "", f"{done.name}: {len(beaten)} monster(s) beaten for {total} XP, {share} each to "
-                    f"{len(survivors)} survivor(s)" + (f" ({left} left over, unawarded)" if left else ""),
-                    data={"total": total, "share": share, "survivors": survivors})]
+        return state, events
     for mid in survivors if share else ():
         member = state.roster[mid]
         character, event = xp.award(member.character, share, done.name)
         state = put(state, member, character)
-        events.append(event)
+        events.append(event.with_data(from_fight=True))      # its reason is the fight's name: the referee's
     return state, events
 
 

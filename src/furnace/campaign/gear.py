@@ -16,19 +16,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from furnace.campaign.commands import on_member, put, rules_of
-from furnace.campaign.session import chosen, names_of, split
+from furnace.campaign.commands import cast_of, on_member, put, rules_of
+from furnace.campaign.session import chosen, split
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
 from furnace.characters.character import Character
 from furnace.characters.equipment import load_used
-from furnace.events import Event
+from furnace.characters.facts import fact
+from furnace.events import Event, declare
 from furnace.rules.ruleset import Ruleset
 
 KEY = "gear"
 TORCHES = ("torch", "torches")
 MAX_COINS = 10**9
 MAX_ITEMS = 200            # items in one give, take or share
+
+# what she carries after a change (`load_of`): the `load` used of her `limit` and how far `over`, and under
+# coin_weight middle-sea what her coins weigh (`weighed`: coins, gems, pounds, gpe, load)
+GEAR = declare("gear", items="public", taken="public", load="actor", limit="actor", over="actor", weighed="actor",
+               example={"items": ["rope", "torch"], "taken": False, "load": 5, "limit": 9, "over": 0,
+                        "weighed": {"coins": 1500, "gems": 0, "pounds": 15, "gpe": 150, "load": 1.5}})
+COINS = declare("coins", before="actor", after="actor", change="actor", load="actor", limit="actor", over="actor",
+                weighed="actor",
+                example={"before": 0, "after": 1500, "change": 1500, "load": 5, "limit": 9, "over": 0})
+# loot shared among the targets (`coins`, `each`, the `remainder`, the `items` and who was `dealt` which), and what
+# each one takes (`coins`, `items` and her load)
+LOOT = declare("loot", targets=2, coins="public", each="public", remainder="public", items="public",
+               dealt="public", load="actor", limit="actor", over="actor", weighed="actor",
+               example={"coins": 101, "each": 50, "remainder": 1, "items": ["ring", "cup"],
+                        "dealt": {"agna1": ["ring"]}, "load": 3, "limit": 9, "over": 0})
+REPAIR = declare("repair", item="public", days="public", cost="public", broken="public", cracked="public",
+                 notches="public", armor_lost="public", shield_lost="public",
+                 example={"item": "arming sword", "days": 2, "cost": 15, "broken": False, "cracked": True,
+                          "notches": 2})
 
 
 # -- what a character carries ------------------------------------------------------------------------------------
@@ -55,19 +75,30 @@ def weighs_coins(rules: Ruleset) -> bool:
     return option is not None and option.value == "middle-sea"
 
 
-def load_text(character: Character, rules: Ruleset) -> str:
-    """What she carries weighs: load used of 10 + STR (F-LOAD-01), or under coin_weight middle-sea the coins'
-    weight in pounds (M-COIN-01)."""
-    coins = coins_of(character)
+def load_of(character: Character, rules: Ruleset) -> dict[str, Any]:
+    """What she carries weighs, as a fact's values: the load used of 10 + STR and how far over (F-LOAD-01), and
+    under coin_weight middle-sea the coins' weight in pounds (M-COIN-01)."""
+    used, limit = carried_load(character), character.load_limit(rules)
+    out: dict[str, Any] = {"load": used, "limit": limit, "over": max(0, used - limit)}
     if weighs_coins(rules):
         from furnace.houserules.middle_sea.coins import coin_weight
 
-        return coin_weight(coins, 0, rules).explain()
-    used = carried_load(character)
-    limit = character.load_limit(rules)
-    over = used - limit
-    return (f"load {used} of {limit} (F-LOAD-01: every item 1, coins by 1000, torches by 5)"
-            + (f", {over} over (AMB-57, option overload_penalty)" if over > 0 else ""))
+        w = coin_weight(coins_of(character), 0, rules)
+        out["weighed"] = {"coins": w.coins, "gems": w.gems, "pounds": float(w.pounds), "gpe": float(w.gpe),
+                          "load": float(w.load)}
+    return out
+
+
+def load_rules(character: Character, rules: Ruleset) -> tuple[str, ...]:
+    """The rules `load_of` carries out."""
+    if weighs_coins(rules):
+        return ("M-COIN-01", "CF-44")
+    return ("F-LOAD-01", "AMB-57") if carried_load(character) > character.load_limit(rules) else ("F-LOAD-01",)
+
+
+def _gear(kind: str, character: Character, rules: Ruleset, **values: Any) -> Event:
+    """A fact of her gear, with what she carries after it."""
+    return fact(kind, character, (), load_rules(character, rules), **values, **load_of(character, rules))
 
 
 def carried_load(character: Character) -> int:
@@ -92,8 +123,7 @@ def give(who: str, items: Sequence[str]) -> Command:
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
         after = c.model_copy(update={"items": [*c.items, *given]})
-        return after, [Event("gear", c.name, f"takes {', '.join(given)}: {load_text(after, rules)}",
-                             data={"items": given, "load": carried_load(after)})]
+        return after, [_gear(GEAR, after, rules, items=given, taken=False)]
 
     return on_member(who, rule)
 
@@ -117,8 +147,7 @@ def take(who: str, items: Sequence[str]) -> Command:
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
         after = c.model_copy(update={"items": without(c, taken)})
-        return after, [Event("gear", c.name, f"gives up {', '.join(taken)}: {load_text(after, rules)}",
-                             data={"items": taken, "load": carried_load(after)})]
+        return after, [_gear(GEAR, after, rules, items=taken, taken=True)]
 
     return on_member(who, rule)
 
@@ -135,8 +164,7 @@ def purse(who: str, change: int) -> Command:
         if before + change > MAX_COINS:
             raise CampaignError(f"{c.name} would carry more than {MAX_COINS:,} coins")
         after = with_gear(c, coins=before + change)
-        return after, [Event("coins", c.name, f"coins {before:,} → {before + change:,} ({change:+,}): "
-                             f"{load_text(after, rules)}", before=before, after=before + change)]
+        return after, [_gear(COINS, after, rules, before=before, after=before + change, change=change)]
 
     return on_member(who, rule)
 
@@ -157,12 +185,9 @@ def share_loot(items: Sequence[str], coins: int, among: Sequence[str]) -> Comman
         members = chosen(state, among, party=not among)
         each, left = split(coins, len(members))
         dealt: dict[str, list[str]] = {m.id: loot[i::len(members)] for i, m in enumerate(members)}
-        what = f"loot shared by {names_of(members)}"
-        if coins:
-            what += f": {coins:,} coins, {each:,} each" + (f", {left:,} left over (the referee says who keeps them)"
-                                                           if left else "")
-        events = [Event("loot", "", what, data={"coins": coins, "each": each, "remainder": left, "items": loot,
-                                                "dealt": dealt})]
+        events = [Event(LOOT, "", tuple(m.character.name for m in members), (),
+                        {"coins": coins, "each": each, "remainder": left, "items": loot, "dealt": dealt}, (),
+                        cast_of(members))]
         for member in members:
             mine = dealt[member.id]
             if not each and not mine:
@@ -170,41 +195,38 @@ def share_loot(items: Sequence[str], coins: int, among: Sequence[str]) -> Comman
             c = member.character
             after = with_gear(c.model_copy(update={"items": [*c.items, *mine]}), coins=coins_of(c) + each)
             state = put(state, member, after)
-            got = ", ".join([*([f"{each:,} coins"] if each else []), *mine])
-            events.append(Event("loot", c.name, f"takes {got}: {load_text(after, rules_of(state))}",
-                                data={"coins": each, "items": mine}))
+            events.append(_gear(LOOT, after, rules_of(state), coins=each, items=mine))
         return state, events
 
     return run
 
 
 # -- repairs (REF-22) -----------------------------------------------------------------------------------------------
-def damage_of(character: Character, item: str) -> str:
-    """What is wrong with the item named (a weapon by name, 'armor' or the armor's key, 'shield'), in words;
-    a CampaignError when there is no such item or nothing to mend."""
+def damage_of(character: Character, item: str) -> tuple[str, dict[str, Any]]:
+    """What is wrong with the item named (a weapon by name, 'armor' or the armor's key, 'shield'): its name and
+    its faults (`broken`, `cracked`, `notches`; the armor's or the shield's protection lost: `armor_lost`,
+    `shield_lost`); a CampaignError when there is no such item or nothing to mend."""
     from furnace.houserules.middle_sea.common import state_of
 
     key = item.strip().lower()
     weapon = next((w for w in character.weapons if w.name.lower() == key), None)
     if weapon is not None:
-        parts = [*(["broken"] if weapon.broken else []), *(["cracked"] if weapon.cracked else []),
-                 *([f"{weapon.notches} notch(es)"] if weapon.notches else [])]
-        return _wrong(character, weapon.name, parts)
+        return _wrong(character, weapon.name, {"broken": weapon.broken, "cracked": weapon.cracked,
+                                               "notches": weapon.notches})
     if key in ("armor", (character.armor or "").lower()) and character.armor:
-        damage = character.armor_damage
-        return _wrong(character, character.armor, [f"{damage} point(s) of protection lost"] if damage else [])
+        return _wrong(character, character.armor, {"armor_lost": character.armor_damage})
     if key == "shield" and character.shield:
-        lost = int(state_of(character).get("shield_damage", 0))
-        return _wrong(character, "shield", [f"{lost} point(s) lost"] if lost else [])
+        return _wrong(character, "shield", {"shield_lost": int(state_of(character).get("shield_damage", 0))})
     known = [w.name for w in character.weapons] + ([character.armor] if character.armor else []) + \
         (["shield"] if character.shield else [])
     raise CampaignError(f"{character.name} has no {item!r} to repair (she has {', '.join(known) or 'nothing'})")
 
 
-def _wrong(character: Character, name: str, parts: list[str]) -> str:
-    if not parts:
+def _wrong(character: Character, name: str, faults: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    found = {k: v for k, v in faults.items() if v}
+    if not found:
         raise CampaignError(f"{character.name}'s {name} needs no repair")
-    return f"{name}: {', '.join(parts)}"
+    return name, found
 
 
 def mended(character: Character, item: str) -> Character:
@@ -229,12 +251,11 @@ def repair(who: str, item: str, *, days: int, cost: int) -> Command:
         raise CampaignError(f"a repair costs 0 to {MAX_COINS:,} coins, not {cost!r}")
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
-        wrong = damage_of(c, item)
+        name, faults = damage_of(c, item)
         if coins_of(c) < cost:
             raise CampaignError(f"{c.name} carries {coins_of(c):,} coins; the repair costs {cost:,} "
                                 "(give her coins first, or --cost 0 if paid otherwise)")
         after = with_gear(mended(c, item), coins=coins_of(c) - cost)
-        return after, [Event("repair", c.name, f"has the {wrong} repaired: {days} day(s), {cost:,} coins (REF-22)",
-                             data={"item": item, "days": days, "cost": cost, "was": wrong})]
+        return after, [fact(REPAIR, after, (), ("REF-22",), item=name, days=days, cost=cost, **faults)]
 
     return on_member(who, rule)

@@ -31,12 +31,19 @@ from furnace import files
 from furnace.campaign.state import OVERRIDE_KINDS, CampaignError, CampaignState, Override
 from furnace.campaign.store import Applied, Store
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.rules.datafile import YAML_LIMIT, parse_yaml
 from furnace.rules.ruleset import Profile, Ruleset, builtin_profiles, load_ruleset, option_specs
 from furnace.rules.tables import Table, TableSet, validate_table
 
 TABLE_KINDS = ("table", "spell", "item", "archetype")
+# the referee adds a file (`action`: add, the `key` it goes under, its kind `of`, `id` and `source` file, the keys it
+# `replaces`) or removes one (remove: the `packaged` table in force again); the referee's own (a monster's file
+# says what the party will meet)
+OVERRIDE = declare("override", action="referee", key="referee", of="referee", id="referee", source="referee",
+                   replaces="referee", packaged="referee",
+                   example={"action": "add", "key": "table:F-TAB-36", "of": "table", "id": "F-TAB-36",
+                            "source": "fumbles.yaml", "replaces": [], "packaged": True})
 ORDER = {kind: i for i, kind in enumerate(OVERRIDE_KINDS)}
 SLUG = re.compile(r"[^a-z0-9]+")
 FILE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -284,10 +291,9 @@ def add_override(store: Store, name: str, path: str | os.PathLike[str], *, kind:
             if new.kind == "option":
                 _no_clash(new, overrides, read.path)
             overrides[key] = new
-            verb = f"replaces {', '.join(replaced)} with" if replaced else "adds"
-            logged.append(Event("override", "", f"the referee {verb} {key} from {new.source}",
-                                data={"key": key, "kind": new.kind, "id": new.id, "source": new.source,
-                                      "replaces": replaced}))
+            logged.append(Event(OVERRIDE, "", (), (), {"action": "add", "key": key, "of": new.kind, "id": new.id,
+                                                       "source": new.source, "replaces": replaced},
+                                audience="referee"))
         after = state.model_copy(update={"overrides": overrides})
         _check_in(after, adding, where)
         return after, logged
@@ -366,11 +372,9 @@ def remove_override(store: Store, name: str, key: str) -> Applied:
             campaign_ruleset(after)
         except FurnaceError as exc:
             raise CampaignError(f"cannot remove {key} from {state.name!r}: the campaign needs it ({exc})") from None
-        back = ""
-        if gone.kind in TABLE_KINDS and any(t.id == gone.id for t in TableSet.packaged()):
-            back = ": the packaged table is in force again"
-        return after, [Event("override", "", f"the referee removes {key} ({gone.source or 'no file'}){back}",
-                             data={"key": key, "kind": gone.kind, "id": gone.id, "source": gone.source})]
+        back = gone.kind in TABLE_KINDS and any(t.id == gone.id for t in TableSet.packaged())
+        return after, [Event(OVERRIDE, "", (), (), {"action": "remove", "key": key, "of": gone.kind, "id": gone.id,
+                                                    "source": gone.source, "packaged": back}, audience="referee")]
 
     return store.apply(name, "override remove", run)
 

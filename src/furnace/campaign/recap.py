@@ -29,30 +29,13 @@ class MemberRecap:
     id: str
     name: str
     joined: bool = False
-    died: str | None = None
+    died: dict[str, Any] | None = None         # her death as stored: its cause (a code) and the facts that tell it
     hp: tuple[int, int] | None = None          # (at the start, at the end) when it changed
     injuries: tuple[str, ...] = ()             # new lingering injuries
     conditions: tuple[str, ...] = ()           # new conditions
     xp: int = 0
     level: tuple[int, int] | None = None
 
-    def lines(self) -> list[str]:
-        out = []
-        if self.joined:
-            out.append(f"{self.name} joined the campaign")
-        if self.died is not None:
-            out.append(f"{self.name} died: {self.died}")
-        if self.hp is not None:
-            out.append(f"{self.name}: HP {self.hp[0]} → {self.hp[1]}")
-        if self.injuries:
-            out.append(f"{self.name} was injured: {'; '.join(self.injuries)}")
-        if self.conditions:
-            out.append(f"{self.name} is now {', '.join(self.conditions)}")
-        if self.xp:
-            out.append(f"{self.name} earned {self.xp:+,} XP")
-        if self.level is not None:
-            out.append(f"{self.name} went from level {self.level[0]} to level {self.level[1]}")
-        return out
 
 
 @dataclass(frozen=True)
@@ -65,20 +48,10 @@ class Recap:
     kinds: dict[str, int] = field(default_factory=dict)
     members: tuple[MemberRecap, ...] = ()
 
-    def explain(self) -> str:
-        head = f"session {self.session}" + (f": {self.title}" if self.title else "") if self.session else \
-            "since the campaign began"
-        lines = [f"{head} — from {self.began}, {span_text(self.seconds)} passed on the clock, "
-                 f"{self.commands} command(s)"]
-        lines += [f"  {line}" for m in self.members for line in m.lines()]
-        if not any(m.lines() for m in self.members):
-            lines.append("  no deaths, injuries, experience or levels")
-        return "\n".join(lines)
-
     def to_dict(self) -> dict[str, Any]:
         return {"session": self.session, "title": self.title, "began": self.began, "seconds": self.seconds,
                 "time_passed": span_text(self.seconds), "commands": self.commands, "kinds": self.kinds,
-                "members": [{**m.__dict__, "lines": m.lines()} for m in self.members]}
+                "members": [dict(m.__dict__) for m in self.members]}
 
 
 def recap(store: Store, name: str, session: int | None = None) -> Recap:
@@ -117,7 +90,7 @@ def _recap(start: StoredEvent | None, window: list[StoredEvent]) -> Recap:
 def _member(member_id: str, before: dict[str, Any] | None, after: dict[str, Any]) -> MemberRecap:
     now = after["character"]
     was = (before or {}).get("character") or {}
-    died = (after.get("death") or {}).get("cause", "unknown") if after.get("status") == "dead" and \
+    died = dict(after.get("death") or {"cause": "unknown"}) if after.get("status") == "dead" and \
         (before or {}).get("status") != "dead" else None
     hp = (int(was["hp"]), int(now["hp"])) if was and was.get("hp") != now.get("hp") else None
     level = (int(was.get("level", 0)), int(now.get("level", 0))) if was and was.get("level") != now.get("level") \

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from furnace.campaign.commands import put, rules_of
-from furnace.campaign.session import chosen, names_of
+from furnace.campaign.commands import cast_of, put, rules_of
+from furnace.campaign.session import chosen
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
-from furnace.campaign.timekeeping import ClockFn, clock_view, run_clock, span_text
+from furnace.campaign.timekeeping import ClockFn, clock_view, run_clock
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play.clock import DAY, HOUR, unit_seconds
 from furnace.play.clock import Campaign as ClockView
 from furnace.play.clock import advance as clock_advance
@@ -33,6 +33,10 @@ from furnace.rules.ruleset import Ruleset
 REST_LENGTH = {"short": HOUR, "long": 8 * HOUR, "night": 8 * HOUR, "full_day": DAY, "week": 7 * DAY,
                "post_combat": 0, "hour": HOUR, "day": DAY}
 MAX_TIMES = 365
+# a rest begins: who rests (the targets), the `rest` (the model's kind: long, night …), its length in `seconds` and
+# the healing `model`; or one of them `died` before it was over
+REST = declare("rest", targets=2, rest="public", seconds="public", model="public", died="public",
+               example={"rest": "long", "seconds": 8 * HOUR, "model": "furnace", "died": False})
 
 
 def rest_kinds(rules: Ruleset) -> list[str]:
@@ -81,16 +85,15 @@ def _rest_once(state: CampaignState, kind: str, ids: list[str], seconds: int, rn
                ) -> tuple[CampaignState, list[Event]]:
     resters = [state.roster[i] for i in ids if state.roster[i].status != "dead"]
     names = [m.character.name for m in resters]
-    verb = "rests" if len(resters) == 1 else "rest"
-    events = [Event("rest", "", f"{names_of(resters)} {verb}: a {kind.replace('_', ' ')} rest of "
-                    f"{span_text(seconds)} ({rules['healing_model']} healing)",
-                    data={"kind": kind, "seconds": seconds, "who": ids, "model": rules["healing_model"]})]
+    events = [Event(REST, "", tuple(names), (), {"rest": kind, "seconds": seconds, "who": ids,
+                                                 "model": rules["healing_model"]}, ("REF-08",), cast_of(resters))]
     state, fired = run_clock(state, _resting(names, seconds, rng), rules)
     events += fired
     for member_id in ids:
         member = state.roster[member_id]
         if member.status == "dead":
-            events.append(Event("rest", member.character.name, "died before the rest was over"))
+            events.append(Event(REST, member.character.name, (), (), {"rest": kind, "died": True}, (),
+                                cast_of([member])))
             continue
         after, healed = _heal(state, member.character.name, kind, rng, rules)
         state = put(state, member, after)

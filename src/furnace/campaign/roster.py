@@ -8,7 +8,6 @@ rng)`, `retire`, `rename`, `level_up`), so the log keeps it with its dice and `c
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Sequence
@@ -24,15 +23,17 @@ from furnace.campaign.choices import (
     promote_character,
     renamed,
 )
-from furnace.campaign.commands import join, put, rules_of
+from furnace.campaign.commands import cast_of, join, put, rules_of
 from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Applied, Command, Store
 from furnace.characters.character import Character
 from furnace.characters.funnel import Party, run_funnel
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 
 STATUSES = ("alive", "dying", "dead", "retired")
+RETIRE = declare("retire", id="public", reason="public", before="public",
+                 example={"id": "ann2", "reason": "opens an inn", "before": "alive"})
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -85,10 +86,10 @@ def retire(who: str, reason: str = "") -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         member = _member(state, who, doing="retire")
-        why = f": {reason}" if reason else ""
         after = member.model_copy(update={"status": "retired"})
-        return state.with_member(after), [Event("retire", member.character.name, f"retires ({member.id}){why}",
-                                                before=member.status, after="retired")]
+        return state.with_member(after), [Event(RETIRE, member.character.name, (), (),
+                                                {"id": member.id, "reason": reason, "before": member.status}, (),
+                                                cast_of([member]))]
 
     return run
 
@@ -136,8 +137,7 @@ def join_files(store: Store, name: str, paths: Sequence[str], player: str) -> li
 def _join_file(character: Character, source: str) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         after, logged = join(character, character.player or "")(state)
-        return after, [dataclasses.replace(e, what=f"{e.what}, from {source}", data={**e.data, "file": source})
-                       for e in logged]
+        return after, [e.with_data(file=source) for e in logged]
 
     return run
 
@@ -202,8 +202,15 @@ def name_players(party: Party, players: int | Sequence[str], taken: Sequence[str
         used.add(f"{stem}-{n}".lower())
         new[c.name] = f"{stem}-{n}"
         chars.append(c.model_copy(update={"name": new[c.name], "player": player}))
-    events = tuple(dataclasses.replace(e, who=new.get(e.who, e.who)) for e in party.events)
+    player_of = {c.name: c.player or "" for c in chars}
+    events = tuple(_players(e.renamed(new), player_of) for e in party.events)
     return Party(tuple(chars), events)
+
+
+def _players(e: Event, players: dict[str, str]) -> Event:
+    """The fact with each character's player as the roster names her."""
+    cast = {k: Part(p.name, p.kind, players.get(k, p.player)) for k, p in e.cast.items()}
+    return Event(e.kind, e.actor, e.targets, e.rolls, e.data, e.rules, cast, e.audience)
 
 
 __all__ = [

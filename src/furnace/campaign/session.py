@@ -21,20 +21,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from furnace.campaign.commands import on_member, put
+from furnace.campaign.commands import cast_of, on_member, put
 from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Applied, Command, ConflictError
 from furnace.characters import xp
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.dice.source import EnteredFaces
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from furnace.campaign.store import Store
 
-SESSION = "session"            # the kind of the event that begins a session
+SESSION = declare("session", start="public", session="public", title="public", at="public",
+                  example={"start": True, "title": "the barrow", "at": 0})   # the fact that begins a session
+SPELL = declare("spell_learnt", spell="public", known="actor", cap="actor",
+                example={"spell": "Flame Shield", "known": 3, "cap": 4})   # a spell learnt
 LIVING = ("alive", "dying")    # who counts as the party: not the dead, not the retired
 MAX_XP = 1_000_000
 
@@ -118,12 +122,9 @@ def award_xp(amount: int, who: Sequence[str], *, party: bool = False, reason: st
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         members = chosen(state, who, party)
         share, left = (amount, 0) if each else split(amount, len(members))
-        how = "each" if each or len(members) == 1 else f"shared by {len(members)}"
-        what = f"{amount:+,} XP for {reason}, {how}: {share:+,} to {names_of(members)}"
-        if left:
-            what += f"; {abs(left):,} XP left over, not awarded (the referee gives it or keeps it)"
-        events = [Event("xp", "", what, data={"amount": amount, "share": share, "remainder": left, "reason": reason,
-                                               "among": [m.id for m in members]})]
+        events = [Event(xp.XP, "", tuple(m.character.name for m in members), (),
+                        {"award": "shared", "amount": amount, "share": share, "remainder": left, "reason": reason,
+                         "each": each, "among": [m.id for m in members]}, ("REF-24",), cast_of(members))]
         if share == 0:
             return state, events
         for member in members:
@@ -145,9 +146,8 @@ def learn_spell(who: str, spell: str) -> Command:
         after = learn(character, spell, rules)
         new = after.spells[-1]
         cap = spells_known_cap(after, rules)
-        return after, [Event("spell", character.name, f"learns {new} ({len(after.spells)} of {cap} spells known, "
-                             "F-CLR-03, F-MU-05)", before=len(character.spells), after=len(after.spells),
-                             data={"spell": new})]
+        return after, [fact(SPELL, character, (), ("F-CLR-03", "F-MU-05"), spell=new, known=len(after.spells),
+                            cap=cap)]
 
     return on_member(who, rule)
 
@@ -173,10 +173,8 @@ def is_session_start(kind: str, data: dict[str, object]) -> bool:
 
 def _begin(number: int, title: str) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        named = f": {title}" if title else ""
-        what = f"session {number} begins{named} ({state.clock.describe()})"
-        event = Event(SESSION, "", what, data={"start": True, "session": number, "title": title,
-                                               "at": state.clock.now})
+        event = Event(SESSION, "", (), (), {"start": True, "session": number, "title": title, "at": state.clock.now},
+                      ("F-BASE-08",))
         return state.model_copy(update={"session": number}), [event]
 
     return run

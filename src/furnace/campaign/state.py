@@ -34,10 +34,13 @@ class Death(BaseModel):
     """How and when a character died (the dead stay dead, and the roster remembers)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-    cause: str
+    cause: str                        # a cause's code (threshold, bled_out …) or the referee's words
     at: int = 0                       # campaign clock seconds
     round: int | None = None          # the round of the fight, if it was one
     encounter: str | None = None
+    # the facts that tell it (the death, the last blow), as `furnace.events.Event.to_dict` writes them without dice:
+    # `furnace.render.story.campaign.death_words` tells them to each viewer
+    facts: tuple[dict[str, Any], ...] = ()
 
 
 class Member(BaseModel):

@@ -31,7 +31,7 @@ from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resol
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.events import Event, declare, event_from_dict
 from furnace.public import entered
 
 GENESIS = "0" * 64
@@ -64,12 +64,15 @@ class StoredEvent:
     prev_hash: str
     hash: str
 
-    def explain(self, *, rolls: bool = True) -> str:
-        lines = [(f"{self.who}: {self.what}" if self.who else self.what)
-                 + (" (faces entered)" if self.data.get("entered") else "")]
-        if rolls:
-            lines += [f"    {r.get('explanation', '')}" for r in self.rolls if r.get("explanation")]
-        return "\n".join(lines)
+    @property
+    def fact(self) -> Event | None:
+        """The fact this row records (None: a row from before facts, which carries its sentence)."""
+        meta = self.data.get(FACT)
+        if not isinstance(meta, dict):
+            return None
+        raw = {**meta, "kind": self.kind, "rolls": self.rolls,
+               "data": {k: v for k, v in self.data.items() if k != FACT}}
+        return event_from_dict(raw)
 
     def body(self) -> dict[str, Any]:
         """What the hash covers: everything but the hashes themselves."""
@@ -95,10 +98,21 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+COMMAND = declare("command", command="referee", example={"command": "table health word"})   # a silent command
+CAMPAIGN = declare("campaign", name="public", profile="public", example={"name": "The Keep", "profile": "hazards"})
+# the referee takes back a command (`command`, its first event `event`)
+UNDO = declare("undo", command="referee", event="referee", example={"command": "rest long", "event": 12})
+FACT = "fact"      # a row's data: the fact's values, and under this key who, to whom, the rules and the audience
+
+
 def _event_row(e: Event) -> tuple[str, str, str, list[dict[str, Any]], dict[str, Any]]:
+    """A row for the log: a fact keeps its values as `data` and the rest under `data["fact"]`, with no
+    sentence (`what` is empty); an event from before facts keeps its sentence."""
     rolls = [{**r.to_dict(), "explanation": r.explain()} for r in e.rolls]
-    data = json.loads(json.dumps(e.data, default=str)) if e.data else {}
-    return e.kind, e.who, e.what, rolls, data
+    raw = e.to_dict()
+    meta = {k: raw[k] for k in ("actor", "targets", "rules", "cast", "audience")}
+    data = json.loads(json.dumps({**raw["data"], FACT: meta}, default=str))
+    return e.kind, e.actor, "", rolls, data
 
 
 def _stored(row: Any) -> StoredEvent:
@@ -257,13 +271,13 @@ class Store:
         """A new campaign; its first event records its settings, so the log alone rebuilds it."""
         check_name(name)
         start = CampaignState(name=name, profile=profile, options=options or {})
-        text = f"campaign {name!r} begins (profile {profile})"
+        begins = Event(CAMPAIGN, "", (), (), {"name": name, "profile": profile})
         try:   # one transaction: a crash never leaves a campaign without its first event
             with self.transaction(write=True) as conn:
                 conn.execute(insert(campaigns).values(name=name, created_at=_now(), version=0, event_count=0,
                                                       last_hash=GENESIS))
                 camp = self.row(conn, name, lock=True)
-                return self._run(conn, camp, "campaign new", lambda _: (start, [Event("campaign", "", text)])).state
+                return self._run(conn, camp, "campaign new", lambda _: (start, [begins])).state
         except IntegrityError:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
@@ -397,7 +411,7 @@ class Store:
     def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
         if not logged:
-            logged = [Event(command.split()[0], "", command)]
+            logged = [Event(COMMAND, "", (), (), {"command": command})]
         first, prev, now = camp.event_count + 1, camp.last_hash, _now()
         stored = []
         for i, e in enumerate(logged):
@@ -449,7 +463,7 @@ class Store:
             entities = state.entities()
             apply_changes(entities, reverse)
             return CampaignState.from_entities(entities, state.name), [
-                Event("undo", "", f"undo: {target.command} (event {target.command_id}) is reversed")]
+                Event(UNDO, "", (), (), {"command": target.command, "event": target.command_id})]
 
         return self._apply_once(name, "undo", restore, camp.version, undoes=target.command_id)
 

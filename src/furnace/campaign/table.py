@@ -23,11 +23,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace.campaign import commands
-from furnace.campaign.commands import rules_of
+from furnace.campaign.commands import cast_of, rules_of
 from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Command
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 
 Health = Literal["hidden", "word", "exact"]
 HEALTH: tuple[Health, ...] = ("hidden", "word", "exact")
@@ -36,6 +36,42 @@ SHEET_ROLLS: tuple[SheetRoll, ...] = ("check", "save", "attack", "spellcheck")
 ABILITIES = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
 MASK_LENGTH = 60
 UNSEEN = "something unseen"
+
+# what the players may see (`setting`: the monsters' `health` by default; whether players enter their own dice,
+# `allowed`; a monster of the fight, the actor: `revealed`, its `mask`, its `health`), the referee's alone but for
+# the players' dice; `id`, `revealed` and `mask` are read back by `furnace.web.cast`
+TABLE = declare("table", setting="referee", health="referee", allowed="public", id="referee", revealed="referee",
+                mask="referee", example={"setting": "monster", "health": "word", "allowed": True, "id": "ogre",
+                                         "revealed": True, "mask": "a shape in the dark"})
+IN_VIEW = declare("in_view")        # a monster the referee reveals comes into the table's view
+# a hidden fact the referee shows the table (`shown`: the fact, as the log wrote it; `seq`: its event)
+REVEAL = declare("reveal", seq="referee", shown="public", old_who="public", old_what="public",
+                 example={"old_who": "", "old_what": "", "seq": 12,
+                          "shown": {"kind": "roll", "data": {"expression": "d20", "label": "", "total": 14}}})
+# a roll from a member's sheet: `roll` (check, save, attack, spellcheck), the `ability`, `skill` or `weapon`, the
+# `modifiers` added to the die (value and source), the `total` against the `dc` (the ROOM DC `room_dc` moved by the
+# `easy` and `hard` sources), `success`, the `natural` d20; a SPELLCHECK's success level `sl` and `spell_dice`
+SHEET_ROLL = declare("sheet_roll", rolls="actor", roll="public", ability="public", skill="public", weapon="actor",
+                     modifiers="actor", total="actor", dc="public", room_dc="public", easy="public", hard="public",
+                     success="public", natural="actor", sl="actor", spell_dice="actor", mishap="public",
+                     member="public",
+                     example={"roll": "check", "ability": "DEX", "skill": "Stealth", "weapon": "",
+                              "modifiers": [[2, "DEX"], [1, "PROF"]], "total": 15, "dc": 15, "room_dc": 12,
+                              "easy": [], "hard": ["heavy armor"], "success": True, "natural": 12, "sl": None,
+                              "spell_dice": None, "mishap": False, "member": "ann1"})
+# the referee's morale roll (F-OPT-04): the `total` of 2d6 against `morale` (half the `room_dc`, or `set` by her),
+# compared `strictly` over or not; the enemies `break` with an `outcome` (flee, surrender) or hold. Rolled hidden
+# (the default) it is the referee's alone; rolled in the open, the table sees it all
+ENEMY_MORALE = declare("enemy_morale", rolls="public", total="public", morale="public", room_dc="public",
+                       set="public", strictly="public", breaks="public", outcome="public",
+                       example={"total": 9, "morale": 6, "room_dc": 12, "set": False, "strictly": True,
+                                "breaks": True, "outcome": "flee"})
+# a roll on a rules table: its `table` (id) and `name`, the `die` (chosen by `key_name` = `key`, a level or an
+# armor), the `total`, the row's `span` and `text`
+TABLE_ROLL = declare("table_roll", rolls="public", table="public", name="public", die="public", key="public",
+                     key_name="public", total="public", span="public", text="public",
+                     example={"table": "F-TAB-36", "name": "fumble", "die": "d20", "key": "light",
+                              "key_name": "armor", "total": 7, "span": "6-10", "text": "you drop your weapon"})
 
 
 class Table(BaseModel):
@@ -104,8 +140,8 @@ def show_health(value: str) -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state).model_copy(update={"health": health})
-        return with_table(state, table), [Event("table", "", f"monsters' health shows as {health}",
-                                                data={"hidden": True})]
+        return with_table(state, table), [Event(TABLE, "", (), (), {"hidden": True, "setting": "health",
+                                                                    "health": health}, audience="referee")]
 
     return run
 
@@ -115,8 +151,8 @@ def allow_player_dice(allowed: bool) -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state).model_copy(update={"players_dice": bool(allowed)})
-        said = "may" if allowed else "may not"
-        return with_table(state, table), [Event("table", "", f"players {said} enter their own dice")]
+        return with_table(state, table), [Event(TABLE, "", (), (), {"setting": "players_dice",
+                                                                    "allowed": bool(allowed)})]
 
     return run
 
@@ -134,6 +170,7 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
             raise CampaignError(f"no monster {cid!r} in the fight in progress"
                                 + (f" (monsters: {', '.join(foes)})" if foes else ""))
         table = current(state)
+        seen_before = cid in table.revealed
         update: dict[str, Any] = {}
         if revealed is not None:
             update["revealed"] = tuple(sorted({*table.revealed, cid} if revealed else set(table.revealed) - {cid}))
@@ -142,24 +179,27 @@ def set_monster(cid: str, *, revealed: bool | None = None, mask: str | None = No
         if chosen is not None:
             update["monster_health"] = {**table.monster_health, cid: chosen}
         table = table.model_copy(update=update)
-        name = str(foes[cid]["name"])
-        seen = "revealed" if cid in table.revealed else "concealed"
-        shown = f", shown as {table.masks[cid]!r}" if cid in table.masks else ""
-        return with_table(state, table), [Event("table", name, f"is {seen}{shown}; health "
-                                                f"{table.monster_health.get(cid, table.health)}",
-                                                data={"hidden": True, "id": cid, "revealed": cid in table.revealed,
-                                                      "mask": table.masks.get(cid, "")})]
+        foe = foes[cid]
+        cast = {cid: Part(str(foe["name"]), str(foe.get("kind") or "monster"), str(foe.get("player") or ""))}
+        told = [Event(TABLE, cid, (), (), {
+            "hidden": True, "setting": "monster", "id": cid, "revealed": cid in table.revealed,
+            "mask": table.masks.get(cid, ""), "health": table.monster_health.get(cid, table.health)}, (), cast,
+            audience="referee")]
+        if cid in table.revealed and not seen_before:     # the table sees it now: told as it is shown to them
+            told.append(Event(IN_VIEW, cid, (), (), {}, (), cast))
+        return with_table(state, table), told
 
     return run
 
 
 # -- hidden rolls ---------------------------------------------------------------------------------------------
 def hidden(command: Command) -> Command:
-    """The command with its events marked hidden: only the referee sees them, until she shows one."""
+    """The command with its events marked hidden (`data.hidden`, and for the referee alone): only the referee sees
+    them, until she shows one."""
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         after, events = command(state)
-        return after, [replace(e, data={**e.data, "hidden": True}) for e in events]
+        return after, [replace(e, data={**e.data, "hidden": True}, audience="referee") for e in events]
 
     return run
 
@@ -178,13 +218,23 @@ def show_roll(seq: int, events: Sequence[Any]) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         table = table_of(state)
         shown = table.model_copy(update={"shown_rolls": tuple(sorted({*table.shown_rolls, seq}))})
-        return with_table(state, shown), [Event("reveal", found.who, f"shows the table: {found.what}",
-                                                data={"seq": seq})]
+        return with_table(state, shown), [_reveal(found, seq)]
 
     return run
 
 
-SECRET_KINDS = frozenset({"timer"})   # the referee's timers (F-OPT-07): set, and when they run out
+def _reveal(found: Any, seq: int) -> Event:
+    """The fact that shows the table a hidden event: the fact itself, for everyone now (an event from before facts
+    is shown to the referee as it was written)."""
+    fact = found.fact
+    if fact is None:
+        return Event(REVEAL, "", (), (), {"seq": seq, "old_who": found.who, "old_what": found.what})
+    shown = {**fact.to_dict(), "audience": "all",
+             "data": {**{k: v for k, v in fact.data.items() if k != "hidden"}, "shown": True}}
+    return Event(REVEAL, fact.actor, fact.targets, (), {"seq": seq, "shown": shown}, fact.rules, fact.cast)
+
+
+SECRET_KINDS = frozenset({"timer", "timer_set"})   # the referee's timers (F-OPT-07): set, and when they run out
 
 
 def secret(event: Any) -> bool:
@@ -238,27 +288,33 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
     c, rules = member.character, rules_of(state)
     if kind == "spellcheck":
         return _spellcheck(member, rng, dc, state)
+    what: dict[str, str]
     if kind == "check" and skill:
         from furnace.play.skills import skill_check
 
-        result = skill_check(c, skill, rng, dc, rules)
+        result, what = skill_check(c, skill, rng, dc, rules), {"skill": skill}
     elif kind == "check":
         chosen = ability or "STR"
         result = check(rng, dc, [Modifier(c.mod(chosen), chosen)], kind="CHECK",  # type: ignore[arg-type]
-                       label=f"{c.name}: {chosen} CHECK", rules=rules)
+                       label=f"{chosen} CHECK", rules=rules)
+        what = {"ability": chosen}
     else:
         fighter = from_character(c, "party", rules, id=member.id)
         if kind == "save":
             chosen = ability or "CON"
             result = check(rng, dc, [Modifier(fighter.save_bonus(chosen), f"{chosen} SAVE")],  # type: ignore[arg-type]
-                           kind="SAVE", label=f"{c.name}: {chosen} SAVE", rules=rules)
+                           kind="SAVE", label=f"{chosen} SAVE", rules=rules)
+            what = {"ability": chosen}
         else:
             result = check(rng, dc, [Modifier(fighter.attack_bonus, fighter.weapon)], kind="ATK",
-                           label=f"{c.name}: ATK with {fighter.weapon}", rules=rules, crit_on=fighter.crit_range)
-    verdict = "succeeds" if result.success else "fails"
-    return Event("sheet_roll", c.name, f"{verdict}: {result.explain()}", (result.roll,),
-                 data={"total": result.total, "dc": result.dc.value, "success": result.success, "kind": kind,
-                       "member": member.id})
+                           label="ATK", rules=rules, crit_on=fighter.crit_range)
+            what = {"weapon": fighter.weapon}
+    label = f"{skill} CHECK" if "skill" in what else result.label     # the die's role, not her name
+    return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), {
+        "roll": kind, **what, "modifiers": [[m.value, m.source] for m in result.modifiers], "total": result.total,
+        "dc": result.dc.value, "room_dc": result.dc.room_dc, "easy": list(result.dc.easy),
+        "hard": list(result.dc.hard), "success": result.success, "natural": result.natural, "member": member.id},
+        (), cast_of([member]))
 
 
 def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) -> Event:
@@ -270,10 +326,12 @@ def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) 
         raise CampaignError(f"{c.name} casts no spells: a SPELLCHECK is for a Magic-user, a Cleric or a caster")
     ability = casting_ability(c)
     result = spellcheck(rng, c.mod(ability, rules), c.prof(rules), dc, rules, ability=ability,
-                        label=f"{c.name}: SPELLCHECK", state=spellcheck_state(c))
-    return Event("sheet_roll", c.name, f"SPELLCHECK: {result.explain()}", (result.roll,),
-                 data={"total": result.total, "sl": result.sl, "success": result.success, "kind": "spellcheck",
-                       "member": member.id})
+                        label="SPELLCHECK", state=spellcheck_state(c))
+    return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label="SPELLCHECK"),), {
+        "roll": "spellcheck", "ability": ability, "total": result.total, "dc": result.dc.value,
+        "room_dc": result.dc.room_dc, "easy": list(result.dc.easy), "hard": list(result.dc.hard),
+        "success": result.success, "natural": result.natural, "sl": result.sl, "spell_dice": result.spell_dice,
+        "mishap": result.mishap, "member": member.id}, ("F-SPELL-02",), cast_of([member]))
 
 
 # -- the referee's tools: a spell cast from the sheet, enemy morale, a rules table ---------------------------------
@@ -298,8 +356,11 @@ def morale(room_dc: int, rng: DiceSource, *, value: int | None = None, hidden: b
         if not rules["enemy_morale"]:
             rules = rules.with_options({"enemy_morale": True}, "the referee's morale roll")
         result = enemy_morale(rng, room_dc, rules, morale=value)
-        return state, [Event("morale", "", f"enemy morale: {result.explain()}", (result.roll,),
-                             data={"hidden": hidden, "breaks": result.breaks})]
+        return state, [Event(ENEMY_MORALE, "", (), (result.roll,), {
+            "hidden": hidden, "total": result.roll.total, "morale": result.morale, "room_dc": room_dc,
+            "set": value is not None, "strictly": rules["morale_roll_over"] == "strictly_over",
+            "breaks": result.breaks, "outcome": result.outcome}, ("F-OPT-04",),
+            audience="referee" if hidden else "all")]
 
     return run
 
@@ -311,9 +372,15 @@ def table_roll(name: str, rng: DiceSource, *, level: int | None = None, armor: s
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         key: int | str | None = level if level is not None else armor
-        result = TableSet.packaged().roll(name, rng, key=key)
-        return state, [Event("table_roll", "", result.explain(), (result.roll,),
-                             data={"hidden": hidden, "table": result.table.id})]
+        tables = TableSet.packaged()
+        table = tables.get(name)
+        result = tables.roll(name, rng, key=key, label=table.name)
+        chooser = tables.get(table.die_table) if key is not None and table.die_table else None
+        return state, [Event(TABLE_ROLL, "", (), (result.roll,), {
+            "hidden": hidden, "table": table.id, "name": table.name, "die": result.roll.expression, "key": key,
+            "key_name": (chooser.key_name or table.die_key) if chooser is not None else None,
+            "total": result.roll.total, "span": result.row.span, "text": result.row.text}, (table.id,),
+            audience="referee" if hidden else "all")]
 
     return run
 

@@ -21,15 +21,32 @@ from furnace.campaign.commands import put, rules_of
 from furnace.campaign.gear import rations_of, with_gear
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
-from furnace.play.clock import DAY, Fire, cancel, handler, reschedule, schedule, unit_seconds
+from furnace.events import Event, declare
+from furnace.play.clock import ALIASES, DAY, Fire, cancel, handler, reschedule, schedule, unit_seconds
 from furnace.play.clock import Campaign as ClockView
 from furnace.play.clock import advance as clock_advance
 from furnace.rules.ruleset import Ruleset
 
 ClockFn = Callable[[ClockView, Ruleset], tuple[ClockView, list[Event]]]
 MAX_RATIONS = 10_000
+
+# the clock moves (`change`: advance, from `before` to `after` seconds), an entry is moved (edit: `entry`, its
+# `label`, now `due`) or taken off (cancel), or the clock comes from a state file (import: `file`, `before`,
+# `after`, its `entries` and `flags`)
+CLOCK = declare("clock", change="public", before="public", after="public", entry="referee", label="referee",
+                due="referee", file="referee", entries="referee", flags="referee",
+                example={"change": "advance", "before": 0, "after": 5400, "label": "the ceiling", "file": "old.json",
+                         "flags": {"wilderness": True}})
+TIMER_SET = declare("timer_set", entry="referee", label="referee", count="referee", unit="referee",
+                    seconds="referee", due="referee", prompt="referee",
+                    example={"entry": 3, "label": "the ceiling gives way", "count": 3, "unit": "exploration_turn",
+                             "seconds": 1800, "due": 1800, "prompt": "everyone NEAR takes 2d6"})
+TRAVEL = declare("course_check", days="referee", intended="referee", actual="referee", lost="referee", day="referee",
+                 example={"days": 3, "intended": "north", "actual": "east", "lost": True, "day": 3})
+RATIONS = declare("rations", before="actor", after="actor", drank="actor", ate="actor", hungry="public",
+                  example={"before": 2, "after": 5, "drank": None, "ate": False, "hungry": False})
 
 
 # -- the view the clock acts on, and writing it back ------------------------------------------------------------
@@ -56,7 +73,7 @@ def run_clock(state: CampaignState, fn: ClockFn, rules: Ruleset) -> tuple[Campai
     for name, character in after.characters.items():
         member = state.roster.get(ids.get(name, ""))
         if member is not None and character != member.character:
-            state = put(state, member, character)
+            state = put(state, member, character, facts=[e for e in events if e.actor == name])
     return state, events
 
 
@@ -79,6 +96,13 @@ def for_member(who: str, make: Callable[[str], ClockFn]) -> Command:
 
 
 # -- time passes ------------------------------------------------------------------------------------------------
+def unit_name(unit: str) -> str:
+    """A unit of time as the clock reads it (`play.clock.unit_seconds`): second, minute, exploration_turn …"""
+    low = unit.strip().lower()
+    name = low.rstrip("s") if low != "s" else low
+    return ALIASES.get(low, ALIASES.get(name, name))
+
+
 def span_text(seconds: int) -> str:
     """'no time', '30 minutes', '8 hours', '1 day, 4 hours'."""
     if seconds <= 0:
@@ -94,9 +118,8 @@ def advancing(amount: int, unit: str, rng: DiceSource) -> ClockFn:
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         start = view.clock.now
         after, events = clock_advance(view, amount, unit, rng, rules)
-        passed = after.clock.now - start
-        return after, [*events, Event("clock", "", f"the clock moves on {span_text(passed)}: now "
-                                      f"{after.clock.describe()}", before=start, after=after.clock.now)]
+        return after, [*events, Event(CLOCK, "", (), (), {"change": "advance", "before": start,
+                                                          "after": after.clock.now})]
 
     return fn
 
@@ -105,13 +128,14 @@ def timer(label: str, amount: str, unit: str, rng: DiceSource, prompt: str = "")
     """F-OPT-07: a referee's timer of `amount` (a number or dice, 1d4 by default) units."""
 
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
-        roll = dice.roll(amount, rng, label=f"timer {label}")
+        roll = dice.roll(amount, rng, label="timer")
         seconds = roll.total * unit_seconds(unit, rules)
         after, entry = schedule(view, "timer", after=seconds, label=label, data={"prompt": prompt})
         rolls = (roll,) if roll.faces else ()
-        return after, [Event("timer", "referee", f"timer #{entry} '{label}' runs out in {roll.total} {unit} "
-                             f"({after.clock.describe(after.clock.now + seconds)})", rolls,
-                             data={"entry": entry, "seconds": seconds, "prompt": prompt})]
+        return after, [Event(TIMER_SET, "", (), rolls, {"entry": entry, "label": label, "count": roll.total,
+                                                        "unit": unit_name(unit), "seconds": seconds,
+                                                        "due": after.clock.now + seconds, "prompt": prompt},
+                             ("F-OPT-07",), audience="referee")]
 
     return fn
 
@@ -122,8 +146,8 @@ def editing(entry_id: int, seconds: int) -> ClockFn:
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         after = reschedule(view, entry_id, after=seconds)
         entry = after.clock.find(entry_id)
-        return after, [Event("clock", "referee", f"#{entry_id} '{entry.label}' now falls due "
-                             f"{after.clock.describe(entry.at)}", data={"entry": entry_id, "at": entry.at})]
+        return after, [Event(CLOCK, "", (), (), {"change": "edit", "entry": entry_id, "label": entry.label,
+                                                 "due": entry.at}, audience="referee")]
 
     return fn
 
@@ -131,8 +155,8 @@ def editing(entry_id: int, seconds: int) -> ClockFn:
 def cancelling(entry_id: int) -> ClockFn:
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         label = view.clock.find(entry_id).label
-        return cancel(view, entry_id), [Event("clock", "referee", f"#{entry_id} '{label}' is off the clock",
-                                              data={"entry": entry_id})]
+        return cancel(view, entry_id), [Event(CLOCK, "", (), (), {"change": "cancel", "entry": entry_id,
+                                                                  "label": label}, audience="referee")]
 
     return fn
 
@@ -181,10 +205,9 @@ def travelling(days: int, rng: DiceSource, *, trail: bool = False, heading: str 
             view = set_course(view, heading)
         after, events = travel(view, days, rng, rules, wilderness=not trail)
         party = party_state(after)
-        where = f"off course, really heading {party.actual}" if party.lost else "on course"
-        return after, [*events, Event("travel", "referee", f"after {days} day(s) of travel the party believes it "
-                                      f"heads {party.intended}; {where}", data={"hidden": True, "lost": party.lost,
-                                                                                 "day": party.day})]
+        return after, [*events, Event(TRAVEL, "", (), (), {"hidden": True, "days": days, "intended": party.intended,
+                                                           "actual": party.actual, "lost": party.lost,
+                                                           "day": party.day}, ("H-TRAV-02",), audience="referee")]
 
     return fn
 
@@ -204,9 +227,7 @@ def feeding(rations: int, drank: bool | None = None) -> Callable[[str], ClockFn]
             if drank is not None:
                 character = record_needs(character, drank=drank)
             view = view.model_copy(update={"characters": {**view.characters, name: character}})
-            events = [Event("rations", name, f"carries {rations} day(s) of rations (was {before})"
-                            + ("" if drank is None else "; has water" if drank else "; has no water"),
-                            before=before, after=rations)]
+            events = [fact(RATIONS, character, (), ("H-STARV-01",), before=before, after=rations, drank=drank)]
             if not _owned(view, "daily_needs", name):
                 view, scheduled = schedule_daily_needs(view, name, rules)
                 events += scheduled
@@ -238,8 +259,7 @@ def _eat(fire: Fire) -> None:
     left = rations_of(character)
     if left > 0:
         fire.put(with_gear(record_needs(character, ate=True), rations=left - 1))
-        fire.log("rations", character.name, f"eats a day's ration ({left - 1} left)", before=left, after=left - 1)
+        fire.fact(RATIONS, character.name, (), (), ("H-STARV-01",), before=left, after=left - 1, ate=True)
     else:
         fire.put(record_needs(character, ate=False))
-        fire.log("rations", character.name, "has no rations left: goes without food today (H-STARV-01)",
-                 before=0, after=0)
+        fire.fact(RATIONS, character.name, (), (), ("H-STARV-01",), before=0, after=0, ate=False, hungry=True)

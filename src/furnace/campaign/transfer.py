@@ -57,6 +57,7 @@ from furnace.campaign.store import (
     _stored,
     chain_hash,
 )
+from furnace.campaign.timekeeping import CLOCK
 from furnace.errors import DataFileError, from_validation
 from furnace.events import Event
 
@@ -223,7 +224,7 @@ def _check(doc: dict[str, Any], where: str) -> _Checked:
     stored = [e.stored() for e in parsed.events]
     prev, previous = GENESIS, None
     for e in stored:
-        about = f"event {e.seq} ({e.command}: {e.what[:60]})"
+        about = f"event {e.seq} ({e.command}: {e.what[:60] or e.kind})"
         if e.seq != (previous.seq + 1 if previous else 1):
             expected = (previous.seq if previous else 0) + 1
             raise DataFileError(where, f"the chain of hashes breaks: event {expected} is missing or out of order "
@@ -514,20 +515,18 @@ def _join_file(character: Any, source: str) -> Command:
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         after, logged = join(state)
-        return after, [dataclasses.replace(e, what=f"{e.what}, from {source}", data={**e.data, "file": source})
-                       for e in logged]
+        return after, [e.with_data(file=source) for e in logged]
 
     return run
 
 
 def _adopt_clock(old: Any, source: str) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-        before = state.clock.describe()
+        before = state.clock.now
         state = state.model_copy(update={"clock": old.clock, "flags": dict(old.flags)})
-        flags = ", ".join(f"{k}={v}" for k, v in sorted(old.flags.items())) or "none"
-        logged = [Event("clock", "", f"the clock comes from {source}: {before} → {old.clock.describe()}, "
-                                     f"{len(old.clock.entries)} entries; flags: {flags}",
-                        data={"file": source, "now": old.clock.now, "entries": len(old.clock.entries)})]
+        logged = [Event(CLOCK, "", (), (), {"change": "import", "file": source, "before": before,
+                                            "after": old.clock.now, "now": old.clock.now,
+                                            "entries": len(old.clock.entries), "flags": dict(old.flags)})]
         for character in old.characters.values():
             state, joined = _join_file(character, source)(state)
             logged += joined

@@ -71,7 +71,7 @@ def _walk(conn: Connection, campaign_id: int, deep: bool,
         elif e.prev_hash != prev:
             problems.append(f"event {e.seq} does not follow event {e.seq - 1}: its previous-hash was changed")
         elif chain_hash(prev, e.body()) != e.hash:
-            problems.append(f"event {e.seq} ({e.command}: {e.what[:60]}) was changed after it was written")
+            problems.append(f"event {e.seq} ({e.command}: {e.what[:60] or e.kind}) was changed after it was written")
         if problems:
             return problems, e.seq, hashes, states
         hashes.append(e.hash)

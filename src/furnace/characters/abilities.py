@@ -29,7 +29,7 @@ class AbilityRoll(NamedTuple):
 def roll_in_order(rng: DiceSource) -> list[AbilityRoll]:
     """3d6 for STR, DEX, CON, INT, WIS, CHA, in that order (F-ABIL-01)."""
     expr = dice.parse(SCORE_ROLL)
-    return [AbilityRoll(a, expr.roll(rng, label=f"{a} score, 3d6 in order")) for a in ABILITIES]
+    return [AbilityRoll(a, expr.roll(rng, label=a)) for a in ABILITIES]
 
 
 THIRTEEN = 13   # the score printed in two rows of F-TAB-02 (CF-03)

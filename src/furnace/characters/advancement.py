@@ -22,13 +22,24 @@ from furnace.characters.character import (
     check_choices,
     clamp_natural,
 )
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.rules.effects import ABILITIES, Ability, shown
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 MAX_LEVEL = 10
+# a level gained (`level`, HP `hp_before` → `hp_after`, `prof`) and how its HP came: `how` rolled on the `die`
+# (`rolled`, with the `floor` when it applied), `fixed` at level 1 (the class's `base` + `con`) or `flat` after
+# level 5, `gained` in all (the same values in a promotion's fact, `furnace.characters.funnel.PROMOTE`)
+LEVEL_UP = declare("level_up", rolls="actor", level="public", hp_before="actor", hp_after="actor", prof="actor",
+                   how="actor", gained="actor", die="actor", rolled="actor", floor="actor", base="actor", con="actor",
+                   example={"level": 4, "how": "rolled", "die": "d8", "rolled": 3, "floor": 4, "hp_before": 20,
+                            "hp_after": 24, "gained": 4, "prof": 2})
+ABILITY_UP = declare("ability_up", ability="public", before="actor", after="actor",
+                     example={"ability": "STR", "before": 12, "after": 13})
+FEATURE = declare("feature", feature="public", at_level_1="public", example={"feature": "Rage", "at_level_1": False})
 
 
 def _whole(data: dict[str, Any], key: str, where: str, lo: int, hi: int) -> int:
@@ -49,6 +60,13 @@ def hp_floor(character: Character, rules: Ruleset) -> int:
 def gain_hp(character: Character, level: int, rng: DiceSource, rules: Ruleset) -> tuple[HpGain, list[RollResult]]:
     """The HP a character gains on reaching `level` (the character already has its class, whose choices are
     checked first: `check_choices`)."""
+    gain, rolls, _ = hp_gain(character, level, rng, rules)
+    return gain, rolls
+
+
+def hp_gain(character: Character, level: int, rng: DiceSource, rules: Ruleset,
+            ) -> tuple[HpGain, list[RollResult], dict[str, Any]]:
+    """`gain_hp`, and how the HP came as a fact's values (`HP_VALUES`)."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_LEVEL:
         raise CharacterError(f"level {shown(level)} is not a level from 1 to {MAX_LEVEL}")
     check_choices(character, rules)
@@ -57,18 +75,23 @@ def gain_hp(character: Character, level: int, rng: DiceSource, rules: Ruleset) -
     die = character.hit_die(rules)
     if level == 1 and rules["level1_hp"] == "fixed":
         base = _whole(data, "fixed_hp_1", where, 1, MAX_HP)
-        fixed = max(1, base + character.mod("CON", rules))
-        return HpGain(level=1, gained=fixed, reason=f"fixed {base} + CON"), []
+        con = character.mod("CON", rules)
+        fixed = max(1, base + con)
+        return (HpGain(level=1, gained=fixed, reason=f"fixed {base} + CON"), [],
+                {"how": "fixed", "gained": fixed, "base": base, "con": con})
     if level > 5 and rules["hp_after_level_5"] == "flat":
         flat = _whole(data, "hp_after_5", where, 0, MAX_HP)
-        return HpGain(level=level, gained=flat, reason=f"flat +{flat} after level 5 (no roll)"), []
-    roll = dice.parse(die).roll(rng, label=f"HP for level {level}, {die} for a {character.char_class}")
+        return (HpGain(level=level, gained=flat, reason=f"flat +{flat} after level 5 (no roll)"), [],
+                {"how": "flat", "gained": flat})
+    roll = dice.parse(die).roll(rng, label="HP")
     floor = hp_floor(character, rules)
     use_floor = level > 1 or bool(rules["hp_floor_at_level_1"])
     gained = max(roll.total, floor) if use_floor else roll.total
     why = f"rolled {roll.total} on {die}" + (f", floor {floor} applies" if use_floor and floor > roll.total else "")
-    return HpGain(level=level, gained=gained, die=die, rolled=roll.total, floor=floor if use_floor else None,
-                  reason=why), [roll]
+    floored = use_floor and floor > roll.total
+    return (HpGain(level=level, gained=gained, die=die, rolled=roll.total, floor=floor if use_floor else None,
+                   reason=why), [roll],
+            {"how": "rolled", "gained": gained, "die": die, "rolled": roll.total, "floor": floor if floored else None})
 
 
 def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None, *,
@@ -96,23 +119,22 @@ def level_up(character: Character, rng: DiceSource, rules: Ruleset | None = None
         before = scores[ability]
         scores[ability] = max(before, clamp_natural(before + 1))  # stops at 18, never lowers a magical 19
         update["scores"] = scores
-        events.append(Event("ability", character.name, f"+1 {ability}: {before} → {scores[ability]}",
-                            before=before, after=scores[ability]))
+        events.append(fact(ABILITY_UP, character, (), ("F-ADV-03",), ability=ability, before=before,
+                           after=scores[ability]))
     if "archetype_feature" in features:
         chosen = choose_feature(character, rules, feature)
         update["archetype_features"] = [*character.archetype_features, chosen]
-        events.append(Event("feature", character.name, f"gains archetype feature {chosen}"))
+        events.append(fact(FEATURE, character, (), ("F-ARCH-01",), feature=chosen, at_level_1=False))
     stepped = character.model_copy(update=update)
-    gain, rolls = gain_hp(stepped, level, rng, rules)
+    gain, rolls, how = hp_gain(stepped, level, rng, rules)
     pool = _whole({"hd_pool": min(level, 5), **row}, "hd_pool", rules.tables.source_of(
         rules.tables.get(str(rules["advancement_table"])).id), 0, MAX_LEVEL)
     after = stepped.model_copy(update={
         "hp_max": character.hp_max + gain.gained, "hp": character.hp + gain.gained,
         "hit_dice": min(pool, character.hit_dice + (1 if level <= 5 else 0)),
         "hp_history": [*character.hp_history, gain]})
-    events.insert(0, Event("level_up", character.name,
-                           f"reaches level {level}: +{gain.gained} HP ({gain.reason}); PROF +{after.prof(rules)}",
-                           tuple(rolls), before=character.hp_max, after=after.hp_max))
+    events.insert(0, fact(LEVEL_UP, character, tuple(rolls), ("F-HP-01", "F-ADV-01"), level=level,
+                          hp_before=character.hp_max, hp_after=after.hp_max, prof=after.prof(rules), **how))
     return after, events
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.abilities import roll_in_order
-from furnace.characters.advancement import choose_feature, gain_hp
+from furnace.characters.advancement import FEATURE, choose_feature, hp_gain
 from furnace.characters.character import (
     ABSOLUTE_CAP,
     CLASSES,
@@ -25,19 +25,36 @@ from furnace.characters.character import (
     clamp_natural,
 )
 from furnace.characters.equipment import equip, fighting_style_name, starting_kit
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 RACES = ("Human", "Dwarf", "Elf", "Halfling", "Half-orc")
 DEFAULT_ARCHETYPES = {"Fighter": "Barbarian", "Cleric": "Bloodshaman", "Rogue": "Arcane Trickster",
                       "Magic-user": "Wizard"}
+SCORES = {"STR": 12, "DEX": 9, "CON": 14, "INT": 8, "WIS": 11, "CHA": 10}
+# the facts of a 0-level character's making (F-CHAR-01/02, F-ABIL-01, F-RACE-01…06, F-HP-05) and of a promotion
+ABILITY_SCORES = declare("ability_scores", rolls="actor", scores="actor", example={"scores": SCORES})
+SWAP = declare("swap", swapped="public", example={"swapped": ["STR", "CHA"]})
+RACE = declare("race", race="public", scores="actor", example={"race": "Dwarf", "scores": SCORES})
+ZERO_HP = declare("hp", rolls="actor", hp="actor", example={"hp": 3})
+OCCUPATION = declare("occupation", rolls="actor", occupation="public", proficiency="public", item="public",
+                     example={"occupation": "Farmer", "proficiency": "Nature", "item": "pitchfork"})
+PROMOTE = declare("promote", rolls="actor", char_class="public", archetype="public", hp_before="actor",
+                  hp_after="actor", carryover="public", how="actor", gained="actor", die="actor", rolled="actor",
+                  floor="actor", base="actor", con="actor",
+                  example={"char_class": "Fighter", "archetype": "Barbarian", "hp_before": 3, "hp_after": 13,
+                           "carryover": "add", "how": "rolled", "gained": 10, "die": "d10", "rolled": 10,
+                           "floor": None})
+KIT = declare("kit", gear="public", example={"gear": ["longsword", "chain-mail", "shield", "rope"]})
+FELL = "death"       # a death in the funnel: the engine's kind (furnace.play.death), its `cause` the referee's words
 
 
 def roll_occupation(rng: DiceSource, rules: Ruleset) -> tuple[Occupation, dice.RollResult]:
     """d100 on Furnace's occupation table: a skill or tool proficiency and a trade item (F-CHAR-02)."""
-    rolled = rules.tables.roll("occupations", rng, label="occupation, d100")
+    rolled = rules.tables.roll("occupations", rng, label="occupation")
     data = rolled.row.data
     prof = data["proficiency"]
     name = prof.get("name") or prof["choices"][rng.randrange(len(prof["choices"]))]
@@ -86,8 +103,9 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
     if race not in RACES and race not in known_races:
         raise CharacterError(f"unknown race {race!r}; known: {', '.join(RACES)}")
     name = name or f"Peasant {rng.randrange(1000):03d}"
-    events = [Event("ability_scores", name, "3d6 in order: " + ", ".join(f"{a} {s}" for a, s in scores.items()),
-                    tuple(r.roll for r in rolls))]
+    cast = {name: Part(name, "pc", player or "")}
+    events = [Event(ABILITY_SCORES, name, (), tuple(r.roll for r in rolls), {"scores": dict(scores)}, ("F-ABIL-01",),
+                    cast)]
     if swap is not None:
         if race != "Human":
             raise CharacterError("only a Human may swap two ability scores (F-RACE-02)")
@@ -95,14 +113,15 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
         if a not in ABILITIES or b not in ABILITIES:
             raise CharacterError(f"a swap names two of {', '.join(ABILITIES)}, not {a} and {b}")
         scores[a], scores[b] = scores[b], scores[a]
-        events.append(Event("swap", name, f"Human swap: {a} ↔ {b}"))
+        events.append(Event(SWAP, name, (), (), {"swapped": [a, b]}, ("F-RACE-02",), cast))
     scores = apply_race(scores, race, rules)
-    hp = dice.parse("1d4").roll(rng, label="0-level HP, 1d4")
+    hp = dice.parse("1d4").roll(rng, label="HP")
     occupation, occ_roll = roll_occupation(rng, rules)
-    events.append(Event("race", name, f"race {race}: scores now " + ", ".join(f"{a} {s}" for a, s in scores.items())))
-    events.append(Event("hp", name, f"0-level HP {hp.total}", (hp,)))
-    events.append(Event("occupation", name, f"occupation {occupation.name}: {occupation.proficiency}, "
-                        f"carries {occupation.item}", (occ_roll,)))
+    events.append(Event(RACE, name, (), (), {"race": race, "scores": dict(scores)}, ("F-RACE-01",), cast))
+    events.append(Event(ZERO_HP, name, (), (hp,), {"hp": hp.total}, ("F-HP-05",), cast))
+    events.append(Event(OCCUPATION, name, (), (occ_roll,), {"occupation": occupation.name,
+                                                           "proficiency": occupation.proficiency,
+                                                           "item": occupation.item}, ("F-CHAR-02",), cast))
     skills = [occupation.proficiency] if occupation.proficiency_kind == "skill" else []
     tools = [occupation.proficiency] if occupation.proficiency_kind == "tool" else []
     character = Character(name=name, player=player, race=race, occupation=occupation, level=0, scores=scores,
@@ -142,7 +161,8 @@ class Party:
         if not found:
             raise CharacterError(f"no character named {name!r} in the party")
         return replace(self, characters=tuple(chars),
-                       events=(*self.events, Event("death", name, f"died: {how}")))
+                       events=(*self.events, fact(FELL, next(c for c in chars if c.name == name), (), ("F-CHAR-01",),
+                                                  cause=how)))
 
     def to_dict(self) -> dict[str, Any]:
         return {"characters": [c.model_dump(mode="json") for c in self.characters],
@@ -204,20 +224,19 @@ def promote(character: Character, char_class: str, archetype: str, rng: DiceSour
     })
     check_choices(stepped, rules)
     stepped, events = _level_1_feature(stepped, rules, feature)
-    gain, rolls = gain_hp(stepped, 1, rng, rules)
+    gain, rolls, how = hp_gain(stepped, 1, rng, rules)
     carry = str(rules["funnel_hp_carryover"])
     hp_max = (character.hp_max if carry == "add" else 0) + gain.gained
     promoted = stepped.model_copy(update={
         "hp_max": hp_max, "hp": hp_max, "hit_dice": 1, "hp_history": [*character.hp_history, gain]})
-    events.insert(0, Event("promote", character.name, f"becomes a level-1 {char_class} ({archetype}); HP "
-                           f"{character.hp_max} → {hp_max} ({gain.reason}; 0-level HP {carry})", tuple(rolls),
-                           before=character.hp_max, after=hp_max))
+    events.insert(0, fact(PROMOTE, character, tuple(rolls), ("F-CHAR-03", "F-HP-03", "D-6"), char_class=char_class,
+                          archetype=archetype, hp_before=character.hp_max, hp_after=hp_max, carryover=carry, **how))
     if with_kit:
         chosen = starting_kit(char_class, rules, kit)
         promoted = equip(promoted, chosen)
         gear = [w.name for w in chosen.weapons] + ([chosen.armor] if chosen.armor else []) + \
             (["shield"] if chosen.shield else [])
-        events.append(Event("kit", character.name, f"starting kit: {', '.join(gear + list(chosen.items))}"))
+        events.append(fact(KIT, character, (), (), gear=[*gear, *chosen.items]))
     return promoted, events
 
 
@@ -231,8 +250,7 @@ def _level_1_feature(character: Character, rules: Ruleset, feature: str | None) 
         return character, []
     gained = choose_feature(character, rules, feature)
     return character.model_copy(update={"archetype_features": [gained]}), [
-        Event("feature", character.name, f"gains archetype feature {gained} at level 1 "
-              "(archetype_feature_at_level_1, F-ARCH-01)")]
+        fact(FEATURE, character, (), ("F-ARCH-01",), feature=gained, at_level_1=True)]
 
 
 def skill_count(character: Character, char_class: str, rules: Ruleset) -> int:

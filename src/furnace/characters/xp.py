@@ -6,9 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from furnace.characters.character import Character, CharacterError
-from furnace.events import Event
+from furnace.characters.facts import fact
+from furnace.events import Event, declare
 
 KEY = "xp"
+# an award of XP: to one character (`amount`, her ledger's total `before` and `after`), or shared out by the referee
+# (`award`: "shared" among those named, `share` each and the `remainder`) or after a fight (`award`: "fight", the
+# monsters `beaten`, their `total` XP and the `survivors`)
+XP = declare("xp", targets=2, award="public", amount="public", reason="public", before="actor", after="actor",
+             share="public", remainder="public", each="public", total="public", beaten="referee",
+             survivors="public", fight="referee", from_fight="public",
+             example={"award": "shared", "amount": 101, "reason": "the goblin cave", "share": 33, "remainder": 2,
+                      "each": False, "fight": "a fight with goblin x2"})
 
 
 def ledger(character: Character) -> list[dict[str, Any]]:
@@ -25,5 +34,5 @@ def award(character: Character, amount: int, reason: str) -> tuple[Character, Ev
         raise CharacterError(f"{character.name} has {total(character)} XP; {amount} would go below 0")
     entry = {"amount": amount, "reason": reason}
     after = character.model_copy(update={"extensions": {**character.extensions, KEY: [*ledger(character), entry]}})
-    return after, Event("xp", character.name, f"{amount:+d} XP for {reason} (total {total(after)})",
-                        before=total(character), after=total(after))
+    return after, fact(XP, character, (), ("REF-24",), award="one", amount=amount, reason=reason,
+                       before=total(character), after=total(after))

@@ -15,6 +15,7 @@ import click
 from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
 from furnace.cli.context import can_remember, confirm, remembered, settings, use
 from furnace.cli.numbers import whole
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 
@@ -22,8 +23,7 @@ def _show_events(events: Sequence[Any], as_json: bool, *, rolls: bool = True) ->
     if as_json:
         _emit([dataclasses.asdict(e) for e in events])
         return
-    for e in events:
-        click.echo(f"[{e.seq}] {e.explain(rolls=rolls)}")
+    tell(events, rolls=rolls, seq=True)
 
 
 def _apply(command: str, fn: Any, as_json: bool) -> None:
@@ -101,9 +101,11 @@ def campaign_show(as_json: bool) -> None:
         return
     click.echo(f"{state.name} (profile {state.profile}) — {state.clock.describe()}, "
                f"{len(state.clock.entries)} entries on the clock")
+    from furnace.render.story.campaign import death_words
+
     for m in state.roster.values():
         c = m.character
-        extra = f" — died: {m.death.cause}" if m.death else ""
+        extra = f" — died: {death_words(m.death.cause, m.death.facts)}" if m.death else ""
         click.echo(f"  {m.id:<8} {c.name:<20} {m.status:<8} HP {c.hp}/{c.hp_max}  level {c.level} "
                    f"{c.char_class or 'peasant'}{' (' + m.player + ')' if m.player else ''}{extra}")
 

@@ -32,6 +32,7 @@ from furnace.cli.app import (
 )
 from furnace.cli.context import HOW_TO_CHOOSE, settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 STATUSES = ("alive", "dying", "dead", "retired")      # furnace.campaign.roster.STATUSES, without importing it
@@ -65,8 +66,7 @@ def _stored_events(events: Sequence[Any], as_json: bool, member: Any = None) -> 
         _emit({"member": member.model_dump(mode="json") if member is not None else None,
                "events": [dataclasses.asdict(e) if hasattr(e, "seq") else e.to_dict() for e in events]})
         return
-    for e in events:
-        click.echo(f"[{e.seq}] {e.explain()}" if hasattr(e, "seq") else e.explain())
+    tell(events, seq=all(hasattr(e, "seq") for e in events))
 
 
 def _on_member(campaign: str, command: str, fn: Any, who: str, write: bool, as_json: bool, rng: Any = None) -> None:
@@ -148,8 +148,7 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
         _emit({**party.to_dict(), "campaign": campaign, "roster": roster} if applied else party.to_dict())
         return
     party_table(party)
-    for e in joined:
-        click.echo(f"[{e.seq}] {e.explain(rolls=False)}")
+    tell(joined, rolls=False, seq=True)
 
 
 # -- characters ---------------------------------------------------------------------------------------------------
@@ -168,8 +167,7 @@ def _save_and_report(file: str, after: Any, events: Sequence[Any], write: bool, 
     if as_json:
         _emit({"character": after.model_dump(mode="json"), "events": [e.to_dict() for e in events]})
         return
-    for e in events:
-        click.echo(e.explain())
+    tell(events)
 
 
 def _show_character(c: Any, rules: Any, as_json: bool, note: str = "") -> None:
@@ -276,7 +274,9 @@ def character_show(who: str, profile: str, markdown: bool, html: str | None, as_
 
 
 def _note(member: Any) -> str:
-    died = f": {member.death.cause}" if member.death else ""
+    from furnace.render.story.campaign import death_words
+
+    died = f": {death_words(member.death.cause, member.death.facts)}" if member.death else ""
     return f"{member.id} · player {member.player or '—'} · {member.status}{died}"
 
 

@@ -25,6 +25,7 @@ from furnace.cli.app import _emit, _load_character, _write_back, cli, json_optio
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE, Finite
+from furnace.cli.output import tell
 from furnace.cli.session import apply
 from furnace.errors import DataFileError, FurnaceError, from_validation
 
@@ -118,9 +119,7 @@ def _print(events: Sequence[Event], as_json: bool) -> None:
     if as_json:
         _emit({"events": [e.to_dict() for e in events]})
         return
-    for e in events:
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        click.echo(stamp + (e.explain() if e.who else e.what))
+    tell(events, stamp=True)
 
 
 def _campaign_only(state_file: str | None, what: str) -> None:
@@ -266,7 +265,7 @@ def clock_join(character_file: str, state_file: str | None, profile: str | None,
     campaign = load_state(state_file)
     chars = {**campaign.characters, character.name: character}
     save_state(state_file, campaign.model_copy(update={"characters": chars}), inputs=(character_file,))
-    click.echo(f"{character.name} joins the campaign ({len(chars)} character(s))")
+    click.echo(f"{character.name} joins the campaign ({len(chars)} {'character' if len(chars) == 1 else 'characters'})")
 
 
 # -- the Hazards chapter on the campaign's clock ------------------------------------------------------------------

@@ -15,7 +15,7 @@ import click
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
-from furnace.cli.output import explain_option, plain
+from furnace.cli.output import explain_option, plain, tell
 
 
 def party_option(fn: Any) -> Any:
@@ -56,12 +56,7 @@ def show_log(events: Sequence[Any], as_json: bool, *, rolls: bool = True, extra:
     if as_json:
         _emit({"events": [dataclasses.asdict(e) for e in events], **(extra or {})})
         return
-    names = {e.who for e in events if e.who}
-    for e in events:
-        if e.kind == "round":
-            click.echo(f"\n== Round {e.data.get('round')} ==")
-        else:
-            click.echo(plain(e.explain(rolls=rolls), names))
+    tell(events, rolls=rolls)
 
 
 def _store_and_name() -> tuple[Any, str]:
@@ -72,7 +67,6 @@ def _store_and_name() -> tuple[Any, str]:
 def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
     """After a step: the log of the step, then the table at a glance (or everything as JSON)."""
     from furnace.campaign import encounters
-    from furnace.play import turns
 
     store, _ = _store_and_name()
     state = store.open(name)
@@ -82,13 +76,15 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
         return
     show_log(events, False)
     if now is not None:
+        from furnace.render.story.status import encounter_lines
+
         click.echo("")
-        names = {c.name for c in now.turns.encounter.combatants}
-        click.echo(plain("\n".join(turns.describe(now.turns)), names))
+        click.echo("\n".join(encounter_lines(now.turns)))
 
 
 def _as_json(now: Any) -> dict[str, Any] | None:
     from furnace.play import turns
+    from furnace.render.story.status import encounter_lines
 
     if now is None:
         return None
@@ -96,7 +92,7 @@ def _as_json(now: Any) -> dict[str, Any] | None:
     return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
             "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
             "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
-            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": turns.describe(now.turns)}
+            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns)}
 
 
 @cli.group()

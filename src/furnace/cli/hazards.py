@@ -12,6 +12,7 @@ import click
 
 from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
+from furnace.cli.output import tell
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
@@ -35,10 +36,7 @@ def _sample(name: str, *, race: str = "Human", age: int | None = None, **mods: i
 
 
 def _log(events: Sequence[Event]) -> None:
-    for e in events:
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        hidden = "[referee only] " if e.data.get("hidden") else ""
-        click.echo(f"{stamp}{hidden}{e.explain()}")
+    tell(events, stamp=True)
 
 
 def _mod_option(name: str, what: str) -> Callable[[F], F]:
@@ -73,7 +71,8 @@ def travel(days: int, trail: bool, heading: str, seed: int | None, faces: str | 
         return
     _log(events)
     where = f"off course, really heading {party.actual}" if party.lost else "on course"
-    click.echo(f"after {days} day(s): the party believes it heads {party.intended}; [referee only] {where}")
+    span = f"{days} {'day' if days == 1 else 'days'}"
+    click.echo(f"after {span}: the party believes it heads {party.intended}; [referee only] {where}")
 
 
 @cli.command()
@@ -88,7 +87,9 @@ def fall(feet: int, seed: int | None, faces: str | None, profile: str, options: 
 
     Example: furnace fall 250 --seed 1
     """
+    from furnace.events import Event
     from furnace.hazards import fall_damage, fall_dice
+    from furnace.hazards.falling import FALL
 
     rules = load_rules(profile, options)
     rng = rng_from(seed, faces)
@@ -98,7 +99,11 @@ def fall(feet: int, seed: int | None, faces: str | None, profile: str, options: 
         _emit({"feet": feet, "dice": fall_dice(feet, rules), "damage": roll.total if roll else 0,
                "roll": roll.to_dict() if roll else None})
         return
-    click.echo(roll.explain() if roll else f"a {feet}' fall: under 10 feet, no damage (AMB-74)")
+    if roll is None:
+        _log([Event(FALL, "", (), (), {"feet": feet, "dice": "", "damage": 0}, ("H-FALL-01", "AMB-74"))])
+    else:
+        _log([Event(FALL, "", (), (roll,), {"feet": feet, "dice": roll.expression, "damage": roll.total},
+                    ("H-FALL-01",))])
 
 
 @cli.command()
@@ -194,7 +199,7 @@ def light(source: str, turns: int | None, flasks: int, seed: int | None, faces: 
     click.echo(head)
     if turns:
         _log(events)
-        click.echo(f"after {turns} turn(s): {'still burning' if still else 'dark'}")
+        click.echo(f"after {turns} {'turn' if turns == 1 else 'turns'}: {'still burning' if still else 'dark'}")
 
 
 @cli.command()
@@ -259,6 +264,8 @@ def age(race: str, old: int, new: int, con_: int, seed: int | None, faces: str |
         _emit({"race": race, "from": old, "to": new, "scores": after.scores, "dead": after.dead,
                "events": [e.to_dict() for e in events]})
         return
+    from furnace.render.story.words import death_cause
+
     _log(events)
     click.echo("scores after: " + ", ".join(f"{a} {s}" for a, s in after.scores.items())
-               + (f"; dead: {after.dead}" if after.dead else ""))
+               + (f"; dead: {death_cause(after.dead)}" if after.dead else ""))

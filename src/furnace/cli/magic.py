@@ -18,7 +18,7 @@ from furnace.cli.app import (
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
-from furnace.cli.output import explain_option, explaining, no_roll_option, say
+from furnace.cli.output import explain_option, explaining, no_roll_option, say, tell
 from furnace.render.referee import effect_lines
 
 
@@ -145,9 +145,7 @@ def spell_cast(name: str, caster_file: str, dc: int, scroll: bool, write: bool, 
                "mishap": result.mishap.to_dict() if result.mishap else None,
                "effect_rolls": [r.to_dict() for r in rolls]})
         return
-    say(result.cast.explain())
-    for e in result.events[1:]:
-        say(e.explain())
+    tell(result.events)
     for line in lines:
         say(f"  · {line}")
 

@@ -14,6 +14,7 @@ import click
 from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
+from furnace.cli.output import explain_option, tell
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,9 +24,13 @@ def ms_profile_option(fn: F) -> F:
                         help="furnace, hazards, middle-sea, or a referee's profile file.")(fn)
 
 
-def _echo_events(events: Any) -> None:
-    for e in events:
-        click.echo("  " + e.explain().replace("\n", "\n  "))
+TIMERS = {"fatal_wound": "a fatal wound", "bleeding": "bleeding"}
+UNITS = {"exploration_turn": "exploration turn", "round": "round"}
+
+
+def _count(amount: int, unit: str) -> str:
+    word = UNITS.get(unit, unit.replace("_", " "))
+    return f"{amount} {word if amount == 1 else word + 's'}"
 
 
 @cli.command()
@@ -39,6 +44,7 @@ def _echo_events(events: Any) -> None:
 @faces_option
 @ms_profile_option
 @option_option
+@explain_option
 @json_option
 def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, damage_type: str | None,
              seed: int | None, faces: str | None, profile: str, options: tuple[str, ...], as_json: bool) -> None:
@@ -64,10 +70,10 @@ def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, d
     if result.heal_weeks is not None:
         click.echo(f"heals in {result.heal_weeks} weeks")
     for timer in result.timers:
-        click.echo(f"dies in {timer.amount} {timer.unit.replace('_', ' ')}(s) unless treated ({timer.kind})")
+        click.echo(f"dies in {_count(timer.amount, timer.unit)} unless treated ({TIMERS.get(timer.kind, timer.kind)})")
     if result.character.dead:
         click.echo(f"dead: {result.character.dead}")
-    _echo_events(result.events)
+    tell(result.events)
 
 
 @cli.command("weapon-mishap")
@@ -85,6 +91,7 @@ def grievous(excess: int, helmet: bool, level: int, hit_die: str, hp_max: int, d
 @faces_option
 @ms_profile_option
 @option_option
+@explain_option
 @json_option
 def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: int, neglect: int, notches: int,
                   cracked: bool, seed: int | None, faces: str | None, profile: str, options: tuple[str, ...],
@@ -106,9 +113,10 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
         _emit(result.to_dict())
         return
     w = result.weapon
+    state = ", ".join(word for word, on in (("cracked", w.cracked), ("broken", w.broken)) if on) or "whole"
     click.echo(f"{weapon_class}: {result.outcome.replace('_', ' ')} · notches {w.notches} "
-               f"({weapon_penalty(w):+d} to hit and damage) · cracked {w.cracked} · broken {w.broken}")
-    _echo_events(result.events)
+               f"({weapon_penalty(w):+d} to hit and damage) · {state}")
+    tell(result.events)
 
 
 @cli.command("armor-hit")
@@ -124,6 +132,7 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
 @faces_option
 @ms_profile_option
 @option_option
+@explain_option
 @json_option
 def armor_hit(piece: str, attack: str, magic: int, armor_key: str, damage: int, neglect: int, seed: int | None,
               faces: str | None,
@@ -149,7 +158,7 @@ def armor_hit(piece: str, attack: str, magic: int, armor_key: str, damage: int, 
         return
     left = "" if result.protection_left is None else f" · protection left {result.protection_left}"
     click.echo(f"{piece} vs {attack}: {result.result.replace('_', ' ')}{left}")
-    _echo_events(result.events)
+    tell(result.events)
 
 
 @cli.command()

@@ -61,3 +61,34 @@ def table_roll_lines(result: Any, rng: Any) -> tuple[list[str], list[Any]]:
 
     effects, rolls = effect_lines(result.row.effects, rng)
     return [plain(result.explain()), *(f"  · {plain(e)}" for e in effects)], rolls
+
+
+def tell(events: Iterable[Any], *, rolls: bool = True, seq: bool = False, stamp: bool = False) -> None:
+    """Print events (facts, or rows of the campaign's log) as the referee reads them: rule ids only under
+    --explain; `seq`: each row's number first; `stamp`: the game time a clock fact fell due."""
+    from furnace.play.clock import Clock
+    from furnace.render import story
+
+    view = story.View(explain=explaining())
+    for e in events:
+        lines = story.stored(e, view, rolls=rolls) if hasattr(e, "seq") else _told(e, view, rolls)
+        if not lines:
+            continue
+        head = lines[0]
+        if stamp and isinstance(e.data.get("at"), int):
+            head = f"[{Clock().describe(e.data['at'])}] {head}"
+        if e.data.get("hidden"):
+            head = f"[referee only] {head}"
+        if seq:
+            head = f"[{e.seq}] {head}"
+        click.echo("\n".join([head, *lines[1:]]))
+
+
+def _told(e: Any, view: Any, rolls: bool) -> list[str]:
+    from furnace.render import story
+
+    told = story.tell(e, view)
+    if told is None:
+        return []
+    said = told.render(view.explain)
+    return said if rolls else said[:1]

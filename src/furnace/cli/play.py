@@ -19,7 +19,7 @@ from furnace.cli.app import (
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
-from furnace.cli.output import explain_option, no_roll_option, say
+from furnace.cli.output import explain_option, explaining, no_roll_option, say
 
 
 @cli.command()
@@ -61,8 +61,9 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
         from furnace.errors import FurnaceError
 
         raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
-    from furnace.play.encounter import log_text, run_fight
+    from furnace.play.encounter import run_fight
     from furnace.play.fightfile import build, load_fight
+    from furnace.render import story
 
     rules, rng = load_rules(profile, options), rng_from(seed, faces)
     spec = load_fight(file)
@@ -77,7 +78,7 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
                "events": [e.to_dict() for e in events]})
         return
     click.echo(f"{spec.name} (ROOM DC {spec.room_dc}, profile {rules.profile})")
-    say(log_text(events, rolls=not quiet), {c.name for c in enc.combatants})
+    click.echo(story.log(events, story.View(explain=explaining()), rolls=not quiet))
     fallen = [c.name for c in enc.combatants if c.status == "dead"]
     click.echo(f"\nAfter {enc.round} round(s): {enc.winner or 'no side'} "
                f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {', '.join(fallen) or 'none'}")

@@ -20,6 +20,7 @@ from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.numbers import WHOLE, whole
+from furnace.cli.output import tell
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
@@ -29,19 +30,13 @@ if TYPE_CHECKING:
 NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
 
 
-def show(events: Sequence[StoredEvent], as_json: bool) -> None:
-    """The events a command logged: its number, the time, who and what, and every roll (entered or not)."""
+def show(events: Sequence[StoredEvent], as_json: bool, *, stamp: bool = True) -> None:
+    """The events a command logged: its number, the game time of what fell due on the clock (`stamp`), who and
+    what, and every roll (entered or not)."""
     if as_json:
         _emit([dataclasses.asdict(e) for e in events])
         return
-    for e in events:
-        stamp = f"[{e.data['time']}] " if "time" in e.data else ""
-        hidden = "[referee only] " if e.data.get("hidden") else ""
-        entered = " (faces entered)" if e.data.get("entered") else ""
-        click.echo(f"[{e.seq}] {stamp}{hidden}{e.who + ': ' if e.who else ''}{e.what}{entered}")
-        for r in e.rolls:
-            if r.get("explanation"):
-                click.echo(f"    {r['explanation']}")
+    tell(events, seq=True, stamp=stamp)
 
 
 def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:
@@ -258,13 +253,15 @@ def campaign_recap(number: int | None, as_json: bool) -> None:
     Example: furnace campaign recap
     """
     from furnace.campaign.recap import recap
+    from furnace.render.recap import member_lines, recap_text
 
     s = settings()
     result = recap(*s.in_use(), number)
     if as_json:
-        _emit(result.to_dict())
+        told = {m.id: member_lines(m) for m in result.members}
+        _emit({**result.to_dict(), "members": [{**m, "lines": told[m["id"]]} for m in result.to_dict()["members"]]})
         return
-    click.echo(result.explain())
+    click.echo(recap_text(result))
 
 
 @campaign_cli.campaign.group("session")
@@ -286,4 +283,4 @@ def campaign_session_start(title: str, as_json: bool) -> None:
     from furnace.campaign.session import start_session
 
     s = settings()
-    show(start_session(*s.in_use(), title).events, as_json)
+    show(start_session(*s.in_use(), title).events, as_json, stamp=False)

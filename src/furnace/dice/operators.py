@@ -193,7 +193,8 @@ def _keep_reach(op: Operator, reach: Reach) -> Reach:
     if op.word == "k":
         everything = matched == values
         kept_values = values if has_ranked else matched
-        new_least = least if everything else min(least, ranked)
+        widest = max((s.n for s in op.selectors if s.ranks), default=0)   # two ranked choices may be one die
+        new_least = least if everything else min(least, widest)
         new_most = most if matched else (ranked if most is None else min(most, ranked))
         return Reach(kept_values, new_least if kept_values else 0, new_most if kept_values else 0)
     left = values if has_ranked else values - matched

@@ -287,3 +287,29 @@ class RollResult(NamedTuple):
 
 def floor_value(value: Value) -> int:
     return value if type(value) is int else math.floor(value)
+
+
+def tree_from_dict(raw: Mapping[str, Any]) -> Node:
+    """A tree written by `to_dict` (a stored roll's `tree`), read back."""
+    kind, value = raw["kind"], raw["value"]
+    number: Value = value if isinstance(value, int) else Fraction(str(value))
+    if kind == "dice":
+        return Rolled(str(raw["text"]), int(raw["sides"]), tuple(raw["faces"]), tuple(raw["kept"]), int(number),
+                      counts_as=tuple(raw.get("counts_as", ())), rerolled=tuple(raw.get("rerolled", ())))
+    if kind == "var":
+        return Bound(str(raw["name"]), int(number))
+    if kind == "op":
+        return Operation(str(raw["op"]), tree_from_dict(raw["left"]), tree_from_dict(raw["right"]), number)
+    if kind == "neg":
+        return Negation(tree_from_dict(raw["operand"]), number)
+    if kind == "call":
+        return Function(str(raw["name"]), tuple(tree_from_dict(a) for a in raw["args"]), number)
+    return Const(int(number))
+
+
+def roll_from_dict(raw: Mapping[str, Any]) -> RollResult:
+    """A roll written by `RollResult.to_dict` (the log keeps them so), read back: it explains itself as before."""
+    tree = tree_from_dict(raw["tree"]) if isinstance(raw.get("tree"), Mapping) else Const(int(raw["total"]))
+    return RollResult(str(raw["expression"]), int(raw["total"]), tuple(int(f) for f in raw.get("faces", ())),
+                      str(raw.get("label", "")), MappingProxyType(dict(raw.get("variables") or {})),
+                      lambda _faces, _vars: tree, raw.get("natural"))

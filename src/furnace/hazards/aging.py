@@ -13,14 +13,36 @@ from typing import NamedTuple
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
-from furnace.hazards.common import counted, hazard_save, member, require, ruleset, save_event, stamp
+from furnace.events import Event, declare
+from furnace.hazards.common import (
+    about,
+    counted,
+    declare_save,
+    hazard_save,
+    member,
+    require,
+    ruleset,
+    save_event,
+    stamp,
+)
 from furnace.hazards.scores import lose
 from furnace.play.checks import Modifier
 from furnace.play.clock import Campaign, Fire, handler, schedule, unit_seconds
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import Ruleset
+
+# the facts of aging, and who may know each value
+AGING = declare("aging", before="actor", after="actor", magical="public", saves="actor", row="public", race="public",
+                example={"before": 38, "after": 45, "magical": True, "saves": [40, 41], "row": "human",
+                         "race": "Half-orc"})
+AGING_SAVE = declare_save("aging_save", age="actor", penalty="actor",
+                          example={"category": "paralysis", "age": 50, "penalty": -2, "total": 10,
+                                   "modifiers": [{"value": 1, "source": "CON"}, {"value": -2, "source": "age 50"}]})
+AGING_LOSS = declare("aging_loss", ability="public", example={"ability": "INT"})
+AGING_SCHEDULED = declare("aging_scheduled", age="actor", race="public", entry="referee",
+                          example={"age": 39, "race": "Human"})
 
 
 class AgingRow(NamedTuple):
@@ -74,11 +96,11 @@ def age_character(character: Character, years: int, rng: DiceSource, rules: Rule
         raise CharacterError("aging goes forward only")
     old, new = character.age, character.age + years
     due = saves_due(character.race, old, new, rules)
-    how = "magically aged" if magical else "ages"
     row = aging_row(character.race, rules).race
-    note = "" if row.lower() == character.race.lower() else f" ({character.race}: the {row} row, CF-43)"
-    events = [Event("aging", character.name, f"{how} {old} → {new}: {len(due)} aging save(s) due{note}",
-                    before=old, after=new, data={"magical": magical, "saves": [s.age for s in due], "row": row})]
+    cite = ("H-AGE-01", "AMB-72") + (("H-AGE-03",) if magical else ()) + \
+        (("CF-43",) if row.lower() != character.race.lower() else ())
+    events = [fact(AGING, character, (), cite, before=old, after=new, magical=magical, saves=[s.age for s in due],
+                   row=row, race=character.race)]
     character = character.model_copy(update={"age": new})
     for save in due:
         character, rolled = aging_save(character, save, rng, rules)
@@ -91,18 +113,18 @@ def aging_save(character: Character, save: AgingSave, rng: DiceSource, rules: Ru
     """One save (H-AGE-01); a failure: 1d6 picks the ability that loses 1 point for good (H-AGE-02)."""
     if not character.alive:
         return character, []
-    extra = [Modifier(save.penalty, f"age {save.age} (H-TAB-01)")] if save.penalty else []
+    extra = [Modifier(save.penalty, f"age {save.age}")] if save.penalty else []
     result = hazard_save(character, "paralysis", rng, rules, f"aging at {save.age}", extra)
-    events = [save_event("aging_save", character, result, f"aging save at {save.age}", age=save.age,
-                         penalty=save.penalty)]
+    cite = ("H-AGE-01", "H-TAB-01", "AMB-71") if save.penalty else ("H-AGE-01",)
+    events = [save_event(AGING_SAVE, character, result, "paralysis", rules, cite, age=save.age, penalty=save.penalty)]
     character, luck_events = counted(character, result, rules)
     events += luck_events
     if result.success:
         return character, events
-    pick = dice.roll("1d6", rng, label="which ability ages (1 STR, 2 DEX, 3 CON, 4 INT, 5 WIS, 6 CHA)")
+    pick = dice.roll("1d6", rng, label="ability")
     ability = ABILITIES[pick.total - 1]
-    events.append(Event("aging", character.name, f"age takes 1 point of {ability}", (pick,), data={"ability": ability}))
-    character, lost = lose(character, ability, 1, rules, f"aging at {save.age}, permanent (H-AGE-02)")
+    events.append(fact(AGING_LOSS, character, (pick,), ("H-AGE-02",), ability=ability))
+    character, lost = lose(character, ability, 1, rules, "aging", "permanent", ("H-AGE-02",))
     return character, events + lost
 
 
@@ -115,8 +137,8 @@ def schedule_aging(campaign: Campaign, name: str, rules: Ruleset | None = None) 
         raise CharacterError(f"{name} has no age; set it before aging her")
     year = unit_seconds("year", rules)
     campaign, entry = schedule(campaign, "aging", after=year, owner=name, every=year, label=f"{name} ages a year")
-    return campaign, [Event("aging", name, f"ages a year at a time from {character.age} (H-AGE-01)",
-                            data={"entry": entry, "race": character.race})]
+    return campaign, [about(AGING_SCHEDULED, campaign, name, (), ("H-AGE-01",), entry=entry, age=character.age,
+                            race=character.race)]
 
 
 @handler("aging")

@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 from furnace.characters.character import Character
-from furnace.hazards.common import sleep_penalty
+from furnace.hazards.common import DRUNK, SHORT_OF_SLEEP, sleep_penalty
+from furnace.hazards.scores import HAZARDS_DEATH, HAZARDS_FLOOR, UNCONSCIOUS
 from furnace.play.combatant import Combatant
 from furnace.play.death import kill
 from furnace.play.registry import DEATH_MODELS, MODIFIERS, StateModifier
@@ -18,19 +19,19 @@ from furnace.play.state import Step
 
 @DEATH_MODELS.register("hazards")
 def die_at_minus_three(step: Step, c: Combatant, amount: int) -> None:
-    if c.hp <= -3:
-        kill(step, c, f"HP {c.hp}: dead at −3 (H-DMG-03)")
+    if c.hp <= HAZARDS_FLOOR:
+        kill(step, c, HAZARDS_DEATH, ("H-DMG-03",), hp=c.hp, threshold=HAZARDS_FLOOR)
     elif c.hp <= 0 and c.status == "up":
         step.update(c.id, status="unconscious")
-        step.log("unconscious", c.name, f"drops at {c.hp} HP: unconscious, wakes after d6 hours (H-DMG-02)")
+        step.fact(UNCONSCIOUS, c.id, (), (), ("H-DMG-02",), hp=c.hp, wake_dice="d6")
 
 
 @MODIFIERS.register("hazards:short-of-sleep")
 def short_of_sleep(c: Character) -> StateModifier:
     n = sleep_penalty(c)
-    return StateModifier("short of sleep (H-SLEEP-01)", to_hit=n, saves=n, checks=n, spellcheck=n)
+    return StateModifier(SHORT_OF_SLEEP, to_hit=n, saves=n, checks=n, spellcheck=n)
 
 
 @MODIFIERS.register("hazards:drunk")
 def drunk(c: Character) -> StateModifier:
-    return StateModifier("drunk (H-DRUG-02)", saves=-2) if "DRUNK" in c.conditions else StateModifier()
+    return StateModifier(DRUNK, saves=-2) if "DRUNK" in c.conditions else StateModifier()

@@ -20,9 +20,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from furnace.characters.character import Character
-from furnace.dice import DiceSource
+from furnace.characters.facts import fact
+from furnace.dice import DiceSource, RollResult
 from furnace.errors import UnknownNameError
-from furnace.events import Event
+from furnace.events import Event, Knowledge, Part, declare
 from furnace.play import luck
 from furnace.play.checks import CheckError, CheckResult, Modifier, OptionOffError, check, plain_dc
 from furnace.rules.effects import Ability
@@ -75,13 +76,18 @@ def sleep_penalty(character: Character) -> int:
     return -int(state(character).get("short_sleep_days", 0))
 
 
+DRUNK, SHORT_OF_SLEEP = "drunk", "short of sleep"
+# the rule behind each situational modifier, cited by the SAVE's fact
+SITUATIONAL_RULES = {DRUNK: "H-DRUG-02", SHORT_OF_SLEEP: "H-SLEEP-01", "drunk: DEX modifier": "H-DRUG-02"}
+
+
 def situational(character: Character) -> list[Modifier]:
     """What the character's state adds to every SAVE: drunk −2 (H-DRUG-02), short of sleep −N (H-SLEEP-01)."""
     mods = []
     if "DRUNK" in character.conditions:
-        mods.append(Modifier(-2, "drunk (H-DRUG-02)"))
+        mods.append(Modifier(-2, DRUNK))
     if sleep_penalty(character):
-        mods.append(Modifier(sleep_penalty(character), "short of sleep (H-SLEEP-01)"))
+        mods.append(Modifier(sleep_penalty(character), SHORT_OF_SLEEP))
     return mods
 
 
@@ -125,34 +131,56 @@ def category_target(character: Character, category: Category, rules: Ruleset) ->
 def hazard_save(character: Character, category: Category, rng: DiceSource, rules: Ruleset, why: str,
                 extra: Sequence[Modifier] = (), dc: int | None = None) -> CheckResult:
     """d20 + ability + PROF (if proficient) + situational modifiers vs hazard_save_dc (or the given DC); under
-    save_mapping category_table, d20 + situational modifiers vs the table's target, which replaces both."""
+    save_mapping category_table, d20 + situational modifiers vs the table's target, which replaces both. The roll
+    is labelled by its role ("CON SAVE"); `why` (what the SAVE is for) is told by the fact the caller records."""
     table = category_target(character, category, rules)
     if table is not None:
-        number, source = table
-        label = f"{character.name} save vs {category} (target {number}, {source}, D-5): {why}"
-        return check(rng, plain_dc(number), [*extra, *situational(character)], kind="SAVE", label=label,
+        number, _source = table
+        return check(rng, plain_dc(number), [*extra, *situational(character)], kind="SAVE", label="SAVE",
                      rules=rules)
     ability = save_ability(category, rules)
     mods = [Modifier(character.mod(ability), ability)]
     if ability in character.saves:
         mods.append(Modifier(character.prof(rules), "PROF"))
     if ability == "DEX" and state(character).get("drunk", {}).get("dex_mod"):
-        mods.append(Modifier(-2, "drunk: DEX modifier (drunk_dex_penalty)"))
+        mods.append(Modifier(-2, "drunk: DEX modifier"))
     mods += [*extra, *situational(character)]
     target = plain_dc(int(rules["hazard_save_dc"]) if dc is None else dc)
-    label = f"{character.name} {ability} SAVE vs {category}: {why}"
-    return check(rng, target, mods, kind="SAVE", label=label, rules=rules)
+    return check(rng, target, mods, kind="SAVE", label=f"{ability} SAVE", rules=rules)
 
 
-def save_event(kind: str, character: Character, result: CheckResult, what: str, **data: Any) -> Event:
-    """An event for one SAVE, with its roll, its total, its DC and what it means."""
-    verdict = "saves" if result.success else "fails"
-    summary = {"total": result.total, "dc": result.dc.value, "success": result.success,
-               "natural": result.natural, "modifiers": [m.to_dict() for m in result.modifiers],
-               "explanation": result.explain()}
-    mods = "".join(f" {m.explain()}" for m in result.modifiers)
-    sums = f"d20 {result.natural}{mods} = {result.total} vs DC {result.dc.value}"
-    return Event(kind, character.name, f"{verdict} the {what}: {sums}", (result.roll,), data={**data, "save": summary})
+# -- the facts of a hazard's SAVE --------------------------------------------------------------------------------
+SAVE_VALUES: dict[str, Knowledge] = {"ability": "public", "category": "public", "total": "actor", "dc": "public",
+                                     "saved": "public", "natural": "actor", "modifiers": "actor"}
+SAVE_EXAMPLE = {"ability": "CON", "category": "poison", "total": 8, "dc": 12, "saved": False, "natural": 9,
+                "modifiers": [{"value": 1, "source": "CON"}, {"value": -2, "source": "not resting"}]}
+
+
+def declare_save(kind: str, example: dict[str, Any] | None = None, **values: Knowledge) -> str:
+    """A kind of hazard SAVE: the SAVE's own values (ability, total, DC, saved …) and the hazard's (`values`)."""
+    known: dict[str, Any] = {**SAVE_VALUES, **values}
+    return declare(kind, example={**SAVE_EXAMPLE, **(example or {})}, **known)
+
+
+def save_event(kind: str, character: Character, result: CheckResult, category: Category, rules: Ruleset,
+               cite: tuple[str, ...] = (), **data: Any) -> Event:
+    """The fact of one SAVE: its roll, its total, its DC, saved or not, its modifiers, and the hazard's values.
+    `ability` is the SAVE's (D-5; None under save_mapping category_table, whose target is the DC)."""
+    ability = None if rules["save_mapping"] == "category_table" else save_ability(category, rules)
+    extra = tuple(dict.fromkeys(SITUATIONAL_RULES[m.source] for m in result.modifiers
+                                if m.source in SITUATIONAL_RULES))
+    return fact(kind, character, (result.roll,), (*cite, "D-5", *extra), ability=ability, category=category,
+                total=result.total, dc=result.dc.value, saved=result.success, natural=result.natural,
+                modifiers=[m.to_dict() for m in result.modifiers], **data)
+
+
+def about(kind: str, campaign: Campaign, name: str, rolls: tuple[RollResult, ...] = (), rules: tuple[str, ...] = (),
+          **data: Any) -> Event:
+    """A fact about a character of the campaign, by name (one no longer there: named as she was)."""
+    character = campaign.characters.get(name)
+    if character is not None:
+        return fact(kind, character, rolls, rules, **data)
+    return Event(kind, name, (), rolls, data, rules, {name: Part(name)} if name else {})
 
 
 def counted(character: Character, result: CheckResult, rules: Ruleset) -> tuple[Character, list[Event]]:

@@ -25,8 +25,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.events import Event
-from furnace.hazards.common import Category, counted, hazard_save, member, require, ruleset, save_event, stamp, state
+from furnace.events import Event, declare
+from furnace.hazards.common import (
+    Category,
+    about,
+    counted,
+    declare_save,
+    hazard_save,
+    member,
+    require,
+    ruleset,
+    save_event,
+    stamp,
+    state,
+)
 from furnace.hazards.scores import Loss, lose
 from furnace.play import luck
 from furnace.play.checks import Modifier
@@ -50,6 +62,16 @@ UNITS = {*FIXED_UNITS, *ALIASES, "round", "exploration_turn"}
 MAX_SAVES = 1_000                 # Green River Fever makes 18
 MAX_DURATION_YEARS = 100          # an incubation, an interval or an infection time
 MAX_AMOUNT = 1_000_000            # the number in a duration, before its unit is known
+
+
+# the facts of disease, and who may know each value (a duration is {amount, unit})
+DISEASE = declare("disease", disease="public", incubation="public", interval="public", saves="public",
+                  entry="referee", example={"disease": "Green River Fever", "incubation": {"amount": 1, "unit": "week"},
+                                            "interval": {"amount": 4, "unit": "hour"}, "saves": 18})
+DISEASE_CURED = declare("disease_cured", disease="public", example={"disease": "Green River Fever"})
+EXPOSURE_SAVE = declare_save("exposure_save", disease="public", example={"disease": "Green River Fever"})
+DISEASE_SAVE = declare_save("disease_save", disease="public", number="public", of="public", resting="public",
+                            example={"disease": "Green River Fever", "number": 2, "of": 18, "resting": False})
 
 
 class DiseaseError(FurnaceError):
@@ -207,9 +229,9 @@ def infect(campaign: Campaign, name: str, disease: Disease, rules: Ruleset | Non
     campaign, entry = schedule(campaign, "disease_save", after=disease.incubation.seconds(rules), owner=name,
                                every=disease.interval.seconds(rules), times=count, label=f"{name}: {disease.name}",
                                data={"disease": disease.model_dump(by_alias=True), "saves": count})
-    what = (f"infected with {disease.name}: after {disease.incubation}, {count} saves, one every "
-            f"{disease.interval} (H-DIS-04)")
-    return campaign, [Event("disease", name, what, data={"disease": disease.name, "entry": entry, "saves": count})]
+    return campaign, [about(DISEASE, campaign, name, (), ("H-DIS-04", "AMB-73"), disease=disease.name, entry=entry,
+                            saves=count, incubation=disease.incubation.model_dump(),
+                            interval=disease.interval.model_dump())]
 
 
 def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rules: Ruleset | None = None,
@@ -220,7 +242,8 @@ def expose(campaign: Campaign, name: str, disease: Disease, rng: DiceSource, rul
     _check(name, disease)
     character = member(campaign, name)
     result = hazard_save(character, disease.save_category, rng, rules, f"exposed to {disease.name}")
-    events = [save_event("exposure_save", character, result, f"exposure to {disease.name}", disease=disease.name)]
+    events = [save_event(EXPOSURE_SAVE, character, result, disease.save_category, rules, ("H-DIS-03", "AMB-73"),
+                         disease=disease.name)]
     character, luck_events = counted(character, result, rules)
     events += luck_events
     campaign = campaign.model_copy(update={"characters": luck.shared({**campaign.characters, name: character},
@@ -254,7 +277,7 @@ def cure(campaign: Campaign, name: str, disease_name: str) -> tuple[Campaign, li
         raise UnknownNameError(f"disease of {name}", disease_name)
     for e in entries:
         campaign = cancel(campaign, e.id)
-    return campaign, [Event("disease", name, f"cured of {disease_name}", data={"disease": disease_name})]
+    return campaign, [about(DISEASE_CURED, campaign, name, (), ("H-DIS-04",), disease=disease_name)]
 
 
 def resting(campaign: Campaign, character: Character) -> bool:
@@ -266,17 +289,18 @@ def resting(campaign: Campaign, character: Character) -> bool:
 def disease_save(character: Character, disease: Disease, number: int, of: int, is_resting: bool,
                  rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
     """One save of the course (H-DIS-04/05); a failure applies the effect once (H-DIS-06)."""
-    extra = [] if is_resting else [Modifier(disease.penalty_not_resting, "not resting (H-DIS-05)")]
+    extra = [] if is_resting else [Modifier(disease.penalty_not_resting, "not resting")]
     result = hazard_save(character, disease.save_category, rng, rules, f"{disease.name}, save {number} of {of}", extra)
-    events = [save_event("disease_save", character, result, f"{disease.name} save {number} of {of}",
-                         disease=disease.name, number=number, of=of, resting=is_resting)]
+    cite = ("H-DIS-04",) if is_resting else ("H-DIS-04", "H-DIS-05")
+    events = [save_event(DISEASE_SAVE, character, result, disease.save_category, rules, cite, disease=disease.name,
+                         number=number, of=of, resting=is_resting)]
     character, luck_events = counted(character, result, rules)
     events += luck_events
     if result.success:
         return character, events
     amount = disease.effect.amount or int(rules["disease_loss_per_failure"])
     loss: Loss = "permanent" if disease.effect.permanent else "temporary"
-    character, lost = lose(character, disease.effect.ability, amount, rules, disease.name, loss)
+    character, lost = lose(character, disease.effect.ability, amount, rules, disease.name, loss, ("H-DIS-06", "AMB-73"))
     return character, events + lost
 
 

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.hazards.common import require, ruleset
 from furnace.hazards.scores import take_damage
 from furnace.rules.ruleset import Ruleset
 
 MAX_DICE = 20
 PER_FEET = 10
+FALL = declare("fall", feet="public", dice="public", damage="public", example={"feet": 30, "dice": "3d6",
+                                                                              "damage": 11})
 
 
 def fall_dice(feet: int, rules: Ruleset | None = None) -> str | None:
@@ -32,7 +35,7 @@ def fall_damage(feet: int, rng: DiceSource, rules: Ruleset | None = None) -> Rol
     rules = ruleset(rules)
     require(rules, "hazards_falling", "H-FALL-01", "falling damage")
     expression = fall_dice(feet, rules)
-    return None if expression is None else dice.roll(expression, rng, label=f"a {feet}' fall (H-FALL-01)")
+    return None if expression is None else dice.roll(expression, rng, label="fall")
 
 
 def fall(character: Character, feet: int, rng: DiceSource, rules: Ruleset | None = None,
@@ -41,9 +44,7 @@ def fall(character: Character, feet: int, rng: DiceSource, rules: Ruleset | None
     rules = ruleset(rules)
     roll = fall_damage(feet, rng, rules)
     if roll is None:
-        return character, [Event("fall", character.name, f"falls {feet}': under 10 feet, no damage (AMB-74)",
-                                 data={"feet": feet, "dice": None})]
-    event = Event("fall", character.name, f"falls {feet}': {roll.expression} = {roll.total}", (roll,),
-                  data={"feet": feet, "dice": roll.expression, "damage": roll.total})
-    after, events = take_damage(character, roll.total, rules, f"a {feet}' fall")
+        return character, [fact(FALL, character, (), ("H-FALL-01", "AMB-74"), feet=feet, dice="", damage=0)]
+    event = fact(FALL, character, (roll,), ("H-FALL-01",), feet=feet, dice=roll.expression, damage=roll.total)
+    after, events = take_damage(character, roll.total, rules, "the fall")
     return after, [event, *events]

@@ -18,15 +18,14 @@ chapters' long-rest hooks.
 
 from __future__ import annotations
 
-from typing import Any
-
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
-from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.characters.facts import fact
+from furnace.dice import DiceSource, RollResult
+from furnace.events import Event, declare
 from furnace.hazards.common import member, ruleset, stamp, state
 from furnace.hazards.needs import needs
-from furnace.hazards.scores import recover
+from furnace.hazards.scores import UNCONSCIOUS, recover
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
 from furnace.play.rest import HEALING_MODELS, RestFn, rest_ends
 from furnace.rules.ruleset import Ruleset
@@ -36,6 +35,18 @@ KINDS = ("night", "full_day", "week")
 # night's sleep on the road is no day of rest, a full day one, a week seven
 REST_DAYS = {"night": 0, "full_day": 1, "week": 7}
 HELPLESS = ("KNOCKED_DOWN", "CANT_USE_OBJECTS")     # while HP ≤ 0 after waking (H-HEAL-04)
+
+# a rest's healing: each gain's amount and why (a code: peaceful_night, troubled_night, below_half_night, unfed,
+# full_day, full_day_below_half, bed), and `hostile` when the place allowed none (H-HEAL-07)
+REST_HEAL = declare("rest_heal", rest="public", hp_before="actor", hp_after="actor", hp_max="actor", gained="actor",
+                    gains="actor", half="actor", capped="public", hostile="public",
+                    example={"rest": "full_day", "hp_before": 5, "hp_after": 8, "hp_max": 10, "gained": 3,
+                             "gains": [{"amount": 2, "why": "full_day"}, {"amount": 1, "why": "bed"}], "half": 5,
+                             "capped": False, "hostile": False})
+WAKE_UP = declare("wake_up", hp="actor", helpless="public", example={"hp": 0, "helpless": True})
+# the rule behind each gain
+GAIN_RULES = {"troubled_night": "H-HEAL-01", "below_half_night": "AMB-77", "peaceful_night": "H-HEAL-01",
+              "unfed": "H-HEAL-02", "full_day": "H-HEAL-02", "full_day_below_half": "H-HEAL-03", "bed": "H-HEAL-05"}
 
 
 def half_hp(character: Character, rules: Ruleset) -> int:
@@ -59,60 +70,62 @@ def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Rulese
     events: list[Event] = []
     character = rest_ends(character, rng, rules, events, long=True, days=0 if blocked else REST_DAYS[kind])
     if blocked:
-        return character, [*events, Event("heal", character.name, "rests in a hostile place: no recovery (H-HEAL-07)",
-                                          before=character.hp, after=character.hp, data={"kind": kind})]
+        return character, [*events, fact(REST_HEAL, character, (), ("H-HEAL-07",), rest=kind, hp_before=character.hp,
+                                         hp_after=character.hp, hp_max=character.hp_max, gained=0, gains=[],
+                                         hostile=True)]
     if kind == "week":
         fed = bool(needs(character)["ate"] and needs(character)["drank"])
         character, back = recover(character, 1, rules, fed)
         return character, events + back
     gains = _night(character, rules, peaceful) if kind == "night" else _full_day(character, rng, rules, bed)
-    character, healed = _heal(character, kind, gains)
+    character, healed = _heal(character, kind, gains, rules)
     return character, events + healed
 
 
-Gain = tuple[int, str, Any]
+Gain = tuple[int, str, RollResult | None]       # the HP gained, why (a code), the roll
 
 
 def _night(character: Character, rules: Ruleset, peaceful: bool) -> list[Gain]:
     """H-HEAL-01: a peaceful night at half HP or more heals 1."""
     if not peaceful:
-        return [(0, "the night was not peaceful (H-HEAL-01, REF-34)", None)]
+        return [(0, "troubled_night", None)]
     if character.hp < half_hp(character, rules):
-        return [(0, f"below half HP ({half_hp(character, rules)}): a night alone heals nothing (AMB-77)", None)]
-    return [(1, "a peaceful night at half HP or more (H-HEAL-01)", None)]
+        return [(0, "below_half_night", None)]
+    return [(1, "peaceful_night", None)]
 
 
 def _full_day(character: Character, rng: DiceSource, rules: Ruleset, bed: bool) -> list[Gain]:
     """H-HEAL-02/03/05: +1d3 at half or more, 1 below half, +1 in a comfortable bed; food and water needed."""
     today = needs(character)
     if not (today["ate"] and today["drank"]):
-        return [(0, "no rest without adequate food and water (H-HEAL-02)", None)]
+        return [(0, "unfed", None)]
     if character.hp >= character.hp_max:
         return []
     gains: list[Gain] = []
     if character.hp >= half_hp(character, rules):
-        roll = dice.roll("1d3", rng, label=f"{character.name} rests a full day at half HP or more (H-HEAL-02)")
-        gains.append((roll.total, "a full day of rest (H-HEAL-02)", roll))
+        roll = dice.roll("1d3", rng, label="full day of rest")
+        gains.append((roll.total, "full_day", roll))
     elif rules["hazards_below_half_recovery"] == "one_hp_per_day":
-        gains.append((1, "a full day of rest below half HP (H-HEAL-03, inferred, AMB-77)", None))
+        gains.append((1, "full_day_below_half", None))
     if bed:
-        gains.append((1, "a comfortable bed in a clean room (H-HEAL-05)", None))
+        gains.append((1, "bed", None))
     return gains
 
 
-def _heal(character: Character, kind: str, gains: list[Gain]) -> tuple[Character, list[Event]]:
+def _heal(character: Character, kind: str, gains: list[Gain], rules: Ruleset) -> tuple[Character, list[Event]]:
     """Add the gains, never above the maximum (H-HEAL-08); HP above 0 ends the helplessness of H-HEAL-04."""
     before = character.hp
     total = sum(g[0] for g in gains)
     hp = max(before, min(character.hp_max, before + total))
     rolls = tuple(g[2] for g in gains if g[2] is not None)
-    why = "; ".join(f"{'+' if g[0] else ''}{g[0] or ''} {g[1]}".strip() for g in gains) or "already at full HP"
-    capped = " (capped at the maximum, H-HEAL-08)" if before + total > character.hp_max else ""
+    capped = before + total > character.hp_max
+    cite = tuple(dict.fromkeys([*(GAIN_RULES[g[1]] for g in gains), *(["H-HEAL-08"] if capped else [])]))
     after = character.model_copy(update={"hp": hp})
     if hp > 0:
         after = after.model_copy(update={"conditions": [c for c in after.conditions if c not in HELPLESS]})
-    return after, [Event("heal", character.name, f"{kind.replace('_', ' ')}: HP {before} → {hp}: {why}{capped}",
-                         rolls, before=before, after=hp, data={"kind": kind, "gained": hp - before})]
+    return after, [fact(REST_HEAL, character, rolls, cite, rest=kind, hp_before=before, hp_after=hp,
+                        hp_max=character.hp_max, gained=hp - before, half=half_hp(character, rules),
+                        gains=[{"amount": g[0], "why": g[1]} for g in gains], capped=capped, hostile=False)]
 
 
 def _flag(campaign: Campaign, flag: str, name: str) -> bool:
@@ -138,13 +151,13 @@ def knock_out(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | N
     character = member(campaign, name)
     if character.hp > 0 or not character.alive:
         raise CharacterError(f"{name} is not at 0 HP or less and alive (HP {character.hp})")
-    roll = dice.roll("1d6", rng, label=f"{name} wakes after 1d6 hours (H-HEAL-04)")
+    roll = dice.roll("1d6", rng, label="hours")
     conditions = [*character.conditions, *([] if "UNCONSCIOUS" in character.conditions else ["UNCONSCIOUS"])]
     campaign = campaign.model_copy(update={"characters": {
         **campaign.characters, name: character.model_copy(update={"conditions": conditions})}})
     campaign, entry = schedule(campaign, "wake_up", after=roll.total * HOUR, owner=name, label=f"{name} wakes up")
-    return campaign, [Event("unconscious", name, f"unconscious at {character.hp} HP: wakes in {roll.total} hour(s)",
-                            (roll,), data={"hours": roll.total, "entry": entry})]
+    return campaign, [fact(UNCONSCIOUS, character, (roll,), ("H-HEAL-04",), hp=character.hp, hours=roll.total,
+                           entry=entry)]
 
 
 @handler("wake_up")
@@ -155,9 +168,7 @@ def _wake_up(fire: Fire) -> None:
     kept = [c for c in character.conditions if c != "UNCONSCIOUS"]
     helpless = [c for c in HELPLESS if c not in kept] if character.hp <= 0 else []
     fire.put(character.model_copy(update={"conditions": kept + helpless}))
-    what = "wakes up" + (": cannot stand or carry gear, can talk and crawl 10' while HP ≤ 0 (H-HEAL-04)"
-                         if character.hp <= 0 else "")
-    stamp(fire, [Event("wake_up", character.name, what, data={"hp": character.hp})])
+    stamp(fire, [fact(WAKE_UP, character, (), ("H-HEAL-04",), hp=character.hp, helpless=character.hp <= 0)])
 
 
 # -- the healing model, registered under its option value -----------------------------------------------------------

@@ -11,15 +11,24 @@ language can never be known this way (no roll, and no attempt is used up).
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.hazards.common import require, ruleset, state, with_state
 from furnace.rules.ruleset import Ruleset
 
 LITERACY = 7
 CLAN = {"elf": "Elvish", "dwarf": "Dwarvish", "half-orc": "Orcish"}
+# a language met in play: outcome speaks (already), magical, remembered (the one attempt made), certain (a
+# chance of 0 or less, or 6 or more: no roll) or rolled; `group` how the referee classes it (local, exotic …)
+LANGUAGE = declare("language", language="public", outcome="public", known="public", rolled="public",
+                   chance="actor", group="public", roll="actor",
+                   example={"language": "Tilean", "outcome": "rolled", "known": False, "rolled": True, "chance": 2,
+                            "group": "not-local", "roll": 3})
 
 
 def literate(character: Character) -> bool:
@@ -51,40 +60,40 @@ def know_language(character: Character, language: str, kind: str, rng: DiceSourc
     attempts = state(character).get("language_attempts", {})
     known = {lang.lower() for lang in character.languages}
     if language.lower() in known:
-        return character, [Event("language", character.name, f"already speaks {language}",
-                                 data={"language": language, "known": True, "rolled": False})]
+        return character, [fact(LANGUAGE, character, (), ("H-LANG-01",), language=language, outcome="speaks",
+                                known=True, rolled=False)]
     if language.lower() in attempts:
-        return character, [_remembered(character, language, attempts[language.lower()])]
+        return character, [_attempted(character, language, "remembered", (), attempts[language.lower()])]
     chance = chance_in_6(character.mod("INT"), kind, rules)
     if chance is None:
-        return character, [Event("language", character.name, f"{language} is magical: it cannot be known this way "
-                                 "(H-LANG-03)", data={"language": language, "known": False, "rolled": False})]
+        return character, [fact(LANGUAGE, character, (), ("H-LANG-03",), language=language, outcome="magical",
+                                known=False, rolled=False, group=kind)]
     return _attempt(character, language, kind, chance, rng)
-
-
-def _remembered(character: Character, language: str, attempt: dict[str, object]) -> Event:
-    word = "knows" if attempt["known"] else "does not know"
-    return Event("language", character.name, f"{word} {language}: the one attempt was already made (H-LANG-03)",
-                 data={"language": language, "rolled": False, **attempt})
 
 
 def _attempt(character: Character, language: str, kind: str, chance: int, rng: DiceSource,
              ) -> tuple[Character, list[Event]]:
     rolls: tuple[dice.RollResult, ...] = ()
     if chance <= 0 or chance >= 6:
-        success, how = chance >= 6, f"{chance} in 6: no roll needed (AMB-78)"
+        success = chance >= 6
     else:
-        roll = dice.roll("1d6", rng, label=f"{character.name} knows {language}? ({kind}, {chance} in 6)")
+        roll = dice.roll("1d6", rng, label="language")
         rolls, success = (roll,), roll.total <= chance
-        how = f"1d6 {roll.total} {'≤' if success else '>'} {chance}"
     attempt = {"known": success, "chance": chance, "kind": kind, "roll": rolls[0].total if rolls else None}
     attempts = {**state(character).get("language_attempts", {}), language.lower(): attempt}
     after = with_state(character, language_attempts=attempts)
     if success:
         after = after.model_copy(update={"languages": [*after.languages, language]})
-    word = "knows" if success else "does not know"
-    return after, [Event("language", character.name, f"{word} {language}: {how}", rolls,
-                         data={"language": language, "rolled": bool(rolls), **attempt})]
+    return after, [_attempted(character, language, "rolled" if rolls else "certain", rolls, attempt)]
+
+
+def _attempted(character: Character, language: str, outcome: str, rolls: tuple[dice.RollResult, ...],
+               attempt: dict[str, Any]) -> Event:
+    """The fact of an attempt (made now, or remembered): known or not, the chance, the roll."""
+    cite = ("H-LANG-03", "AMB-78") if outcome == "certain" else ("H-LANG-03",)
+    return fact(LANGUAGE, character, rolls, cite, language=language, outcome=outcome, rolled=bool(rolls),
+                known=bool(attempt.get("known")), chance=attempt.get("chance"), group=attempt.get("kind"),
+                roll=attempt.get("roll"))
 
 
 def language_kinds(rules: Ruleset | None = None) -> list[str]:

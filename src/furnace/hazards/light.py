@@ -13,12 +13,21 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from furnace.errors import FurnaceError
-from furnace.events import Event
-from furnace.hazards.common import require, ruleset, stamp
+from furnace.events import Event, declare
+from furnace.hazards.common import about, require, ruleset, stamp
 from furnace.play.clock import Campaign, Fire, Scheduled, cancel, handler, schedule, unit_seconds
 from furnace.rules.ruleset import Ruleset
 
 OIL = "oil"
+
+# the facts of light, and who may know each value
+LIGHT = declare("light", source="public", radius_ft="public", turns="public", minutes="public", refuel="public",
+                entry="referee", needs_owner="referee",
+                example={"source": "torch", "radius_ft": 30, "turns": 6, "minutes": 60, "refuel": True})
+SNUFF = declare("snuff", source="public", turns_left="public", example={"source": "torch", "turns_left": 4.5})
+LIGHT_OUT = declare("light_out", source="public", example={"source": "lantern"})
+LIGHT_REFUEL = declare("light_refuel", source="public", turns="public", flasks_left="public",
+                       example={"source": "lantern", "turns": 24, "flasks_left": 1})
 
 
 class LightSource(NamedTuple):
@@ -51,9 +60,8 @@ def light(campaign: Campaign, owner: str, source: str, rules: Ruleset | None = N
     data = {"source": lit.name, "radius_ft": lit.radius_ft, "refuel": refuel, "needs_owner": False}
     campaign, entry = schedule(campaign, "light_out", after=seconds, owner=owner, label=f"{owner}'s {lit.name}",
                                data=data)
-    return campaign, [Event("light", owner, f"lights a {lit.name}: {lit.radius_ft}' radius, burns {burn:g} "
-                            f"exploration turns ({seconds // 60} minutes)", data={**data, "entry": entry,
-                                                                                  "turns": burn})]
+    return campaign, [about(LIGHT, campaign, owner, (), ("H-LIGHT-02", "H-TAB-02"), **data, entry=entry, turns=burn,
+                            minutes=seconds // 60)]
 
 
 def lights(campaign: Campaign) -> list[Scheduled]:
@@ -72,8 +80,8 @@ def snuff(campaign: Campaign, entry_id: int, rules: Ruleset | None = None) -> tu
     if entry.kind != "light_out":
         raise FurnaceError(f"clock entry {entry_id} is a {entry.kind}, not a light")
     left = (entry.at - campaign.clock.now) / unit_seconds("exploration_turn", ruleset(rules))
-    return cancel(campaign, entry_id), [Event("light", entry.owner, f"puts out the {entry.data['source']}: "
-                                              f"{left:g} turns left to burn", data={"turns_left": left, **entry.data})]
+    return cancel(campaign, entry_id), [about(SNUFF, campaign, entry.owner, (), ("AMB-81",),
+                                              **{**entry.data, "turns_left": left})]
 
 
 def _take_oil(items: list[str]) -> list[str] | None:
@@ -92,12 +100,12 @@ def _light_out(fire: Fire) -> None:
     rest = _take_oil(list(carrier.items)) if carrier and source == "lantern" and fire.entry.data.get("refuel") \
         else None
     if carrier is None or rest is None:
-        stamp(fire, [Event("light_out", owner, f"the {source} burns out (H-LIGHT-02)", data=dict(fire.entry.data))])
+        stamp(fire, [about(LIGHT_OUT, fire.campaign, owner, (), ("H-LIGHT-02",), **dict(fire.entry.data))])
         return
     fire.put(carrier.model_copy(update={"items": rest}))
     turns = light_source(source, fire.rules).turns
     fire.schedule("light_out", after=turns * unit_seconds("exploration_turn", fire.rules), owner=owner,
                   label=fire.entry.label, data=dict(fire.entry.data))
     flasks = sum(OIL in i.lower() for i in rest)
-    stamp(fire, [Event("light_refuel", owner, f"the lantern's flask runs dry: refilled from a flask of oil, "
-                       f"{turns} turns more ({flasks} flask(s) left)", data={"source": source, "flasks_left": flasks})])
+    stamp(fire, [about(LIGHT_REFUEL, fire.campaign, owner, (), ("H-LIGHT-02", "AMB-81"), source=source, turns=turns,
+                       flasks_left=flasks)])

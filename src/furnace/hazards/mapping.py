@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from furnace.characters.character import Character
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.hazards.common import require, ruleset
 from furnace.rules.ruleset import Ruleset
 
 HANDS = 2
+MAPPING = declare("mapping", can_map="public", missing="public", hands="public", holding="public",
+                  example={"can_map": False, "missing": ["ink"], "hands": 2, "holding": ["torch", "a shield"]})
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,16 @@ class MapCheck:
     mapper: str
     can_map: bool
     reasons: tuple[str, ...]
+    missing: tuple[str, ...] = ()        # paper, ink
+    hands: int = 0                       # hands busy (at most 2)
+    holding: tuple[str, ...] = ()        # what keeps them busy
+    player: str = ""
 
     def event(self) -> Event:
-        what = "can map" if self.can_map else "cannot map: " + "; ".join(self.reasons)
-        return Event("mapping", self.mapper, f"{what} (H-MAP-01)", data={"can_map": self.can_map,
-                                                                        "reasons": list(self.reasons)})
+        """The fact of the check: can she map, and if not what she lacks and what fills her hands."""
+        return Event(MAPPING, self.mapper, (), (), {"can_map": self.can_map, "missing": list(self.missing),
+                                                    "hands": self.hands, "holding": list(self.holding)},
+                     ("H-MAP-01",), {self.mapper: Part(self.mapper, "pc", self.player)})
 
 
 def _hands(character: Character, held: Sequence[str]) -> int:
@@ -40,10 +47,12 @@ def can_map(character: Character, held: Sequence[str] = (), rules: Ruleset | Non
     """H-MAP-01: paper and ink among the items, and both hands free."""
     require(ruleset(rules), "hazards_mapping", "H-MAP-01", "the mapping rule")
     items = " | ".join(character.items).lower()
-    reasons = [f"no {what}" for what in ("paper", "ink") if what not in items and
+    missing = [what for what in ("paper", "ink") if what not in items and
                not (what == "paper" and "parchment" in items)]
-    used = _hands(character, held)
+    reasons = [f"no {what}" for what in missing]
+    used = min(_hands(character, held), HANDS)
+    holding = [*held, *(["a shield"] if character.shield else [])] if used else []
     if used:
-        holding = [*held, *(["a shield"] if character.shield else [])]
-        reasons.append(f"{min(used, HANDS)} hand(s) busy with {', '.join(holding)}")
-    return MapCheck(character.name, not reasons, tuple(reasons))
+        reasons.append(f"{used} {'hand' if used == 1 else 'hands'} busy with {', '.join(holding)}")
+    return MapCheck(character.name, not reasons, tuple(reasons), tuple(missing), used, tuple(holding),
+                    character.player or "")

@@ -17,15 +17,34 @@ from __future__ import annotations
 from typing import Any
 
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
-from furnace.hazards.common import counted, hazard_save, member, ruleset, save_event, stamp, state, with_state
+from furnace.events import Event, declare
+from furnace.hazards.common import (
+    about,
+    counted,
+    declare_save,
+    hazard_save,
+    member,
+    ruleset,
+    save_event,
+    stamp,
+    state,
+    with_state,
+)
 from furnace.hazards.scores import kill, lose, set_score
 from furnace.play.clock import DAY, Campaign, Fire, handler, schedule
 from furnace.rules.ruleset import Ruleset
 
 WELL = {"ate": True, "drank": True, "slept_hours": 8}
 MIN_SLEEP = 4
+
+# the facts of hunger, thirst and sleep, and who may know each value
+NEEDS = declare("needs", entry="referee")
+HUNGER_SAVE = declare_save("hunger_save")
+THIRST_SAVE = declare_save("thirst_save")
+SLEEP = declare("sleep", hours="actor", penalty_before="actor", penalty="actor", percent="actor",
+                example={"hours": 3, "penalty_before": -1, "penalty": -2, "percent": -20})
 
 
 def needs(character: Character) -> dict[str, Any]:
@@ -46,8 +65,7 @@ def schedule_daily_needs(campaign: Campaign, name: str, rules: Ruleset | None = 
     member(campaign, name)
     campaign, entry = schedule(campaign, "daily_needs", after=DAY, owner=name, every=DAY,
                                label=f"{name}: food, water and sleep")
-    return campaign, [Event("needs", name, "food, water and sleep are counted every 24 hours (H-STARV-01)",
-                            data={"entry": entry})]
+    return campaign, [about(NEEDS, campaign, name, (), ("H-STARV-01",), entry=entry)]
 
 
 def daily_needs(character: Character, rng: DiceSource, rules: Ruleset | None = None,
@@ -75,7 +93,8 @@ def _deprived(character: Character, want: str, rng: DiceSource, rules: Ruleset) 
         return character, []
     rule = "H-STARV-02" if want == "hunger" else "H-STARV-03"
     result = hazard_save(character, "poison", rng, rules, f"a day without {'food' if want == 'hunger' else 'water'}")
-    events = [save_event(f"{want}_save", character, result, f"{want} save ({rule})", rule=rule)]
+    events = [save_event(HUNGER_SAVE if want == "hunger" else THIRST_SAVE, character, result, "poison", rules,
+                         (rule,))]
     character, luck_events = counted(character, result, rules)
     events += luck_events
     if result.success:
@@ -86,17 +105,17 @@ def _deprived(character: Character, want: str, rng: DiceSource, rules: Ruleset) 
     character = with_state(character, failed_deprivation_saves=failures)
     limit = int(rules.tables.get("deprivation").lookup("third-failure").data["failed_saves"])
     if failures >= limit and character.alive:
-        character, died = kill(character, f"{failures} failed deprivation saves (H-STARV-04, AMB-75)")
+        character, died = kill(character, "deprivation", ("H-STARV-04", "AMB-75"), failures=failures)
         events += died
     return character, events
 
 
 def _cost(character: Character, want: str, rules: Ruleset) -> tuple[Character, list[Event]]:
     if want == "hunger":
-        return lose(character, "CON", 1, rules, "a day without food (H-STARV-02)", "deprivation")
+        return lose(character, "CON", 1, rules, "a day without food", "deprivation", ("H-STARV-02",))
     con = character.scores["CON"]
     half = con // 2 if rules["dehydration_rounding"] == "floor" else -(-con // 2)
-    return set_score(character, "CON", half, rules, "a day without water: halved (H-STARV-03)", "deprivation")
+    return set_score(character, "CON", half, rules, "a day without water: halved", "deprivation", ("H-STARV-03",))
 
 
 def _count_failure(character: Character, want: str, rules: Ruleset) -> int:
@@ -111,13 +130,11 @@ def _sleep(character: Character, hours: float, least: float = MIN_SLEEP) -> tupl
     if hours >= least:
         if not days:
             return character, []
-        return with_state(character, short_sleep_days=0), [Event(
-            "sleep", character.name, f"sleeps {hours:g} hours: the penalty of {-days} is gone (H-SLEEP-01)",
-            before=-days, after=0)]
+        return with_state(character, short_sleep_days=0), [fact(SLEEP, character, (), ("H-SLEEP-01",), hours=hours,
+                                                                penalty_before=-days, penalty=0, percent=0)]
     after = with_state(character, short_sleep_days=days + 1)
-    return after, [Event("sleep", character.name, f"only {hours:g} hours of sleep: {-(days + 1)} to all rolls "
-                         f"({-10 * (days + 1)}% on d%) (H-SLEEP-01)", before=-days, after=-(days + 1),
-                         data={"penalty": -(days + 1), "percent": -10 * (days + 1)})]
+    return after, [fact(SLEEP, character, (), ("H-SLEEP-01", "AMB-76"), hours=hours, penalty_before=-days,
+                        penalty=-(days + 1), percent=-10 * (days + 1))]
 
 
 @handler("daily_needs")

@@ -16,12 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.hazards.common import (
     Category,
     counted,
+    declare_save,
     hazard_save,
     member,
     require,
@@ -35,6 +37,14 @@ from furnace.hazards.scores import Loss, kill, lose, set_score, take_damage
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset
+
+# the facts of drink, drugs and poison, and who may know each value
+POISON_SAVE = declare_save("poison_save", toxin="public", example={"toxin": "asp venom"})
+DRUG = declare("drug", toxin="public", example={"toxin": "dreamweed"})
+POISON = declare("poison", toxin="public", effect="public", condition="public", amount="actor",
+                 example={"toxin": "black lotus", "effect": "condition", "condition": "UNCONSCIOUS", "amount": 0})
+DRUNK = declare("drunk", dex="actor", dex_mod="actor", saves="public", example={"dex": 2, "dex_mod": 0, "saves": -2})
+SOBER = declare("sober")
 
 
 class ToxinEffect(BaseModel):
@@ -70,10 +80,11 @@ def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset |
         return character, []
     events: list[Event] = []
     if intentional and toxin.drug:
-        events.append(Event("drug", character.name, f"takes {toxin.name} on purpose: no save (H-DRUG-01)"))
+        events.append(fact(DRUG, character, (), ("H-DRUG-01",), toxin=toxin.name))
     else:
         result = hazard_save(character, toxin.save_category, rng, rules, toxin.name, dc=toxin.dc)
-        events.append(save_event("poison_save", character, result, toxin.name, toxin=toxin.name))
+        cite = ("H-DRUG-01",) if toxin.drug else ("H-POIS-01",) + (("AMB-82",) if toxin.dc is not None else ())
+        events.append(save_event(POISON_SAVE, character, result, toxin.save_category, rules, cite, toxin=toxin.name))
         character, luck_events = counted(character, result, rules)
         events += luck_events
         if result.success:
@@ -84,20 +95,22 @@ def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset |
 
 def _suffer(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
     effect = toxin.effect
+    cite = ("H-DRUG-01",) if toxin.drug else ("H-POIS-01",)
     if effect.kind == "death":
-        return kill(character, f"{toxin.name} (H-POIS-01)")
+        return kill(character, "poison", cite, toxin=toxin.name)
     if effect.kind == "condition":
         name = (effect.condition or "UNCONSCIOUS").upper()
         after = character.model_copy(update={"conditions": [*character.conditions, name]})
-        return after, [Event("condition", character.name, f"{toxin.name}: {name}", data={"condition": name})]
+        return after, [fact(POISON, character, (), cite, toxin=toxin.name, effect="condition", condition=name)]
     if effect.kind == "ability_loss":
         if effect.ability is None:
             raise FurnaceError(f"{toxin.name}: an ability_loss effect names its ability")
         loss: Loss = "permanent" if effect.permanent else "temporary"
-        return lose(character, effect.ability, effect.amount, rules, toxin.name, loss)
-    roll = dice.roll(effect.dice or str(effect.amount), rng, label=f"{toxin.name} damage")
+        return lose(character, effect.ability, effect.amount, rules, toxin.name, loss, cite)
+    roll = dice.roll(effect.dice or str(effect.amount), rng, label="DAM")
     after, events = take_damage(character, roll.total, rules, toxin.name)
-    return after, [Event("poison", character.name, f"{toxin.name} deals {roll.total}", (roll,)), *events]
+    return after, [fact(POISON, character, (roll,), cite, toxin=toxin.name, effect="damage", amount=roll.total),
+                   *events]
 
 
 # -- alcohol (H-DRUG-02) ---------------------------------------------------------------------------------------
@@ -110,12 +123,12 @@ def make_drunk(character: Character, rules: Ruleset | None = None) -> tuple[Char
     after = character.model_copy(update={"conditions": [*character.conditions, "DRUNK"]})
     if rules["drunk_dex_penalty"] == "modifier":
         after = with_state(after, drunk={"dex_mod": -2})
-        return after, [Event("drunk", character.name, "drunk: −2 DEX modifier and −2 to saves (H-DRUG-02)")]
+        return after, [fact(DRUNK, character, (), ("H-DRUG-02", "AMB-80"), dex=0, dex_mod=-2, saves=-2)]
     dex = character.scores["DEX"]
     lowered = dex - max(1, dex - 2)
-    after, events = set_score(after, "DEX", dex - lowered, rules, "drunk (H-DRUG-02)", "passing")
+    after, events = set_score(after, "DEX", dex - lowered, rules, "drunk", "passing", ("H-DRUG-02",))
     after = with_state(after, drunk={"dex": lowered})
-    return after, [Event("drunk", character.name, f"drunk: DEX −{lowered} and −2 to saves (H-DRUG-02)"), *events]
+    return after, [fact(DRUNK, character, (), ("H-DRUG-02", "AMB-80"), dex=lowered, dex_mod=0, saves=-2), *events]
 
 
 def sober_up(character: Character, rules: Ruleset | None = None) -> tuple[Character, list[Event]]:
@@ -126,9 +139,10 @@ def sober_up(character: Character, rules: Ruleset | None = None) -> tuple[Charac
     back = int(state(character).get("drunk", {}).get("dex", 0))
     after = with_state(character.model_copy(update={"conditions": [c for c in character.conditions
                                                                     if c != "DRUNK"]}), drunk={})
-    events = [Event("sober", character.name, "sobers up")]
+    events = [fact(SOBER, character, (), ("H-DRUG-02", "AMB-80"))]
     if back and after.alive:
-        after, restored = set_score(after, "DEX", after.scores["DEX"] + back, rules, "sober again", "passing")
+        after, restored = set_score(after, "DEX", after.scores["DEX"] + back, rules, "sober again", "passing",
+                                    ("H-DRUG-02",))
         events += restored
     return after, events
 

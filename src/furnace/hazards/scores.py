@@ -8,33 +8,54 @@ drugs) and `deprivation_loss` (hunger and thirst, back twice as fast, H-STARV-05
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from furnace.characters.abilities import modifier
 from furnace.characters.character import ABSOLUTE_CAP, Character
-from furnace.events import Event
+from furnace.characters.facts import fact
+from furnace.events import Event, declare
 from furnace.hazards.common import state, with_state
+from furnace.play.apply import ABILITY
+from furnace.play.death import DAMAGE, DEATH
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset
 
 Loss = Literal["permanent", "temporary", "deprivation", "passing"]   # passing: undone by its cause (drink)
 BUCKETS = {"temporary": "temporary_loss", "deprivation": "deprivation_loss"}
 
+# the facts of this module (besides the engine's "ability", "damage" and "death"), and who may know each value
+CON_HP = declare("con_hp", delta="actor", dice="actor", hp_before="actor", hp_after="actor",
+                 hp_max_before="actor", hp_max_after="actor",
+                 example={"delta": -1, "dice": 3, "hp_before": 15, "hp_after": 12, "hp_max_before": 20,
+                          "hp_max_after": 17})
+RECOVERY = declare("recovery", ability="public", before="actor", after="actor", back="actor", weeks="public",
+                   bucket="referee", example={"ability": "CON", "before": 6, "after": 8, "back": 2,
+                                              "bucket": "deprivation_loss"})
+UNCONSCIOUS = declare("unconscious", hp="actor", hours="actor", wake_dice="public", entry="referee",
+                      example={"hp": -1, "hours": 4, "wake_dice": ""})
+
+
+HAZARDS_FLOOR = -3                   # H-DMG-03: dead at −3 HP under the hazards death model
+HAZARDS_DEATH = "hazards_threshold"  # that cause of death's code
+
 
 def _mod(score: int) -> int | None:
     return None if score <= 0 else modifier(score)
 
 
-def kill(character: Character, how: str) -> tuple[Character, list[Event]]:
+def kill(character: Character, cause: str, rules: tuple[str, ...] = (), **why: Any) -> tuple[Character, list[Event]]:
+    """She dies of `cause` (a cause of death's code: ability_zero, threshold, poison, deprivation …), the values
+    that explain it in the fact; her `dead` is the cause."""
     if not character.alive:
         return character, []
-    died = Event("death", character.name, f"dies: {how}", data={"how": how})
-    return character.model_copy(update={"dead": how}), [died]
+    died = fact(DEATH, character, (), rules, cause=cause, **why)
+    return character.model_copy(update={"dead": cause}), [died]
 
 
 def set_score(character: Character, ability: Ability, score: int, rules: Ruleset, why: str,
-              loss: Loss = "permanent") -> tuple[Character, list[Event]]:
-    """H-ABIL-01..03: the new score, its modifier, HP under con_change_hp, and death at 0."""
+              loss: Loss = "permanent", cite: tuple[str, ...] = ()) -> tuple[Character, list[Event]]:
+    """H-ABIL-01..03: the new score, its modifier, HP under con_change_hp, and death at 0. `why` is the cause in
+    a few words (a disease's name, "aging"), `cite` the rules it carries out."""
     if not character.alive:
         return character, []
     score = max(0, min(ABSOLUTE_CAP, score))
@@ -42,12 +63,10 @@ def set_score(character: Character, ability: Ability, score: int, rules: Ruleset
     old, new = _mod(before), _mod(score)
     after = _track(character.model_copy(update={"scores": {**character.scores, ability: score}}),
                    ability, before - score, loss)
-    what = f"{ability} {before} → {score} ({why})"
-    what += f", modifier {old:+d} → {new:+d}" if new is not None and old is not None and old != new else ""
-    events = [Event("ability", character.name, what, before=before, after=score,
-                    data={"ability": ability, "loss": loss, "modifier_before": old, "modifier_after": new})]
+    events = [fact(ABILITY, character, (), (*cite, "H-ABIL-01"), ability=ability, loss=loss, amount=before - score,
+                   before=before, after=score, modifier_before=old, modifier_after=new, why=why)]
     if score == 0:
-        after, died = kill(after, f"{ability} fell to 0 (H-ABIL-03)")
+        after, died = kill(after, "ability_zero", ("H-ABIL-03",), ability=ability)
         return after, events + died
     if ability == "CON" and old is not None and new is not None and old != new:
         after, hp = _con_hp(after, new - old, rules)
@@ -72,14 +91,13 @@ def _con_hp(character: Character, delta: int, rules: Ruleset) -> tuple[Character
     change = delta * dice_rolled
     hp, hp_max = character.hp + change, max(0, character.hp_max + change)
     after = character.model_copy(update={"hp": min(hp, hp_max), "hp_max": hp_max})
-    return after, [Event("hp", character.name, f"CON modifier {delta:+d} × {dice_rolled} HD: HP {character.hp} → "
-                         f"{after.hp}, max {character.hp_max} → {hp_max} (H-ABIL-02)",
-                         before=character.hp, after=after.hp)]
+    return after, [fact(CON_HP, character, (), ("H-ABIL-02",), delta=delta, dice=dice_rolled, hp_before=character.hp,
+                        hp_after=after.hp, hp_max_before=character.hp_max, hp_max_after=hp_max)]
 
 
 def lose(character: Character, ability: Ability, amount: int, rules: Ruleset, why: str,
-         loss: Loss = "permanent") -> tuple[Character, list[Event]]:
-    return set_score(character, ability, character.scores[ability] - amount, rules, why, loss)
+         loss: Loss = "permanent", cite: tuple[str, ...] = ()) -> tuple[Character, list[Event]]:
+    return set_score(character, ability, character.scores[ability] - amount, rules, why, loss, cite)
 
 
 def recover(character: Character, weeks: int, rules: Ruleset, fed: bool = True) -> tuple[Character, list[Event]]:
@@ -96,9 +114,9 @@ def recover(character: Character, weeks: int, rules: Ruleset, fed: bool = True) 
             character = with_state(character, **{bucket: {k: v for k, v in losses.items() if v}})
             before = character.scores[ability]
             character = character.model_copy(update={"scores": {**character.scores, ability: before + back}})
-            events.append(Event("ability", character.name, f"{ability} {before} → {before + back}: {back} point(s) "
-                                f"back after {weeks} week(s) of rest", before=before, after=before + back,
-                                data={"ability": ability, "recovered": back, "bucket": bucket}))
+            rule = "H-STARV-05" if bucket == "deprivation_loss" else "H-HEAL-06"
+            events.append(fact(RECOVERY, character, (), (rule, "H-HEAL-08"), ability=ability, before=before,
+                               after=before + back, back=back, weeks=weeks, bucket=bucket))
     if not state(character).get("deprivation_loss"):
         character = with_state(character, failed_deprivation_saves=0)
     return character, events
@@ -111,13 +129,17 @@ def take_damage(character: Character, amount: int, rules: Ruleset, why: str) -> 
         return character, []
     hp = character.hp - amount
     after = character.model_copy(update={"hp": hp})
-    events = [Event("damage", character.name, f"takes {amount} from {why}: HP {character.hp} → {hp}",
-                    before=character.hp, after=hp, data={"amount": amount})]
-    floor = -3 if rules["death_model"] == "hazards" else -(3 + character.level + character.mod("CON"))
-    if rules["death_model"] != "middle-sea" and hp <= floor:
-        after, died = kill(after, f"HP {hp}, at or below {floor}")
+    events = [fact(DAMAGE, character, (), ("H-DMG-01",), amount=amount, hp_before=character.hp, hp_after=hp,
+                   hp_max=character.hp_max, means=why)]
+    if rules["death_model"] == "hazards" and hp <= HAZARDS_FLOOR:
+        after, died = kill(after, HAZARDS_DEATH, ("H-DMG-03",), hp=hp, threshold=HAZARDS_FLOOR)
+        return after, events + died
+    threshold = -(3 + character.level + character.mod("CON"))
+    if rules["death_model"] not in ("hazards", "middle-sea") and hp <= threshold:
+        after, died = kill(after, "threshold", ("F-DEATH-02",), hp=hp, level=character.level,
+                           con=character.mod("CON"), threshold=threshold)
         return after, events + died
     if hp <= 0 and "UNCONSCIOUS" not in after.conditions:
         after = after.model_copy(update={"conditions": [*after.conditions, "UNCONSCIOUS"]})
-        events.append(Event("unconscious", character.name, f"drops at {hp} HP: unconscious (H-DMG-02)"))
+        events.append(fact(UNCONSCIOUS, character, (), ("H-DMG-02",), hp=hp))
     return after, events

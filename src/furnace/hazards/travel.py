@@ -19,13 +19,21 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.hazards.common import require, ruleset
 from furnace.play.clock import Campaign, advance
 from furnace.rules.ruleset import Ruleset
 
 HEADINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 FLAG = "travel"                      # where a Campaign keeps the party's travel state (campaign.flags)
+
+# the facts of travel: the day the party sees, and the referee's secret lost check
+TRAVEL = declare("travel", day="public", heading="public", wilderness="public",
+                 example={"day": 2, "heading": "S", "wilderness": False})
+LOST_CHECK = declare("lost_check", day="referee", outcome="referee", total="referee", intended="referee",
+                     actual="referee", lost="referee", hidden="referee",
+                     example={"day": 3, "outcome": "off_course", "total": 1, "intended": "S", "actual": "SW",
+                              "lost": True, "hidden": True})
 
 
 class TravelError(FurnaceError):
@@ -69,7 +77,7 @@ S = TypeVar("S", Campaign, TravelState)
 
 def drift(heading: str, rng: DiceSource) -> tuple[str, dice.RollResult]:
     """H-TRAV-03: one compass point off (45°): 1d2, 1 → the next point anticlockwise, 2 → clockwise."""
-    roll = dice.roll("1d2", rng, label=f"which way off course from {heading} (1: anticlockwise, 2: clockwise)")
+    roll = dice.roll("1d2", rng, label="drift")
     i = HEADINGS.index(heading)
     return HEADINGS[(i + (-1 if roll.total == 1 else 1)) % len(HEADINGS)], roll
 
@@ -78,29 +86,31 @@ def travel_day(party: TravelState, rng: DiceSource, rules: Ruleset, wilderness: 
                ) -> tuple[TravelState, list[Event]]:
     """One day of travel: the secret lost roll in the wilderness (H-TRAV-02), none on a trail (H-TRAV-01)."""
     party = party.model_copy(update={"day": party.day + 1})
-    shown = Event("travel", "party", f"travel day {party.day}, heading {party.intended}"
-                  + ("" if wilderness else " along a trail, road or landmark"),
-                  data={"day": party.day, "heading": party.intended, "wilderness": wilderness})
+    shown = Event(TRAVEL, "", (), (), {"day": party.day, "heading": party.intended, "wilderness": wilderness},
+                  ("H-TRAV-02",) if wilderness else ("H-TRAV-01",))
     if not wilderness:
-        return party, [shown, Event("lost_check", "referee", "no lost roll on a trail, road or landmark (H-TRAV-01)",
-                                    data={"hidden": True, "day": party.day})]
+        return party, [shown, _check(party, "trail", ("H-TRAV-01",))]
     if party.lost:
-        return party, [shown, Event("lost_check", "referee", f"still off course: heading {party.actual}, not "
-                                    f"{party.intended} (no roll until the referee clears it, AMB-70)",
-                                    data={"hidden": True, "day": party.day, "actual": party.actual})]
+        return party, [shown, _check(party, "still_lost", ("AMB-70",), intended=party.intended,
+                                     actual=party.actual)]
     return _lost_roll(party, shown, rng)
 
 
+def _check(party: TravelState, outcome: str, rules: tuple[str, ...], rolls: tuple[dice.RollResult, ...] = (),
+           **data: object) -> Event:
+    """The referee's lost check of the day: hidden from the players (its roll too)."""
+    return Event(LOST_CHECK, "", (), rolls, {"hidden": True, "day": party.day, "outcome": outcome, **data}, rules,
+                 audience="referee")
+
+
 def _lost_roll(party: TravelState, shown: Event, rng: DiceSource) -> tuple[TravelState, list[Event]]:
-    roll = dice.roll("1d6", rng, label=f"lost check, day {party.day} (1 = off course; the referee rolls in secret)")
+    roll = dice.roll("1d6", rng, label="lost")
     if roll.total != 1:
-        return party, [shown, Event("lost_check", "referee", f"on course ({roll.total})", (roll,),
-                                    data={"hidden": True, "day": party.day, "lost": False})]
+        return party, [shown, _check(party, "on_course", ("H-TRAV-02",), (roll,), lost=False, total=roll.total)]
     actual, way = drift(party.intended, rng)
     after = party.model_copy(update={"actual": actual})
-    return after, [shown, Event("lost_check", "referee", f"off course: the party believes it heads {party.intended} "
-                                f"but goes {actual} (H-TRAV-03)", (roll, way), before=party.intended, after=actual,
-                                data={"hidden": True, "day": party.day, "lost": True, "actual": actual})]
+    return after, [shown, _check(party, "off_course", ("H-TRAV-02", "H-TRAV-03"), (roll, way), lost=True,
+                                 total=roll.total, intended=party.intended, actual=actual)]
 
 
 def travel(party: S, days: int, rng: DiceSource, rules: Ruleset | None = None, wilderness: bool = True,

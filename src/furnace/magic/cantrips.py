@@ -22,9 +22,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
+from furnace.characters.facts import fact
 from furnace.characters.markers import casting_refusal
 from furnace.errors import DataFileError, IllegalActionError, UnknownNameError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.magic.mishaps import lockouts
 from furnace.magic.spells import SPELL_DIE
 from furnace.rules.datafile import read_yaml
@@ -34,6 +35,9 @@ from furnace.rules.ruleset import Ruleset, load_ruleset
 ALLOWED_EFFECTS = frozenset({"damage", "condition", "modifier", "nothing", "referee_prompt"})
 MAX_CANTRIPS = 200
 CANTRIPS_KNOWN = 2          # F-MU-06: a Magic-user's cantrips
+# a cantrip cast, in a fight or out of one (where the creature it is aimed at is a name, `target`)
+CANTRIP = declare("cantrip", targets=1, cantrip="actor", text="actor", target="public",
+                  example={"cantrip": "Spark", "text": "a spark leaps to the target: 1 fire DAM", "target": "Goblin"})
 
 
 class Cantrip(BaseModel):
@@ -181,10 +185,7 @@ class CantripCast:
     cantrip: Cantrip
     target: str | None
     effects: tuple[Effect, ...]
-    events: tuple[Event, ...]
-
-    def explain(self) -> str:
-        return "\n".join(e.explain() for e in self.events)
+    events: tuple[Event, ...]      # facts: told by furnace.render.story
 
 
 def cast_cantrip(character: Character, name: str, rules: Ruleset | None = None, *, target: str | None = None,
@@ -197,9 +198,8 @@ def cast_cantrip(character: Character, name: str, rules: Ruleset | None = None, 
                       barred=barred_targets(character), target=target, armor=armor_refusal(character, rules))
     if refusal:
         raise IllegalActionError(refusal)
-    on = f" on {target}" if target else ""
-    event = Event("cantrip", character.name, f"casts the cantrip {cantrip.name}{on} (no SPELLCHECK, F-MU-06): "
-                  f"{cantrip.text}")
+    aimed = {"target": target} if target else {}
+    event = fact(CANTRIP, character, (), ("F-MU-06",), cantrip=cantrip.name, text=cantrip.text, **aimed)
     return CantripCast(character, cantrip, target, tuple(cantrip.effects_under(rules)), (event,))
 
 

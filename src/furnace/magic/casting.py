@@ -14,20 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
-from furnace.dice import DiceSource
+from furnace.dice import DiceSource, RollResult
 from furnace.errors import IllegalActionError
-from furnace.events import Event
+from furnace.events import Audience, Event, Part, declare
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import armor_refusal
 from furnace.magic.items import renew_uses
 from furnace.magic.mishaps import Loosed, lockouts, loose, spell_effects, until_rest_line
 from furnace.magic.spellcheck import Spellcheck, spellcheck
-from furnace.magic.spells import Cast, Spell, cast, get_spell
+from furnace.magic.spells import WONDER_SL, Cast, Spell, cast, get_spell
 from furnace.play import registry
+from furnace.play.apply import SAVE
 from furnace.play.checks import Modifier
+from furnace.play.death import DAMAGE
 from furnace.play.rest import heal_by_magic, pool_size, spend_hit_die
 from furnace.rules.effects import Ability, Condition, Damage, Save, SpellEffect
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -37,6 +40,59 @@ CASTERS: dict[str, Ability] = {"Cleric": "WIS", "Magic-user": "INT"}
 DEPLETION_AFTER = 4
 CANTRIPS_KNOWN = _cantrips.CANTRIPS_KNOWN
 LOCKOUTS = ("CANT_CAST", "DEPLETED")
+
+# The facts of casting, in a fight (`furnace.magic.fight`) and out of one, and who may know each value: the
+# caster's numbers are known as she is (a PC's by the table, a monster's by the referee).
+SPELLCHECK = declare(
+    "spellcheck", targets=1, spell="actor", prayer="public", condition="public", ability="public", natural="actor",
+    total="actor", rolled="actor", crit="public", crit_bonus="actor", state="actor", sl_from="actor", shift="actor",
+    luck_dice="actor", luck_before="actor", luck_after="actor", sl_before="actor", sl_after="actor",
+    low_total="public", sl="actor", band="actor", success="public", mishap="public", needed="public", dc="public",
+    room_dc="public", easy="public", hard="public", dc_repeats="public", dc_capped="public", spell_dice="actor",
+    wonder="public",
+    example={"spell": "Fireball", "prayer": "", "condition": "", "ability": "INT", "natural": 15, "total": 19,
+             "rolled": 15, "crit": False, "state": [[-2, "short of sleep"]], "low_total": False, "sl": 2,
+             "band": 2, "success": True, "mishap": False, "needed": 12, "dc": 12, "room_dc": 12,
+             "easy": ["scroll (Wizard)"], "hard": [], "dc_repeats": [], "dc_capped": False, "spell_dice": 2,
+             "wonder": False})
+SPELL = declare("spell", spell="actor", sl="actor", text="actor", crit_dice="actor", crit_damage="public",
+                example={"spell": "Fireball", "sl": 2, "text": "1d6 fire DAM to the target and all CLOSE to it",
+                         "crit_dice": "2d6", "crit_damage": True})
+MISHAP = declare("mishap", spell="actor", table="public", title="public", total="actor", row="actor", text="actor",
+                 example={"spell": "Fireball", "table": "mishap-fireball", "title": "Fireball mishap table",
+                          "total": 3, "row": "3", "text": "The caster takes 1d6 fire DAM"})
+DISAPPROVAL = declare("disapproval", spell="actor", range="actor", total="actor", row="actor", text="actor",
+                      example={"spell": "Chill Touch", "range": 2, "total": 5, "row": "5",
+                               "text": "A sting of holy light: the cleric takes 1d4 radiant DAM"})
+DISAPPROVAL_RANGE = declare("disapproval_range", before="actor", after="actor")
+DEPLETION = declare("depletion", spells="public", total="actor", dc="public", saved="public",
+                    example={"spells": 4, "total": 9, "dc": 14, "saved": False})
+LOOSED = declare("mishap_spell", targets=1, spell="actor", sl="actor", text="actor", target="referee",
+                 creature="public", no_row="public", wonder="public",
+                 example={"spell": "Chill Touch", "sl": 3, "text": "2d8 cold DAM", "target": "m", "creature": "",
+                          "no_row": False, "wonder": False})
+LAY_ON_HANDS = declare("lay_on_hands", targets=1, total="actor", hd="public", allowed="public", pool="target",
+                       today="target", cap="target", crit_hd="public",
+                       example={"total": 16, "hd": 2, "allowed": 2, "pool": 3, "today": 0, "cap": 3, "crit_hd": 0})
+CURE_ASKED = declare("cure_asked", targets=1, condition="public", example={"condition": "broken bone"})
+CURE = declare("cure", targets=1, condition="public", cured="public",
+               example={"condition": "broken bone", "cured": True})
+EXTRA_HIT_DIE = declare("extra_hit_die", total="actor", dc="public", saved="public", before="actor", after="actor",
+                        example={"total": 12, "dc": 12, "saved": True, "before": 1, "after": 2})
+
+
+def _fact(kind: str, character: Character, rolls: Sequence[RollResult] = (), rules: Sequence[str] = (), *,
+          to: Sequence[Character] = (), audience: Audience = "all", **values: Any) -> Event:
+    """A fact of casting out of a fight: the character acts (her name is her id), on the characters `to`."""
+    cast = {c.name: Part(c.name, "pc", c.player or "") for c in (character, *to)}
+    return Event(kind, character.name, tuple(c.name for c in to), tuple(rolls), values, tuple(rules), cast, audience)
+
+
+def spellcheck_fact(character: Character, check: Spellcheck, spell: str | None = None, *,
+                    to: Sequence[Character] = (), **values: Any) -> Event:
+    """The SPELLCHECK as a fact: its numbers and outcome (`Spellcheck.values`), the spell or prayer it was for."""
+    named: dict[str, Any] = {"spell": spell} if spell else {}
+    return _fact(SPELLCHECK, character, (check.roll,), check.rules, to=to, **named, **values, **check.values)
 
 
 def casting_ability(character: Character, scroll: bool = False) -> Ability:
@@ -117,11 +173,8 @@ class Casting:
     character: Character
     cast: Cast
     mishap: TableRoll | None = None
-    events: tuple[Event, ...] = field(default=())
+    events: tuple[Event, ...] = field(default=())     # facts: told by furnace.render.story
     loosed: tuple[Loosed, ...] = field(default=())    # spells a mishap let loose (AMB-21)
-
-    def explain(self) -> str:
-        return "\n".join(e.explain() for e in self.events)
 
 
 def _scroll_difficulty(character: Character, rules: Ruleset) -> tuple[list[str], list[str]]:
@@ -149,16 +202,30 @@ def cast_spell(character: Character, name: str, rng: DiceSource, room_dc: int, r
     scroll_easy, scroll_hard = _scroll_difficulty(character, rules) if scroll else ([], [])
     check = spellcheck(rng, character.mod(ability), character.prof(rules), room_dc, rules,
                        easy=[*easy, *scroll_easy], hard=[*hard, *scroll_hard], luck_dice=luck_dice,
-                       ability=ability, label=f"{character.name} casts {spell.name}: SPELLCHECK",
+                       ability=ability, label="SPELLCHECK",
                        state=spellcheck_state(character))
     done = cast(spell, check)
-    events = [Event("spellcheck", character.name, check.explain(), (check.roll,))]
+    events = [spellcheck_fact(character, check, spell.name)]
     if done.row is not None:
-        events.append(Event("spell", character.name, f"{spell.name} SL{check.sl}: {done.row.text}"))
+        events.append(spell_fact(character, done))
     aim = _Aim(target, tuple(creatures))
     character, mishap, loosed = _natural_rolls(character, spell, check, rng, rules, events, room_dc, aim)
     character = _depletion(character, check, rng, room_dc, rules, events)
     return Casting(character, done, mishap, tuple(events), loosed)
+
+
+def spell_values(done: Cast) -> dict[str, Any]:
+    """What the spell fact keeps of a cast that bought a row: the spell, the SL, the row's text, and a natural
+    20's extra Spell Dice (F-SPELL-08)."""
+    values: dict[str, Any] = {"spell": done.spell.name, "sl": done.check.sl,
+                              "text": done.row.text if done.row is not None else ""}
+    if done.crit_dice:
+        values |= {"crit_dice": done.crit_dice, "crit_damage": done.crit_damage}
+    return values
+
+
+def spell_fact(character: Character, done: Cast) -> Event:
+    return _fact(SPELL, character, (), ("F-SPELL-08",) if done.crit_dice else (), **spell_values(done))
 
 
 def _check_known(character: Character, spell: str, scroll: bool, rules: Ruleset) -> None:
@@ -194,12 +261,30 @@ def _natural_rolls(character: Character, spell: Spell, check: Spellcheck, rng: D
             return _after_prayer(character, check, events), mishap, loosed
     if check.mishap:
         table = spell.mishap_table or "mishap"
-        rolled = rules.tables.roll(table, rng, label=f"{character.name}: mishap casting {spell.name}")
-        events.append(Event("mishap", character.name, rolled.explain(), (rolled.roll,)))
+        rolled = rules.tables.roll(table, rng, label="mishap")
+        events.append(_fact(MISHAP, character, (rolled.roll,), ("F-SPELL-10", rolled.table.id),
+                            **table_values(rolled), spell=spell.name))
         mishap = rolled
         character = _lockouts(character, rolled, rng, room_dc, rules, events, spell.name, aim.target)
         character, loosed = _loose(character, spell, rolled, rng, rules, events, aim)
     return (_after_prayer(character, check, events) if cleric else character), mishap, loosed
+
+
+def table_values(rolled: TableRoll) -> dict[str, Any]:
+    """What a fact keeps of a roll on a mishap or disapproval table: the table, the total and the row."""
+    return {"table": rolled.table.name, "title": rolled.table.title, "total": rolled.roll.total,
+            "row": rolled.row.span, "text": rolled.row.text}
+
+
+def loosed_values(done: Loosed) -> dict[str, Any]:
+    """What the mishap_spell fact keeps of a spell a mishap let loose (AMB-21)."""
+    values: dict[str, Any] = {"spell": done.spell.name, "sl": done.sl,
+                              "text": done.row.text if done.row is not None else ""}
+    if done.row is None:
+        values["no_row"] = True
+    if done.sl == WONDER_SL:
+        values["wonder"] = True
+    return values
 
 
 def _loose(character: Character, spell: Spell, rolled: TableRoll, rng: DiceSource, rules: Ruleset,
@@ -215,13 +300,17 @@ def _loose(character: Character, spell: Spell, rolled: TableRoll, rng: DiceSourc
         rolls = list(done.rolls)
         for e in done.effects:
             if isinstance(e, Damage) and e.every is None and e.target == "target" and done.target == character.name:
-                r = dice.roll(e.dice, rng, {"LVL": character.level, "PC_LVL": character.level},
-                              f"{e.dice} {e.type or ''} DAM to {character.name}".replace("  ", " "))
+                r = dice.roll(e.dice, rng, {"LVL": character.level, "PC_LVL": character.level}, "DAM")
                 rolls.append(r)
-                character = character.model_copy(update={"hp": max(-999, character.hp - r.total)})
-                events.append(Event("damage", character.name, f"the loosed {done.spell.name} deals {r.total} DAM to "
-                                    f"{character.name}: HP {character.hp + r.total} → {character.hp}", (r,)))
-        events.append(Event("mishap_spell", character.name, done.explain(), tuple(rolls)))
+                hurt = character.model_copy(update={"hp": max(-999, character.hp - r.total)})
+                events.append(_fact(DAMAGE, character, (r,), ("AMB-21",), amount=r.total, hp_before=character.hp,
+                                    hp_after=hurt.hp, hp_max=character.hp_max, means=done.spell.name, own=True))
+                character = hurt
+        if done.target == character.name:
+            aimed: dict[str, Any] = {"to": (character,)}
+        else:
+            aimed = {"creature": done.target or ""}
+        events.append(_fact(LOOSED, character, tuple(rolls), ("AMB-21",), **aimed, **loosed_values(done)))
     return character, tuple(out)
 
 
@@ -237,8 +326,10 @@ def disapproval(character: Character, rng: DiceSource, room_dc: int, rules: Rule
                 events: list[Event], prayer: str | None = None) -> tuple[Character, TableRoll]:
     """Roll 1d4 + the disapproval range on the disapproval table (F-CLR-04, D-10); lockouts stay to rest."""
     rolled = rules.tables.roll("disapproval", rng, variables={"DISAPPROVAL": character.disapproval},
-                               label=f"{character.name}: disapproval (range {character.disapproval})")
-    events.append(Event("disapproval", character.name, rolled.explain(), (rolled.roll,)))
+                               label="disapproval")
+    named: dict[str, Any] = {"spell": prayer} if prayer else {}
+    events.append(_fact(DISAPPROVAL, character, (rolled.roll,), ("F-CLR-04", rolled.table.id),
+                        range=character.disapproval, **named, **table_values(rolled)))
     return _lockouts(character, rolled, rng, room_dc, rules, events, prayer), rolled
 
 
@@ -247,7 +338,7 @@ def _after_prayer(character: Character, check: Spellcheck, events: list[Event]) 
     if check.success or character.disapproval >= 20:
         return character
     wider = character.disapproval + 1
-    events.append(Event("disapproval_range", character.name, f"disapproval range {character.disapproval} → {wider}"))
+    events.append(_fact(DISAPPROVAL_RANGE, character, (), ("F-CLR-04",), before=character.disapproval, after=wider))
     return character.model_copy(update={"disapproval": wider})
 
 
@@ -272,9 +363,9 @@ def _lockouts(character: Character, rolled: TableRoll, rng: DiceSource, room_dc:
 def _saves(character: Character, save: Save, rng: DiceSource, room_dc: int, rules: Ruleset,
            events: list[Event]) -> bool:
     ability = save.ability or "CON"
-    roll = save_roll(character, ability, rng, rules, f"{character.name} {ability} SAVE vs ROOM DC {room_dc}")
-    events.append(Event("save", character.name, f"{ability} SAVE {roll.total} vs {room_dc}: "
-                        f"{'saved' if roll.total >= room_dc else 'failed'}", (roll,)))
+    roll = save_roll(character, ability, rng, rules, f"{ability} SAVE")
+    events.append(_fact(SAVE, character, (roll,), ("AMB-20",), ability=ability, total=roll.total, dc=room_dc,
+                        saved=roll.total >= room_dc))
     return roll.total >= room_dc
 
 
@@ -301,13 +392,12 @@ def _depletion(character: Character, check: Spellcheck, rng: DiceSource, room_dc
     count = character.spells_cast + 1
     if count < DEPLETION_AFTER:
         return character.model_copy(update={"spells_cast": count})
-    save = save_roll(character, "INT", rng, rules, f"{character.name} INT SAVE vs ROOM DC {room_dc} (depletion)")
-    if save.total >= room_dc:
-        events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} holds; count reset",
-                            (save,)))
+    save = save_roll(character, "INT", rng, rules, "INT SAVE")
+    held = save.total >= room_dc
+    events.append(_fact(DEPLETION, character, (save,), ("F-MU-04",), spells=count, total=save.total, dc=room_dc,
+                        saved=held))
+    if held:
         return character.model_copy(update={"spells_cast": 0})
-    events.append(Event("depletion", character.name, f"4 spells cast: INT SAVE {save.total} fails: no casting until "
-                        "rest (F-MU-04)", (save,)))
     return character.model_copy(update={"spells_cast": 0,
                                         "until_rest": [*character.until_rest, "DEPLETED: Spell Depletion"]})
 
@@ -329,20 +419,21 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
         raise IllegalActionError("Lay on Hands on oneself is off (option loh_self)")
     _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
-                       label=f"{cleric.name} Lay on Hands: SPELLCHECK", state=spellcheck_state(cleric))
-    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+                       label="SPELLCHECK", state=spellcheck_state(cleric))
+    to = (recipient,) if recipient.name != cleric.name else ()
+    events = [spellcheck_fact(cleric, check, to=to, prayer="lay_on_hands")]
     if check.natural <= cleric.disapproval and rules["cleric_natural_1"] != "mishap":   # AMB-15 (e)
         cleric, _ = disapproval(cleric, rng, room_dc, rules, events)
     if not check.success:
         cleric = _after_prayer(cleric, check, events)
         return cleric, recipient if cleric.name != recipient.name else cleric, events
     hd = int(rules.tables.get("lay-on-hands").lookup(check.total).data.get("hd", 0))
-    if check.crit:
-        hd += int(rules["loh_nat20_extra_hd"])
+    extra = int(rules["loh_nat20_extra_hd"]) if check.crit else 0
+    hd += extra
     allowed = min(hd, recipient.hit_dice, max(0, heal_cap(recipient, rules) - recipient.healed_today))
-    events.append(Event("lay_on_hands", cleric.name, f"{check.total} → {hd} HD; {recipient.name} may spend "
-                        f"{allowed} (pool {recipient.hit_dice}, today {recipient.healed_today}/"
-                        f"{heal_cap(recipient, rules)})"))
+    events.append(_fact(LAY_ON_HANDS, cleric, (), ("F-CLR-05", "F-CLR-07", *(("AMB-15",) if extra else ())),
+                        to=(recipient,), total=check.total, hd=hd, allowed=allowed, pool=recipient.hit_dice,
+                        today=recipient.healed_today, cap=heal_cap(recipient, rules), crit_hd=extra))
     for _ in range(allowed):
         recipient, event = spend_hit_die(recipient, rng, rules, "Lay on Hands")
         events.append(event)
@@ -364,22 +455,21 @@ def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, r
     """F-CLR-06, CF-47: instead of HP, Lay on Hands may cure a condition (a broken bone, a disease, poison,
     paralysis …) when the referee approves it; it counts as one Cure Serious Wounds and heals no HP."""
     rules = rules or load_ruleset()
+    to = (recipient,) if recipient.name != cleric.name else ()
     if not approved:
-        return cleric, recipient, [Event("referee", cleric.name, f"referee: may Lay on Hands cure {recipient.name}'s "
-                                         f"{condition}? (F-CLR-06; approve to roll)", data={"referee_prompt": True})]
+        return cleric, recipient, [_fact(CURE_ASKED, cleric, (), ("F-CLR-06",), to=(recipient,), audience="referee",
+                                         condition=condition, referee_prompt=True)]
     _check_armor(cleric, rules)
     check = spellcheck(rng, cleric.mod("WIS"), cleric.prof(rules), room_dc, rules, ability="WIS",
-                       label=f"{cleric.name} Lay on Hands to cure {condition}: SPELLCHECK",
-                       state=spellcheck_state(cleric))
-    events = [Event("spellcheck", cleric.name, check.explain(), (check.roll,))]
+                       label="SPELLCHECK", state=spellcheck_state(cleric))
+    events = [spellcheck_fact(cleric, check, to=to, prayer="lay_on_hands", condition=condition)]
     if not check.success:
         return _after_prayer(cleric, check, events), recipient, events
     wanted = condition.lower()
     keep = {field: [x for x in getattr(recipient, field) if wanted not in x.lower()]
             for field in ("conditions", "injuries", "until_rest")}
     cured = any(len(keep[f]) != len(getattr(recipient, f)) for f in keep)
-    events.append(Event("cure", cleric.name, f"{recipient.name}: {condition} "
-                        + ("cured (no HP healed)" if cured else "was not found on the character")))
+    events.append(_fact(CURE, cleric, (), ("F-CLR-06",), to=(recipient,), condition=condition, cured=cured))
     return cleric, recipient.model_copy(update=keep) if cured else recipient, events
 
 
@@ -390,9 +480,11 @@ def extra_hit_dice(recipient: Character, rng: DiceSource, room_dc: int, rules: R
     rules = rules or load_ruleset()
     if not rules["loh_extra_hd_recovery"]:
         raise CharacterError("the optional extra Hit Die recovery is off (option loh_extra_hd_recovery, F-CLR-08)")
-    save = save_roll(recipient, "CON", rng, rules, f"{recipient.name} CON SAVE vs ROOM DC {room_dc} (F-CLR-08)")
+    save = save_roll(recipient, "CON", rng, rules, "CON SAVE")
     if save.total < room_dc:
-        return recipient, [Event("save", recipient.name, f"CON SAVE {save.total} fails: no Hit Die regained", (save,))]
+        return recipient, [_fact(EXTRA_HIT_DIE, recipient, (save,), ("F-CLR-08",), total=save.total, dc=room_dc,
+                                 saved=False)]
     pool = min(pool_size(recipient, rules), recipient.hit_dice + 1)
     return recipient.model_copy(update={"hit_dice": pool}), [
-        Event("heal", recipient.name, f"CON SAVE {save.total}: Hit Dice pool {recipient.hit_dice} → {pool}", (save,))]
+        _fact(EXTRA_HIT_DIE, recipient, (save,), ("F-CLR-08",), total=save.total, dc=room_dc, saved=True,
+              before=recipient.hit_dice, after=pool)]

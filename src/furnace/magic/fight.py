@@ -15,12 +15,26 @@ character's casting state into a fight.
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace import dice
 from furnace.characters.character import Character
 from furnace.errors import IllegalActionError, UnknownNameError
+from furnace.events import declare
 from furnace.magic import cantrips as _cantrips
-from furnace.magic.cantrips import armor_refusal
-from furnace.magic.casting import forgotten
+from furnace.magic.cantrips import CANTRIP, armor_refusal
+from furnace.magic.casting import (
+    DEPLETION,
+    DISAPPROVAL,
+    LOOSED,
+    MISHAP,
+    SPELL,
+    SPELLCHECK,
+    forgotten,
+    loosed_values,
+    spell_values,
+    table_values,
+)
 from furnace.magic.item_powers import UseItem, carry_items, settle_items
 from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
 from furnace.magic.spellcheck import spellcheck
@@ -40,6 +54,12 @@ LOCKOUTS = frozenset({"DEPLETED", "CANT_CAST", FORBIDDEN})
 CANTRIP_TAG = "cantrip:"     # a cantrip the combatant knows, in its features (F-MU-06)
 SPELLCHECK_MODES = {"BONUS": modifier_name("spellcheck", "BONUS"), "EASY": modifier_name("spellcheck", "EASY"),
                     "HARD": modifier_name("spellcheck", "HARD")}
+# the facts of a spell in a fight beside casting's own (furnace.magic.casting): its damage, rolled once for all
+# it reaches, and the creatures it raises
+SPELL_DAMAGE = declare("effect", spell="actor", amount="actor", dice="actor", type="actor",
+                       example={"spell": "Fireball", "amount": 5, "dice": "1d6", "type": "fire"})
+SUMMON = declare("summon", creature="actor", count="actor", rounds="actor", example={"creature": "zombie",
+                                                                                     "count": 3, "rounds": 5})
 
 
 def can_cast(c: Combatant) -> bool:
@@ -110,9 +130,8 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
         raise IllegalActionError(refused)
     state, easy, hard = spellcheck_held(c)
     check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard,
-                       ability="WIS" if c.char_class == "Cleric" else "INT", label=f"{c.name} casts {spell.name}",
-                       state=state)
-    step.log("spellcheck", c.name, f"casts {spell.name}: {check.explain()}", sl=check.sl)
+                       ability="WIS" if c.char_class == "Cleric" else "INT", label="SPELLCHECK", state=state)
+    step.fact(SPELLCHECK, caster, (target,), (check.roll,), check.rules, spell=spell.name, **check.values)
     mode = str(step.rules["cleric_natural_1"])
     divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
     if divine:
@@ -123,8 +142,8 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
         step.update(caster, disapproval=min(20, step.c(caster).disapproval + 1))
     done = cast(spell, check)
     if done.row is not None:
-        step.log("spell", c.name, f"{spell.name} SL{check.sl}: {done.row.text}")
-        _apply_spell(step, caster, target, list(done.effects))
+        step.fact(SPELL, caster, (), (), ("F-SPELL-08",) if done.crit_dice else (), **spell_values(done))
+        _apply_spell(step, caster, target, list(done.effects), spell.name)
     if check.success or step.rules["spell_depletion_counts"] == "attempts":
         _depletion(step, caster)
 
@@ -151,8 +170,7 @@ def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> No
                             armor=f"{c.name} cannot cast spells: {armor}" if armor else None)
     if why:
         raise IllegalActionError(why)
-    step.log("cantrip", c.name, f"casts the cantrip {cantrip.name} at {t.name} (no SPELLCHECK, F-MU-06): "
-             f"{cantrip.text}")
+    step.fact(CANTRIP, caster, (target,), (), ("F-MU-06",), cantrip=cantrip.name, text=cantrip.text)
     apply_all(step, cantrip.effects_under(step.rules), actor=caster, target=target)
 
 
@@ -167,14 +185,14 @@ def _targets(step: Step, target: str, effects: list[Effect]) -> list[str]:
                        if o.side == t.side and o.id != target and o.in_fight and o.zone in zones]
 
 
-def _apply_spell(step: Step, caster: str, target: str, effects: list[Effect]) -> None:
+def _apply_spell(step: Step, caster: str, target: str, effects: list[Effect], spell: str) -> None:
     """Damage is rolled once for everyone the spell reaches; summons become combatants."""
     fixed: list[Effect] = []
     for e in effects:
         if isinstance(e, Damage) and e.every is None and e.target == "target":
-            r = dice.roll(e.dice, step.rng, step.variables(step.c(caster)), f"{e.dice} {e.type or ''} DAM".strip())
-            step.log("effect", step.c(caster).name, f"the spell deals {r.total} {e.type or ''} DAM".replace("  ", " "),
-                     (r,))
+            r = dice.roll(e.dice, step.rng, step.variables(step.c(caster)), "DAM")
+            typed: dict[str, Any] = {"type": e.type} if e.type else {}
+            step.fact(SPELL_DAMAGE, caster, (), (r,), spell=spell, amount=r.total, dice=e.dice, **typed)
             fixed.append(e.model_copy(update={"dice": str(r.total)}))
         elif isinstance(e, Summon):
             _summon(step, caster, e)
@@ -187,11 +205,13 @@ def _apply_spell(step: Step, caster: str, target: str, effects: list[Effect]) ->
 def _summon(step: Step, caster: str, e: Summon) -> None:
     c = step.c(caster)
     dead = sum(1 for o in step.enc.combatants if o.status == "dead")
-    count = dice.roll(e.count, step.rng, {"NEAR_DEAD": dead, "BATTLEFIELD_DEAD": dead}, f"how many {e.creature}").total
+    counted = dice.roll(e.count, step.rng, {"NEAR_DEAD": dead, "BATTLEFIELD_DEAD": dead}, "count")
+    count = counted.total
     rows = step.rules.tables.get("summoned-creatures")
     known = rows.keys()
     data = (rows.lookup(e.creature) if e.creature in known else rows.lookup("creature")).data
-    lasting = dice.roll(e.duration.amount, step.rng, label="summon lasts").total if e.duration else None
+    lasts = dice.roll(e.duration.amount, step.rng, label="duration") if e.duration else None
+    lasting = lasts.total if lasts is not None else None
     for i in range(1, count + 1):
         spec = {"name": f"{e.creature.title()} {i}", "hp": data["hp"], "damage": data["damage"],
                 "weapon": data["weapon"], "zone": "NEAR", "ac": step.enc.room_dc + int(data.get("ac_delta", 0)),
@@ -200,23 +220,24 @@ def _summon(step: Step, caster: str, e: Summon) -> None:
         if lasting is not None:
             new = new.model_copy(update={"doomed_round": step.enc.round + lasting})
         step.enc = step.enc.model_copy(update={"combatants": (*step.enc.combatants, new)})
-    until = f" for {lasting} round(s)" if lasting is not None else ""
-    step.log("summon", c.name, f"raises {count} {e.creature}(s){until}", count=count)
+    rounds: dict[str, Any] = {"rounds": lasting} if lasting is not None else {}
+    step.fact(SUMMON, caster, (), (counted, *((lasts,) if lasts is not None else ())), (), creature=e.creature,
+              count=count, **rounds)
 
 
 def _mishap(step: Step, caster: str, spell: Spell, target: str) -> None:
-    rolled = step.rules.tables.roll(spell.mishap_table or "mishap", step.rng,
-                                    label=f"{step.c(caster).name}: mishap with {spell.name}")
-    step.log("mishap", step.c(caster).name, f"{rolled.table.name} {rolled.roll.total}: {rolled.row.text}",
-             (rolled.roll,))
+    rolled = step.rules.tables.roll(spell.mishap_table or "mishap", step.rng, label="mishap")
+    step.fact(MISHAP, caster, (), (rolled.roll,), ("F-SPELL-10", rolled.table.id), spell=spell.name,
+              **table_values(rolled))
     _row_on_caster(step, caster, rolled, spell, target)
 
 
 def _disapproval(step: Step, caster: str, spell: Spell, target: str) -> None:
     c = step.c(caster)
     rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": c.disapproval},
-                                    label=f"{c.name}: disapproval (range {c.disapproval})")
-    step.log("disapproval", c.name, f"disapproval {rolled.roll.total}: {rolled.row.text}", (rolled.roll,))
+                                    label="disapproval")
+    step.fact(DISAPPROVAL, caster, (), (rolled.roll,), ("F-CLR-04", rolled.table.id), spell=spell.name,
+              range=c.disapproval, **table_values(rolled))
     _row_on_caster(step, caster, rolled, spell, target)
 
 
@@ -251,12 +272,10 @@ def _let_loose(step: Step, caster: str, spell: Spell, effect: SpellEffect, aimed
     others = effect.target == "random_creature"
     done = loose(effect, spell, known, step.rng, step.rules,
                  lambda chosen: _in_range(step, caster, chosen, others_only=others), caster=caster, aimed=aimed)
-    whom = step.c(done.target).name if done.target else "no one"
-    text = done.row.text if done.row is not None else "no row: the referee decides"
-    step.log("mishap_spell", c.name, f"{done.spell.name} goes off at SL{done.sl} on {whom}: {text} (AMB-21)",
-             done.rolls, sl=done.sl, spell=done.spell.name, target=done.target)
+    step.fact(LOOSED, caster, (done.target,) if done.target else (), done.rolls, ("AMB-21",), target=done.target,
+              **loosed_values(done))
     if done.target is not None:
-        _apply_spell(step, caster, done.target, list(done.effects))
+        _apply_spell(step, caster, done.target, list(done.effects), done.spell.name)
 
 
 def _depletion(step: Step, caster: str) -> None:
@@ -268,14 +287,15 @@ def _depletion(step: Step, caster: str) -> None:
     if count < 4:
         step.update(caster, spells_cast=count)
         return
-    bonus = c.save_bonus("INT")
-    save = step.roll("d20+B" if bonus >= 0 else "d20-B", f"{c.name} INT SAVE vs ROOM DC (depletion)", {"B": abs(bonus)})
-    if save.total >= step.enc.room_dc:
+    save = step.roll("d20+INT", "INT SAVE", {"INT": c.save_bonus("INT")})
+    held = save.total >= step.enc.room_dc
+    if held:
         step.update(caster, spells_cast=0)
-        step.log("depletion", c.name, f"4 spells: INT SAVE {save.total} holds", (save,))
-        return
-    step.update(caster, spells_cast=0, held=(*c.held, Held(name="DEPLETED", source="Spell Depletion", ending="rest")))
-    step.log("depletion", c.name, f"4 spells: INT SAVE {save.total} fails; no casting until rest (F-MU-04)", (save,))
+    else:
+        step.update(caster, spells_cast=0,
+                    held=(*c.held, Held(name="DEPLETED", source="Spell Depletion", ending="rest")))
+    step.fact(DEPLETION, caster, (), (save,), ("F-MU-04",), spells=count, total=save.total, dc=step.enc.room_dc,
+              saved=held)
 
 
 # -- a character into a fight ---------------------------------------------------------------------------------

@@ -15,9 +15,19 @@ from typing import TypeGuard
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.errors import IllegalActionError, UnknownNameError
-from furnace.events import Event
-from furnace.magic.items import USES_KEY, Item, daily_uses, get_item, uses_left
+from furnace.events import Event, declare
+from furnace.magic.items import (
+    ITEM_CHARGES,
+    ITEM_USE,
+    USES_KEY,
+    Item,
+    charge_values,
+    daily_uses,
+    get_item,
+    uses_left,
+)
 from furnace.play.apply import apply_all
 from furnace.play.attacks import EXTRA_DAMAGE
 from furnace.play.combatant import Combatant
@@ -25,6 +35,12 @@ from furnace.play.conditions import Held, modifier_name
 from furnace.play.state import Encounter, Step
 from furnace.rules.effects import Damage, Effect
 from furnace.rules.ruleset import Ruleset
+
+# a power used in a fight (a held AC bonus, extra DAM on each hit) until her turn in a round; the uses left today
+# that a fight leaves on the character
+ITEM_POWER = declare("item_power", item="actor", ac_bonus="actor", extra_damage="actor", until_round="public",
+                     example={"item": "Shield of Shielding", "ac_bonus": 3, "extra_damage": "", "until_round": 2})
+ITEMS_AFTER_FIGHT = declare("items_after_fight", uses="actor", example={"uses": {"Shield of Shielding": 0}})
 
 
 class UseItem:
@@ -43,21 +59,21 @@ class UseItem:
                 bonus = Held(name=modifier_name("ac", "BONUS"), value=r.total, source=item.name,
                              until_round=step.enc.round + rounds)
                 c = step.update(cid, held=(*step.c(cid).held, bonus))
-                step.log("item", c.name, f"uses {item.name}: +{r.total} AC until her turn in round "
-                         f"{step.enc.round + rounds} (F-MAGIC-02)", (r,), ac_bonus=r.total)
+                step.fact(ITEM_POWER, cid, (), (r,), ("F-MAGIC-02",), item=item.name, ac_bonus=r.total,
+                          until_round=step.enc.round + rounds)
             lasting = [e for e in entry.effect_list() if _lasting_damage(e)]
             for e in lasting:   # "+2d8 DAM for 1d4 rounds": added to each of her hits while it lasts
                 extra = Held(name=EXTRA_DAMAGE, source=item.name, until_round=step.enc.round + rounds,
                              effect={"dice": str(e.dice)})
                 c = step.update(cid, held=(*step.c(cid).held, extra))
-                step.log("item", c.name, f"uses {item.name}: +{e.dice} DAM on each hit until her turn in round "
-                         f"{step.enc.round + rounds} (F-MAGIC-02)", extra_damage=str(e.dice))
+                step.fact(ITEM_POWER, cid, (), (), ("F-MAGIC-02",), item=item.name, extra_damage=str(e.dice),
+                          until_round=step.enc.round + rounds)
             others = [e for e in entry.effect_list() if not _lasting_damage(e)]
             if others:
                 apply_all(step, others, actor=cid, target=target)
         if left is not None:
             step.update(cid, item_uses={**step.c(cid).item_uses, item.name: left - 1})
-            step.log("item", c.name, f"{item.name}: {left - 1} use(s) left today (AMB-59)")
+            step.fact(ITEM_USE, cid, (), (), ("AMB-59",), item=item.name, before=left, left=left - 1)
 
     def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
         """The automatic tactic keeps the day's uses for the players to spend."""
@@ -81,7 +97,7 @@ def _uses_today(step: Step, c: Combatant, item: Item) -> int | None:
     left = c.item_uses.get(item.name)
     if left is None:
         left, roll = daily_uses(item.uses, step.rng, step.rules)
-        step.log("item", c.name, f"{item.name}: {left} use(s) today ({item.uses}; AMB-59)", (roll,) if roll else ())
+        step.fact(ITEM_CHARGES, c.id, (), (roll,) if roll else (), ("AMB-59",), **charge_values(item, left, roll))
     if left < 1:
         raise IllegalActionError(f"{c.name} has no use of {item.name} left today (AMB-59)")
     return left
@@ -92,7 +108,7 @@ def _rounds(step: Step, item: Item) -> int:
     for entry in item.entries:
         duration = entry.data.get("duration")
         if isinstance(duration, dict) and duration.get("unit") in ("round", "next_turn"):
-            return max(1, dice.roll(str(duration.get("amount", "1")), step.rng, label=f"{item.name} lasts").total)
+            return max(1, dice.roll(str(duration.get("amount", "1")), step.rng, label="duration").total)
     return 1
 
 
@@ -114,7 +130,6 @@ def settle_items(character: Character, c: Combatant, rules: Ruleset, events: lis
              if left is not None and left != uses_left(character, name)}
     if not spent:
         return character
-    events.append(Event("item", character.name, "magic items' uses left today: "
-                        + ", ".join(f"{name} {left}" for name, left in spent.items()), data={"aftermath": True}))
+    events.append(fact(ITEMS_AFTER_FIGHT, character, (), ("AMB-59",), uses=dict(spent)))
     state = {**character.extensions.get(USES_KEY, {}), **spent}
     return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}})

@@ -20,9 +20,10 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, IllegalActionError, UnknownNameError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.magic.spells import dice_count
 from furnace.play.rest import LONG_REST_HOOKS
 from furnace.rules.effects import shown
@@ -30,6 +31,18 @@ from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row, Table
 
 MAX_NAME = 80         # characters in an item's name or type
+
+# the facts of a magic item's daily uses, in a fight (`furnace.magic.item_powers`) and out of one (AMB-59): the
+# day's uses at its first use (a charge rolled, its maximum, or a number a day), a use and what is left, the
+# uses renewed by a new day or a long rest
+ITEM_CHARGES = declare("item_charges", item="actor", uses="actor", left="actor", rolled="actor", fixed_max="public",
+                       example={"item": "Ring of Warding", "uses": "1d4", "left": 2, "rolled": 2,
+                                "fixed_max": False})
+ITEM_USE = declare("item_use", item="actor", used="public", before="actor", left="actor", unlimited="public",
+                   powers="actor",
+                   example={"item": "Shield of Shielding", "used": True, "left": 0, "unlimited": False,
+                            "powers": [["1d4", 3]]})
+ITEMS_RENEWED = declare("items_renewed", items="actor", example={"items": ["Shield of Shielding"]})
 
 
 @dataclass(frozen=True)
@@ -218,7 +231,7 @@ def daily_uses(charge: str, rng: DiceSource, rules: Ruleset) -> tuple[int, RollR
     expression = dice.parse(charge)
     if rules["magic_item_charges"] == "fixed_max":
         return expression.bounds()[1], None
-    roll = expression.roll(rng, label=f"charges today ({charge})")
+    roll = expression.roll(rng, label="charges")
     return roll.total, roll
 
 
@@ -235,35 +248,51 @@ def use_item(character: Character, name: str, rng: DiceSource, rules: Ruleset,
     rolled for the log."""
     item = get_item(rules, name)
     if item.uses is None:
-        return character, [Event("item", character.name, f"uses {item.name} (no daily limit)", _power(item, rng))]
+        rolls = _power(item, rng)
+        return character, [fact(ITEM_USE, character, rolls, ("F-MAGIC-02",), item=item.name, used=True,
+                                unlimited=True, powers=_powers(rolls))]
     events: list[Event] = []
     left = uses_left(character, item.name)
     if left is None:
         left, roll = daily_uses(item.uses, rng, rules)
-        how = "its maximum (magic_item_charges: fixed_max)" if roll is None else f"rolled {roll.total}"
-        events.append(Event("item", character.name, f"{item.name}: {left} uses today ({item.uses}, {how}; AMB-59)",
-                            (roll,) if roll else (), after=left))
+        events.append(fact(ITEM_CHARGES, character, (roll,) if roll is not None else (), ("AMB-59",),
+                           **charge_values(item, left, roll)))
     if left < 1:
         raise IllegalActionError(f"{character.name} has no use of {item.name} left today (AMB-59)")
     rolls = _power(item, rng)
-    effect = ", ".join(f"{r.expression} = {r.total}" for r in rolls)
-    events.append(Event("item", character.name, f"uses {item.name}" + (f": {effect}" if effect else "")
-                        + f"; {left - 1} uses left today", rolls, before=left, after=left - 1))
+    events.append(fact(ITEM_USE, character, rolls, ("F-MAGIC-02", "AMB-59"), item=item.name, used=True, before=left,
+                       left=left - 1, powers=_powers(rolls)))
     state = {**character.extensions.get(USES_KEY, {}), item.name: left - 1}
     return character.model_copy(update={"extensions": {**character.extensions, USES_KEY: state}}), events
 
 
+def charge_values(item: Item, left: int, roll: RollResult | None) -> dict[str, Any]:
+    """What the item_charges fact keeps of the day's uses at an item's first use (AMB-59): a charge rolled, its
+    maximum (magic_item_charges: fixed_max), or a number a day."""
+    values: dict[str, Any] = {"item": item.name, "uses": item.uses, "left": left}
+    if not _whole(item.uses):
+        values |= {"rolled": roll.total} if roll is not None else {"fixed_max": True}
+    return values
+
+
+def _whole(uses: str | None) -> bool:
+    return uses is not None and uses.strip().isdigit()
+
+
 def _power(item: Item, rng: DiceSource) -> tuple[RollResult, ...]:
-    return tuple(dice.roll(str(r.data["dice"]), rng, label=f"{item.name}: {r.data.get('effect', r.key)}")
-                 for r in item.entries if r.data.get("dice"))
+    return tuple(dice.roll(str(r.data["dice"]), rng, label="power") for r in item.entries if r.data.get("dice"))
+
+
+def _powers(rolls: tuple[RollResult, ...]) -> list[list[Any]]:
+    """Each power's dice and what they rolled ("1d4", 3)."""
+    return [[r.expression, r.total] for r in rolls]
 
 
 def renew_uses(character: Character, events: list[Event]) -> Character:
     """A new day: every magic item's uses come back (rolled again at its first use, AMB-59)."""
     if not character.extensions.get(USES_KEY):
         return character
-    events.append(Event("item", character.name, "the magic items' daily uses are renewed (AMB-59): "
-                        + ", ".join(sorted(character.extensions[USES_KEY]))))
+    events.append(fact(ITEMS_RENEWED, character, (), ("AMB-59",), items=sorted(character.extensions[USES_KEY])))
     return character.model_copy(update={"extensions": {k: v for k, v in character.extensions.items()
                                                        if k != USES_KEY}})
 

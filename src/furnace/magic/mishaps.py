@@ -92,11 +92,6 @@ class Loosed:
     row: Row | None
     rolls: tuple[RollResult, ...]      # the picks and the SL roll, in the order rolled
 
-    def explain(self) -> str:
-        whom = self.target if self.target is not None else "a target the referee picks"
-        what = self.row.text if self.row is not None else "no row for this SL: the referee decides"
-        return f"{self.spell.name} goes off at SL{self.sl} on {whom}: {what}"
-
 
 def spell_effects(effects: Sequence[Effect]) -> list[SpellEffect]:
     return [e for e in effects if isinstance(e, SpellEffect)]
@@ -115,7 +110,7 @@ def pick(options: Sequence[T], rng: DiceSource, label: str) -> tuple[T, RollResu
 def roll_sl(effect: SpellEffect, rng: DiceSource, rules: Ruleset, name: str) -> tuple[int, RollResult]:
     """AMB-21: the SL of a loosed spell, 1d6 (option mishap_random_sl) unless the row names other dice."""
     expression = str(rules["mishap_random_sl"]) if effect.sl == DEFAULT_SL else effect.sl
-    r = dice.roll(expression, rng, label=f"SL of the {name} a mishap lets loose")
+    r = dice.roll(expression, rng, label="SL")
     return max(1, min(WONDER_SL, r.total)), r
 
 
@@ -139,7 +134,7 @@ def loose(effect: SpellEffect, spell: Spell, known: Sequence[Spell], rng: DiceSo
     rolls: list[RollResult] = []
     chosen = spell
     if effect.spell == "random_known" and known:
-        chosen, r = pick(list(known), rng, f"which of {caster}'s spells goes off")
+        chosen, r = pick(list(known), rng, "which spell")
         rolls += [r] if r else []
     target: str | None
     if effect.target == "self":
@@ -150,7 +145,7 @@ def loose(effect: SpellEffect, spell: Spell, known: Sequence[Spell], rng: DiceSo
         candidates = targets(chosen)
         target = None
         if candidates:
-            target, r = pick(list(candidates), rng, f"the random target of {chosen.name}")
+            target, r = pick(list(candidates), rng, "random target")
             rolls += [r] if r else []
     sl, r = roll_sl(effect, rng, rules, chosen.name)
     row, effects = row_effects(chosen, sl)

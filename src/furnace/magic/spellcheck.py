@@ -13,14 +13,14 @@ state (short of sleep, drunk …, `furnace.play.registry.state_modifiers`) reach
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.play import luck
-from furnace.play.checks import DC, Modifier, make_dc
+from furnace.play.checks import DC, STEP, Modifier, make_dc
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 MIN_SUCCESS = 12
@@ -41,6 +41,10 @@ class Spellcheck:
     crit: bool
     mishap: bool
     steps: tuple[str, ...] = field(default=())
+    # what a fact of it keeps (`furnace.render.story.magic` tells it): its numbers and words by name, and the rule
+    # ids its steps carry out (F-SPELL-08 for a natural 20 …)
+    values: Mapping[str, Any] = field(default_factory=dict)
+    rules: tuple[str, ...] = field(default=())
 
     def explain(self) -> str:
         return "; ".join(self.steps)
@@ -69,25 +73,76 @@ def spellcheck(rng: DiceSource, mod: int, prof: int, room_dc: int, rules: Rulese
     natural = roll.natural or 0
     steps = [f"{roll.expression} → {dice.render(roll.tree)} = {roll.total}"]
     steps += [f"{m.explain()} to the SPELLCHECK" for m in state if m.value]
+    values: dict[str, Any] = {"ability": ability, "natural": natural, "rolled": roll.total}
+    ids: list[str] = []
+    if any(m.value for m in state):
+        values["state"] = [[m.value, m.source] for m in state if m.value]
     total = roll.total
     crit = natural == 20
     if crit:
         total += 2 * prof
         steps.append(f"natural 20: triple PROF, total {roll.total} + {2 * prof} = {total} (F-SPELL-08)")
+        values |= {"crit": True, "crit_bonus": 2 * prof}
+        ids.append("F-SPELL-08")
     dc = make_dc(room_dc, easy, hard, rules)
     shift = _sl_shift(total, dc, steps, rules)
+    if shift:
+        values |= {"sl_from": total + shift, "shift": shift}
+        ids.append("AMB-17")
     sl, spell_dice = success_level(total + shift, rules)
     if luck_dice:
+        before, sl_before = total, sl
         total, sl, spell_dice = _luck(rng, rules, total, sl, natural, luck_dice, steps, shift)
+        values |= {"luck_dice": luck_dice, "luck_before": before, "luck_after": total, "sl_before": sl_before,
+                   "sl_after": sl}
+        ids.append("F-SPELL-09")
     needed = max(MIN_SUCCESS, dc.value)
     mishap = _mishap(natural, roll.total, steps, rules)
+    if mishap and natural != 1:
+        values["low_total"] = True
+        ids.append("AMB-16")
     auto = crit and bool(rules["spell_nat20_autosuccess"])   # AMB-18: off by default
     success = not mishap and sl > 0 and (total >= needed or auto)
     if crit and success and spell_dice is not None:
         spell_dice += CRIT_EXTRA_DICE
     steps.append(_verdict(total, sl, spell_dice, needed, dc, mishap and natural == 1, success))
+    values |= {"total": total, "sl": sl if success else 0, "band": sl, "success": success, "mishap": mishap,
+               "needed": needed, **_dc_values(dc, easy, hard)}
+    if success:
+        values |= {"spell_dice": spell_dice} if spell_dice is not None else {"wonder": True}
+    if mishap and natural == 1:
+        ids.append("F-SPELL-10")
+    elif sl > 0 and not success:
+        ids.append("F-SPELL-04")
+    if values.get("dc_repeats"):
+        ids.append("AMB-04")
     return Spellcheck(roll, total, dc, sl if success else 0, spell_dice if success else 0, success, natural,
-                      crit, mishap, tuple(steps))
+                      crit, mishap, tuple(steps), values, tuple(ids))
+
+
+def _dc_values(dc: DC, easy: Sequence[str] | str, hard: Sequence[str] | str) -> dict[str, Any]:
+    """The DC as a fact keeps it: its value, the ROOM DC and the EASY and HARD that moved it (each source once,
+    AMB-04: the repeats dropped; whether easy_hard_stacking capped the net)."""
+    out: dict[str, Any] = {"dc": dc.value, "room_dc": dc.room_dc}
+    if dc.easy:
+        out["easy"] = list(dc.easy)
+    if dc.hard:
+        out["hard"] = list(dc.hard)
+    repeats = [*_repeats(easy), *_repeats(hard)]
+    if repeats:
+        out["dc_repeats"] = repeats
+    if dc.value != dc.room_dc + STEP * (len(dc.hard) - len(dc.easy)):
+        out["dc_capped"] = True
+    return out
+
+
+def _repeats(sources: Sequence[str] | str) -> list[str]:
+    """The sources named more than once (AMB-04 counts each once)."""
+    named = [s.strip() for s in ((sources,) if isinstance(sources, str) else sources) if isinstance(s, str)]
+    counts: dict[str, int] = {}
+    for s in named:
+        counts[s.casefold()] = counts.get(s.casefold(), 0) + 1
+    return list(dict.fromkeys(s for s in named if counts[s.casefold()] > 1))
 
 
 def _roll(rng: DiceSource, mod: int, prof: int, ability: str, label: str, state: Sequence[Modifier]) -> RollResult:
@@ -123,7 +178,7 @@ def _mishap(natural: int, total: int, steps: list[str], rules: Ruleset) -> bool:
 
 def _luck(rng: DiceSource, rules: Ruleset, total: int, sl: int, natural: int, n: int,
           steps: list[str], shift: int = 0) -> tuple[int, int, int | None]:
-    _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die on SPELLCHECK")
+    _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die")
     new_sl, _ = success_level(spent.total + shift, rules)
     clamped = luck.clamp_success_level(sl, new_sl, natural=natural, rules=rules)
     steps.append(f"{n} Luck Die: total {total} → {spent.total}, SL {sl} → {clamped} (at most one step, F-SPELL-09)")

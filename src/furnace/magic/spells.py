@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from furnace import dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.magic.spellcheck import Spellcheck, dice_for_sl
+from furnace.magic.spellcheck import CRIT_EXTRA_DICE, Spellcheck, dice_for_sl
 from furnace.rules.effects import Damage, Effect, RefereePrompt
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Row, Table
@@ -176,6 +176,8 @@ class Cast:
     row: Row | None
     effects: tuple[Effect, ...] = ()
     notes: tuple[str, ...] = ()
+    crit_dice: str = ""            # a natural 20's 2 more Spell Dice ("2d6"), added to the damage or the referee's
+    crit_damage: bool = False      # they went to the spell's damage
 
     def explain(self) -> str:
         head = f"{self.spell.name}: {self.check.explain()}"
@@ -201,12 +203,16 @@ def cast(spell: Spell, check: Spellcheck) -> Cast:
         return Cast(spell, check, None, (prompt,), ("no row for this SL",))
     effects = list(row.effect_list())
     notes: list[str] = []
+    crit_damage = False
     if check.crit and check.sl < WONDER_SL:
+        before = len(effects)
         effects, note = _crit_dice(effects, spell)
         notes.append(note)
+        crit_damage = len(effects) == before
     if check.sl == WONDER_SL and not any(e.kind == "referee_prompt" for e in effects):
         effects.insert(0, RefereePrompt(kind="referee_prompt", prompt=f"WONDER: {row.text}"))
-    return Cast(spell, check, row, tuple(effects), tuple(notes))
+    crit = f"{CRIT_EXTRA_DICE}{spell.die}" if notes else ""
+    return Cast(spell, check, row, tuple(effects), tuple(notes), crit, crit_damage)
 
 
 def _crit_dice(effects: list[Effect], spell: Spell) -> tuple[list[Effect], str]:

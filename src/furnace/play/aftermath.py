@@ -20,7 +20,8 @@ from collections import Counter
 from typing import Any
 
 from furnace.characters.character import Character
-from furnace.events import Event
+from furnace.characters.facts import fact
+from furnace.events import Event, declare
 from furnace.play import luck, registry
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
@@ -29,6 +30,12 @@ from furnace.rules.ruleset import Ruleset
 
 HAZARDS_KEY = "hazards"   # the Hazards chapter's state: its week of rest gives back its "temporary_loss" (H-HEAL-06)
 DOWN = ("DYING", "UNCONSCIOUS")
+# what a fight left on a character, by the change's code (the values are hers: her table knows them)
+AFTER_FIGHT = declare("after_fight", change="public", hp_before="actor", hp_after="actor", cause="public", hp="actor",
+                      conditions="public", ability="public", before="actor", after="actor", loss="public",
+                      injury="public", condition="public", source="public", armor="actor", total="actor",
+                      lost="actor", left="actor", weapon="actor", notches="actor", used="actor", cap="public",
+                      example={"change": "hp"})
 
 
 def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[Character, list[Event]]:
@@ -42,27 +49,26 @@ def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[
     return out, events
 
 
-def _say(events: list[Event], kind: str, who: Character, what: str, before: Any = None, after: Any = None) -> None:
-    events.append(Event(kind, who.name, what, before=before, after=after, data={"aftermath": True}))
+def _say(events: list[Event], who: Character, change: str, rules: tuple[str, ...] = (), **values: Any) -> None:
+    """What the fight left on her: one `after_fight` fact with the change's code and its values."""
+    events.append(fact(AFTER_FIGHT, who, (), rules, change=change, **values))
 
 
 def _life(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """HP, and dead, dying, stabilised or up (F-DEATH-01/02, AMB-28)."""
     if c.hp != ch.hp:
-        _say(events, "hp", ch, f"HP {ch.hp} → {c.hp} after the fight", ch.hp, c.hp)
+        _say(events, ch, "hp", hp_before=ch.hp, hp_after=c.hp)
     if c.status == "dead":
         cause = c.cause_of_death or "died in the fight"
-        _say(events, "death", ch, f"is dead: {cause}")
+        _say(events, ch, "dead", ("F-DEATH-01", "F-DEATH-02"), cause=cause)
         return ch.model_copy(update={"hp": c.hp, "dead": ch.dead or cause})
     down = {"dying": "DYING", "stable": "UNCONSCIOUS", "unconscious": "UNCONSCIOUS"}.get(c.status)
     conditions = [x for x in ch.conditions if x not in DOWN or x == down]
     if down and down not in conditions:
         conditions.append(down)
-        what = ("is dying at the fight's end: the death timer runs on until she is stabilised or healed (F-DEATH-01)"
-                if down == "DYING" else f"is unconscious at {c.hp} HP, stabilised")
-        _say(events, "condition", ch, what)
+        _say(events, ch, "dying" if down == "DYING" else "stable", ("F-DEATH-01",), hp=c.hp)
     elif not down and len(conditions) < len(ch.conditions):
-        _say(events, "condition", ch, "is up again: no longer " + ", ".join(x for x in ch.conditions if x in DOWN))
+        _say(events, ch, "up_again", conditions=[x for x in ch.conditions if x in DOWN])
     return ch.model_copy(update={"hp": c.hp, "conditions": conditions})
 
 
@@ -73,8 +79,8 @@ def _scores(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     for ability, after in c.scores.items():
         before = ch.scores[ability]
         if after != before:
-            kind = "temporary, back 1 point a week of rest" if c.temporary_loss.get(ability) else "permanent"
-            _say(events, "ability", ch, f"{ability} {before} → {after} ({kind})", before, after)
+            loss = "temporary" if c.temporary_loss.get(ability) else "permanent"
+            _say(events, ch, "ability", ("AMB-32",), ability=ability, before=before, after=after, loss=loss)
     out = ch.model_copy(update={"scores": dict(c.scores)})
     if not c.temporary_loss:
         return out
@@ -94,10 +100,10 @@ def _injuries(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) 
     """The injuries she gained (the row's text and its lasting mark), without those healed (AMB-34)."""
     kept = [i for i in ch.injuries if not _healed(i, c.healed_injuries)]
     for gone in (i for i in ch.injuries if i not in kept):
-        _say(events, "heal", ch, f"no longer: {gone} (healed in the fight, AMB-34)")
+        _say(events, ch, "injury_healed", ("AMB-34",), injury=gone)
     new = list((Counter(c.injuries) - Counter(ch.injuries)).elements())
     for injury in new:
-        _say(events, "injury", ch, f"keeps the injury: {injury}")
+        _say(events, ch, "injury", injury=injury)
     return ch.model_copy(update={"injuries": [*kept, *new]})
 
 
@@ -110,13 +116,13 @@ def _markers(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -
     for h in c.held:
         if h.ending == "rest" and not written(h, until_rest):
             until_rest.append(until_rest_line(h))
-            _say(events, "condition", ch, f"until her next rest: {until_rest[-1]} (D-7)")
+            _say(events, ch, "until_rest", ("D-7",), condition=h.name, source=h.source)
         elif h.ending in OUTLASTING and h.name in CONDITIONS and h.name not in conditions and h.source != CARRIED:
             conditions.append(h.name)
-            _say(events, "condition", ch, f"keeps {h.name} after the fight ({h.source}): {CONDITIONS[h.name]}")
+            _say(events, ch, "keeps_condition", condition=h.name, source=h.source)
         elif h.ending in OUTLASTING and h.name not in CONDITIONS and _dump(h) not in held:
             held.append(_dump(h))
-            _say(events, "condition", ch, f"keeps {_lasting_text(h)} after the fight")
+            _say(events, ch, "keeps_marker", condition=h.name, source=h.source)
     state = {**state, "held": held} if held else {k: v for k, v in state.items() if k != "held"}
     return ch.model_copy(update={"until_rest": until_rest, "conditions": conditions,
                                  "extensions": _with_fight_state(ch, state)})
@@ -130,13 +136,6 @@ def _closed(h: dict[str, Any], healed: tuple[str, ...]) -> bool:
     return str(h.get("name", "")).startswith("EVERY:") and str(h.get("source", "")) in healed
 
 
-def _lasting_text(h: Held) -> str:
-    if h.name.startswith("EVERY:"):
-        return f"{h.source}: at each of her turns in a fight, {h.name.removeprefix('EVERY:')}"
-    _, applies_to, mode = [*h.name.split(":"), "", ""][:3]
-    return f"{h.source}: {applies_to.replace('_', ' ')} {mode}"
-
-
 def _with_fight_state(ch: Character, state: dict[str, Any]) -> dict[str, Any]:
     others = {k: v for k, v in ch.extensions.items() if k != FIGHT_KEY}
     return {**others, FIGHT_KEY: state} if state else others
@@ -147,10 +146,9 @@ def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> C
     player's, shared in it): a streak begun in the fight goes on after it."""
     before = luck.held_by(ch)
     if c.luck_dice != ch.luck_dice:
-        _say(events, "luck", ch, f"Luck Dice {ch.luck_dice} → {c.luck_dice}", ch.luck_dice, c.luck_dice)
+        _say(events, ch, "luck_dice", ("F-LUCK-01",), before=ch.luck_dice, after=c.luck_dice)
     if c.luck_streak != before.streak:
-        _say(events, "luck", ch, f"failed rolls in a row: {before.streak} → {c.luck_streak} (F-LUCK-01)",
-             before.streak, c.luck_streak)
+        _say(events, ch, "luck_streak", ("F-LUCK-01",), before=before.streak, after=c.luck_streak)
     return luck.kept(ch, luck.LuckState(c.luck_dice, c.luck_streak))
 
 
@@ -159,12 +157,10 @@ def _magic(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> 
     update: dict[str, Any] = {}
     if c.spells_cast != ch.spells_cast:
         update["spells_cast"] = c.spells_cast
-        _say(events, "spell", ch, f"spells cast toward Spell Depletion: {ch.spells_cast} → {c.spells_cast} (F-MU-04)",
-             ch.spells_cast, c.spells_cast)
+        _say(events, ch, "spells_cast", ("F-MU-04",), before=ch.spells_cast, after=c.spells_cast)
     if ch.char_class == "Cleric" and c.disapproval != ch.disapproval:
         update["disapproval"] = c.disapproval
-        _say(events, "spell", ch, f"disapproval range 1–{ch.disapproval} → 1–{c.disapproval} (F-CLR-04)",
-             ch.disapproval, c.disapproval)
+        _say(events, ch, "disapproval", ("F-CLR-04",), before=ch.disapproval, after=c.disapproval)
     return ch.model_copy(update=update) if update else ch
 
 
@@ -174,10 +170,9 @@ def _armor(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> 
         return ch
     total, lost = armor_points(ch.armor, rules), ch.armor_damage + c.armor_lost
     if lost >= total:
-        _say(events, "armor", ch, f"the {ch.armor} has lost all its protection ({total}) and is broken (AMB-35)")
+        _say(events, ch, "armor_broken", ("AMB-35",), armor=ch.armor, total=total)
         return ch.model_copy(update={"armor": None, "armor_damage": 0, "armor_magic": 0})
-    _say(events, "armor", ch, f"the {ch.armor} lost {c.armor_lost} protection: {total - lost} of {total} left, "
-         "until repaired (AMB-35)", ch.armor_damage, lost)
+    _say(events, ch, "armor_damaged", ("AMB-35",), armor=ch.armor, lost=c.armor_lost, left=total - lost, total=total)
     return ch.model_copy(update={"armor_damage": lost})
 
 
@@ -186,10 +181,10 @@ def _shield_and_helmet(ch: Character, c: Combatant, rules: Ruleset, events: list
     update: dict[str, Any] = {}
     if ch.shield and not c.shield:
         update.update(shield=False, shield_magic=0)
-        _say(events, "armor", ch, "her shield was destroyed in the fight")
+        _say(events, ch, "shield_destroyed", ("F-EQ-03",))
     if ch.helmet and not c.helmet:
         update["helmet"] = False
-        _say(events, "armor", ch, "her helmet was destroyed in the fight")
+        _say(events, ch, "helmet_destroyed", ("M-ARM-03",))
     return ch.model_copy(update=update) if update else ch
 
 
@@ -204,14 +199,13 @@ def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     update: dict[str, Any] = {}
     if c.weapon_notches:
         update["notches"] = weapon.notches + c.weapon_notches
-        _say(events, "weapon", ch, f"her {name} has {update['notches']} notch(es): −{update['notches']} to hit and "
-             "damage (M-WPN-02)", weapon.notches, update["notches"])
+        _say(events, ch, "weapon_notched", ("M-WPN-02",), weapon=name, notches=update["notches"])
     if c.weapon_cracked and not weapon.cracked:
         update["cracked"] = True
-        _say(events, "weapon", ch, f"her {name} is cracked (M-WPN-05)")
+        _say(events, ch, "weapon_cracked", ("M-WPN-05",), weapon=name)
     if c.weapon_lost and not weapon.broken:
         update["broken"] = True
-        _say(events, "weapon", ch, f"her {name} is broken, useless until repaired (REF-22)")
+        _say(events, ch, "weapon_broken", ("REF-22",), weapon=name)
     weapons = [*ch.weapons[:index], weapon.model_copy(update=update), *ch.weapons[index + 1:]]
     return ch.model_copy(update={"weapons": weapons})
 
@@ -223,6 +217,5 @@ def _rages(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> 
     state = dict(ch.extensions.get(FIGHT_KEY, {}))
     used = int(state.get("rages_used", 0)) + c.rages_spent
     cap = int(rules["rage_uses_per_long_rest"])
-    _say(events, "rage", ch, f"has used {used} of her {cap} Rage(s) until her next long rest (AMB-46)",
-         used - c.rages_spent, used)
+    _say(events, ch, "rages_used", ("AMB-46",), used=used, cap=cap)
     return ch.model_copy(update={"extensions": _with_fight_state(ch, {**state, "rages_used": used})})

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 from furnace import dice
+from furnace.events import declare
 from furnace.play import luck
 from furnace.play.checks import make_dc
 from furnace.play.combatant import Combatant, armor_points
@@ -42,6 +43,33 @@ from furnace.rules.effects import (
 )
 
 Applier = Callable[[Effect, Step, str, str], None]
+
+# the facts of a row's effects, and who may know each value (furnace.events.declare)
+PERIODIC = declare("periodic", what="public", effect="public", example={"what": "open wound", "effect": "damage"})
+EFFECT_DAMAGE = declare("effect_damage", targets=1, amount="public", dice="public", type="public", maximum="public",
+                        example={"dice": "2d6", "type": "fire", "maximum": False})
+HEAL = declare("heal", amount="public", hp_before="actor", hp_after="actor", hp_max="actor", refused="public",
+               source="referee", example={"refused": False, "source": "the referee"})
+WOUNDS_CLOSE = declare("wounds_close", wounds="public", example={"wounds": ["open wound"]})
+CONDITION = declare("condition", targets=1, condition="public", ending="public", until_round="public",
+                    immune="public", example={"condition": "PRONE", "ending": "stands", "immune": False})
+MODIFIER = declare("modifier", condition="public", value="public", ending="public", until_round="public",
+                   example={"condition": "MOD:atk_against:HARD", "value": 0, "ending": "round", "until_round": 3})
+SAVE = declare("save", ability="public", total="actor", dc="public", saved="public", immune="public",
+               category="public", example={"ability": "CON", "saved": True, "immune": False})
+ABILITY = declare("ability", ability="public", loss="public", amount="actor", before="actor", after="actor",
+                  scoreless="public", example={"ability": "STR", "loss": "temporary", "scoreless": False})
+DOOMED = declare("doomed", count="actor", unit="public", at_round="actor", unless="public",
+                 example={"unit": "round", "unless": ""})
+WEAPON = declare("weapon", action="public", weapon="actor", note="public", notched="public", atk_before="actor",
+                 atk_after="actor", damage_before="actor", damage_after="actor",
+                 example={"action": "drop", "weapon": "arming sword", "note": "", "notched": False})
+ARMOR = declare("armor", piece="public", action="public", ac_before="actor", ac_after="actor", broken="public",
+                armor_lost="actor", example={"piece": "shield", "action": "destroy", "broken": ""})
+INJURY = declare("injury", table="public", name="public", total="actor", row="public", text="public",
+                 example={"table": "F-TAB-38", "name": "lingering-injuries", "row": "3", "text": "a scar"})
+PROMPT = declare("referee", note="referee", area="referee", of="referee", prompt="referee",
+                 example={"note": "the target is pushed NEAR"})
 
 
 def resolve_targets(step: Step, who: str, actor: str, target: str) -> list[str]:
@@ -85,7 +113,7 @@ def periodic(e: Damage | Save, step: Step, actor: str, target: str) -> bool:
         held = Held(name=f"EVERY:{e.kind}", source=e.note or f"{e.kind} every {e.every}", ending="cured",
                     effect=e.model_dump(exclude={"every"}, mode="json"))
         step.update(t, held=(*c.held, held))
-        step.log("condition", c.name, f"from now on, at each of its turns: {held.source}")
+        step.fact(PERIODIC, t, (), (), ("AMB-34",), what=held.source, effect=e.kind)
     return True
 
 
@@ -106,15 +134,14 @@ def _damage(e: Effect, step: Step, actor: str, target: str) -> None:
     expr = dice.parse(e.dice)
     if e.maximum:
         amount = expr.bounds(step.variables(a))[1]
-        text = f"maximum {e.dice} = {amount}"
         rolls: tuple[dice.RollResult, ...] = ()
     else:
-        r = expr.roll(step.rng, step.variables(a), f"{e.dice} {e.type + ' ' if e.type else ''}DAM")
-        amount, text, rolls = r.total, e.dice, (r,)
-    kind = f"{e.type} DAM" if e.type else "DAM"
+        r = expr.roll(step.rng, step.variables(a), "DAM")
+        amount, rolls = r.total, (r,)
     for t in resolve_targets(step, e.target, actor, target):
-        step.log("effect", step.c(t).name, f"{text} {kind}", rolls)
-        take_damage(step, t, amount, f"{a.name}'s {e.type or 'extra'} damage")
+        step.fact(EFFECT_DAMAGE, t, (actor,) if actor != t else (), rolls, amount=amount, dice=e.dice,
+                  type=e.type or "", maximum=e.maximum)
+        take_damage(step, t, amount, by=actor, means=f"{e.type} damage" if e.type else "damage")
 
 
 def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -122,17 +149,16 @@ def _heal(e: Effect, step: Step, actor: str, target: str) -> None:
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
         if any(h.name == "CANT_BE_HEALED" for h in c.held):
-            step.log("heal", c.name, "cannot be healed (CANT_BE_HEALED)")
+            step.fact(HEAL, t, refused=True)
             continue
         expr = e.dice
         if e.unit == "hit_die":  # "1" hit die of the class (d4 at level 0, D-12)
             expr = f"{e.dice}{c.hit_die}" if e.dice.isdigit() else e.dice.replace("HD", c.hit_die)
-        r = step.roll(expr, f"{c.name} heals {e.dice}{' hit die' if e.unit == 'hit_die' else ''}",
-                      step.variables(c))
+        r = step.roll(expr, "healing", step.variables(c))
         hp = min(c.hp_max, max(c.hp, 0) + r.total) if c.status != "dead" else c.hp
         status = "up" if hp > 0 and c.status in ("dying", "stable", "unconscious", "up") else c.status
         step.update(t, hp=hp, status=status, dying_turns=None if status == "up" else c.dying_turns)
-        step.log("heal", c.name, f"heals {r.total}: HP {c.hp} → {hp}", (r,))
+        step.fact(HEAL, t, (), (r,), amount=r.total, hp_before=c.hp, hp_after=hp, hp_max=c.hp_max)
         if c.status != "dead":
             close_wounds(step, t)
 
@@ -147,7 +173,7 @@ def close_wounds(step: Step, cid: str) -> None:
     left = tuple(i for i in c.injuries if not any(i.lower().startswith(n.lower()) for n in names))
     step.update(cid, held=tuple(h for h in c.held if h not in wounds), injuries=left,
                 healed_injuries=(*c.healed_injuries, *names))
-    step.log("heal", c.name, f"the healing closes: {', '.join(names)} (AMB-34)")
+    step.fact(WOUNDS_CLOSE, cid, (), (), ("AMB-34",), wounds=list(names))
 
 
 def _condition(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -155,11 +181,12 @@ def _condition(e: Effect, step: Step, actor: str, target: str) -> None:
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
         if e.name in c.immune:
-            step.log("condition", c.name, f"is immune to {e.name} (F-ARCH-02): it has no effect", condition=e.name)
+            step.fact(CONDITION, t, (), (), ("F-ARCH-02",), condition=e.name, immune=True)
             continue
         held = held_for(step, e.name, e.duration, f"from {step.c(actor).name}")
         step.update(t, held=(*c.held, held))
-        step.log("condition", c.name, f"is {held.describe()}", condition=e.name)
+        step.fact(CONDITION, t, (actor,) if actor != t else (), condition=e.name, ending=held.ending,
+                  until_round=held.until_round)
 
 
 def _modifier(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -169,8 +196,8 @@ def _modifier(e: Effect, step: Step, actor: str, target: str) -> None:
         held = held_for(step, modifier_name(e.applies_to, e.mode), e.duration,
                         e.note or f"{e.applies_to} {e.mode}", e.value)
         step.update(t, held=(*c.held, held))
-        step.log("modifier", c.name, f"{e.applies_to} {e.mode}{f' {e.value:+d}' if e.value else ''}"
-                 f" ({held.describe()})")
+        step.fact(MODIFIER, t, condition=held.name, value=e.value, ending=held.ending,
+                  until_round=held.until_round)
 
 
 def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
@@ -200,14 +227,14 @@ def _save(e: Effect, step: Step, actor: str, target: str) -> None:
         if not c.in_fight:
             continue
         if e.category is not None and e.category in c.immune:   # immune to FEAR effects (F-ARCH-02): no SAVE
-            step.log("save", c.name, f"is immune to {e.category} effects (F-ARCH-02): no SAVE, unharmed")
+            step.fact(SAVE, t, (), (), ("F-ARCH-02",), immune=True, category=e.category)
             apply_all(step, e.on_success, actor=actor, target=t)
             continue
         bonus, name = save_of(step, c, e)
         dc_held = save_difficulty(step, c, name, dc)
-        r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{c.name} {name} SAVE vs DC {dc_held}")
+        r = step.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{name} SAVE")
         ok = r.total >= dc_held
-        step.log("save", c.name, f"{name} SAVE {r.total} vs DC {dc}: {'saved' if ok else 'failed'}", (r,))
+        step.fact(SAVE, t, (), (r,), ability=name, total=r.total, dc=dc_held, saved=ok)
         record_luck(step, t, ok, "SAVE")
         apply_all(step, e.on_success if ok else e.on_fail, actor=actor, target=t)
 
@@ -219,10 +246,10 @@ def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
     c = step.c(cid)
     if c.kind != "pc":
         return
-    state, event = luck.record(step.luck(c), success, kind, step.rules, who=c.name)
+    state, earned = luck.record(step.luck(c), success, kind, step.rules)
     step.hold_luck(c, state)
-    if event is not None:
-        step.events.append(event)
+    if earned is not None:
+        step.fact(luck.EARNED, cid, (), (), luck.LUCK_RULES, **earned)
 
 
 def _extra_attack(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -242,9 +269,9 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
         ability = e.ability if e.ability != "random" else list(c.scores or {"STR": 0})[step.rng.randrange(6)]
-        r = step.roll(e.dice, f"{c.name} loses {e.dice} {ability}")
+        r = step.roll(e.dice, f"{ability} loss")
         if not c.scores:
-            step.log("ability", c.name, f"loses {r.total} {ability} (no scores to change)", (r,))
+            step.fact(ABILITY, t, (), (r,), ability=ability, amount=r.total, scoreless=True)
             continue
         before = c.scores[ability]  # type: ignore[index]
         after = max(0, before // 2 if e.mode == "halve" else before - r.total)
@@ -254,10 +281,9 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
             lost[key] = lost.get(key, 0) + before - after
         c = step.update(t, scores={**c.scores, ability: after}, temporary_loss=lost)
         loss = "permanent" if e.permanent else "temporary"
-        step.log("ability", c.name, f"{ability} {before} → {after}" + ("" if e.permanent else " (temporary)"), (r,),
-                 ability=ability, loss=loss, amount=before - after)
+        step.fact(ABILITY, t, (), (r,), ability=ability, loss=loss, amount=before - after, before=before, after=after)
         if after == 0:
-            kill(step, c, f"{ability} fell to 0 (F-ABIL-05)")
+            kill(step, c, "ability_zero", ("F-ABIL-05",), **{"score": 0})
 
 
 def _death(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -265,13 +291,13 @@ def _death(e: Effect, step: Step, actor: str, target: str) -> None:
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
         if e.timer is None:
-            kill(step, c, e.note or "slain outright")
+            kill(step, c, "slain", note=e.note or "")
             continue
-        r = step.roll(e.timer.amount, f"{c.name} dies in {e.timer.amount} {e.timer.unit}s")
+        r = step.roll(e.timer.amount, "death timer")
         rounds = r.total * rounds_per(e.timer.unit, step)
         step.update(t, doomed_round=step.enc.round + rounds)
-        step.log("doomed", c.name, f"will die in {r.total} {e.timer.unit}(s) (round {step.enc.round + rounds})"
-                 + (f" unless {e.unless}" if e.unless else ""), (r,))
+        step.fact(DOOMED, t, (), (r,), count=r.total, unit=e.timer.unit, at_round=step.enc.round + rounds,
+                  unless=e.unless or "")
 
 
 def rounds_per(unit: str, step: Step) -> int:
@@ -286,7 +312,7 @@ def _slay(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Slay)
     a, t = step.c(actor), step.c(target)
     if t.hp < a.hp:
-        kill(step, t, f"slain outright: HP {t.hp} below {a.name}'s {a.hp}")
+        kill(step, t, "slain_outright", by=actor, hp=t.hp, killer_hp=a.hp)
     else:
         apply_all(step, e.otherwise, actor=actor, target=target)
 
@@ -296,7 +322,7 @@ def _fraction(e: Effect, step: Step, actor: str, target: str) -> None:
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
         base = c.hp if e.of == "current" else c.hp_max
-        take_damage(step, t, int(Fraction(e.fraction) * max(0, base)), f"losing {e.fraction} of its HP")
+        take_damage(step, t, int(Fraction(e.fraction) * max(0, base)), by=actor, means=f"{e.fraction} of its HP")
 
 
 UNARMED = ("fist", "attack", "claws", "bite")
@@ -311,24 +337,25 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
             apply_all(step, e.otherwise, actor=actor, target=t)
             continue
         apply_all(step, e.then, actor=actor, target=t)
-        what = ""
+        notch: dict[str, Any] = {}
         if e.action in LOST:
             step.update(t, weapon="fist", damage="1", ranged=False, weapon_lost=c.weapon_lost or c.weapon)
         elif e.action == "notch" or (e.action == "damage" and step.rules["fumble_damage_notches"]):
-            what = _notch(step, t)
+            notch = _notch(step, t)
         elif e.action == "crack":
             step.update(t, weapon_cracked=True)
         elif e.action in ("drop", "knock_away", "entangled", "loose"):
             step.update(t, held=(*c.held, held_for(step, "CANT_ATTACK", Duration(amount="1", unit="next_turn"),
                                                    f"weapon {e.action}")))
-        step.log("weapon", c.name, f"weapon {e.action.replace('_', ' ')}" + (f" ({e.note})" if e.note else "") + what)
+        step.fact(WEAPON, t, action=e.action, weapon=c.weapon, note=e.note or "", **notch)
 
 
-def _notch(step: Step, cid: str) -> str:
+def _notch(step: Step, cid: str) -> dict[str, object]:
     """M-WPN-02 (and F-TAB-36 row 4 under fumble_damage_notches, CF-34): a notch, −1 to hit and to damage."""
     c = step.c(cid)
     step.update(cid, attack_bonus=c.attack_bonus - 1, damage=f"{c.damage}-1", weapon_notches=c.weapon_notches + 1)
-    return f": a notch, ATK {c.attack_bonus:+d} → {c.attack_bonus - 1:+d}, DAM {c.damage} → {c.damage}-1"
+    return {"notched": True, "atk_before": c.attack_bonus, "atk_after": c.attack_bonus - 1,
+            "damage_before": c.damage, "damage_after": f"{c.damage}-1"}
 
 
 def _armor(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -341,8 +368,8 @@ def _armor(e: Effect, step: Step, actor: str, target: str) -> None:
         delta, broke = _protection_lost(step, c, e) if e.piece == "armor" else (e.ac_delta, "")
         if delta:
             step.update(t, ac=c.ac + delta, armor_lost=c.armor_lost - delta if e.piece == "armor" else c.armor_lost)
-        change = f": AC {c.ac} → {c.ac + delta}" if delta else ""
-        step.log("armor", c.name, f"{e.piece} {e.action}{change}{broke}", armor_lost=-delta if delta < 0 else 0)
+        step.fact(ARMOR, t, piece=e.piece, action=e.action, ac_before=c.ac, ac_after=c.ac + delta, broken=broke,
+                  armor_lost=-delta if delta < 0 else 0)
 
 
 def _protection_lost(step: Step, c: Combatant, e: ArmorEffect) -> tuple[int, str]:
@@ -353,17 +380,17 @@ def _protection_lost(step: Step, c: Combatant, e: ArmorEffect) -> tuple[int, str
     protection = armor_points(c.armor_key, step.rules)
     left = max(0, protection - c.armor_lost)
     loss = min(-e.ac_delta, left)
-    return -loss, (f"; the {c.armor_key} is broken (AMB-35)" if loss == left else "")
+    return -loss, (c.armor_key if loss == left else "")
 
 
 def _destroy_piece(step: Step, cid: str, piece: str) -> None:
     c = step.c(cid)
     if piece == "shield" and c.shield:
         step.update(cid, shield=False, ac=c.ac - 2)
-        step.log("armor", c.name, f"the shield is destroyed: AC {c.ac} → {c.ac - 2}")
+        step.fact(ARMOR, cid, piece="shield", action="destroy", ac_before=c.ac, ac_after=c.ac - 2)
     elif piece == "helmet" and c.helmet:
         step.update(cid, helmet=False)
-        step.log("armor", c.name, "the helmet is destroyed")
+        step.fact(ARMOR, cid, piece="helmet", action="destroy", ac_before=c.ac, ac_after=c.ac)
 
 
 def _injury(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -372,9 +399,10 @@ def _injury(e: Effect, step: Step, actor: str, target: str) -> None:
     table = e.table
     if table in ("F-TAB-38", "lingering-injuries"):   # CF-13: the Lingering Injuries table in force
         table = str(step.rules["lingering_injury_table"])
-    rolled = step.rules.tables.roll(table, step.rng, label=f"{c.name} rolls on {table}")
+    rolled = step.rules.tables.roll(table, step.rng, label="injury")
     step.update(target, injuries=(*c.injuries, rolled.row.text))
-    step.log("injury", c.name, f"{rolled.table.name} {rolled.roll.total}: {rolled.row.text}", (rolled.roll,))
+    step.fact(INJURY, target, (), (rolled.roll,), ("F-INJ-01",), table=rolled.table.id, name=rolled.table.name,
+              total=rolled.roll.total, row=rolled.row.span, text=rolled.row.text)
     apply_all(step, rolled.row.effect_list(), actor=target, target=target)
 
 
@@ -398,12 +426,12 @@ def _prompt(e: Effect, step: Step, actor: str, target: str) -> None:
     from furnace.rules.effects import effect_summary  # a sentence, never the effect's repr
 
     text = e.prompt if isinstance(e, RefereePrompt) else effect_summary(e)
-    step.log("referee", step.c(target).name, f"referee: {text}", prompt=text)
+    step.fact(PROMPT, target, audience="referee", prompt=text)
 
 
 def _area(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, Area)
-    step.log("referee", step.c(target).name, f"referee: the effect also reaches everyone {e.zone} of the {e.of}")
+    step.fact(PROMPT, target, audience="referee", area=e.zone, of=e.of)
 
 
 APPLIERS: dict[str, Applier] = {

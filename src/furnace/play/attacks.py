@@ -11,8 +11,11 @@ luck_spend_timing, AMB-02) and AMB-07 (player_facing_defense: the PC rolls to av
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace import dice
 from furnace.errors import IllegalActionError
+from furnace.events import declare
 from furnace.play import conditions as cond
 from furnace.play import luck, registry
 from furnace.play.apply import apply_all, record_luck
@@ -22,22 +25,55 @@ from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import take_damage
 from furnace.play.state import Encounter, Step, zone_index
 
+# the facts of an attack, and who may know each value (furnace.events.declare)
+MISS = declare("miss", targets=1, total="actor", dc="target", weapon="actor", ac="target", ac_shift="target",
+               easy="target", hard="target", example={"weapon": "mace", "easy": [], "hard": ["attacker|BLINDED|"]})
+HIT = declare("hit", targets=1, total="actor", dc="target", weapon="actor", crit="public", natural_20="public",
+              ac="target", ac_shift="target", easy="target", hard="target",
+              example={"weapon": "mace", "crit": False, "natural_20": False, "easy": ["target|PRONE|"], "hard": []})
+NATURAL_1 = declare("fumble", targets=1, total="actor", weapon="actor", dc="target", table="actor", name="actor",
+                    row="actor",
+                    text="actor",
+                    die="actor", armor="actor")
+FUMBLE = NATURAL_1          # the natural 1 and its row on the fumble table are one kind: the row has a table
+DEFENDED = declare("defended", targets=1, rolls="target", total="target", dc="public", room_dc="public",
+                   weapon="actor", ac="target", example={"weapon": "club"})
+NOT_DEFENDED = declare("not_defended", targets=1, rolls="target", total="target", dc="public", room_dc="public",
+                       weapon="actor", ac="target", crit="public", example={"weapon": "club", "crit": False})
+PROMPT = declare("referee", prompt="referee", example={"prompt": "armor_save_natural_20"})
+POWER = declare("power", targets=1, power="public", before="actor", after="actor", amount="actor",
+                mode="public", example={"power": "rally", "mode": "EASY"})
+LUCK = declare("luck", before="actor", after="actor", left="actor")
+RAGE = declare("rage", bonus="actor", ac_before="actor", ac_after="actor", left="actor")
+DAMAGE_ROLL = declare("damage_roll", targets=1, amount="actor", damage="actor", maximum="public",
+                      example={"damage": "1d8+1", "maximum": False})
+SUNDER = declare("sunder", taken="actor", amount="actor", ac_before="actor", ac_after="actor")
+CLEAVE = declare("cleave", targets=2, overflow="actor", new_attack="public", nobody_close="public")
+CRIT = declare("crit", targets=1, table="public", name="public", row="public", total="public", text="public",
+               die="public", level="public",
+               example={"table": "F-TAB-29", "name": "crit-fighter", "row": "5", "text": "Knocked flat", "die": "d20"})
+HITS_ITSELF = declare("hits_itself")
+
 BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman's HP become DAM (F-ARCH-03)
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the struck piece's item save (M-ARM-01…03)
 
 
-def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, str]:
-    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option."""
+NO_SHIFT: dict[str, Any] = {}
+
+
+def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, dict[str, Any]]:
+    """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option; and the
+    workings (the AC, its shift, the EASY and HARD sources) as the fact's values."""
     if not (a.held or t.held or sneak):      # nothing moves the AC: the common blow, without the DC's workings
-        return t.ac, f"AC {t.ac}"
+        return t.ac, NO_SHIFT
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
-        easy.append("Sneak Attack")
-    shift = [h for h in t.held if h.name == "MOD:ac:BONUS" and h.value]   # off balance (M-WPN-06) and the like
-    ac = t.ac + sum(h.value for h in shift)
-    dc = make_dc(ac, easy, hard, step.rules)
-    why = dc.explain().replace("DC", "AC", 1).replace("ROOM DC", "AC")
-    return dc.value, why + "".join(f" ({h.value:+d} AC: {h.source})" for h in shift)
+        easy.append("attacker|SNEAK_ATTACK|")
+    shift = sum(h.value for h in t.held if h.name == "MOD:ac:BONUS" and h.value)   # off balance (M-WPN-06)
+    dc = make_dc(t.ac + shift, easy, hard, step.rules)
+    if not dc.easy and not dc.hard and not shift:
+        return dc.value, NO_SHIFT
+    return dc.value, {"ac": t.ac, "ac_shift": shift, "easy": list(dc.easy), "hard": list(dc.hard)}
 
 
 def _signed(expression: str, bonus: int) -> str:
@@ -57,7 +93,7 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak)
-    roll = step.roll(_signed("d20", a.attack_bonus), f"{a.name} ATK {t.name} with {a.weapon} vs {why}")
+    roll = step.roll(_signed("d20", a.attack_bonus), "ATK")
     roll = _chosen_one(step, actor, roll, dc, plain)
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
@@ -75,11 +111,10 @@ def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: b
     crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
             and crit_table(a, step.rules) is not None)
     if not hit:
-        step.log("miss", a.name, f"misses {t.name} ({total} vs {dc})", (roll,), total=total)
+        step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, weapon=a.weapon, **why)
         return
-    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name} ({total} vs {dc}"
-             f"{', natural 20' if natural_hit and not crit else ''})", (roll,),
-             total=total, crit=crit)
+    step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
+              crit=crit, natural_20=natural_hit and not crit, **why)
     crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit and can_crit else None
     if crit_model is not None:
         was_alive = step.c(target).active
@@ -105,7 +140,8 @@ def _spend_next_attack(step: Step, actor: str, target: str) -> None:
 def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> None:
     """F-FUMB-01: a natural 1 misses and rolls the fumble model in force (the Furnace table by armor)."""
     a = step.c(actor)
-    step.log("fumble", a.name, f"misses {step.c(target).name}: natural 1", (roll,), total=roll.total)
+    step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon,
+              dc=step.c(target).ac)
     model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
     if model is not None:
         model(step, actor)
@@ -123,9 +159,7 @@ def _armor_hit(step: Step, actor: str, target: str) -> None:
         return
     hook = registry.CRIT_MODELS.find(ARMOR_HIT)
     if hook is None:
-        step.log("referee", t.name, "referee: the natural 20 damages armor (furnace_crits_damage_armor): the "
-                 "struck piece's item save (M-ARM-01) is the referee's; no chapter makes it",
-                 prompt="armor save after a natural 20")
+        step.fact(PROMPT, target, rules=("M-ARM-01", "CF-33"), audience="referee", prompt="armor_save_natural_20")
         return
     hook(step, actor, target)
 
@@ -137,20 +171,18 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     a, t = step.c(actor), step.c(target)
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     dc = make_dc(step.enc.room_dc, hard, easy, step.rules)
-    vs = f"ROOM DC {dc.value}" if not dc.steps and not dc.notes else dc.explain()
-    roll = step.roll(_signed("d20", t.ac - 10), f"{t.name} defends against {a.name}'s {a.weapon} (AC {t.ac} − 10) "
-                     f"vs {vs}")
+    roll = step.roll(_signed("d20", t.ac - 10), "defence")
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     held = natural == 20 or (natural != 1 and roll.total >= dc.value)
     record_luck(step, target, held, "SAVE")
     if held:
-        step.log("miss", a.name, f"misses {t.name}: she defends ({roll.total} vs {dc.value})", (roll,),
-                 total=roll.total)
+        step.fact(DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
+                  room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac)
         return
     crit = natural == 1 and crit_table(a, step.rules) is not None
-    step.log("hit", a.name, f"{'CRITS' if crit else 'hits'} {t.name}: she fails to defend ({roll.total} vs "
-             f"{dc.value})", (roll,), total=roll.total, crit=crit)
+    step.fact(NOT_DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
+              room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac, crit=crit)
     _damage(step, actor, target, crit, roll.total, cleaves)
 
 
@@ -177,9 +209,9 @@ def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int, plain: b
     if power is None or plain or natural >= step.c(actor).crit_range or (natural != 1 and roll.total >= dc):
         return roll
     _spend_power(step, actor, power[0])
-    again = step.roll(roll.expression, f"{step.c(actor).name} rerolls the ATK (Chosen one)")
-    step.log("power", step.c(actor).name, f"Chosen one: the ATK of {roll.total} is rolled again: {again.total} "
-             "(F-ARCH-03)", (roll, again))
+    again = step.roll(roll.expression, "ATK again")
+    step.fact(POWER, actor, (), (roll, again), ("F-ARCH-03",), power="chosen_one", before=roll.total,
+              after=again.total)
     return again
 
 
@@ -197,7 +229,7 @@ def rally(step: Step, cid: str) -> None:
     mode = str(power[1]["ally_atk"])
     step.update(ally.id, held=(*ally.held, cond.Held(name=cond.modifier_name("next_atk", mode),
                                                      source=f"{c.name}'s Rally", ending="encounter")))
-    step.log("power", c.name, f"rallies {ally.name}: her next ATK is {mode} (F-ARCH-03)")
+    step.fact(POWER, cid, (ally.id,), (), ("F-ARCH-03",), power="rally", mode=mode)
 
 
 def bloodmagic(step: Step, cid: str) -> None:
@@ -216,10 +248,9 @@ def _blood_price(step: Step, actor: str) -> int:
         return 0
     step.update(actor, held=tuple(h for h in a.held if h.name != BLOODMAGIC))
     _spend_power(step, actor, power[0])
-    r = step.roll(str(power[1]["hp_cost"]), f"{a.name}'s Bloodmagic: HP into DAM")
-    step.log("power", a.name, f"Bloodmagic: loses {r.total} HP and adds {r.total} to the DAM (F-ARCH-03, AMB-46)",
-             (r,))
-    take_damage(step, actor, r.total, "her own Bloodmagic")
+    r = step.roll(str(power[1]["hp_cost"]), "Bloodmagic")
+    step.fact(POWER, actor, (), (r,), ("F-ARCH-03", "AMB-46"), power="bloodmagic", amount=r.total)
+    take_damage(step, actor, r.total, by=actor, means="Bloodmagic")
     return r.total
 
 
@@ -236,10 +267,9 @@ def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
     if step.rules["luck_spend_timing"] != "after_roll":
         return roll.total
     state, spent = luck.spend(step.luck(a), step.rng, roll.total, step.rules, natural=roll.natural,
-                              label=f"{a.name} spends a Luck Die")
+                              label="Luck Die")
     step.hold_luck(a, state)
-    step.log("luck", a.name, f"spends a Luck Die: {roll.total} → {spent.total} ({state.dice} left)",
-             spent.rolls)
+    step.fact(LUCK, actor, (), spent.rolls, ("F-LUCK-03",), before=roll.total, after=spent.total, left=state.dice)
     return spent.total
 
 
@@ -268,7 +298,8 @@ def rage(step: Step, cid: str) -> None:
         return
     step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof,
                 rages_left=left - 1, rages_spent=c.rages_spent + 1)
-    step.log("rage", c.name, f"rages: +{c.prof} DAM, AC {c.ac} → {c.ac - c.prof}")
+    step.fact(RAGE, cid, (), (), ("F-ARCH-02",), bonus=c.prof, ac_before=c.ac, ac_after=c.ac - c.prof,
+              left=left - 1)
 
 
 def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves: bool = True) -> None:
@@ -279,14 +310,14 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         if step.rules["crit_damage"] == "max_dice_only":
             amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
         rolls: tuple[dice.RollResult, ...] = ()
-        text = f"maximum {a.damage} = {amount}"
     else:
-        r = expr.roll(step.rng, label=f"{a.name} damage {a.damage}")
-        amount, rolls, text = max(1, r.total), (r,), f"{r.total}"
-    step.log("damage_roll", a.name, f"deals {text}", rolls)
+        r = expr.roll(step.rng, label="DAM")
+        amount, rolls = max(1, r.total), (r,)
+    step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
+              damage=a.damage, maximum=crit)
     amount = _sunder(step, target, amount + _blood_price(step, actor))
     was_alive = step.c(target).active
-    overflow = take_damage(step, target, amount, f"{a.name}'s {a.weapon}")
+    overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
     if was_alive and not step.c(target).active:
         step.killed_by[target] = total
         if cleaves:
@@ -304,8 +335,8 @@ def _sunder(step: Step, target: str, amount: int) -> int:
         return amount
     halved = -(-amount // 2) if step.rules["shield_sunder_damage"] == "bearer_ceil" else amount // 2
     step.update(target, shield=False, ac=t.ac - 2)
-    step.log("sunder", t.name, f"sunders her shield: takes {halved} of {amount}; the shield is destroyed, "
-             f"AC {t.ac} → {t.ac - 2}")
+    step.fact(SUNDER, target, (), (), ("F-EQ-03", "AMB-36"), taken=halved, amount=amount, ac_before=t.ac,
+              ac_after=t.ac - 2)
     return halved
 
 
@@ -320,15 +351,16 @@ def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
     others = [o for o in step.enc.enemies_of(a) if o.zone == "CLOSE" and o.id != killed]
     second = others[0] if others else None
     if second is None:
-        what = "a new ATK" if new_attack else f"{overflow}"
-        step.log("cleave", a.name, f"would cleave {what} past {victim.name}, but no foe is CLOSE")
+        step.fact(CLEAVE, actor, (victim.id,), (), ("F-FTR-03",), overflow=overflow, new_attack=new_attack,
+                  nobody_close=True)
         return
     if new_attack:
-        step.log("cleave", a.name, f"cleaves into {second.name}: a new ATK (cleave_overflow)", overflow=0)
+        step.fact(CLEAVE, actor, (victim.id, second.id), (), ("F-FTR-03", "AMB-01"), overflow=0, new_attack=True)
         attack(step, actor, second.id, cleaves=False)
         return
-    step.log("cleave", a.name, f"cleaves: {overflow} remaining damage to {second.name}", overflow=overflow)
-    take_damage(step, second.id, overflow, f"{a.name}'s Cleave")
+    step.fact(CLEAVE, actor, (victim.id, second.id), (), ("F-FTR-03", "AMB-01"), overflow=overflow,
+              new_attack=False)
+    take_damage(step, second.id, overflow, by=actor, means="Cleave")
 
 
 def _crit_table(step: Step, actor: str, target: str) -> None:
@@ -338,19 +370,20 @@ def _crit_table(step: Step, actor: str, target: str) -> None:
         return
     level = crit_level(a, step.rules)
     by_level = step.rules.tables.get(table).die_table is not None
-    rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None,
-                                    label=f"crit die for a level-{level} {a.char_class or a.kind}")
-    step.log("crit", a.name, f"{rolled.table.name} ({rolled.die_reason}): {rolled.roll.total} → {rolled.row.text}",
-             (rolled.roll,), table=rolled.table.id, row=rolled.row.span)
+    rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None, label="crit die")
+    step.fact(CRIT, actor, (target,), (rolled.roll,), ("F-CRIT-02",), table=rolled.table.id, name=rolled.table.name,
+              row=rolled.row.span,
+              total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, level=level)
     apply_all(step, rolled.row.effect_list(), actor=actor, target=target)
 
 
 def _fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
     armor = "none" if a.armor_type == "none" else a.armor_type
-    rolled = step.rules.tables.roll("fumble", step.rng, key=armor, label=f"fumble die for {armor} armor")
-    step.log("fumble", a.name, f"fumble ({rolled.die_reason}): {rolled.roll.total} → {rolled.row.text}",
-             (rolled.roll,), table=rolled.table.id, row=rolled.row.span)
+    rolled = step.rules.tables.roll("fumble", step.rng, key=armor, label="fumble die")
+    step.fact(FUMBLE, actor, (), (rolled.roll,), ("F-FUMB-02",), table=rolled.table.id, name=rolled.table.name,
+              row=rolled.row.span,
+              total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, armor=armor)
     apply_all(step, rolled.row.effect_list(), actor=actor, target=actor)
 
 
@@ -373,7 +406,7 @@ def extra_attacks(step: Step) -> None:
         if who is None or not step.c(who).in_fight or not step.c(actor).active:
             continue
         if spec.get("auto_hit"):   # fumble 12: you hit yourself, no ATK roll
-            step.log("hit", step.c(actor).name, "hits itself (no ATK roll)")
+            step.fact(HITS_ITSELF, actor)
             _damage(step, actor, who, False, 0)
             continue
         if spec.get("plain"):
@@ -381,7 +414,7 @@ def extra_attacks(step: Step) -> None:
             continue
         before = len(step.events)
         attack(step, actor, who, can_crit=chains)
-        hit = any(e.kind == "hit" for e in step.events[before:])
+        hit = any(e.kind in (HIT, NOT_DEFENDED) for e in step.events[before:])
         if hit and spec["repeat"] == "until_miss":
             step.queue.append((actor, who, {**spec, "target": "any_near"}))
 

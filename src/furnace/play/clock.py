@@ -25,9 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError, UnknownNameError
-from furnace.events import Event
+from furnace.events import Audience, Event, Part, declare
 from furnace.play import luck
 from furnace.play.registry import Registry
+from furnace.play.timers import TIMER_OUT
 from furnace.rules.effects import shown
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import MAX_DATA_VALUES, check_shape
@@ -200,8 +201,13 @@ class Fire:
         characters = luck.shared({**self.campaign.characters, character.name: character}, character, self.rules)
         self.campaign = self.campaign.model_copy(update={"characters": characters})
 
-    def log(self, kind: str, who: str, what: str, rolls: tuple[Any, ...] = (), **data: Any) -> None:
-        self.events.append(Event(kind, who, what, rolls, data={"time": self.campaign.clock.describe(), **data}))
+    def fact(self, kind: str, actor: str = "", targets: tuple[str, ...] = (), rolls: tuple[Any, ...] = (),
+             rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
+        """A fact that falls due on the clock: `actor` and `targets` are characters of the campaign (by name)."""
+        cast = {n: Part(n, "pc", self.campaign.characters[n].player or "") for n in (actor, *targets)
+                if n in self.campaign.characters}
+        self.events.append(Event(kind, actor, targets, rolls, {"at": self.campaign.clock.now, **data}, rules, cast,
+                                 audience))
 
     def schedule(self, kind: str, **kwargs: Any) -> int:
         self.campaign, entry_id = schedule(self.campaign, kind, **kwargs)
@@ -213,6 +219,7 @@ class Fire:
 
 
 Handler = Callable[[Fire], None]
+UNHANDLED = declare("unhandled", label="referee", entry_kind="referee", example={"label": "x", "entry_kind": "y"})
 # each kind of entry fires through the handler its chapter registered (the chapters load on first look-up)
 HANDLERS: Registry[Handler] = Registry("clock handler")
 
@@ -224,8 +231,10 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
 @handler("timer")
 def _timer(fire: Fire) -> None:
     """A referee's timer (F-OPT-07): when it runs out, the referee is told."""
-    fire.log("timer", fire.entry.owner or "referee", f"timer '{fire.entry.label}' runs out: "
-             f"{fire.entry.data.get('prompt', 'the referee decides what happens')}", referee_prompt=True)
+    shown = bool(fire.entry.data.get("shown"))
+    fire.fact(TIMER_OUT, fire.entry.owner if fire.entry.owner in fire.campaign.characters else "", (), (),
+              ("F-OPT-07",), audience="all" if shown else "referee", label=fire.entry.label, shown=shown,
+              prompt=str(fire.entry.data.get("prompt", "")), referee_prompt=True)
 
 
 def _whole(name: str, value: object, lo: int, hi: int) -> int:
@@ -304,7 +313,7 @@ def _fire(campaign: Campaign, entry: Scheduled, rng: DiceSource, rules: Ruleset)
     fire = Fire(campaign.model_copy(update={"clock": clock}), rng, rules, entry)
     fn = HANDLERS.find(entry.kind)
     if fn is None:
-        fire.log("referee", entry.owner or "referee", f"'{entry.label}' falls due (no rule handles {entry.kind})")
+        fire.fact(UNHANDLED, "", audience="referee", label=entry.label, entry_kind=entry.kind)
     elif entry.owner and entry.owner not in fire.campaign.characters and entry.data.get("needs_owner", True) \
             and entry.kind != "timer":
         pass   # the character has left the campaign: the entry lapses

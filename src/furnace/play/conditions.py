@@ -84,24 +84,25 @@ def can_move(held: tuple[Held, ...]) -> bool:
 
 def attack_difficulty(attacker: tuple[Held, ...], target: tuple[Held, ...], ranged: bool,
                       ) -> tuple[list[str], list[str]]:
-    """The EASY and HARD sources on an ATK from the attacker's and the target's conditions."""
+    """The EASY and HARD sources on an ATK from the attacker's and the target's conditions, each as
+    "target|NAME|source" or "attacker|NAME|source" (one source counts once, AMB-04; the name is told in words)."""
     easy, hard = [], []
     for h in target:
         if h.name in ATTACKS_AGAINST_EASY and not (h.name == "PRONE" and ranged):
-            easy.append(f"target {h.name}")
+            easy.append(f"target|{h.name}|")
         if h.name == modifier_name("atk_against", "EASY") or h.name == modifier_name("next_atk_against", "EASY"):
-            easy.append(f"target: {h.source}")
+            easy.append(f"target|{h.name}|{h.source}")
         if h.name == modifier_name("atk_against", "HARD") or h.name == modifier_name("next_atk_against", "HARD"):
-            hard.append(f"target: {h.source}")
+            hard.append(f"target|{h.name}|{h.source}")
     for h in attacker:
         if h.name in OWN_ATTACKS_HARD:
-            hard.append(f"attacker {h.name}")
+            hard.append(f"attacker|{h.name}|")
         if h.name in (modifier_name("atk", "HARD"), modifier_name("next_atk", "HARD")):
-            hard.append(f"attacker: {h.source}")
+            hard.append(f"attacker|{h.name}|{h.source}")
         if h.name in (modifier_name("atk", "EASY"), modifier_name("next_atk", "EASY")):
-            easy.append(f"attacker: {h.source}")
+            easy.append(f"attacker|{h.name}|{h.source}")
         if ranged and h.name == modifier_name("ranged_atk", "HARD"):
-            hard.append(f"attacker: {h.source}")
+            hard.append(f"attacker|{h.name}|{h.source}")
     return easy, hard
 
 

@@ -8,9 +8,21 @@ injury table). Monsters die at 0 (or are out of the fight, CF-50).
 
 from __future__ import annotations
 
+from typing import Any
+
+from furnace.events import declare
 from furnace.play.combatant import Combatant
 from furnace.play.registry import DEATH_MODELS
 from furnace.play.state import Step
+
+DAMAGE = declare("damage", targets=1, amount="public", hp_before="actor", hp_after="actor", hp_max="actor",
+                 means="target", own="public", example={"means": "arming sword", "own": False})
+DEATH = declare("death", targets=1, cause="public", hp="actor", level="actor", con="actor", threshold="actor",
+                times="actor", total="actor", dc="public", example={"cause": "threshold"})
+DROPS = declare("dying", hp="actor", turns="actor")
+STILL_DYING = declare("still_dying", total="actor", turns="actor")
+RECOVER = declare("recover")
+KNOCKED_DOWN_TWICE = declare("knocked_down_twice", times="actor", total="actor", dc="public")
 
 
 def death_threshold(c: Combatant) -> int:
@@ -18,21 +30,22 @@ def death_threshold(c: Combatant) -> int:
     return -(3 + c.level + c.con_mod)
 
 
-def kill(step: Step, c: Combatant, how: str) -> None:
-    step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=how)
-    step.log("death", c.name, f"dies: {how}", how=how)
+def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), **why: Any) -> None:
+    """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …)."""
+    step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=cause)
+    step.fact(DEATH, c.id, (), (), rules, cause=cause, **why)
 
 
 def _furnace(step: Step, c: Combatant, amount: int) -> None:
     if c.hp <= death_threshold(c):
-        kill(step, c, f"HP {c.hp} at or below −(3 + LVL {c.level} + CON {c.con_mod}) = {death_threshold(c)}")
+        kill(step, c, "threshold", ("F-DEATH-02",), hp=c.hp, level=c.level, con=c.con_mod,
+             threshold=death_threshold(c))
         return
     if c.hp > 0 or c.status != "up":
         return
-    timer = step.roll("1d4", f"{c.name} bleeds out in 1d4 turns (F-DEATH-01)")
+    timer = step.roll("1d4", "dying timer")
     c = step.update(c.id, status="dying", dying_turns=timer.total, knocked_down=c.knocked_down + 1)
-    step.log("dying", c.name, f"drops at {c.hp} HP: unconscious, dies in {timer.total} turns unless "
-             "stabilised or a natural 20", (timer,))
+    step.fact(DROPS, c.id, (), (timer,), ("F-DEATH-01",), hp=c.hp, turns=timer.total)
     if step.rules["knocked_down_twice"] and c.knocked_down >= 2:
         _knocked_down_twice(step, c)
 
@@ -41,32 +54,35 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
     """F-DEATH-03 (optional): the second drop in one encounter asks a CON SAVE vs ROOM DC or death."""
     if c.knocked_down > 2 and not step.rules["knocked_down_every_later_drop"]:
         return
-    save = step.roll("d20+CON", f"{c.name} CON SAVE vs ROOM DC {step.enc.room_dc}, knocked down twice",
-                     {"CON": c.save_bonus("CON")})
+    save = step.roll("d20+CON", "CON SAVE", {"CON": c.save_bonus("CON")})
     if save.total < step.enc.room_dc:
-        kill(step, c, f"knocked down {c.knocked_down} times and failed the CON SAVE ({save.total})")
+        kill(step, c, "knocked_down_twice", ("F-DEATH-03",), times=c.knocked_down, total=save.total,
+             dc=step.enc.room_dc)
     else:
-        step.log("save", c.name, f"survives being knocked down twice (CON SAVE {save.total})", (save,))
+        step.fact(KNOCKED_DOWN_TWICE, c.id, (), (save,), ("F-DEATH-03",), times=c.knocked_down, total=save.total,
+                  dc=step.enc.room_dc)
 
 
 DEATH_MODELS.add("furnace", _furnace)
 
 
-def take_damage(step: Step, target_id: str, amount: int, source: str) -> int:
-    """Apply damage; returns the overflow past the HP the target had (for Cleave, AMB-01)."""
+def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by: str = "") -> int:
+    """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
+    kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
     c = step.c(target_id)
     if not c.in_fight or amount <= 0:
         return 0
     before = c.hp
     c = step.update(target_id, hp=c.hp - amount)
-    step.log("damage", c.name, f"takes {amount} from {source}: HP {before} → {c.hp}", amount=amount,
-             before=before, after=c.hp)
+    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), amount=amount, hp_before=before,
+              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
     overflow = max(0, amount - max(0, before))
     if c.kind == "monster":
         if c.hp <= 0:
             out = step.rules["monster_zero_hp"] == "out_of_fight"
             step.update(c.id, status="out" if out else "dead")
-            step.log("death", c.name, "is out of the fight" if out else "dies", how=source)
+            step.fact(DEATH, c.id, (by,) if by and by != target_id else (), (), ("CF-50",),
+                      cause="out_of_fight" if out else "monster_at_0")
         return overflow
     DEATH_MODELS.get(str(step.rules["death_model"]))(step, step.c(target_id), amount)
     return overflow
@@ -75,14 +91,14 @@ def take_damage(step: Step, target_id: str, amount: int, source: str) -> int:
 def dying_turn(step: Step, cid: str) -> None:
     """F-DEATH-01: at each of a dying character's turns, a d20; a natural 20 gets her up with 1 HP."""
     c = step.c(cid)
-    check = step.roll("d20", f"{c.name} dying: a natural 20 gets up with 1 HP")
+    check = step.roll("d20", "dying")
     if check.natural == 20:
         step.update(cid, status="up", hp=1, dying_turns=None)
-        step.log("recover", c.name, "rolls a natural 20 and gets up with 1 HP", (check,))
+        step.fact(RECOVER, cid, (), (check,), ("F-DEATH-01",))
         return
     left = (c.dying_turns or 1) - 1
     if left <= 0:
-        kill(step, c, "bled out")
+        kill(step, c, "bled_out", ("F-DEATH-01",), total=check.total)
         return
     step.update(cid, dying_turns=left)
-    step.log("dying", c.name, f"still dying ({check.total}): {left} turn(s) left", (check,))
+    step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total, turns=left)

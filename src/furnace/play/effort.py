@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play.checks import (
     DC,
     Advantage,
@@ -121,6 +121,9 @@ class Effort:
 ChallengeStatus = Literal["running", "succeeded", "failed"]
 
 
+CHALLENGE = declare("skill_challenge", status="public", successes="public", failures="public", needs="public",
+                    fails_at="public", example={"status": "succeeded"})
+
 @dataclass(frozen=True)
 class SkillChallenge:
     """A DC, a success threshold set by the referee, and a failure threshold (skill_challenge_failures)."""
@@ -160,10 +163,9 @@ class SkillChallenge:
         after = replace(self, checks=(*self.checks, result))
         if after.status == "running":
             return after, None
-        what = (f"the skill challenge {after.status}: {after.successes} successes, {after.failures} failures "
-                f"(needs {self.success_threshold}, fails at {self.failure_threshold})")
-        return after, Event("skill_challenge", "party", what, rolls=tuple(c.roll for c in after.checks),
-                            before="running", after=after.status)
+        return after, Event(CHALLENGE, "", (), tuple(c.roll for c in after.checks),
+                            {"status": after.status, "successes": after.successes, "failures": after.failures,
+                             "needs": self.success_threshold, "fails_at": self.failure_threshold}, ("F-OPT-06",))
 
     def attempt(self, rng: DiceSource, modifiers: Sequence[Modifier] = (), *, label: str = "",
                 advantage: Advantage = None, rules: Ruleset | None = None) -> tuple[SkillChallenge, Event | None]:

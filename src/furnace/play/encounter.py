@@ -16,7 +16,7 @@ from typing import Literal
 from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play import conditions as cond
 from furnace.play import registry
 from furnace.play.apply import apply_periodic
@@ -28,6 +28,25 @@ from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.reaction import enemy_morale
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
+
+# the facts of a round and a turn, and who may know each value (furnace.events.declare)
+ROUND = declare("round", example={"round": 1})
+INITIATIVE = declare("initiative", simultaneous="public", phases="public",
+                     example={"phases": [["party"], ["monsters"]], "simultaneous": False})
+ACTS_LAST = declare("acts_last", targets=1)
+END = declare("end", winner="public", example={"winner": "party"})
+EXPIRE = declare("expire", conditions="public", example={"conditions": ["PRONE"]})
+STAND = declare("stand")
+WAIT = declare("wait", why="public", example={"why": "cannot_move"})
+DODGE = declare("dodge")
+DISENGAGE = declare("disengage")
+FREE_ACTION = declare("free_action", note="actor", example={"note": "swings from the chandelier"})
+MOVE = declare("move", targets=1, zone="public", maimed="public", attacks="public",
+               example={"zone": "CLOSE", "maimed": False, "attacks": True})
+OPPORTUNITY = declare("opportunity", targets=1)
+MORALE = declare("morale", side="public", total="referee", morale="referee", breaks="public", outcome="public",
+                 example={"side": "monsters", "breaks": True, "outcome": "flee"})
+LOST_BLOW = declare("lost", total="actor", killer="public")
 
 # the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
@@ -93,7 +112,7 @@ def start_turn(step: Step, cid: str) -> bool:
     if c.held:
         c = _conditions_at_turn_start(step, c)
     if c.doomed_round is not None and c.doomed_round <= step.round and c.in_fight:
-        kill(step, c, "the wound's timer ran out")
+        kill(step, c, "wound_timer")
         return False
     if c.status == "dying":
         dying_turn(step, cid)
@@ -111,12 +130,12 @@ def _conditions_at_turn_start(step: Step, c: Combatant) -> Combatant:
     kept, ended = cond.expire_at_turn_start(c.held, step.round)
     if ended:
         c = step.update(c.id, held=kept)
-        step.log("expire", c.name, "no longer " + ", ".join(h.name for h in ended))
+        step.fact(EXPIRE, c.id, conditions=[h.name for h in ended])
     prone = [h for h in kept if h.name == "PRONE" and h.ending == "stands"]
     if prone and c.active:   # AMB-20: standing up takes the turn's movement
         c = step.update(c.id, held=tuple(h for h in kept if h not in prone),
                         features=(*c.features, "_stood_up"))
-        step.log("stand", c.name, "stands up (its movement this turn)")
+        step.fact(STAND, c.id, rules=("AMB-20",))
     return c
 
 
@@ -141,7 +160,7 @@ def _act(step: Step, cid: str, action: Action) -> None:
         if t.side == c.side and action.kind == "attack" and not action.note:
             raise IllegalActionError(f"{t.name} is on {c.name}'s side")
         if c.held and not cond.can_attack(c.held):
-            step.log("wait", c.name, "cannot attack this turn")
+            step.fact(WAIT, cid, why="cannot_attack")
             return
         if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
             return
@@ -162,10 +181,10 @@ def _act(step: Step, cid: str, action: Action) -> None:
     elif action.kind == "dodge":
         step.update(cid, held=(*c.held, cond.Held(name=cond.modifier_name("atk_against", "HARD"), source="DODGE",
                                                   until_round=step.enc.round + 1)))
-        step.log("dodge", c.name, "dodges: ATK against it are HARD until its next turn (F-CMBT-02)")
+        step.fact(DODGE, cid, rules=("F-CMBT-02",))
     elif action.kind == "disengage":
         step.update(cid, zone="NEAR")
-        step.log("disengage", c.name, "disengages and goes NEAR (F-CMBT-03)")
+        step.fact(DISENGAGE, cid, rules=("F-CMBT-03",))
     elif action.kind == "go_ranged":
         _go_ranged(step, cid)
     elif action.kind == "stabilise":
@@ -173,9 +192,9 @@ def _act(step: Step, cid: str, action: Action) -> None:
             raise IllegalActionError("stabilise needs a target")
         stabilise(step, cid, action.target, referee=action.note == "referee")
     elif action.kind == "free":
-        step.log("referee", c.name, f"referee: {action.note or 'a free-form action'}", prompt=action.note)
+        step.fact(FREE_ACTION, cid, rules=("F-CMBT-04",), note=action.note)
     else:
-        step.log("wait", c.name, "waits")
+        step.fact(WAIT, cid, why="")
 
 
 def _close_in(step: Step, cid: str, t: Combatant) -> bool:
@@ -184,17 +203,17 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
     True: she is CLOSE and attacks."""
     c = step.c(cid)
     if not cond.can_move(c.held) or "_stood_up" in c.features:
-        step.log("wait", c.name, "cannot move this turn")
+        step.fact(WAIT, cid, why="cannot_move")
         return False
     if cond.moves_only_near(c.held) and c.zone not in ("NEAR", "CLOSE"):
         zone = ZONES[ZONES.index(c.zone) - 1]
         step.update(cid, zone=zone)
-        step.log("move", c.name, f"can move only NEAR (a maimed foot): goes {zone}, too far to attack {t.name}")
+        step.fact(MOVE, cid, (t.id,), zone=zone, maimed=True, attacks=False)
         return False
     c = step.update(cid, zone="CLOSE")
     if t.zone != "CLOSE" and not t.ranged:
         step.update(t.id, zone="CLOSE")
-    step.log("move", c.name, f"goes NEAR {t.name} and attacks")
+    step.fact(MOVE, cid, (t.id,), zone="CLOSE", maimed=False, attacks=True)
     return True
 
 
@@ -204,7 +223,7 @@ def _go_ranged(step: Step, cid: str) -> None:
     c = step.c(cid)
     if c.zone == "CLOSE" and step.rules["opportunity_attacks"] and not step.rules["free_disengage"]:
         for foe in [o for o in step.enc.enemies_of(c) if o.zone == "CLOSE" and cond.can_attack(o.held)]:
-            step.log("opportunity", foe.name, f"strikes at {c.name} leaving CLOSE without DISENGAGE (AMB-60)")
+            step.fact(OPPORTUNITY, foe.id, (cid,), rules=("AMB-60",))
             attack(step, foe.id, cid)
             _extra_attacks(step)
         if not step.c(cid).active:
@@ -213,16 +232,16 @@ def _go_ranged(step: Step, cid: str) -> None:
     if cond.moves_only_near(c.held) and c.zone == "CLOSE":
         zone = "NEAR"
     step.update(cid, zone=zone)
-    step.log("move", c.name, f"goes {zone}" + (" (a maimed foot: only NEAR)" if zone == "NEAR" else ""))
+    step.fact(MOVE, cid, zone=zone, maimed=zone == "NEAR", attacks=False)
 
 
 def roll_initiative(step: Step) -> None:
     """F-INIT-01: each side rolls d6, the higher acts first, a tie acts together; F-INIT-02 phases."""
     if step.frame.initiative == "simultaneous":
         step.reframe(phases=(("ranged",), ("melee",)))
-        step.log("initiative", "all", "simultaneous: ranged and magic first, then melee (F-INIT-02)")
+        step.fact(INITIATIVE, "", rules=("F-INIT-02",), simultaneous=True)
         return
-    rolls = {side: step.roll("d6", f"initiative for {side}") for side in dict.fromkeys(c.side for c in step.working())}
+    rolls = {side: step.roll("d6", f"initiative: {side}") for side in dict.fromkeys(c.side for c in step.working())}
     order = sorted(rolls, key=lambda s: -rolls[s].total)
     phases: list[tuple[str, ...]] = []
     for side in order:
@@ -231,8 +250,7 @@ def roll_initiative(step: Step) -> None:
         else:
             phases.append((side,))
     step.reframe(phases=tuple(phases))
-    text = "; ".join(" + ".join(p) + (" (together)" if len(p) > 1 else "") for p in phases)
-    step.log("initiative", "all", f"order: {text}", tuple(rolls.values()))
+    step.fact(INITIATIVE, "", (), tuple(rolls.values()), ("F-INIT-01",), phases=[list(p) for p in phases])
 
 
 LAST = ("last",)   # the round's closing phase: who acts last (LAST_TO_ACT: F-TAB-34 4–5, M-WPN-06 with AMB-99)
@@ -249,8 +267,7 @@ def acting_last(step: Step) -> None:
     last = tuple(c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
     step.reframe(last=last)
     if last:
-        who = ", ".join(step.c(cid).name for cid in last)
-        step.log("initiative", "all", f"{who} act{'s' if len(last) == 1 else ''} last this round (LAST_TO_ACT)")
+        step.fact(ACTS_LAST, last[0], last[1:])
 
 
 def _actors(enc: Encounter, phase: tuple[str, ...], casting: frozenset[str] = frozenset()) -> list[str]:
@@ -286,7 +303,7 @@ def _finish(step: Step) -> None:
     if len(standing) <= 1:
         winner = next(iter(standing), None)
         step.reframe(over=True, winner=winner)
-        step.log("end", "all", f"the fight ends: {winner or 'no one'} stands")
+        step.fact(END, "", winner=winner or "")
 
 
 def run_round(enc: Encounter, rng: DiceSource, rules: Ruleset,
@@ -304,7 +321,7 @@ def _round(step: Step, choose: Tactic) -> None:
     step.queue.clear()
     step.killed_by.clear()
     step.reframe(round=step.round + 1)
-    step.log("round", "all", f"round {step.round}")
+    step.fact(ROUND, "")
     if step.round == 1 or (step.rules["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
         roll_initiative(step)
     acting_last(step)
@@ -347,9 +364,10 @@ def _morale(step: Step) -> None:
         if not standing or len(standing) * 2 > len(members):
             continue
         value = next((c.morale for c in members if c.morale is not None), None)
-        result = enemy_morale(step.rng, step.frame.room_dc, step.rules, morale=value, label=f"{side} morale")
+        result = enemy_morale(step.rng, step.frame.room_dc, step.rules, morale=value, label="morale")
         step.reframe(morale_tested=(*step.frame.morale_tested, side))
-        step.log("morale", side, result.explain(), (result.roll,), breaks=result.breaks)
+        step.fact(MORALE, "", (), (result.roll,), ("F-OPT-04",), side=side, total=result.roll.total,
+                  morale=result.morale, breaks=result.breaks, outcome=result.outcome)
         if result.breaks:
             for c in standing:
                 step.update(c.id, status="fled")
@@ -368,16 +386,16 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     step.put(c.model_copy(update={"status": "up"}))
     before = len(step.events)
     attack(step, cid, action.target)
-    totals = [e.data.get("total") for e in step.events[before:] if e.kind in ("hit", "miss", "fumble")]
+    totals = [e.data.get("total") for e in step.events[before:] if e.kind in ("hit", "miss", "fumble",
+                                                                              "defended", "not_defended")]
     step.put(step.c(cid).model_copy(update={"status": c.status}))
     tie_lost = step.rules["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
     own = (totals[0] or 0) if totals else 0
     if step.enc.initiative == "simultaneous" and totals and (own < killer_total or (tie_lost and own == killer_total)):
         step.enc = saved   # the blow is lost: nothing it did stands
         del step.events[before:]
-        step.log("lost", c.name, f"falls before striking: its ATK {totals[0]} is "
-                 f"{'lower than' if own < killer_total else 'only equal to'} its killer's {killer_total} "
-                 f"(F-INIT-02{', simultaneous_attack_ties cancel' if own == killer_total else ''})")
+        step.fact(LOST_BLOW, cid, (), (), ("F-INIT-02",) + (("AMB-49",) if own == killer_total else ()),
+                  total=own, killer=killer_total)
 
 
 def take_turn(enc: Encounter, cid: str, action: Action, rng: DiceSource, rules: Ruleset,
@@ -400,18 +418,7 @@ def run_fight(enc: Encounter, rng: DiceSource, rules: Ruleset, max_rounds: int =
     return step.enc, events
 
 
-def log_text(events: Iterable[Event], *, rolls: bool = True) -> str:
-    """The round-by-round log, as a referee would read it."""
-    lines = []
-    for e in events:
-        if e.kind == "round":
-            lines.append(f"\n== Round {e.data.get('round')} ==")
-            continue
-        lines.append(e.explain() if rolls else f"{e.who}: {e.what}")
-    return "\n".join(lines).strip()
-
-
-__all__ = ["ZONES", "Action", "Recorded", "act", "attack", "log_text", "replay", "run_fight", "run_round", "take_turn"]
+__all__ = ["ZONES", "Action", "Recorded", "act", "attack", "replay", "run_fight", "run_round", "take_turn"]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Luck Dice: earned by failing in a row, spent on any roll (F-LUCK-01..03, AMB-02, AMB-19, F-SPELL-09).
 
-    state, event = record(LuckState(), success=False, kind="CHECK")   # 1st failure: streak 1, no die
-    state, event = record(state, success=False, kind="ATK")           # 2nd failure: the first Luck Die
+    state, earned = record(LuckState(), success=False, kind="CHECK")  # 1st failure: streak 1, no die
+    state, earned = record(state, success=False, kind="ATK")          # 2nd failure: the first Luck Die
     state, spent = spend(state, rng, roll_total=13)                   # 13 + d6, the natural face unchanged
 
 The state is a small frozen value; who holds it (the player or each character) is the option
@@ -18,7 +18,7 @@ from furnace import dice
 from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.events import Event, Part, declare
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
 MAX_DICE = 3                 # F-LUCK-02
@@ -69,9 +69,15 @@ def counts(kind: str, rules: Ruleset | None = None) -> bool:
     return _rules(rules)["luck_counts"] == "any_roll" or kind.upper() in D20_KINDS
 
 
-def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = None, *,
-           who: str = "") -> tuple[LuckState, Event | None]:
-    """Count one finished roll: a success resets the streak; the 2nd failure and each after earns a die."""
+# a failure in a row earns a Luck Die (lost: she holds the most she may); who may know each value
+EARNED = declare("luck_die", roll="public", streak="actor", before="actor", after="actor", lost="public",
+                 example={"roll": "ATK", "lost": False})
+
+
+def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = None,
+           ) -> tuple[LuckState, dict[str, Any] | None]:
+    """Count one finished roll: a success resets the streak; the 2nd failure and each after earns a die. The
+    second value: the fact's values when a die is earned (or lost at the most one may hold), else None."""
     if not counts(kind, rules):
         return state, None                      # damage and table rolls neither build nor break a streak
     if success:
@@ -79,15 +85,12 @@ def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = N
     streak = state.streak + 1
     if streak < FIRST_DIE_AT:
         return LuckState(state.dice, streak), None
-    if state.dice >= MAX_DICE:
-        after = LuckState(state.dice, streak)
-        return after, Event("luck_die_lost", who, f"failure {streak} in a row earns a Luck Die, but "
-                            f"{MAX_DICE} is the most one can hold: it is lost (F-LUCK-02)",
-                            before=state.to_dict(), after=after.to_dict(), data={"kind": kind})
-    after = LuckState(state.dice + 1, streak)
-    return after, Event("luck_die", who, f"failure {streak} in a row ({kind}) earns a Luck Die: "
-                        f"{state.dice} → {after.dice} (F-LUCK-01)",
-                        before=state.to_dict(), after=after.to_dict(), data={"kind": kind})
+    after = LuckState(min(MAX_DICE, state.dice + 1), streak)
+    return after, {"roll": kind, "streak": streak, "before": state.dice, "after": after.dice,
+                   "lost": state.dice >= MAX_DICE}
+
+
+LUCK_RULES = ("F-LUCK-01", "F-LUCK-02")
 
 
 @dataclass(frozen=True)
@@ -195,8 +198,11 @@ def count(character: Character, success: bool, kind: str, rules: Ruleset | None 
           ) -> tuple[Character, list[Event]]:
     """One roll of hers outside a fight (a SAVE on the clock: a disease, hunger, aging): a failure builds the
     streak toward a Luck Die, a success ends it."""
-    state, event = record(held_by(character), success, kind, rules, who=character.name)
-    return kept(character, state), [event] if event is not None else []
+    state, earned = record(held_by(character), success, kind, rules)
+    if earned is None:
+        return kept(character, state), []
+    part = {character.name: Part(character.name, "pc", character.player or "")}
+    return kept(character, state), [Event(EARNED, character.name, (), (), earned, LUCK_RULES, part)]
 
 
 def shared(characters: dict[str, Character], who: Character, rules: Ruleset | None = None,

@@ -16,12 +16,22 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character, CharacterError
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play.conditions import FIGHT_KEY
 from furnace.play.registry import Registry
 from furnace.rules.effects import Lasting
 from furnace.rules.ruleset import Ruleset, load_ruleset
+
+HIT_DIE = declare("hit_die", hp_before="actor", hp_after="actor", hp_max="actor", die="actor", left="actor",
+                  why="public", example={"die": "d10", "why": "short rest"})
+RESTED = declare("rested", ended="actor", spells_cast="actor", example={"ended": ["CANT_CAST: a mishap"]})
+TORSO_WOUND = declare("torso_wound", days="actor", need="public", healed="public", by="public",
+                      example={"healed": False, "by": ""})
+POOL_REFILLED = declare("pool_refilled", before="actor", after="actor")
+FULL_HEAL = declare("full_heal", hp_before="actor", hp_after="actor", hp_max="actor")
+RAGES_BACK = declare("rages_back", rages="actor")
 
 
 def spend_hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: str) -> tuple[Character, Event]:
@@ -29,11 +39,11 @@ def spend_hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: st
     if character.hit_dice < 1:
         raise CharacterError(f"{character.name} has no Hit Dice left in the pool")
     die = character.hit_die(rules)
-    roll = dice.parse(die).roll(rng, label=f"{character.name} spends a Hit Die ({die}) on a {why}")
+    roll = dice.parse(die).roll(rng, label="Hit Die")
     hp = min(character.hp_max, max(character.hp, 0) + roll.total)
     after = character.model_copy(update={"hp": hp, "hit_dice": character.hit_dice - 1})
-    return after, Event("heal", character.name, f"spends a Hit Die: HP {character.hp} → {hp}", (roll,),
-                        before=character.hp, after=hp)
+    return after, fact(HIT_DIE, character, (roll,), ("F-HP-06",), hp_before=character.hp, hp_after=hp,
+                       hp_max=character.hp_max, die=die, left=character.hit_dice - 1, why=why)
 
 
 def pool_size(character: Character, rules: Ruleset) -> int:
@@ -46,10 +56,9 @@ def end_until_rest(character: Character, events: list[Event]) -> Character:
     """D-7, AMB-41: any rest ends the "until rest" effects (mishap lockouts, Spell Depletion, injury rows 14–19)
     and resets the count of spells toward the Spell Depletion SAVE."""
     if character.until_rest:
-        events.append(Event("rest", character.name, "no longer: " + "; ".join(character.until_rest)))
+        events.append(fact(RESTED, character, (), ("D-7",), ended=list(character.until_rest)))
     if character.spells_cast:
-        events.append(Event("rest", character.name, f"Spell Depletion count {character.spells_cast} → 0 (AMB-41)",
-                            before=character.spells_cast, after=0))
+        events.append(fact(RESTED, character, (), ("AMB-41",), spells_cast=character.spells_cast))
     return character.model_copy(update={"until_rest": [], "spells_cast": 0})
 
 
@@ -106,11 +115,9 @@ def count_rest_days(character: Character, days: int, rules: Ruleset, events: lis
     need = int(rules["torso_injury_rest_days"])
     done = rest_days(character) + days
     if done >= need:
-        events.append(Event("heal", character.name, f"the torso wound heals after {need} days of rest "
-                            "(D-8, torso_injury_rest_days)", before=done - days, after=done))
+        events.append(fact(TORSO_WOUND, character, (), ("D-8",), days=done, need=need, healed=True))
         return _without_torso(character, rules)
-    events.append(Event("rest", character.name, f"torso wound: day {done} of {need} days of rest (D-8)",
-                        before=done - days, after=done))
+    events.append(fact(TORSO_WOUND, character, (), ("D-8",), days=done, need=need, healed=False))
     state = {**character.extensions.get(REST_KEY, {}), "torso_days": done}
     return character.model_copy(update={"extensions": {**character.extensions, REST_KEY: state}})
 
@@ -119,7 +126,7 @@ def heal_by_magic(character: Character, events: list[Event], how: str, rules: Ru
     """D-8: magical healing (a healing spell, Lay on Hands) ends the torso wound at once."""
     if not any(is_torso_wound(i, rules) for i in character.injuries):
         return character
-    events.append(Event("heal", character.name, f"{how} heals the torso wound (D-8)"))
+    events.append(fact(TORSO_WOUND, character, (), ("D-8",), by=how, healed=True))
     return _without_torso(character, rules)
 
 
@@ -143,8 +150,7 @@ def long_rest(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     events: list[Event] = []
     character = _long_rest_heal(character, rng, rules, events)
     refill = pool_size(character, rules)
-    events.append(Event("rest", character.name, f"Hit Dice pool refilled: {character.hit_dice} → {refill}",
-                        before=character.hit_dice, after=refill))
+    events.append(fact(POOL_REFILLED, character, (), ("F-REST-02",), before=character.hit_dice, after=refill))
     character = character.model_copy(update={"hit_dice": refill})
     return rest_ends(character, rng, rules, events, long=True, days=1), events
 
@@ -154,8 +160,8 @@ def _long_rest_heal(character: Character, rng: DiceSource, rules: Ruleset, event
     with no roll (`full`, 5e)."""
     if rules["long_rest_heals"] == "full":
         if character.hp < character.hp_max:
-            events.append(Event("heal", character.name, f"long rest: HP {character.hp} → {character.hp_max} "
-                                "(long_rest_heals: full)", before=character.hp, after=character.hp_max))
+            events.append(fact(FULL_HEAL, character, (), ("AMB-14",), hp_before=character.hp,
+                               hp_after=character.hp_max, hp_max=character.hp_max))
         return character.model_copy(update={"hp": character.hp_max})
     while character.hit_dice > 0 and character.hp < character.hp_max:
         character, event = spend_hit_die(character, rng, rules, "long rest")
@@ -218,5 +224,5 @@ def rage_back(character: Character, rng: DiceSource, rules: Ruleset, events: lis
     fight = dict(character.extensions.get("fight", {}))
     if not fight.get("rages_used"):
         return character
-    events.append(Event("rest", character.name, f"the long rest gives back {fight.pop('rages_used')} Rage(s)"))
+    events.append(fact(RAGES_BACK, character, (), ("F-ARCH-02", "AMB-46"), rages=fight.pop("rages_used")))
     return character.model_copy(update={"extensions": {**character.extensions, "fight": fight}})

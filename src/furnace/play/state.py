@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import IllegalActionError
-from furnace.events import Event
+from furnace.events import Audience, Event, Part
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import updated
 from furnace.play.luck import LuckState
@@ -283,8 +283,21 @@ class Step:
                     self._pcs[c.player] = (*self._pcs.get(c.player, ()), c.id)
         return self._pcs.get(player, ())
 
-    def log(self, kind: str, who: str, what: str, rolls: tuple[RollResult, ...] = (), **data: Any) -> None:
-        self.events.append(Event(kind, who, what, rolls, data={"round": self._frozen.round, **data}))
+    def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
+             rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
+        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
+        cast = {cid: self.part(cid) for cid in (actor, *targets) if cid}
+        self.events.append(Event(kind, actor, targets, rolls, {"round": self._frozen.round, **data}, rules, cast,
+                                 audience))
+
+    def part(self, cid: str) -> Part:
+        """The combatant as facts name her (her name, pc or monster, her player), made once a fight step."""
+        parts = self.__dict__.setdefault("_parts", {})
+        found = parts.get(cid)
+        if found is None:
+            c = self.c(cid)
+            found = parts[cid] = Part(c.name, c.kind, c.player or "")
+        return found  # type: ignore[no-any-return]
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
         return dice.roll(expression, self.rng, variables, label)

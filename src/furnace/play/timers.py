@@ -10,12 +10,15 @@ from typing import Any
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play.checks import CheckError, require_option, resolve_rules, whole
 from furnace.rules.ruleset import Ruleset
 
-
 # -- timers (F-OPT-07) -------------------------------------------------------------------------------------
+TIMER_OUT = declare("timer", label="referee", prompt="referee", shown="public",
+                    example={"label": "the ceiling falls", "prompt": "everyone NEAR takes 2d6", "shown": False})
+
+
 @dataclass(frozen=True)
 class Timer:
     """A named countdown of turns; at 0 it fires the referee's event."""
@@ -29,7 +32,7 @@ class Timer:
     def start(cls, rng: DiceSource, name: str, prompt: str, *, die: str = "1d4",
               rules: Ruleset | None = None) -> Timer:
         require_option(resolve_rules(rules), "timers", "F-OPT-07", "a timer")
-        roll = dice.roll(die, rng, label=f"timer {name}")
+        roll = dice.roll(die, rng, label="timer")
         if roll.total < 1:
             raise CheckError(f"timer {name}: {die} rolled {roll.total}; a timer needs at least 1 turn")
         return cls(name, prompt, roll.total, roll)
@@ -48,8 +51,8 @@ class Timer:
         if not after.expired:
             return after, None
         rolls = (self.roll,) if self.roll else ()
-        return after, Event("timer", self.name, f"time is up: {self.prompt}", rolls=rolls,
-                            before=self.turns_left, after=0, data={"referee_prompt": self.prompt})
+        return after, Event(TIMER_OUT, "", (), rolls, {"label": self.name, "prompt": self.prompt}, ("F-OPT-07",),
+                            audience="referee")
 
     def explain(self) -> str:
         state = "time is up" if self.expired else f"{self.turns_left} turns left"

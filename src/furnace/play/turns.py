@@ -35,6 +35,7 @@ from furnace.play import conditions as cond
 from furnace.play import registry
 from furnace.play.combatant import Combatant
 from furnace.play.encounter import (
+    ROUND,
     Action,
     Tactic,
     _act_even_if_fallen,
@@ -51,7 +52,7 @@ from furnace.play.encounter import (
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
-__all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "describe", "due", "legal_actions", "refusal",
+__all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "due", "legal_actions", "refusal",
            "run_tactic", "start", "take"]
 
 # the engine's own actions, in the order a menu shows them; chapters add theirs (registry.ACTIONS)
@@ -161,7 +162,7 @@ def _new_round(step: Step, choose: Tactic) -> tuple[str, ...]:
     """As `run_round` opens a round: its number, initiative (round 1, or every round per option), casters."""
     initiative = step.enc.initiative
     step.enc = step.enc.model_copy(update={"round": step.enc.round + 1})
-    step.log("round", "all", f"round {step.enc.round}")
+    step.fact(ROUND, "")
     if step.enc.round == 1 or (step.rules["reroll_initiative_each_turn"] and initiative == "group"):
         roll_initiative(step)
     acting_last(step)
@@ -407,42 +408,3 @@ def _dry_run(turns: Turns, c: Combatant, action: Action, rules: Ruleset) -> str 
     except FurnaceError as exc:
         return str(exc)
     return None
-
-
-# -- the table at a glance -------------------------------------------------------------------------------------
-def describe(turns: Turns) -> list[str]:
-    """The round, the initiative by side, whose turn it is, and each combatant: HP, zone, status, conditions
-    with the time they have left, and the dying countdown."""
-    enc = turns.encounter
-    now = due(turns)
-    phases = " → ".join(" + ".join(p) for p in enc.phases) or "not rolled"
-    lines = [f"round {enc.round}; initiative: {phases}"]
-    if enc.over:
-        lines.append(f"the fight is over: {enc.winner or 'no one'} stands")
-    elif now is not None:
-        lines.append(f"due: {now.name} ({now.id}, {now.side})")
-    for side in enc.sides:
-        lines.append(f"{side}:")
-        lines += [f"  {'▶' if now is not None and c.id == now.id else ' '} {_line(enc, c)}"
-                  for c in enc.combatants if c.side == side]
-    return lines
-
-
-def _line(enc: Encounter, c: Combatant) -> str:
-    parts = [f"{c.name} ({c.id})", f"HP {c.hp}/{c.hp_max}", c.zone, c.status]
-    if c.status == "dying":
-        parts.append(f"dies in {c.dying_turns} turn(s) unless stabilised or a natural 20")
-    if c.doomed_round is not None:
-        parts.append(f"dies at its turn in round {c.doomed_round}")
-    held = [_held(enc, h) for h in c.held]
-    return " · ".join(parts + ([", ".join(held)] if held else []))
-
-
-def _held(enc: Encounter, h: cond.Held) -> str:
-    parts = h.name.split(":")
-    name = f"{parts[1]} {parts[2]}" if h.is_modifier and len(parts) == 3 else h.name
-    source = f", {h.source}" if h.source and h.source != h.name else ""
-    if h.ending == "round" and h.until_round is not None:
-        left = h.until_round - enc.round
-        return f"{name} ({left} round(s) left: ends at its turn in round {h.until_round}{source})"
-    return f"{name} (until {h.ending}{source})"

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from furnace.campaign.state import Member
+from furnace.render.story.campaign import death_words
 
 COLUMNS = ("id", "name", "player", "status", "level", "HP", "notes")
 
@@ -20,7 +21,7 @@ def _level(m: Member) -> str:
 def _notes(m: Member) -> str:
     c = m.character
     if m.death is not None:
-        return f"died: {m.death.cause}"
+        return f"died: {death_words(m.death.cause, m.death.facts)}"
     if c.occupation is not None and c.char_class is None:
         return c.occupation.name
     return ", ".join(c.conditions + c.injuries)
@@ -52,7 +53,8 @@ def roster_json(members: Sequence[Member]) -> list[dict[str, Any]]:
     return [{"id": m.id, "name": m.character.name, "player": m.player, "status": m.status, "race": m.character.race,
              "class": m.character.char_class, "archetype": m.character.archetype, "level": m.character.level,
              "hp": m.character.hp, "hp_max": m.character.hp_max,
-             "death": m.death.model_dump(mode="json") if m.death else None} for m in members]
+             "death": {**m.death.model_dump(mode="json"), "words": death_words(m.death.cause, m.death.facts)}
+             if m.death else None} for m in members]
 
 
 __all__ = ["roster_json", "roster_rows", "roster_table"]

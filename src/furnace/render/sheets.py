@@ -80,7 +80,7 @@ def character_markdown(c: Character, rules: Ruleset, note: str = "") -> str:
     if note:
         lines += ["", f"*{_md_cell(note)}*"]
     if c.dead:
-        lines += ["", f"**Dead:** {c.dead}"]
+        lines += ["", f"**Dead:** {_dead(c)}"]
     lines += ["", "| Ability | Score | Mod |", "|---|---:|---:|"]
     lines += [f"| {a} | {c.scores[a]} | {_signed(c.mod(a))} |" for a in ABILITIES]
     lines += [
@@ -187,9 +187,16 @@ def _dl(pairs: Iterable[tuple[str, str]]) -> str:
     return f"<dl>{rows}</dl>"
 
 
+def _dead(c: Character) -> str:
+    """How she died, in words (a fight records its cause's code: threshold, bled_out …)."""
+    from furnace.render.story.words import death_cause
+
+    return death_cause(c.dead or "")
+
+
 def _header(c: Character, title: str, note: str = "") -> str:
     player = f"<span>{escape(c.player)}</span>" if c.player else "<span>Player: ________</span>"
-    dead = f'<div class="dead">Dead: {escape(c.dead)}</div>' if c.dead else ""
+    dead = f'<div class="dead">Dead: {escape(_dead(c))}</div>' if c.dead else ""
     noted = f'<div class="sub">{escape(note)}</div>' if note else ""
     return (f"<header><h2>{escape(c.name)}</h2>"
             f'<div class="sub"><span>{escape(title)}</span>{player}</div>{noted}{dead}</header>')

@@ -125,5 +125,7 @@ def character_sheet(c: Character, rules: Ruleset, note: str = "") -> None:
     if c.hp_history:
         out.add_row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))
     if c.dead:
-        out.add_row("dead", c.dead)
+        from furnace.render.story.words import death_cause
+
+        out.add_row("dead", death_cause(c.dead))     # a cause's code (threshold …) in words
     console.print(out)

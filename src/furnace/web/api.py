@@ -24,6 +24,7 @@ from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.web import bell, views
 from furnace.web.auth import Asker, Caller, set_session
+from furnace.web.feed import feed
 
 router = APIRouter(prefix="/api")
 C = "/campaigns/{campaign}"
@@ -139,7 +140,8 @@ def dice_for(request: Request, caller: Caller, campaign: str, faces: str | None)
     if faces is None or not faces.strip():
         return rng_of(request)
     if not caller.referee and not tables.table_of(store_of(request).open(campaign)).players_dice:
-        raise FurnaceError("the referee has not allowed players to enter their own dice in this campaign")
+        refusal = "the referee has not allowed players to enter their own dice in this campaign"
+        raise FurnaceError(refusal).for_all(refusal)
     return EnteredFaces.parse(faces)
 
 
@@ -157,7 +159,8 @@ def owned(caller: Caller, who: str, fn: Command) -> Command:
     def run_owned(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         member = state.member(who)
         if not views.own(member, caller):
-            raise FurnaceError(f"{member.character.name} is not your character")
+            name = member.character.name      # a PC's name: the table knows it
+            raise FurnaceError(f"{name} is not your character").for_all(f"{name} is not your character")
         after, events = fn(state)
         return after, list(events)
 
@@ -220,10 +223,10 @@ def campaign(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
 
 @router.get(C + "/log")
 def log(campaign: str, request: Request, caller: Asker, since: int = 0, limit: int = 200) -> dict[str, Any]:
-    store = store_of(request)
-    events = store.events(campaign, since=max(0, since))
-    events = events[-max(1, min(limit, 2000)):]
-    return {"events": views.visible_events(events, store.open(campaign), caller, store)}
+    """The log as the caller is told it, after her own number `since` (a player's numbers count only what she
+    was told); `earlier`: how many events from before the log kept facts she is not told."""
+    reading = feed(store_of(request), campaign, views.audience(caller))
+    return {"events": reading.since(max(0, since), max(1, min(limit, 2000))), "earlier": reading.earlier}
 
 
 # -- the roster -----------------------------------------------------------------------------------------------

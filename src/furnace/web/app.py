@@ -1,7 +1,8 @@
 """The app factory: the store, the security headers, the error pages, the routers and the static files.
 
-A user's error (`FurnaceError`) is a 4xx with one sentence (`{"error": …}`); for a player or an observer the
-sentence goes through the redactor first, so an error never names a concealed monster. Anything else is a
+A user's error (`FurnaceError`) is a 4xx with one sentence (`{"error": …}`): the referee's message for the
+referee; for a player or an observer the wording meant for everyone (`FurnaceError.public`) or the plain words of
+its code, so an error never names a concealed monster nor repeats what was sent. Anything else is a
 500 saying only that it is a bug. Every answer carries a Content-Security-Policy that allows no inline script
 and nothing from another site.
 """
@@ -76,25 +77,28 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     return app
 
 
-def _redacted(request: Request, message: str) -> str:
-    """The message as the caller may read it: a player's or observer's has concealed names taken out."""
-    caller = getattr(request.state, "caller", None)
-    if caller is None or caller.referee or caller.campaign is None:
-        return message
-    from furnace.web.views import player_redactor
+# what a player or an observer is told of a mistake, by its code, when it has no wording for everyone: the same
+# answer whatever the campaign holds (a name that hides in it and one that does not read alike), and no echo
+PLAIN = {"unknown_name": "there is no such thing here that you may use", "illegal_action": "that cannot be done now",
+         "campaign": "that cannot be done in this campaign now", "dice_syntax": "those are not dice the table rolls",
+         "dice_limit": "too many dice", "dice_value": "those dice cannot be rolled",
+         "unbound_variable": "those dice name a number that is not given",
+         "conflict": "the campaign changed: try again"}
 
-    store = request.app.state.store
-    try:
-        return player_redactor(store, store.open(caller.campaign)).text(message)
-    except FurnaceError:
-        return "that cannot be done now"
+
+def told_to(caller: Any, exc: FurnaceError) -> str:
+    """The error as the caller may read it: the referee's whole message; anyone else the wording meant for all,
+    or the plain words of its code."""
+    if caller is not None and caller.referee:
+        return " ".join(str(exc).splitlines())
+    return exc.public or PLAIN.get(exc.code, "that cannot be done")
 
 
 async def _furnace_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, FurnaceError)
     message = " ".join(str(exc).splitlines())
-    answer = _answer(request, getattr(exc, "http_status", 400), _redacted(request, message))
     caller = getattr(request.state, "caller", None)
+    answer = _answer(request, getattr(exc, "http_status", 400), told_to(caller, exc))
     if isinstance(answer, JSONResponse) and caller is not None and caller.referee and hasattr(exc, "allowed"):
         # a choice missing or off its list (a promotion, a level): what is open, for the page to offer
         return JSONResponse({"error": message, "choice": getattr(exc, "choice", ""),

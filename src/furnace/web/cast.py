@@ -20,26 +20,41 @@ import weakref
 from dataclasses import dataclass, field
 
 from furnace.campaign.store import Store, StoredEvent
+from furnace.render.story import Sight
 
 FOE = re.compile(r"(?:^|, )([^,()]+?) \(HP -?\d+, AC -?\d+\)")
 
 
 @dataclass
 class Fight:
-    """One fight of the log: where it opened, its name, its monsters, and the reveals made during it."""
+    """One fight of the log: where it opened, its name, its monsters, the reveals made during it (at which event)
+    and each monster's handle for the players (m1, m2 … in the order the table first saw them; never renumbered)."""
 
     opened: int
     name: str
     monsters: dict[str, str]                                   # id → name
-    reveals: list[tuple[int, str, bool, str]] = field(default_factory=list)   # (command, id, revealed, mask)
+    reveals: list[tuple[int, str, bool, str, int]] = field(default_factory=list)   # (command, id, revealed, mask, seq)
+    handles: dict[str, str] = field(default_factory=dict)      # id → m1, m2 …
 
-    def shown(self, undone: set[int]) -> dict[str, tuple[bool, str]]:
-        """Each monster's last reveal that was not undone: id → (revealed, mask)."""
+    def shown(self, undone: set[int], upto: int | None = None) -> dict[str, tuple[bool, str]]:
+        """Each monster's last reveal that was not undone (by event `upto`): id → (revealed, mask)."""
         out: dict[str, tuple[bool, str]] = {}
-        for command, cid, revealed, mask in self.reveals:
-            if command not in undone:
+        for command, cid, revealed, mask, seq in self.reveals:
+            if command not in undone and (upto is None or seq <= upto):
                 out[cid] = (revealed, mask)
         return out
+
+    def reveal(self, command: int, cid: str, revealed: bool, mask: str, seq: int) -> None:
+        self.reveals.append((command, cid, revealed, mask, seq))
+        if revealed and cid not in self.handles:
+            self.handles[cid] = f"m{len(self.handles) + 1}"
+
+    def sight(self, undone: set[int], upto: int | None, health: str, monster_health: dict[str, str]) -> Sight:
+        """What the table has been shown of this fight's monsters by event `upto` (None: now)."""
+        shown = self.shown(undone, upto)
+        revealed = frozenset(cid for cid, (seen, _) in shown.items() if seen)
+        masks = {cid: mask for cid, (seen, mask) in shown.items() if seen and mask}
+        return Sight(revealed, masks, health, monster_health, dict(self.handles))
 
 
 @dataclass
@@ -57,14 +72,26 @@ class Casting:
                 self.undone.add(e.undoes)
             if e.kind == "encounter" and "party" in e.data:
                 self.fights.append(Fight(e.seq, str(e.data.get("fight", "")), _monsters(e)))
-            elif e.kind == "table" and "id" in e.data and "revealed" in e.data and self.fights:
-                self.fights[-1].reveals.append((e.command_id, str(e.data["id"]), bool(e.data["revealed"]),
-                                                str(e.data.get("mask", ""))))
+            elif e.kind in ("table", "reveal_monster") and "id" in e.data and "revealed" in e.data and self.fights:
+                self.fights[-1].reveal(e.command_id, str(e.data["id"]), bool(e.data["revealed"]),
+                                       str(e.data.get("mask", "")), e.seq)
             self.last, self.hash = e.seq, e.hash
 
     def upto(self, seq: int) -> list[Fight]:
         """The fights begun at or before event `seq`."""
         return [f for f in self.fights if f.opened <= seq]
+
+    def fight_at(self, seq: int) -> Fight | None:
+        """The fight the event `seq` belongs to: the last begun at or before it."""
+        begun = self.upto(seq)
+        return begun[-1] if begun else None
+
+    def sight_at(self, seq: int | None, health: str, monster_health: dict[str, str]) -> Sight:
+        """What the players had been shown of the monsters when event `seq` happened (None: now)."""
+        fight = self.fights[-1] if seq is None and self.fights else self.fight_at(seq) if seq is not None else None
+        if fight is None:
+            return Sight(health=health, monster_health=monster_health)
+        return fight.sight(self.undone, seq, health, monster_health)
 
 
 def _monsters(e: StoredEvent) -> dict[str, str]:

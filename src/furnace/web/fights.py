@@ -15,9 +15,9 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from furnace.campaign import encounters
-from furnace.campaign import table as tables
 from furnace.campaign.commands import rules_of
 from furnace.campaign.state import CampaignState
+from furnace.campaign.store import Store
 from furnace.errors import FurnaceError
 from furnace.web import views
 from furnace.web.api import Body, dice_for, rng_of, run, run_rolled, store_of
@@ -61,15 +61,14 @@ def end(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
     return run(request, caller, campaign, "encounter end", encounters.end())
 
 
-def _cid(state: CampaignState, caller: Caller, name: str) -> str:
+def _cid(store: Store, state: CampaignState, caller: Caller, name: str) -> str:
     """A combatant's id from what the caller calls it: the referee any name or id, a player a handle."""
     now = encounters.current(state)
     if caller.referee:
         return encounters.resolve(state, now, name)
-    by_handle = {h: cid for cid, h in views.handles(state).items()}
-    table = tables.current(state)
+    by_handle = {h: cid for cid, h in views.handles(store, state).items()}
     cid = by_handle.get(name)
-    if cid is None or (cid not in table.revealed and now.turns.encounter.get(cid).kind != "pc"):
+    if cid is None:
         raise FurnaceError("there is no one by that name you can act on")
     return cid
 
@@ -93,20 +92,19 @@ def actions(campaign: str, request: Request, caller: Asker, who: str | None = No
     due = turns.due(now.turns)
     if who is None and due is None:
         return {"who": None, "actions": []}
-    cid = _cid(state, caller, who) if who else due.id if due else ""
+    cid = _cid(store_of(request), state, caller, who) if who else due.id if due else ""
     _mine(state, caller, cid)
     rules = rules_of(state).with_options(now.options, "this fight") if now.options else rules_of(state)
     menu = turns.legal_actions(now.turns, cid, rules)
     if caller.referee:
         return {"who": cid, "actions": [dataclasses.asdict(m) | {"legal": m.legal} for m in menu]}
-    handle, table, scrub = views.handles(state), tables.current(state), views.player_redactor(store_of(request), state)
-    seen = {cid for cid in handle if cid in table.revealed or now.turns.encounter.get(cid).kind == "pc"}
+    handle = views.handles(store_of(request), state)
     out = []
     for m in menu:
-        targets = [handle[t] for t in m.targets if t in seen]
+        targets = [handle[t] for t in m.targets if t in handle]
         legal = m.legal and (bool(targets) or not m.targets)
         out.append({"kind": m.kind, "targets": targets, "details": list(m.details), "legal": legal,
-                    "reason": scrub.text(m.reason) if m.reason else (None if legal else "no foe you can see")})
+                    "reason": None if legal else "not now"})
     return {"who": handle[cid], "actions": out}
 
 
@@ -114,13 +112,13 @@ def actions(campaign: str, request: Request, caller: Asker, who: str | None = No
 def act(campaign: str, body: ActBody, request: Request, caller: Asker) -> dict[str, Any]:
     """One action on a combatant's turn, as the menu names it (attack, move_attack, go_ranged, cast …)."""
     state = store_of(request).open(campaign)
-    cid = _cid(state, caller, body.who)
+    cid = _cid(store_of(request), state, caller, body.who)
     _mine(state, caller, cid)
     verb = MENU_VERB.get(body.action)
     if verb is None:
         raise FurnaceError(f"unknown action {body.action!r}: one of {', '.join(MENU_VERB)}")
     target = "RANGED" if body.action == "go_ranged" else (
-        _cid(state, caller, body.target) if body.target else None)
+        _cid(store_of(request), state, caller, body.target) if body.target else None)
     rng = dice_for(request, caller, campaign, body.faces)
     fn = encounters.act(cid, verb, target, rng, spell=body.spell, note=body.note)
     return run_rolled(request, caller, campaign, f"encounter act {verb}", fn, rng)

@@ -23,8 +23,9 @@
   armor save after a Furnace crit, the mook rule's extra attacks); `fight_grievous`: a blow at 0 HP in a fight,
   `take_blow` run on the combatant and written back onto it.
 
-Randomness is passed in; each function returns the new state and the events that explain it, with their
-rolls. The chapter keeps its own state in `Character.extensions["middle_sea"]`:
+Randomness is passed in; each function returns the new state and the facts that record what happened, with
+their rolls (kinds declared next to the code that records them, told by `furnace.render.story.middle_sea`).
+The chapter keeps its own state in `Character.extensions["middle_sea"]`:
 
     hp_at_combat_start  the HP recorded by `enter_combat` (M-HEAL-01, AMB-90 a)
     breaks              {location: {count, weeks, injury, entry}}: broken bones and their clock entry

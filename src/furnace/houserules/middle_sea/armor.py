@@ -12,8 +12,9 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _rules, state_of, with_state
 from furnace.houserules.middle_sea.item_saves import ItemSave, _matrix_data, item_save
 from furnace.play.combatant import armor_points as combat_points
@@ -22,6 +23,17 @@ from furnace.rules.ruleset import Ruleset
 PIECES = ("armor", "shield", "helmet")
 ATTACK_FORMS = {"melee": "crushing_blow", "hurled": "crushing_blow", "missile": "normal_blow",
                 "firearm": "normal_blow"}
+# the struck piece's item save and what a failure cost (a fight records it too: `fight`); `result` is
+# saved, damaged, destroyed, lost_plus (a magic shield), dented (a shield's first point in a fight) or no_armor
+ARMOR_SAVE = declare("armor_save", piece="public", result="public", material="public", form="public",
+                     total="actor", target="actor", source="referee", saved="public", armor="actor",
+                     points="actor", left="actor", plus="actor", ac_before="actor", ac_after="actor",
+                     armor_lost="actor",
+                     example={"piece": "armor", "result": "damaged", "material": "leather", "form": "crushing_blow",
+                              "total": 11, "target": 12, "source": "option item_save_dc_leather", "saved": False,
+                              "armor": "boiled-leather", "points": 11, "left": 10, "ac_before": 13,
+                              "ac_after": 12})
+Damage = tuple[Character, str, dict[str, Any], tuple[str, ...], int | None]   # after, result, values, rules, left
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,7 @@ def _wears_armor(character: Character) -> bool:
 
 
 def pick_piece(has_shield: bool, has_armor: bool, has_helmet: bool, rng: DiceSource, rules: Ruleset | None = None,
-               *, shield_applies: bool = True, who: str = "the target") -> tuple[str | None, RollResult | None]:
+               *, shield_applies: bool = True) -> tuple[str | None, RollResult | None]:
     """M-ARM-01, D-1, AMB-98: the shield first if it counts against this foe; else a d6 (helmet_hit_chance in 6
     hits the helmet when one is worn), else the body armor. No die is rolled when only one piece can be hit."""
     rules = _rules(rules)
@@ -58,7 +70,7 @@ def pick_piece(has_shield: bool, has_armor: bool, has_helmet: bool, rng: DiceSou
         return ("helmet" if has_helmet else None), None
     if not has_helmet:
         return "armor", None
-    r = dice.roll("d6", rng, label=f"{who}: which piece takes the blow (1 = helmet)")
+    r = dice.roll("d6", rng, label="which piece")
     return ("helmet" if r.total <= int(rules["helmet_hit_chance"]) else "armor"), r
 
 
@@ -66,7 +78,7 @@ def choose_piece(character: Character, rng: DiceSource, rules: Ruleset | None = 
                  shield_applies: bool = True) -> tuple[str | None, RollResult | None]:
     """`pick_piece` for a character's shield, body armor and helmet."""
     return pick_piece(character.shield, _wears_armor(character), character.helmet, rng, rules,
-                      shield_applies=shield_applies, who=character.name)
+                      shield_applies=shield_applies)
 
 
 def armor_points(character: Character, rules: Ruleset) -> int:
@@ -75,38 +87,37 @@ def armor_points(character: Character, rules: Ruleset) -> int:
     return combat_points(character.armor, rules)
 
 
-def _damage_armor(c: Character, rules: Ruleset) -> tuple[Character, str, str, int | None]:
+def _damage_armor(c: Character, rules: Ruleset) -> Damage:
     total, lost = armor_points(c, rules), c.armor_damage + 1
     if total - lost <= 0:
         return (c.model_copy(update={"armor": None, "armor_damage": 0, "armor_magic": 0}), "destroyed",
-                f"the {c.armor} loses its last point of protection and is destroyed (M-ARM-03)", 0)
+                {"armor": c.armor, "points": total, "left": 0}, ("M-ARM-03",), 0)
     return (c.model_copy(update={"armor_damage": lost}), "damaged",
-            f"the {c.armor} loses 1 point of protection: {total - lost} of {total} left (M-ARM-03)", total - lost)
+            {"armor": c.armor, "points": total, "left": total - lost}, ("M-ARM-03",), total - lost)
 
 
-def _damage_shield(c: Character, rules: Ruleset) -> tuple[Character, str, str, int | None]:
+def _damage_shield(c: Character, rules: Ruleset) -> Damage:
     if c.shield_magic > 0:
         return (c.model_copy(update={"shield_magic": c.shield_magic - 1}), "lost_plus",
-                f"the magic shield loses one plus: +{c.shield_magic - 1} now (M-ARM-03)", None)
+                {"plus": c.shield_magic - 1}, ("M-ARM-03",), None)
     if rules["middle_sea_shield_save_failure"] == "destroyed":
-        return c.model_copy(update={"shield": False}), "destroyed", "the shield is destroyed (M-ARM-03, CF-41)", 0
+        return c.model_copy(update={"shield": False}), "destroyed", {}, ("M-ARM-03", "CF-41"), 0
     state = state_of(c)
     total = int(rules.tables.get("armor").lookup("shield").data.get("protection", 2))
     lost = int(state.get("shield_damage", 0)) + 1
     if lost >= total:
         state.pop("shield_damage", None)
-        return (with_state(c.model_copy(update={"shield": False}), state), "destroyed",
-                "the shield loses its last point and is destroyed (CF-41)", 0)
+        return (with_state(c.model_copy(update={"shield": False}), state), "destroyed", {"points": total, "left": 0},
+                ("CF-41",), 0)
     state["shield_damage"] = lost
-    return with_state(c, state), "damaged", f"the shield loses 1 point: {total - lost} of {total} left (CF-41)", \
-        total - lost
+    return with_state(c, state), "damaged", {"points": total, "left": total - lost}, ("CF-41",), total - lost
 
 
-def _damage_helmet(c: Character, rules: Ruleset) -> tuple[Character, str, str, int | None]:
-    return c.model_copy(update={"helmet": False}), "destroyed", "the helmet is destroyed (M-ARM-03)", 0
+def _damage_helmet(c: Character, rules: Ruleset) -> Damage:
+    return c.model_copy(update={"helmet": False}), "destroyed", {}, ("M-ARM-03",), 0
 
 
-_DAMAGE: dict[str, Callable[[Character, Ruleset], tuple[Character, str, str, int | None]]] = {
+_DAMAGE: dict[str, Callable[[Character, Ruleset], Damage]] = {
     "armor": _damage_armor, "shield": _damage_shield, "helmet": _damage_helmet,
 }
 
@@ -152,14 +163,15 @@ def armor_hit(character: Character, attack: str, rng: DiceSource, rules: Ruleset
     else:
         _piece_worn(character, piece)
     if piece is None:
-        return ArmorHit(character, None, "no_armor", (Event("armor", character.name, "wears no armor, shield or "
-                                                            "helmet: nothing to damage (M-CRIT-01)"),))
+        return ArmorHit(character, None, "no_armor", (fact(ARMOR_SAVE, character, (), ("M-CRIT-01",), piece="",
+                                                           result="no_armor"),))
     material, magic = _piece_material(character, piece, rules)
-    save = item_save(material, form, rng, rules, magic=magic, neglect=neglect, label=f"{character.name}'s {piece}")
+    save = item_save(material, form, rng, rules, magic=magic, neglect=neglect)
     rolls = (save.roll,) if roll is None else (roll, save.roll)
     if save.saved:
-        return ArmorHit(character, piece, "saved", (Event("armor", character.name, f"{save.explain()}: the {piece} "
-                                                          "holds", rolls),), roll, save)
-    after, result, what, left = _DAMAGE[piece](character, rules)
-    event = Event("armor", character.name, f"{save.explain()}: {what}", rolls, data={"piece": piece, "result": result})
+        held = fact(ARMOR_SAVE, character, rolls, ("M-ARM-02",), piece=piece, result="saved", **save.values())
+        return ArmorHit(character, piece, "saved", (held,), roll, save)
+    after, result, values, ids, left = _DAMAGE[piece](character, rules)
+    event = fact(ARMOR_SAVE, character, rolls, ("M-ARM-02", *ids), piece=piece, result=result, **save.values(),
+                 **values)
     return ArmorHit(after, piece, result, (event,), roll, save, left)

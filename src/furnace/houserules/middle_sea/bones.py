@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import _member, _put, _rules, state_of, with_state
 from furnace.houserules.middle_sea.grievous_injury import Grievous, Timer
 from furnace.houserules.middle_sea.zero_hp import take_blow
@@ -27,14 +29,23 @@ from furnace.play.clock import (
     schedule,
     unit_seconds,
 )
+from furnace.play.death import DEATH
 from furnace.rules.ruleset import Ruleset
 
 WEEK = FIXED_UNITS["week"]
 TIMER_KINDS = {"fatal_wound": "fatal_wound", "bleeding": "bleeding_out"}
+# what a wound put on the campaign clock: a death timer (`timer` fatal_wound or bleeding, in `amount` `unit`s), a
+# bone's healing (`location`, in `weeks`), or a repeat break that moves it `later` by `weeks`; `entry` its number
+WOUND_SCHEDULED = declare("wound_scheduled", timer="public", amount="actor", unit="public", location="public",
+                          weeks="actor", later="public", entry="referee",
+                          example={"timer": "fatal_wound", "amount": 4, "unit": "exploration_turn", "location": "",
+                                   "weeks": 0, "later": False, "entry": 3})
+BONE_HEALS = declare("bone_heals", location="public", breaks="actor", example={"location": "R. Leg", "breaks": 2})
 
 
-def _schedule_timers(campaign: Campaign, name: str, state: dict[str, Any], rules: Ruleset,
+def _schedule_timers(campaign: Campaign, character: Character, state: dict[str, Any], rules: Ruleset,
                      events: list[Event]) -> tuple[Campaign, list[Timer]]:
+    name = character.name
     done: list[Timer] = []
     for t in state.get("timers", []):
         if t.get("entry") is not None:
@@ -44,13 +55,15 @@ def _schedule_timers(campaign: Campaign, name: str, state: dict[str, Any], rules
                                         label=f"{name} dies of the {t['kind'].replace('_', ' ')} unless treated",
                                         data={"timer": t["kind"]})
         done.append(Timer(t["kind"], int(t["amount"]), str(t["unit"]), t["entry"]))
-        events.append(Event("clock", name, f"on the clock: death from the {t['kind'].replace('_', ' ')} in "
-                            f"{t['amount']} {str(t['unit']).replace('_', ' ')}(s) (entry #{t['entry']})"))
+        events.append(fact(WOUND_SCHEDULED, character, (), ("M-GRIEV-08",) if t["kind"] == "bleeding" else
+                           ("M-GRIEV-07",), timer=t["kind"], amount=int(t["amount"]), unit=str(t["unit"]),
+                           entry=t["entry"]))
     return campaign, done
 
 
-def _schedule_bone(campaign: Campaign, name: str, state: dict[str, Any], result: Grievous,
+def _schedule_bone(campaign: Campaign, character: Character, state: dict[str, Any], result: Grievous,
                    events: list[Event]) -> Campaign:
+    name = character.name
     bone = state.get("breaks", {}).get(result.location or "")
     if result.band != "broken_bone" or bone is None or result.heal_weeks is None:
         return campaign
@@ -58,14 +71,14 @@ def _schedule_bone(campaign: Campaign, name: str, state: dict[str, Any], result:
     if entry is not None and any(e.id == entry for e in campaign.clock.entries):
         if result.repeat_break:
             campaign = reschedule(campaign, entry, after=remaining(campaign, entry) + result.heal_weeks * WEEK)
-            events.append(Event("clock", name, f"the {result.location} now heals {result.heal_weeks} week(s) "
-                                f"later (entry #{entry})"))
+            events.append(fact(WOUND_SCHEDULED, character, (), ("AMB-93",), location=result.location,
+                               weeks=result.heal_weeks, later=True, entry=entry))
         return campaign
     campaign, bone["entry"] = schedule(campaign, "bone_heals", owner=name, after=int(bone["weeks"]) * WEEK,
                                        label=f"{name}'s broken {result.location} heals",
                                        data={"location": result.location})
-    events.append(Event("clock", name, f"on the clock: the {result.location} heals in {bone['weeks']} weeks "
-                        f"(entry #{bone['entry']})"))
+    events.append(fact(WOUND_SCHEDULED, character, (), ("M-GRIEV-06",), location=result.location,
+                       weeks=int(bone["weeks"]), entry=bone["entry"]))
     return campaign
 
 
@@ -77,8 +90,8 @@ def schedule_grievous(campaign: Campaign, result: Grievous, rules: Ruleset | Non
     character = result.character
     state = state_of(character)
     events = list(result.events)
-    campaign, timers = _schedule_timers(campaign, character.name, state, rules, events)
-    campaign = _schedule_bone(campaign, character.name, state, result, events)
+    campaign, timers = _schedule_timers(campaign, character, state, rules, events)
+    campaign = _schedule_bone(campaign, character, state, result, events)
     character = with_state(character, state)
     return _put(campaign, character), replace(result, character=character, timers=tuple(timers) or result.timers,
                                               events=tuple(events))
@@ -102,8 +115,7 @@ def _bone_heals(fire: Fire) -> None:
         return
     c = c.model_copy(update={"injuries": [i for i in c.injuries if i != bone.get("injury")]})
     fire.put(with_state(c, state))
-    fire.log("bone_heals", c.name, f"the broken {location} has knit ({bone['count']} break(s), M-GRIEV-06)",
-             location=location)
+    fire.fact(BONE_HEALS, c.name, (), (), ("M-GRIEV-06",), location=location, breaks=int(bone["count"]))
 
 
 @handler("fatal_wound")
@@ -116,7 +128,9 @@ def _death_comes(fire: Fire) -> None:
     if not c.alive or not any(t.get("entry") == fire.entry.id for t in timers):
         return
     state["timers"] = [t for t in timers if t.get("entry") != fire.entry.id]
-    how = ("bled to death from a severed limb (M-GRIEV-08)" if fire.entry.kind == "bleeding_out"
+    bled = fire.entry.kind == "bleeding_out"
+    how = ("bled to death from a severed limb (M-GRIEV-08)" if bled
            else "died of a fatal wound: no Cure Serious or Critical Wounds in time (M-GRIEV-07)")
     fire.put(with_state(c.model_copy(update={"dead": how}), state))
-    fire.log("death", c.name, how, how=how)
+    fire.fact(DEATH, c.name, (), (), ("M-GRIEV-08",) if bled else ("M-GRIEV-07",),
+              cause="bled_out" if bled else "fatal_wound")

@@ -12,6 +12,7 @@ from typing import Any
 
 from furnace.characters.character import Character, CharacterError
 from furnace.errors import FurnaceError, UnknownNameError
+from furnace.events import Event
 from furnace.play.clock import Campaign
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
@@ -52,6 +53,11 @@ def _member(campaign: Campaign, name: str) -> Character:
 
 def _put(campaign: Campaign, character: Character) -> Campaign:
     return campaign.model_copy(update={"characters": {**campaign.characters, character.name: character}})
+
+
+def for_referee(e: Event) -> Event:
+    """The same fact for the referee alone (a question the rules leave to her)."""
+    return Event(e.kind, e.actor, e.targets, e.rolls, e.data, e.rules, e.cast, "referee")
 
 
 def _added(items: Sequence[str], item: str) -> list[str]:

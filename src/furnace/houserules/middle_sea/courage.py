@@ -7,14 +7,21 @@ from __future__ import annotations
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _alive, _member, _put, _rules, state_of, with_state
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
 from furnace.rules.ruleset import Ruleset
 
 COURAGE_HOURS = 4
 COURAGE_MODIFIERS = {"to_hit": -1, "morale": 1, "fear_saves": 1}
+# Liquid Courage: `drink` drinks (amount HP, hours, the modifiers), again (already under it: nothing, and the referee
+# may rule her drunk) or wears_off (HP above the maximum go)
+COURAGE = declare("courage", drink="public", amount="actor", hp_before="actor", hp_after="actor", hp_max="actor",
+                  hours="public", to_hit="public", morale="public", fear_saves="public",
+                  example={"drink": "drinks", "amount": 3, "hp_before": 38, "hp_after": 41, "hp_max": 40, "hours": 4,
+                           "to_hit": -1, "morale": 1, "fear_saves": 1})
 
 
 def courage_modifiers(character: Character) -> dict[str, int]:
@@ -34,19 +41,17 @@ def drink(campaign: Campaign, name: str, rng: DiceSource, rules: Ruleset | None 
     _alive(c)
     state = state_of(c)
     if "courage" in state:
-        return campaign, [Event("referee", name, "already has Liquid Courage: another drink gives nothing until it "
-                                "wears off; the referee may rule the character drunk (AMB-104, REF-45)",
-                                data={"referee_prompt": True})]
-    roll = dice.roll("1d4", rng, label=f"{name}: Liquid Courage hit points")
+        return campaign, [fact(COURAGE, c, (), ("AMB-104", "REF-45"), drink="again")]
+    roll = dice.roll("1d4", rng, label="Liquid Courage")
     pool = rules["liquid_courage_hp"] == "temporary_pool"
     hp = c.hp + roll.total if pool else max(c.hp, min(c.hp_max, c.hp + roll.total))
     campaign, entry = schedule(campaign, "courage_ends", after=COURAGE_HOURS * HOUR, owner=name,
                                label=f"{name}'s Liquid Courage wears off", data={"hp": roll.total})
     state["courage"] = {"hp": roll.total, "entry": entry, **COURAGE_MODIFIERS}
     after = with_state(c.model_copy(update={"hp": hp}), state)
-    return _put(campaign, after), [Event("courage", name, f"drinks Liquid Courage: +{roll.total} HP ({c.hp} → {hp}), "
-                                         "+1 morale and saves vs fear, −1 to hit, for 4 hours (M-DRINK-01)", (roll,),
-                                         before=c.hp, after=hp, data=dict(COURAGE_MODIFIERS))]
+    return _put(campaign, after), [fact(COURAGE, c, (roll,), ("M-DRINK-01",), drink="drinks", amount=roll.total,
+                                        hp_before=c.hp, hp_after=hp, hp_max=c.hp_max, hours=COURAGE_HOURS,
+                                        **COURAGE_MODIFIERS)]
 
 
 @handler("courage_ends")
@@ -57,4 +62,5 @@ def _courage_ends(fire: Fire) -> None:
     state.pop("courage", None)
     hp = min(c.hp, c.hp_max)
     fire.put(with_state(c.model_copy(update={"hp": hp}), state))
-    fire.log("courage", c.name, f"Liquid Courage wears off: no more −1 to hit; HP {c.hp} → {hp}", before=c.hp, after=hp)
+    fire.fact(COURAGE, c.name, (), ("M-DRINK-01",), drink="wears_off", hp_before=c.hp, hp_after=hp, hp_max=c.hp_max,
+              to_hit=COURAGE_MODIFIERS["to_hit"])

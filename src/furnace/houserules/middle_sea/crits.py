@@ -37,7 +37,7 @@ def middle_sea_crit(target_has_armor: bool, damage_expression: str, *, target_ha
     rules = _rules(rules)
     expr = dice.parse(damage_expression)
     if target_has_armor:
-        roll = expr.roll(rng, variables, "damage (a natural 20 against armor)") if rng is not None else None
+        roll = expr.roll(rng, variables, "DAM") if rng is not None else None
         return Crit(False, True, roll.total if roll else None, "armored: normal damage and an armor-damage save "
                     "(M-ARM-01)", roll)
     top = expr.bounds(variables)[1]

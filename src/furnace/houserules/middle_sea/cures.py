@@ -10,9 +10,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.errors import UnknownNameError
-from furnace.events import Event
-from furnace.houserules.middle_sea.common import MiddleSeaError, _alive, _member, _put, _rules, state_of, with_state
+from furnace.events import Event, declare
+from furnace.houserules.middle_sea.common import (
+    MiddleSeaError,
+    _alive,
+    _member,
+    _put,
+    _rules,
+    for_referee,
+    state_of,
+    with_state,
+)
 from furnace.play.clock import Campaign, cancel
 from furnace.rules.ruleset import Ruleset
 
@@ -21,6 +31,13 @@ CURE_WORDS = (("cure serious", "cure_serious"), ("cure critical", "cure_critical
 STOPS = {"cure_serious": ("fatal_wound",), "cure_critical": ("bleeding", "fatal_wound"),
          "cauterise": ("bleeding",), "tourniquet": ("bleeding",)}
 MENDS_BONES = ("cure_serious", "cure_critical")
+# a cure (`cure` one of STOPS' keys) stops a death timer (`timer` fatal_wound or bleeding) or mends a break at
+# `location` (`left` breaks there after it); no HP come back
+CURE = declare("wound_cure", cure="public", timer="public", location="public", left="actor",
+               example={"cure": "cure_serious", "timer": "", "location": "R. Leg", "left": 1})
+# CF-47: Lay on Hands stands in for Cure Serious Wounds once the referee approves (the referee's question)
+CURE_APPROVAL = declare("wound_cure_approval", cure="referee", stands_for="referee",
+                        example={"cure": "lay_on_hands", "stands_for": "cure_serious"})
 
 
 def cure_kind(spell: str) -> str:
@@ -47,9 +64,8 @@ def cure(campaign: Campaign, name: str, spell: str, *, location: str | None = No
             raise MiddleSeaError("Lay on Hands does not stand in for Cure Serious Wounds here "
                                  "(option loh_counts_as_cure_serious)")
         if not approved:
-            return campaign, [Event("referee", name, "CF-47: a Lay on Hands cure counts as one Cure Serious Wounds "
-                                    "if the referee approves it (cure(..., approved=True))",
-                                    data={"referee_prompt": True})]
+            return campaign, [for_referee(fact(CURE_APPROVAL, c, (), ("CF-47",), cure=kind,
+                                               stands_for="cure_serious"))]
         kind = "cure_serious"
     state = state_of(c)
     timer = None if location else _first_timer(state, STOPS.get(kind, ()))
@@ -79,10 +95,8 @@ def _stop_timer(campaign: Campaign, c: Character, state: dict[str, Any], timer: 
     if timer["kind"] == "bleeding":
         update["conditions"] = [x for x in c.conditions if x != "BLEEDING"]
     c = with_state(c.model_copy(update=update), state)
-    what = ("the bleeding stops (M-GRIEV-08)" if timer["kind"] == "bleeding"
-            else "the fatal wound is stopped; still unconscious until healed above 0 HP (M-GRIEV-07, AMB-92)")
-    return _put(campaign, c), [Event("cure", c.name, f"{kind.replace('_', ' ')}: {what}; no HP come back",
-                                     data={"cure": kind, "timer": timer["kind"]})]
+    ids = ("M-GRIEV-08",) if timer["kind"] == "bleeding" else ("M-GRIEV-07", "AMB-92")
+    return _put(campaign, c), [fact(CURE, c, (), ids, cure=kind, timer=timer["kind"])]
 
 
 def _break_to_mend(c: Character, state: dict[str, Any], location: str | None) -> str:
@@ -111,9 +125,7 @@ def _mend(campaign: Campaign, c: Character, state: dict[str, Any], location: str
         if entry is not None and any(e.id == entry for e in campaign.clock.entries):
             campaign = cancel(campaign, entry)
     c = with_state(c.model_copy(update=update), state)
-    rest = f"the {location} is whole again" if left <= 0 else f"{left} break(s) there still need a spell or time"
-    return _put(campaign, c), [Event("cure", c.name, f"{kind.replace('_', ' ')} mends one break in the {location}: "
-                                     f"{rest}; no HP come back (M-BONE-02)", data={"cure": kind, "location": location})]
+    return _put(campaign, c), [fact(CURE, c, (), ("M-BONE-02",), cure=kind, location=location, left=max(0, left))]
 
 
 def _nothing_to_cure(c: Character, state: dict[str, Any], kind: str) -> str:

@@ -15,11 +15,14 @@ module maps them onto combatants.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from furnace import dice
 from furnace.characters.abilities import modifier
 from furnace.characters.character import Character, Weapon
+from furnace.events import declare
 from furnace.houserules import middle_sea as ms
+from furnace.houserules.middle_sea.armor import ARMOR_SAVE
 from furnace.houserules.middle_sea.fight_grievous import grievous_at_zero, npc_at_zero
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
@@ -38,6 +41,16 @@ from furnace.rules.ruleset import Ruleset
 
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry the engine calls under furnace_crits_damage_armor
 SHIELD_DENTED = "_shield_dented"     # a shield that lost its first point this fight (one_point, CF-41)
+Break = tuple[str, dict[str, Any], tuple[str, ...], int]   # the result, its values, its rules, armor points lost
+
+# a natural 20 under the Middle Sea crit: `outcome` armored (normal damage and the armor save), no_body_armor (a
+# shield or helmet alone: maximum damage and the piece's save, D-1) or unarmored (maximum damage, nothing else)
+CRIT = declare("middle_sea_crit", targets=1, outcome="public", damage="actor", example={"outcome": "armored"})
+OFF_BALANCE = declare("off_balance", dex="actor", shield="actor", ac_before="actor", ac_after="actor", ac_lost="actor",
+                      segments_lost="public", example={"dex": 2, "shield": 2, "ac_before": 16, "ac_after": 12,
+                                                       "ac_lost": 4, "segments_lost": None})
+CRIT_OUTCOMES = {(False, True): ("armored", ("M-ARM-01",)), (True, True): ("no_body_armor", ("D-1",)),
+                 (True, False): ("unarmored", ("M-CRIT-01",))}
 
 DEATH_MODELS.add("middle-sea", grievous_at_zero)
 __all__ = ["ARMOR_HIT", "armor_after_crit", "crit", "fumble", "grievous_at_zero", "npc_at_zero", "off_balance_ac"]
@@ -50,8 +63,9 @@ def crit(step: Step, actor: str, target: str) -> None:
     result = ms.middle_sea_crit(armored, a.damage, target_has_shield=t.shield, target_has_helmet=t.helmet,
                                 rules=step.rules, rng=step.rng)
     damage = result.damage if result.damage is not None else dice.parse(a.damage).bounds()[1]
-    step.log("crit", a.name, f"natural 20 (Middle Sea): {result.reason}", (result.roll,) if result.roll else ())
-    take_damage(step, target, damage, f"{a.name}'s {a.weapon}")
+    outcome, ids = CRIT_OUTCOMES.get((result.maximum, result.armor_damage), ("armored", ("M-ARM-01",)))
+    step.fact(CRIT, actor, (target,), (result.roll,) if result.roll else (), ids, outcome=outcome, damage=damage)
+    take_damage(step, target, damage, by=actor, means=a.weapon)
     if result.armor_damage and step.c(target).in_fight:
         _armor_hit(step, target, "missile" if a.ranged else "melee")
 
@@ -66,38 +80,39 @@ def _armor_hit(step: Step, target: str, attack: str) -> None:
     """M-ARM-01…03, D-1, AMB-98: the piece that takes the blow (helmet_hit_chance in 6 for the helmet) saves
     vs the attack's form (item_save_model, X-TAB-06) or is damaged."""
     t = step.c(target)
-    piece, piece_roll = ms.pick_piece(t.shield, t.armor_type != "none", t.helmet, step.rng, step.rules, who=t.name)
+    piece, piece_roll = ms.pick_piece(t.shield, t.armor_type != "none", t.helmet, step.rng, step.rules)
     if piece is None:
         return
     form = ms.attack_form(attack)
     material = ms.piece_material(piece, t.armor_key, step.rules)
-    save = ms.item_save(material, form, step.rng, step.rules, label=f"{t.name}'s {piece} vs {form.replace('_', ' ')}")
+    save = ms.item_save(material, form, step.rng, step.rules)
     rolls = tuple(r for r in (piece_roll, save.roll) if r is not None)
     if save.saved:
-        step.log("armor", t.name, f"the {piece} takes the blow and holds ({save.explain()})", rolls)
+        step.fact(ARMOR_SAVE, target, (), rolls, ("M-ARM-02",), piece=piece, result="saved", **save.values())
         return
-    what, lost = _BREAK[piece](step, target)
-    step.log("armor", t.name, f"{what} ({save.explain()})", rolls, piece=piece, armor_lost=lost)
+    result, values, ids, lost = _BREAK[piece](step, target)
+    step.fact(ARMOR_SAVE, target, (), rolls, ("M-ARM-02", *ids), piece=piece, result=result, **save.values(),
+              **values, armor_lost=lost)
 
 
-def _break_armor(step: Step, cid: str) -> tuple[str, int]:
+def _break_armor(step: Step, cid: str) -> Break:
     """M-ARM-03, CF-40: body armor loses a point of protection (the combatant's armor_lost, written back to the
     character after the fight) and is destroyed when none is left; a monster's armor with no F-TAB-21 key loses
     a point of AC."""
     t = step.c(cid)
-    change = f"AC {t.ac} → {t.ac - 1}"
+    change = {"ac_before": t.ac, "ac_after": t.ac - 1}
     if t.armor_key is None:
         step.update(cid, ac=t.ac - 1)
-        return f"the armor loses a point of protection: {change}", 0
+        return "damaged", change, ("M-ARM-03",), 0
     total, lost = armor_points(t.armor_key, step.rules), t.armor_lost + 1
     if total - lost <= 0:
         step.update(cid, ac=t.ac - 1, armor_lost=lost, armor_type="none")
-        return f"the {t.armor_key} loses its last point of protection and is destroyed (M-ARM-03): {change}", 1
+        return "destroyed", {"armor": t.armor_key, "points": total, "left": 0, **change}, ("M-ARM-03", "CF-40"), 1
     step.update(cid, ac=t.ac - 1, armor_lost=lost)
-    return f"the {t.armor_key} loses a point of protection, {total - lost} of {total} left: {change}", 1
+    return "damaged", {"armor": t.armor_key, "points": total, "left": total - lost, **change}, ("M-ARM-03", "CF-40"), 1
 
 
-def _break_shield(step: Step, cid: str) -> tuple[str, int]:
+def _break_shield(step: Step, cid: str) -> Break:
     """M-ARM-03, CF-41: a failed save destroys the shield (its AC bonus is gone); under the option
     middle_sea_shield_save_failure = one_point the first failure in the fight costs 1 point of AC (marked
     SHIELD_DENTED) and the second destroys it."""
@@ -105,18 +120,18 @@ def _break_shield(step: Step, cid: str) -> tuple[str, int]:
     dented = SHIELD_DENTED in t.features
     if step.rules["middle_sea_shield_save_failure"] == "one_point" and not dented:
         step.update(cid, ac=t.ac - 1, features=(*t.features, SHIELD_DENTED))
-        return f"the shield loses a point (CF-41): AC {t.ac} → {t.ac - 1}", 0
+        return "dented", {"ac_before": t.ac, "ac_after": t.ac - 1}, ("CF-41",), 0
     bonus = 1 if dented else _shield_bonus(step.rules)
     step.update(cid, shield=False, ac=t.ac - bonus, features=tuple(f for f in t.features if f != SHIELD_DENTED))
-    return f"the shield is destroyed: AC {t.ac} → {t.ac - bonus}", 0
+    return "destroyed", {"ac_before": t.ac, "ac_after": t.ac - bonus}, ("M-ARM-03", "CF-41"), 0
 
 
-def _break_helmet(step: Step, cid: str) -> tuple[str, int]:
+def _break_helmet(step: Step, cid: str) -> Break:
     step.update(cid, helmet=False)
-    return "the helmet is destroyed", 0
+    return "destroyed", {}, ("M-ARM-03",), 0
 
 
-_BREAK: dict[str, Callable[[Step, str], tuple[str, int]]] = {
+_BREAK: dict[str, Callable[[Step, str], Break]] = {
     "armor": _break_armor, "shield": _break_shield, "helmet": _break_helmet,
 }
 
@@ -135,10 +150,14 @@ def _weapon(a: Combatant) -> Weapon:
 def fumble(step: Step, actor: str) -> None:
     a = step.c(actor)
     mishap = ms.weapon_mishap(_weapon(a), a.dex_score, step.rng, step.rules)
-    rolls = tuple(r for e in mishap.events for r in e.rolls)
-    step.log("fumble", a.name, f"natural 1 (Middle Sea): {a.weapon} {mishap.outcome.replace('_', ' ')}", rolls,
-             outcome=mishap.outcome)
+    _record(step, actor, mishap)
     _MISHAPS.get(mishap.outcome, _unharmed)(step, actor, mishap)
+
+
+def _record(step: Step, actor: str, mishap: ms.Mishap, **more: Any) -> None:
+    """The mishap's facts, recorded as the wielder's."""
+    for e in mishap.events:
+        step.fact(e.kind, actor, e.targets, e.rolls, e.rules, audience=e.audience, **{**e.data, **more})
 
 
 def _unharmed(step: Step, actor: str, mishap: ms.Mishap) -> None:
@@ -165,10 +184,7 @@ def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
             or a.weapon_lost or not a.in_fight:
         return
     mishap = ms.pole_round(_weapon(a), step.rng, step.rules)
-    rolls = tuple(r for e in mishap.events for r in e.rolls)
-    held = "holds another round" if mishap.outcome == "held" else "snaps: the weapon is unusable"
-    step.log("weapon", a.name, f"the cracked {a.weapon} saves for this round's use: it {held} (M-WPN-05)", rolls,
-             outcome=mishap.outcome)
+    _record(step, actor, mishap, in_use=True)
     if mishap.outcome == "snapped":
         _lost(step, actor, mishap)
 
@@ -202,16 +218,15 @@ def _off_balance(step: Step, actor: str, mishap: ms.Mishap) -> None:
     last next round (LAST_TO_ACT), or under off_balance_segments = segments loses 1d4 segments."""
     a = step.c(actor)
     dex, shield = off_balance_ac(a, step.rules)
-    until, source = step.enc.round + 1, f"{a.weapon} off-balance (M-WPN-06)"
+    until, source = step.enc.round + 1, "off-balance"
     held = [Held(name=name, source=source, until_round=until) for name in mishap.conditions]
     if dex + shield:
         held.append(Held(name=modifier_name("ac", "BONUS"), value=-(dex + shield), until_round=until,
-                         source=f"off-balance: no DEX (+{dex}) or shield (+{shield}) AC (M-WPN-06)"))
+                         source="off-balance: no DEX or shield AC"))
     step.update(actor, held=(*a.held, *held))
-    time = "acts last" if mishap.segments_lost is None else f"loses {mishap.segments_lost} segment(s)"
-    step.log("off_balance", a.name, f"off-balance until its next turn: no DEX (+{dex}) or shield (+{shield}) AC, "
-             f"AC {a.ac} → {a.ac - dex - shield}; {time} next round (M-WPN-06, AMB-99)",
-             ac_lost=dex + shield, segments_lost=mishap.segments_lost)
+    step.fact(OFF_BALANCE, actor, (), (), ("M-WPN-06", "AMB-99") if mishap.segments_lost is None else ("M-WPN-06",),
+              dex=dex, shield=shield, ac_before=a.ac, ac_after=a.ac - dex - shield, ac_lost=dex + shield,
+              segments_lost=mishap.segments_lost)
 
 
 _MISHAPS: dict[str, Callable[[Step, str, ms.Mishap], None]] = {

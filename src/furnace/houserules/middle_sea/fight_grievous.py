@@ -14,11 +14,17 @@ from collections.abc import Callable
 
 from furnace.characters.character import Character
 from furnace.events import Event
-from furnace.houserules.middle_sea.grievous_injury import Grievous
-from furnace.houserules.middle_sea.zero_hp import npc_rolls, take_blow
-from furnace.play.apply import apply_all, held_for, record_luck, rounds_per
+from furnace.houserules.middle_sea.grievous_injury import (
+    KILLED_OUTRIGHT,
+    LASTING,
+    WOUND_CONDITION,
+    WOUND_TIMER,
+    Grievous,
+)
+from furnace.houserules.middle_sea.zero_hp import EXACTLY_ZERO, npc_rolls, take_blow
+from furnace.play.apply import CONDITION, DOOMED, SAVE, apply_all, held_for, record_luck, rounds_per
 from furnace.play.combatant import Combatant
-from furnace.play.death import kill
+from furnace.play.death import DAMAGE, kill
 from furnace.play.state import Step
 from furnace.rules.effects import ABILITIES, Duration
 
@@ -68,8 +74,8 @@ def _blow(step: Step, c: Combatant, amount: int, *, npc: bool) -> None:
 
 
 def _told(step: Step, cid: str, e: Event, result: Grievous) -> None:
-    """An event of the rule that changes nothing the writers below do not: the fight's log tells it."""
-    step.log(e.kind, step.c(cid).name, e.what, e.rolls, **e.data)
+    """A fact of the rule that changes nothing the writers below do not: the fight records it as the combatant's."""
+    step.fact(e.kind, cid, e.targets, e.rolls, e.rules, audience=e.audience, **e.data)
 
 
 def _blow_logged(step: Step, cid: str, e: Event, result: Grievous) -> None:
@@ -87,7 +93,7 @@ def _condition(step: Step, cid: str, e: Event, result: Grievous) -> None:
     c, name = step.c(cid), str(e.data["condition"])
     held = held_for(step, name, _duration(name, e.data.get("amount"), e.data.get("unit")), f"from {c.name}")
     step.update(cid, held=(*c.held, held))
-    step.log("condition", c.name, f"is {held.describe()}", condition=name)
+    step.fact(CONDITION, cid, (), e.rolls, e.rules, condition=name, ending=held.ending, until_round=held.until_round)
 
 
 def _exactly_zero(step: Step, cid: str, e: Event, result: Grievous) -> None:
@@ -105,12 +111,12 @@ def _timer(step: Step, cid: str, e: Event, result: Grievous) -> None:
     c, amount, unit = step.c(cid), int(e.data["amount"]), str(e.data["unit"])
     due = step.enc.round + amount * rounds_per(unit, step)
     step.update(cid, doomed_round=due if c.doomed_round is None else min(due, c.doomed_round))
-    unless = f" unless {e.data['unless']}" if e.data.get("unless") else ""
-    step.log("doomed", c.name, f"will die in {amount} {unit}(s) (round {due}){unless}", e.rolls)
+    step.fact(DOOMED, cid, (), e.rolls, e.rules, count=amount, unit=unit, at_round=due,
+              unless=str(e.data.get("unless") or ""))
 
 
 def _death(step: Step, cid: str, e: Event, result: Grievous) -> None:
-    kill(step, step.c(cid), "slain outright")
+    kill(step, step.c(cid), "slain outright", e.rules)
 
 
 def _save(step: Step, cid: str, e: Event, result: Grievous) -> None:
@@ -128,6 +134,6 @@ def _lasting(step: Step, cid: str, e: Event, result: Grievous) -> None:
 
 
 _WRITERS: dict[str, Writer] = {
-    "damage": _blow_logged, "condition": _condition, "knocked_down": _exactly_zero, "death_timer": _timer,
-    "death": _death, "save": _save, "injury": _lasting,
+    DAMAGE: _blow_logged, WOUND_CONDITION: _condition, EXACTLY_ZERO: _exactly_zero, WOUND_TIMER: _timer,
+    KILLED_OUTRIGHT: _death, SAVE: _save, LASTING: _lasting,
 }

@@ -12,14 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import UnknownNameError
-from furnace.events import Event
-from furnace.houserules.middle_sea.common import MiddleSeaError, _added, _alive, _rules, state_of, with_state
+from furnace.events import Event, declare
+from furnace.houserules.middle_sea.common import (
+    MiddleSeaError,
+    _added,
+    _alive,
+    _rules,
+    for_referee,
+    state_of,
+    with_state,
+)
+from furnace.play.apply import HEAL, PROMPT, SAVE
 from furnace.rules.effects import (
     Ability,
     Condition,
@@ -43,6 +53,32 @@ DEFAULT_VETOES: dict[str, list[dict[str, Any]]] = {   # M-GRIEV-10's own example
     "fire": [{"band": "broken_bone"}],
     "arrow": [{"band": "severed_limb", "locations": ["R. Arm", "L. Arm"]}],
 }
+
+# the facts a grievous injury records (a fight records them again as the combatant's: `fight_grievous`)
+GRIEVOUS = declare("grievous", band="public", table="public", total="actor", excess="actor", text="public",
+                   example={"band": "stunned", "table": "M-TAB-01", "text": "STUNNED 1 round."})
+VETO = declare("grievous_veto", damage_type="referee", band="referee", location="referee",
+               example={"damage_type": "fire", "band": "broken_bone", "location": "R. Arm"})
+WOUND_CONDITION = declare("wound_condition", condition="public", amount="actor", unit="public",
+                          example={"condition": "UNCONSCIOUS", "amount": 7, "unit": "round"})
+KILLED_OUTRIGHT = declare("killed_outright", table="public", total="actor", location="public",
+                          example={"table": "grievous-injury", "total": 21, "location": ""})
+WOUND_TIMER = declare("wound_timer", timer="public", amount="actor", unit="public", unless="public",
+                      example={"timer": "fatal_wound", "amount": 4, "unit": "exploration_turn",
+                               "unless": "Cure Serious Wounds is cast in time"})
+LASTING = declare("lasting_injury", lasting="public", effects="public",
+                  example={"lasting": "broken right leg", "effects": [{"kind": "condition", "name": "CANT_MOVE"}]})
+EFFECT = declare("grievous_effect", effect="public",
+                 example={"effect": {"kind": "damage", "dice": "1d6", "target": "self"}})
+LOCATION = declare("grievous_location", table="public", name="public", total="actor", location="public",
+                   text="public", example={"table": "M-TAB-02", "name": "broken-bone", "location": "R. Leg",
+                                           "text": "Right leg: KNOCKED_DOWN; CANT_MOVE until healed."})
+BROKEN_BONE = declare("broken_bone", location="public", weeks="actor", weeks_added="actor", repeat="public",
+                      averted="public", both_legs="public",
+                      example={"location": "R. Leg", "repeat": False, "averted": False, "both_legs": True})
+SEVERED_LIMB = declare("severed_limb", location="public", averted="public",
+                       example={"location": "Head", "averted": True})
+HELMET = declare("helmet_variant")
 
 
 @dataclass(frozen=True)
@@ -120,6 +156,7 @@ class _Wound:
     save_bonus: SaveBonus | None = None
     band: str = ""
     cause: str = ""
+    death_data: dict[str, Any] = field(default_factory=dict)   # what killed outright: the table, its total, where
     row_data: dict[str, Any] = field(default_factory=dict)   # the grievous row's data (heal weeks)
     events: list[Event] = field(default_factory=list)
     conditions: list[HeldCondition] = field(default_factory=list)
@@ -136,11 +173,14 @@ class _Wound:
     last_save: bool | None = None
     stop: bool = False
 
-    def log(self, kind: str, what: str, rolls: Sequence[RollResult] = (), **data: Any) -> None:
-        self.events.append(Event(kind, self.character.name, what, tuple(rolls), data=data))
+    def fact(self, kind: str, rolls: Sequence[RollResult] = (), rules: tuple[str, ...] = (), *,
+             audience: Literal["all", "referee"] = "all", **data: Any) -> None:
+        """A fact of this wound, the character its actor."""
+        e = fact(kind, self.character, tuple(rolls), rules, **data)
+        self.events.append(for_referee(e) if audience == "referee" else e)
 
     def roll(self, expression: str, label: str, variables: Mapping[str, int | str] | None = None) -> RollResult:
-        return dice.roll(expression, self.rng, variables, f"{self.character.name}: {label}")
+        return dice.roll(expression, self.rng, variables, label)
 
     def update(self, **changes: Any) -> None:
         self.character = self.character.model_copy(update=changes)
@@ -153,8 +193,7 @@ class _Wound:
         key = (duration.amount, duration.unit)
         if key in self.amounts:
             return self.amounts[key], ()
-        r = dice.roll(duration.amount, self.rng, None, label) if label else \
-            self.roll(duration.amount, f"{duration.amount} {duration.unit.replace('_', ' ')}s")
+        r = dice.roll(duration.amount, self.rng, None, label or "duration")
         self.amounts[key] = r.total
         return r.total, (() if r.faces == () else (r,))
 
@@ -214,7 +253,8 @@ def _veto(w: _Wound, location: str | None) -> bool:
         w.vetoed = (f"M-GRIEV-10: {w.damage_type} causes no {w.band.replace('_', ' ')}{where}; the referee "
                     "chooses another result")
         w.prompts.append(w.vetoed)
-        w.log("referee", w.vetoed, referee_prompt=True, band=w.band, location=location)
+        w.fact(VETO, (), ("M-GRIEV-10",), audience="referee", damage_type=w.damage_type, band=w.band,
+               location=location or "")
         w.stop = True
         return True
     return False
@@ -229,12 +269,13 @@ def _heal(w: _Wound, e: Effect) -> None:
     if w.rules["second_wind"] == "max_hd":
         amount = expr.bounds(variables)[1]
     else:
-        r = expr.roll(w.rng, variables, f"{w.character.name}: Second Wind {e.dice} (HD = {w.hit_die})")
+        r = expr.roll(w.rng, variables, "Second Wind")
         amount, rolls = r.total, (r,)
     before = w.character.hp
     hp = min(max(w.character.hp_max, before), max(before, 0) + amount)
     w.update(hp=hp)
-    w.log("heal", f"Second Wind: heals {amount}, HP {before} → {hp} (M-GRIEV-02)", rolls, amount=amount)
+    w.fact(HEAL, rolls, ("M-GRIEV-02", "AMB-91"), amount=amount, hp_before=before, hp_after=hp,
+           hp_max=w.character.hp_max)
 
 
 def _condition(w: _Wound, e: Effect) -> None:
@@ -243,7 +284,7 @@ def _condition(w: _Wound, e: Effect) -> None:
     held = HeldCondition(e.name, amount, e.duration.unit if e.duration else None)
     w.conditions.append(held)
     w.update(conditions=_added(w.character.conditions, e.name))
-    w.log("condition", f"is {held.describe()}", rolls, condition=e.name, amount=amount, unit=held.unit)
+    w.fact(WOUND_CONDITION, rolls, condition=e.name, amount=amount, unit=held.unit)
 
 
 def _death(w: _Wound, e: Effect) -> None:
@@ -251,18 +292,18 @@ def _death(w: _Wound, e: Effect) -> None:
     assert isinstance(e, Death)
     if e.timer is None:
         w.update(dead=f"killed outright: {w.cause}")
-        w.log("death", f"dies: {w.cause}", how=w.cause)
+        w.fact(KILLED_OUTRIGHT, (), ("M-GRIEV-09",) if not w.location else (), **w.death_data)
         return
     kind = "bleeding" if w.bleeding else "fatal_wound"
     unit: str = e.timer.unit
     if kind == "fatal_wound" and unit == "exploration_turn":
         unit = str(w.rules["fatal_wound_timer_unit"])
-    amount, rolls = w.amount(e.timer, f"{w.character.name} dies in {e.timer.amount} {unit}s")
+    amount, rolls = w.amount(e.timer, "death timer")
     timer = Timer(kind, amount or 0, unit)
     w.timers.append(timer)
     w.state.setdefault("timers", []).append(timer.to_dict())
-    w.log("death_timer", f"dies in {timer.amount} {unit.replace('_', ' ')}(s) unless {e.unless}", rolls,
-          timer=kind, amount=timer.amount, unit=unit, unless=e.unless)
+    w.fact(WOUND_TIMER, rolls, ("M-GRIEV-08",) if kind == "bleeding" else ("M-GRIEV-07", "AMB-92"), timer=kind,
+           amount=timer.amount, unit=unit, unless=e.unless or "")
 
 
 def _save(w: _Wound, e: Effect) -> None:
@@ -278,9 +319,9 @@ def _save(w: _Wound, e: Effect) -> None:
     else:
         bonus = c.mod(ability, w.rules) + (c.prof(w.rules) if ability in c.saves else 0)
     dc = dice.roll(e.dc, w.rng, {"ROOM_DC": w.room_dc}).total
-    r = w.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{ability} SAVE vs DC {dc}")
+    r = w.roll(f"d20+{bonus}" if bonus >= 0 else f"d20-{-bonus}", f"{ability} SAVE")
     ok = r.total >= dc
-    w.log("save", f"{ability} SAVE {r.total} vs DC {dc}: {'saved' if ok else 'failed'}", (r,), saved=ok)
+    w.fact(SAVE, (r,), ("AMB-94", "D-5"), ability=ability, total=r.total, dc=dc, saved=ok)
     _apply_list(w, e.on_success if ok else e.on_fail)
     w.last_save = ok
 
@@ -290,30 +331,35 @@ def _lasting(w: _Wound, e: Effect) -> None:
     w.update(injuries=_added(w.character.injuries, e.name))
     w.lasting.append(e)
     w.prompts += [s.prompt for s in e.effects if isinstance(s, RefereePrompt)]
-    w.log("injury", f"lasting: {e.name}", lasting=e.name, effects=[effect_summary(s) for s in e.effects])
+    w.fact(LASTING, lasting=e.name, effects=[_dumped(s) for s in e.effects])
 
 
 def _prompt(w: _Wound, e: Effect) -> None:
     assert isinstance(e, RefereePrompt)
     w.prompts.append(e.prompt)
-    w.log("referee", e.prompt, referee_prompt=True)
+    w.fact(PROMPT, audience="referee", note=e.prompt)
 
 
 def _other(w: _Wound, e: Effect) -> None:
-    note = f": {e.note}" if e.note else ""
-    w.log("effect", f"{effect_summary(e)}{note}")
+    w.fact(EFFECT, effect=_dumped(e))
+
+
+def _dumped(e: Effect) -> dict[str, Any]:
+    """An effect as a fact's value (what `parse_effect` reads back)."""
+    return {"kind": e.kind, **e.model_dump(mode="json", exclude_defaults=True)}
 
 
 def _injury(w: _Wound, e: Effect) -> None:
     """Roll the location (M-BONE-01 d10, M-SEVER-01 d12), check the referee's veto, then apply it."""
     assert isinstance(e, Injury)
     table = w.rules.tables.get(e.table)
-    rolled = w.rules.tables.roll(table.id, w.rng, label=f"{w.character.name}: {table.name} location")
+    rolled = w.rules.tables.roll(table.id, w.rng, label="location")
     w.location = str(rolled.row.data.get("location", rolled.row.span))
     w.location_roll = rolled.roll.total
     w.cause = f"{table.name} {rolled.roll.total}, {w.location}"
-    w.log("location", f"{table.name} {rolled.roll.total}: {rolled.row.text}", (rolled.roll,), table=table.id,
-          location=w.location)
+    w.death_data = {"table": table.name, "total": rolled.roll.total, "location": w.location}
+    w.fact(LOCATION, (rolled.roll,), tuple(table.rules), table=table.id, name=table.name, total=rolled.roll.total,
+           location=w.location, text=rolled.row.text)
     if _veto(w, w.location):
         return
     if table.name == "broken-bone":
@@ -340,30 +386,30 @@ def _break(w: _Wound, row: Row, location: str) -> None:
     """M-GRIEV-06, M-BONE-01, AMB-93: 2d4+9 weeks to heal; a repeat break there adds 1d4 weeks, no new effect."""
     breaks = w.state.setdefault("breaks", {})
     if location in breaks:
-        r = w.roll(_weeks(w, "repeat_break_adds_weeks", "1d4"), f"another break in the {location}: weeks added")
+        r = w.roll(_weeks(w, "repeat_break_adds_weeks", "1d4"), "weeks added")
         breaks[location]["count"] += 1
         breaks[location]["weeks"] += r.total
         w.heal_weeks, w.repeat_break = r.total, True
-        w.log("broken_bone", f"another break in the {location}: +{r.total} weeks of healing, no further effect "
-              "(M-GRIEV-06)", (r,), location=location, weeks_added=r.total)
+        w.fact(BROKEN_BONE, (r,), ("M-GRIEV-06", "AMB-93"), location=location, repeat=True, weeks_added=r.total,
+               weeks=breaks[location]["weeks"])
         return
     if _averted(w, row):
-        w.log("broken_bone", f"the helmet saves: the broken {location} is ignored (AMB-94)", location=location)
+        w.fact(BROKEN_BONE, (), ("AMB-94",), location=location, averted=True)
         return
-    r = w.roll(_weeks(w, "heal_weeks", "2d4+9"), f"weeks for the {location} to heal")
+    r = w.roll(_weeks(w, "heal_weeks", "2d4+9"), "weeks to heal")
     injury = next((e.name for e in row.effect_list() if isinstance(e, Lasting)), f"broken {location.lower()}")
     w.update(injuries=_added(w.character.injuries, injury))
     breaks[location] = {"count": 1, "weeks": r.total, "injury": injury, "entry": None}
     w.heal_weeks = r.total
     both = {"R. Leg", "L. Leg"} <= set(breaks)
-    w.log("broken_bone", f"broken {location}: heals in {r.total} weeks (M-GRIEV-06)"
-          + ("; both legs broken: crawls at 1\" (M-BONE-01)" if both else ""), (r,), location=location, weeks=r.total)
+    w.fact(BROKEN_BONE, (r,), ("M-GRIEV-06", "M-BONE-01") if both else ("M-GRIEV-06",), location=location,
+           weeks=r.total, both_legs=both)
 
 
 def _sever(w: _Wound, row: Row, location: str) -> None:
     """M-GRIEV-08, M-SEVER-01: the limb is lost for good; a helmet's save turns the head into STUNNED 1 round."""
     if _averted(w, row):
-        w.log("severed_limb", "the helmet saves the head: stunned instead, no limb lost and no bleeding (AMB-94)")
+        w.fact(SEVERED_LIMB, (), ("AMB-94",), location=location, averted=True)
         w.stop = True
         return
     if w.character.alive:
@@ -386,7 +432,7 @@ def _apply_list(w: _Wound, effects: Sequence[Effect]) -> None:
 def _apply_row(w: _Wound, row: Row) -> tuple[list[Effect], bool]:
     effects, variant = row_effects(row, w.helmet)
     if variant:
-        w.log("helmet", "wears a helmet: the helmet result applies (M-GRIEV-04/05, AMB-91 f)")
+        w.fact(HELMET, (), ("M-GRIEV-04", "M-GRIEV-05", "AMB-91"))
     w.bleeding = any(isinstance(e, Condition) and e.name == "BLEEDING" for e in effects)
     _apply_list(w, effects)
     return effects, variant
@@ -425,16 +471,16 @@ def grievous(character: Character, excess: int, rng: DiceSource, rules: Ruleset 
                              "a blow that leaves exactly 0 HP is take_blow's (D-4)")
     w = _start(character.model_copy(update={"hp": 0}), rng, rules, helmet=helmet, hit_die=hit_die,
                damage_type=damage_type, room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus)
-    rolled = rules.tables.roll("grievous-injury", rng, variables={"EXCESS": excess},
-                               label=f"{character.name} grievous injury, 3d6 + {excess} excess")
+    rolled = rules.tables.roll("grievous-injury", rng, variables={"EXCESS": excess}, label="grievous injury")
     w.band, w.cause = band_of(rolled.row, rules), f"grievous injury {rolled.roll.total}"
+    w.death_data = {"table": rolled.table.name, "total": rolled.roll.total, "location": ""}
     w.row_data = dict(rolled.row.data)
-    w.log("grievous", f"grievous injury {rolled.roll.total}: {rolled.row.text}", (rolled.roll,), band=w.band,
-          table=rolled.table.id, excess=excess)
+    w.fact(GRIEVOUS, (rolled.roll,), ("M-GRIEV-01",), band=w.band, table=rolled.table.id, total=rolled.roll.total,
+           excess=excess, text=rolled.row.text)
     effects, variant = ([], False) if _veto(w, None) else _apply_row(w, rolled.row)
     return _result(w, rolled.roll.total, rolled.row, effects, variant)
 
 
 def sharpness_location(rng: DiceSource, rules: Ruleset | None = None) -> TableRoll:
     """M-SEVER-02 (optional): a Sword of Sharpness (a DMG item) may use the severed-limb table for the place."""
-    return _rules(rules).tables.roll("severed-limb", rng, label="Sword of Sharpness: which limb (M-SEVER-02)")
+    return _rules(rules).tables.roll("severed-limb", rng, label="which limb")

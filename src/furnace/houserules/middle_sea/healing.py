@@ -12,11 +12,22 @@ from fractions import Fraction
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource, RollResult
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _alive, _rules, state_of, with_state
 from furnace.play.rest import HEALING_MODELS, rest_ends
 from furnace.rules.ruleset import Ruleset
+
+# a recovery of HP by M-HEAL-01..03: `how` post_combat (a hit die up to the HP she entered the combat with,
+# `start`), hour (below half, an hour's hit die), day (a full day at or above half); or, with no roll, no_loss (she
+# lost no HP in the combat) or at_half (an hour at or above half heals nothing)
+RECOVERY = declare("middle_sea_recovery", how="public", amount="actor", hp_before="actor", hp_after="actor",
+                   hp_max="actor", cap="actor", start="actor",
+                   example={"how": "post_combat", "amount": 7, "hp_before": 10, "hp_after": 17, "hp_max": 40, "cap": 25,
+                            "start": 25})
+RECOVERY_RULES = {"post_combat": ("M-HEAL-01", "AMB-90"), "no_loss": ("M-HEAL-01",), "hour": ("M-HEAL-02", "AMB-90"),
+                  "at_half": ("M-HEAL-03",), "day": ("M-HEAL-03",)}
 
 
 def half_hp(character: Character, rules: Ruleset) -> int:
@@ -25,16 +36,15 @@ def half_hp(character: Character, rules: Ruleset) -> int:
     return math.ceil(half) if rules["half_hp_rounding"] == "ceil" else math.floor(half)
 
 
-def _hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: str) -> RollResult:
-    die = character.hit_die(rules)
-    return dice.roll(die, rng, label=f"{character.name} rolls a hit die ({die}) {why}")
+def _hit_die(character: Character, rng: DiceSource, rules: Ruleset) -> RollResult:
+    return dice.roll(character.hit_die(rules), rng, label="Hit Die")
 
 
-def _healed(character: Character, roll: RollResult, cap: int, why: str) -> tuple[Character, Event]:
+def _healed(character: Character, roll: RollResult, cap: int, how: str, **more: int) -> tuple[Character, Event]:
     """Heal the roll up to `cap` (no CON, AMB-90 d); HP already above the cap are not taken away."""
     hp = max(character.hp, min(cap, max(character.hp, 0) + roll.total))
-    event = Event("heal", character.name, f"{why}: HP {character.hp} → {hp}", (roll,), before=character.hp,
-                  after=hp, data={"cap": cap})
+    event = fact(RECOVERY, character, (roll,), RECOVERY_RULES[how], how=how, amount=roll.total, hp_before=character.hp,
+                 hp_after=hp, hp_max=character.hp_max, cap=cap, **more)
     return character.model_copy(update={"hp": hp}), event
 
 
@@ -56,18 +66,17 @@ def post_combat(character: Character, rng: DiceSource, rules: Ruleset | None = N
                              "when it begins or pass hp_at_start (M-HEAL-01)")
     after = with_state(character, state)
     if character.hp >= start:
-        return after, [Event("heal", character.name, f"lost no HP in the combat ({character.hp} of {start}): "
-                             "no recovery roll (M-HEAL-01)")]
-    roll = _hit_die(character, rng, rules, "after the combat")
-    after, event = _healed(after, roll, min(start, character.hp_max),
-                           f"recovers after the combat, up to the {start} HP it entered with (M-HEAL-01)")
+        return after, [fact(RECOVERY, character, (), RECOVERY_RULES["no_loss"], how="no_loss",
+                            hp_before=character.hp, hp_after=character.hp, start=start)]
+    roll = _hit_die(character, rng, rules)
+    after, event = _healed(after, roll, min(start, character.hp_max), "post_combat", start=start)
     return after, [event]
 
 
 def _hour(character: Character, rng: DiceSource, rules: Ruleset, half: int) -> tuple[Character, Event]:
     cap = character.hp_max if rules["middle_sea_hourly_cap"] == "max_hp" else half
-    roll = _hit_die(character, rng, rules, "for an hour of rest below half HP")
-    return _healed(character, roll, cap, "an hour of rest below half HP (M-HEAL-02)")
+    roll = _hit_die(character, rng, rules)
+    return _healed(character, roll, cap, "hour")
 
 
 def _end_of_rest(character: Character, events: list[Event], rng: DiceSource, rules: Ruleset, *, full_day: bool,
@@ -85,8 +94,8 @@ def rest_hour(character: Character, rng: DiceSource, rules: Ruleset | None = Non
     _alive(character)
     half = half_hp(character, rules)
     if character.hp >= half:
-        events = [Event("rest", character.name, f"at or above half HP ({character.hp} of {character.hp_max}): an "
-                        "hour of rest heals nothing; a full day gives a hit die (M-HEAL-03)")]
+        events = [fact(RECOVERY, character, (), RECOVERY_RULES["at_half"], how="at_half", hp_before=character.hp,
+                       hp_after=character.hp, hp_max=character.hp_max)]
     else:
         character, event = _hour(character, rng, rules, half)
         events = [event]
@@ -110,9 +119,8 @@ def rest_day(character: Character, rng: DiceSource, rules: Ruleset | None = None
             if character.hp >= half:
                 break
     elif character.hp < character.hp_max:
-        roll = _hit_die(character, rng, rules, "for a full day of rest")
-        character, event = _healed(character, roll, character.hp_max, "a full day of rest at or above half HP "
-                                   "(M-HEAL-03)")
+        roll = _hit_die(character, rng, rules)
+        character, event = _healed(character, roll, character.hp_max, "day")
         events.append(event)
     return _end_of_rest(character, events, rng, rules, full_day=True)
 

@@ -41,6 +41,12 @@ class ItemSave:
         return {"material": self.material, "form": self.form, "roll": self.roll.to_dict(), "target": self.target,
                 "source": self.source, "saved": self.saved}
 
+    def values(self) -> dict[str, Any]:
+        """The save as a fact's values (the armor and weapon facts carry them): material, form, total, target,
+        source, saved."""
+        return {"material": self.material, "form": self.form, "total": self.roll.total, "target": self.target,
+                "source": self.source, "saved": self.saved}
+
 
 def _item_table(rules: Ruleset) -> tuple[Table, bool]:
     """The item-save matrix in force and whether it is the packaged fallback."""
@@ -82,8 +88,7 @@ def item_save(material: str, form: str, rng: DiceSource, rules: Ruleset | None =
         raise MiddleSeaError(f"an item saves vs crushing_blow or normal_blow, not {form!r}")
     target, source = item_save_target(material, form, rules)
     neglect = neglect if rules["item_neglect"] else 0
-    roll = dice.roll("d20+MAGIC-NEGLECT", rng, {"MAGIC": magic, "NEGLECT": neglect},
-                     f"{label or _material(material)} saves vs {form.replace('_', ' ')} (target {target})")
+    roll = dice.roll("d20+MAGIC-NEGLECT", rng, {"MAGIC": magic, "NEGLECT": neglect}, label or "item save")
     return ItemSave(_material(material), form, roll, target, source)
 
 

@@ -16,13 +16,24 @@ from furnace.characters.abilities import modifier
 from furnace.characters.character import Weapon
 from furnace.characters.equipment import IMPROVISED, weapon_penalty
 from furnace.dice import DiceSource, RollResult
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _rules
 from furnace.houserules.middle_sea.item_saves import ItemSave, _matrix_data, item_save
 from furnace.rules.ruleset import Ruleset
 
 WEAPON_CLASSES = ("sharp", "blunt", "strung", "pole", "hurled", "unarmed")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+# what a natural 1 did to the weapon: its outcome (none, held, notched, slipped, snapped, cracked, off_balance) and
+# the numbers behind it (the item save's, the DEX roll's); in a fight the wielder is its actor (`fight`)
+WEAPON_MISHAP = declare("weapon_mishap", weapon="actor", weapon_class="public", outcome="public", material="public",
+                        form="public", total="actor", target="actor", source="referee", saved="public",
+                        notches="actor", penalty="actor", feet="public", direction="public", segments="public",
+                        cracked="public", natural="public", in_use="public",
+                        example={"weapon": "spear", "weapon_class": "pole", "outcome": "cracked",
+                                 "material": "thick_wood", "form": "crushing_blow", "total": 11, "target": 12,
+                                 "source": "option item_save_dc_wood", "saved": False, "notches": 0, "penalty": 0,
+                                 "feet": 0, "direction": "", "segments": 0, "cracked": False, "natural": 1,
+                                 "in_use": False})
 
 
 @dataclass(frozen=True)
@@ -58,84 +69,86 @@ def mishap_class(weapon: Weapon, *, thrown: bool = False) -> str:
     return weapon.weapon_class
 
 
-def dex_roll(dex_score: int, magic: int, rng: DiceSource, rules: Ruleset, label: str) -> RollResult:
+def dex_roll(dex_score: int, magic: int, rng: DiceSource, rules: Ruleset, label: str = "DEX roll") -> RollResult:
     """M-WPN-03/06, AMB-96: d20 + the Dexterity score (option middle_sea_dex_roll) + magic; 20 or more holds."""
     if not 0 <= dex_score <= 20:
         raise MiddleSeaError(f"a Dexterity score runs 0 to 20, not {dex_score}")
     value = dex_score if rules["middle_sea_dex_roll"] == "score" else modifier(dex_score, rules.tables)
-    return dice.roll("d20+DEX+MAGIC", rng, {"DEX": value, "MAGIC": magic},
-                     f"{label}: d20 + Dexterity + magic, 20 holds")
+    return dice.roll("d20+DEX+MAGIC", rng, {"DEX": value, "MAGIC": magic}, label)
 
 
 def _weapon_save(weapon: Weapon, cls: str, rng: DiceSource, rules: Ruleset, neglect: int) -> ItemSave:
     material = str(_matrix_data(rules, "weapon_materials").get(cls, "metal"))
-    return item_save(material, "crushing_blow", rng, rules, magic=weapon.magic_bonus, neglect=neglect,
-                     label=weapon.name)
+    return item_save(material, "crushing_blow", rng, rules, magic=weapon.magic_bonus, neglect=neglect)
 
 
-def _mishap(weapon: Weapon, cls: str, outcome: str, what: str, rolls: Sequence[RollResult], **kw: Any) -> Mishap:
-    event = Event("weapon", weapon.name, what, tuple(rolls), data={"outcome": outcome, "class": cls})
-    return Mishap(weapon, cls, outcome, (event,), **kw)
+def _mishap(weapon: Weapon, cls: str, outcome: str, rules: tuple[str, ...], rolls: Sequence[RollResult], *,
+            values: dict[str, Any] | None = None, **kw: Any) -> Mishap:
+    """The mishap and its fact: the weapon, its class, the outcome, the save's or the DEX roll's numbers."""
+    save: ItemSave | None = kw.get("save")
+    roll: RollResult | None = kw.get("roll")
+    data: dict[str, Any] = {"weapon": weapon.name, "weapon_class": cls, "outcome": outcome,
+                            **(save.values() if save is not None else {}),
+                            **({"total": roll.total, "target": 20} if roll is not None else {}), **(values or {})}
+    return Mishap(weapon, cls, outcome, (Event(WEAPON_MISHAP, "", (), tuple(rolls), data, rules),), **kw)
 
 
 def _sharp(weapon: Weapon, dex: int, rng: DiceSource, rules: Ruleset, neglect: int) -> Mishap:
     """M-WPN-02: a failed save vs crushing blow (metal) adds a notch."""
     save = _weapon_save(weapon, "sharp", rng, rules, neglect)
     if save.saved:
-        return _mishap(weapon, "sharp", "held", f"{save.explain()}: no harm", (save.roll,), save=save)
+        return _mishap(weapon, "sharp", "held", ("M-WPN-02",), (save.roll,), save=save)
     after = weapon.model_copy(update={"notches": weapon.notches + 1})
-    return _mishap(after, "sharp", "notched", f"{save.explain()}: a notch, {after.notches} now, "
-                   f"{weapon_penalty(after)} to hit and damage (M-WPN-02)", (save.roll,), save=save)
+    return _mishap(after, "sharp", "notched", ("M-WPN-02",), (save.roll,), save=save,
+                   values={"notches": after.notches, "penalty": weapon_penalty(after)})
 
 
 def _blunt(weapon: Weapon, dex: int, rng: DiceSource, rules: Ruleset, neglect: int) -> Mishap:
     """M-WPN-03: below 20 the weapon slips and lands 2d6 feet away in a random direction (d8 compass)."""
-    r = dex_roll(dex, weapon.magic_bonus, rng, rules, weapon.name)
+    r = dex_roll(dex, weapon.magic_bonus, rng, rules)
     if r.total >= 20:
-        return _mishap(weapon, "blunt", "held", f"keeps hold ({r.total})", (r,), roll=r)
-    feet = dice.roll("2d6", rng, label=f"{weapon.name} slips: feet")
-    way = dice.roll("d8", rng, label=f"{weapon.name} slips: direction (1 = N, clockwise)")
+        return _mishap(weapon, "blunt", "held", ("M-WPN-03", "AMB-96"), (r,), roll=r)
+    feet = dice.roll("2d6", rng, label="feet")
+    way = dice.roll("d8", rng, label="direction")
     direction = COMPASS[way.total - 1]
-    return _mishap(weapon, "blunt", "slipped", f"slips from the grasp ({r.total}): lands {feet.total} feet away "
-                   f"to the {direction} (M-WPN-03)", (r, feet, way), roll=r, slip_feet=feet.total, direction=direction)
+    return _mishap(weapon, "blunt", "slipped", ("M-WPN-03", "AMB-96"), (r, feet, way), roll=r, slip_feet=feet.total,
+                   direction=direction, values={"feet": feet.total, "direction": direction})
 
 
 def _strung(weapon: Weapon, dex: int, rng: DiceSource, rules: Ruleset, neglect: int) -> Mishap:
     """M-WPN-04: the string (thin rope) saves vs crushing blow or snaps, destroying the weapon."""
     save = _weapon_save(weapon, "strung", rng, rules, neglect)
     if save.saved:
-        return _mishap(weapon, "strung", "held", f"{save.explain()}: the string holds", (save.roll,), save=save)
-    return _mishap(weapon.model_copy(update={"broken": True}), "strung", "snapped",
-                   f"{save.explain()}: the string snaps and the weapon is ruined (M-WPN-04)", (save.roll,), save=save)
+        return _mishap(weapon, "strung", "held", ("M-WPN-04",), (save.roll,), save=save)
+    return _mishap(weapon.model_copy(update={"broken": True}), "strung", "snapped", ("M-WPN-04",), (save.roll,),
+                   save=save)
 
 
 def _pole(weapon: Weapon, dex: int, rng: DiceSource, rules: Ruleset, neglect: int) -> Mishap:
     """M-WPN-05: thick wood saves vs crushing blow or cracks; a cracked haft that fails snaps."""
     save = _weapon_save(weapon, "pole", rng, rules, neglect)
+    was = {"cracked": weapon.cracked}
     if save.saved:
-        return _mishap(weapon, "pole", "held", f"{save.explain()}: the haft holds", (save.roll,), save=save)
+        return _mishap(weapon, "pole", "held", ("M-WPN-05",), (save.roll,), save=save, values=was)
     if weapon.cracked:
-        return _mishap(weapon.model_copy(update={"broken": True}), "pole", "snapped",
-                       f"{save.explain()}: the cracked haft snaps; the weapon is unusable (M-WPN-05)", (save.roll,),
-                       save=save)
-    return _mishap(weapon.model_copy(update={"cracked": True}), "pole", "cracked",
-                   f"{save.explain()}: the haft cracks; it saves every round it is used (M-WPN-05)", (save.roll,),
-                   save=save)
+        return _mishap(weapon.model_copy(update={"broken": True}), "pole", "snapped", ("M-WPN-05",), (save.roll,),
+                       save=save, values=was)
+    return _mishap(weapon.model_copy(update={"cracked": True}), "pole", "cracked", ("M-WPN-05",), (save.roll,),
+                   save=save, values=was)
 
 
 def _hurled(weapon: Weapon, dex: int, rng: DiceSource, rules: Ruleset, neglect: int) -> Mishap:
     """M-WPN-06, AMB-99: below 20 off-balance until the next round: no DEX or shield AC, loses 1d4 segments
     (option off_balance_segments: under Furnace initiative it acts last instead)."""
-    r = dex_roll(dex, weapon.magic_bonus, rng, rules, weapon.name)
+    r = dex_roll(dex, weapon.magic_bonus, rng, rules)
     if r.total >= 20:
-        return _mishap(weapon, "hurled", "held", f"keeps balance ({r.total})", (r,), roll=r)
+        return _mishap(weapon, "hurled", "held", ("M-WPN-06", "AMB-96"), (r,), roll=r)
     if rules["off_balance_segments"] == "segments":
-        seg = dice.roll("1d4", rng, label="segments lost next round")
-        return _mishap(weapon, "hurled", "off_balance", f"off-balance ({r.total}): no DEX or shield AC, loses "
-                       f"{seg.total} segment(s) next round (M-WPN-06)", (r, seg), roll=r,
-                       conditions=("OFF_BALANCE",), segments_lost=seg.total)
-    return _mishap(weapon, "hurled", "off_balance", f"off-balance ({r.total}): no DEX or shield AC and acts last "
-                   "next turn (M-WPN-06, AMB-99)", (r,), roll=r, conditions=("OFF_BALANCE", "LAST_TO_ACT"))
+        seg = dice.roll("1d4", rng, label="segments lost")
+        return _mishap(weapon, "hurled", "off_balance", ("M-WPN-06",), (r, seg), roll=r,
+                       conditions=("OFF_BALANCE",), segments_lost=seg.total, values={"segments": seg.total})
+    return _mishap(weapon, "hurled", "off_balance", ("M-WPN-06", "AMB-99"), (r,), roll=r,
+                   conditions=("OFF_BALANCE", "LAST_TO_ACT"))
 
 
 _MISHAPS: dict[str, Callable[[Weapon, int, DiceSource, Ruleset, int], Mishap]] = {
@@ -154,8 +167,8 @@ def weapon_mishap(weapon: Weapon, dex_score: int, rng: DiceSource, rules: Rulese
         raise MiddleSeaError(f"{weapon.name} is already broken")
     cls = mishap_class(weapon, thrown=thrown)
     if not (natural == 1 or (natural == 2 and wet and cls == "strung")):
-        why = "a natural 2 harms only a wet string" if natural == 2 else f"a natural {natural} harms no weapon"
-        return _mishap(weapon, cls, "none", f"{why} (M-WPN-01, M-WPN-04)", ())
+        return _mishap(weapon, cls, "none", ("M-WPN-01", "M-WPN-04") if natural == 2 else ("M-WPN-01",), (),
+                       values={"natural": natural})
     return _MISHAPS[cls](weapon, dex_score, rng, rules, neglect)
 
 

@@ -12,17 +12,24 @@ from dataclasses import replace
 from typing import Any
 
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _added, _alive, _rules
 from furnace.houserules.middle_sea.grievous_injury import Grievous, HeldCondition, SaveBonus, grievous
+from furnace.play.death import DAMAGE
 from furnace.rules.ruleset import Ruleset
 
-ZERO_HP = {   # D-4, option middle_sea_zero_hp
-    "knocked_down": ("KNOCKED_DOWN", "exactly 0 HP: knocked down, conscious and prone (D-4)"),
-    "unconscious": ("UNCONSCIOUS", "exactly 0 HP: unconscious (the AD&D 1e reading, D-4)"),
-    "conscious_limited": ("INCAPACITATED", "exactly 0 HP: conscious, but can do no more than crawl (AMB-91 a)"),
+ZERO_HP = {   # D-4, option middle_sea_zero_hp: the condition held at exactly 0 HP, and the rules that say so
+    "knocked_down": ("KNOCKED_DOWN", ("D-4",)),
+    "unconscious": ("UNCONSCIOUS", ("D-4",)),
+    "conscious_limited": ("INCAPACITATED", ("AMB-91",)),
 }
+EXACTLY_ZERO = declare("exactly_zero", reading="public", condition="public",
+                       example={"reading": "knocked_down", "condition": "KNOCKED_DOWN"})
+OUT_OF_FIGHT = declare("out_of_fight", condition="public", example={"condition": "INCAPACITATED"})
+OUT_OF_FIGHT_PROMPT = ("M-MOOK-01: out of the fight at 0 HP with no grievous roll; the referee decides whether dead "
+                       "or disabled (CF-50)")
 
 
 def npc_rolls(rules: Ruleset, named: bool) -> bool:
@@ -44,8 +51,7 @@ def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset
     if damage < 0:
         raise MiddleSeaError(f"damage is 0 or more, not {damage}")
     before, left = character.hp, max(character.hp - damage, 0)
-    hit = Event("damage", character.name, f"takes {damage}: HP {before} → {left}", before=before, after=left,
-                data={"amount": damage})
+    hit = fact(DAMAGE, character, amount=damage, hp_before=before, hp_after=left, hp_max=character.hp_max)
     if damage == 0 or before > damage:
         return Grievous(character.model_copy(update={"hp": before - damage}), "hurt" if damage else "unhurt",
                         events=(hit,))
@@ -60,15 +66,15 @@ def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset
 
 
 def _exactly_zero(character: Character, rules: Ruleset, hit: Event) -> Grievous:
-    name, what = ZERO_HP[str(rules["middle_sea_zero_hp"])]
+    reading = str(rules["middle_sea_zero_hp"])
+    name, ids = ZERO_HP[reading]
     after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, name)})
     return Grievous(after, "exactly_zero", conditions=(HeldCondition(name),),
-                    events=(hit, Event("knocked_down", character.name, what, data={"condition": name})))
+                    events=(hit, fact(EXACTLY_ZERO, character, (), ids, reading=reading, condition=name)))
 
 
 def _out_of_fight(character: Character, hit: Event) -> Grievous:
-    prompt = ("M-MOOK-01: out of the fight at 0 HP with no grievous roll; the referee decides whether dead or "
-              "disabled (CF-50)")
     after = character.model_copy(update={"hp": 0, "conditions": _added(character.conditions, "INCAPACITATED")})
-    return Grievous(after, "out_of_fight", conditions=(HeldCondition("INCAPACITATED"),), referee_prompts=(prompt,),
-                    events=(hit, Event("out_of_fight", character.name, prompt, data={"referee_prompt": True})))
+    return Grievous(after, "out_of_fight", conditions=(HeldCondition("INCAPACITATED"),),
+                    referee_prompts=(OUT_OF_FIGHT_PROMPT,),
+                    events=(hit, fact(OUT_OF_FIGHT, character, (), ("M-MOOK-01", "CF-50"), condition="INCAPACITATED")))
