@@ -165,7 +165,7 @@ def test_table_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.rule("F-TAB-36", "F-TAB-35", "F-FUMB-01", "F-FUMB-02")
 def test_table_and_spell_show_name_rule_ids_only_under_explain(capsys: pytest.CaptureFixture[str]) -> None:
     # F-TAB-36: the fumble table, its die from the fumble-die table (F-TAB-35), a REF-22 note among its notes
-    from furnace.render.referee import RULE_ID
+    from furnace.rules.ids import RULE_ID
 
     code, out, _ = run(capsys, "table", "show", "fumble")
     assert code == 0 and "Fumble table (fumble; die by armor from fumble-die)" in out

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from furnace.dice import ScriptedDice
-from furnace.render.referee import effect_lines, without_rule_ids
+from furnace.render.referee import effect_lines
 from furnace.rules.effects import effect_summary, parse_effect
+from furnace.rules.ids import without_rule_ids
 from furnace.rules.tables import TableSet
 
 

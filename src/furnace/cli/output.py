@@ -45,7 +45,7 @@ def explaining() -> bool:
 def plain(text: str, names: Iterable[str] = ()) -> str:
     """The text as the referee reads it: its rule ids only under --explain (`names` are kept, even one such as
     D-1 that looks like an id)."""
-    from furnace.render.referee import without_rule_ids
+    from furnace.rules.ids import without_rule_ids
 
     return text if explaining() else without_rule_ids(text, names)
 

@@ -45,8 +45,8 @@ def table_list(tables: list[Table]) -> None:
 def table_show(t: Table, explain: bool = False) -> None:
     """A table's rows and their effects; its RULES.md ids (the table's own, the rules behind it and the ids in
     its effects) only when `explain`, as everywhere a referee reads."""
-    from furnace.render.referee import without_rule_ids
     from furnace.rules.effects import TABLE_NAMES
+    from furnace.rules.ids import without_rule_ids
 
     def shown(text: str) -> str:
         return text if explain else without_rule_ids(text)
