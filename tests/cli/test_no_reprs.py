@@ -129,7 +129,7 @@ def test_rule_ids_only_under_explain(here: Path) -> None:
     bleeding-out timer in the root-cellar fight."""
     import re
 
-    from furnace.render.referee import RULE_ID
+    from furnace.rules.ids import RULE_ID
 
     commands = [a for a in _table_rolls() if a[:2] == ["table", "roll"]][::7] + [
         a for a in _plays() if a[0] in ("crit", "fumble", "check", "fight", "spellcheck")] + _campaign()
