@@ -106,6 +106,28 @@ def override(e: Event, v: View) -> Told | None:
     return Told("", f"the referee {verb} {d.get('key')} from {d.get('source')}", (), e.rules)
 
 
+@teller("rule_option")
+def rule_option(e: Event, v: View) -> Told | None:
+    if not v.referee:
+        return None            # the referee's rules, as her override files are
+    d = e.data
+    option, now, was = d.get("option"), option_words(d.get("value")), option_words(d.get("was"))
+    if d.get("action") == "unset":
+        source = "the default" if d.get("source") == "default" else d.get("source")
+        return Told("", f"the referee takes back set:{option}: {option} is {now} again, from {source}", (), e.rules)
+    was_from = "the default" if d.get("was_from") == "default" else d.get("was_from")
+    return Told("", f"the referee sets {option} to {now} (it was {was}, from {was_from})", (), e.rules)
+
+
+def option_words(value: object) -> str:
+    """A rule option's value as the referee writes it in `NAME=VALUE`: true, none, 3, hazards (never a repr)."""
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(option_words, value)) or "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 @teller("join")
 def join(e: Event, v: View) -> str:
     player = v.value(e, "player")
