@@ -111,12 +111,34 @@ def rule_option(e: Event, v: View) -> Told | None:
     if not v.referee:
         return None            # the referee's rules, as her override files are
     d = e.data
-    option, now, was = d.get("option"), option_words(d.get("value")), option_words(d.get("was"))
+    rule = f"the rule option “{_option_title(d.get('option'))}”"
+    now, was = _option_value(d.get("value")), _option_value(d.get("was"))
     if d.get("action") == "unset":
-        source = "the default" if d.get("source") == "default" else d.get("source")
-        return Told("", f"the referee takes back set:{option}: {option} is {now} again, from {source}", (), e.rules)
-    was_from = "the default" if d.get("was_from") == "default" else d.get("was_from")
-    return Told("", f"the referee sets {option} to {now} (it was {was}, from {was_from})", (), e.rules)
+        return Told("", f"the referee takes back {rule} set in the campaign: {now} again, from "
+                        f"{_option_source(d.get('source'))}", (), e.rules)
+    how = f"turns {now}" if isinstance(d.get("value"), bool) else "sets"
+    to = "" if isinstance(d.get("value"), bool) else f" to {now}"
+    return Told("", f"the referee {how} {rule}{to} (it was {was}, from {_option_source(d.get('was_from'))})", (),
+                e.rules)
+
+
+def _option_title(name: object) -> str:
+    """An option told by its title (its name is a token): 'Hazards: light sources burn down'."""
+    from furnace.rules.ruleset import option_specs
+
+    spec = option_specs().get(str(name))
+    return spec.title if spec is not None else str(name).replace("_", " ")
+
+
+def _option_value(value: object) -> str:
+    """A value told in words: on or off, 'furnace abilities', 3."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return option_words(value).replace("_", " ")
+
+
+def _option_source(source: object) -> str:
+    return "the default" if source == "default" else str(source)
 
 
 def option_words(value: object) -> str:
