@@ -5,14 +5,18 @@ An override is the file's text, kept in `CampaignState.overrides` under "kind:id
 holds it and an export carries it. A file is validated when it is added, by the validators the loaders
 use (`validate_table`, the profile and option checks of `load_ruleset`, the spell and item budgets, the
 archetype rows), and again in the campaign it joins: a malformed file is refused with its path and reason,
-and the campaign is left as it was. Adding and removing are logged commands (`override add`, `override
-remove`), so `undo` takes them back.
+and the campaign is left as it was. One rule option may also be set without a file (`set_option`, kept in
+`CampaignState.options` and listed under "set:NAME", as `campaign new --option` keeps its options). Adding,
+setting and removing are logged commands (`override add`, `override set`, `override remove`), so `undo` takes
+them back.
 
 `campaign_ruleset(state)` is the ruleset the campaign plays by: its profile (or the referee's profile
-file), then the campaign's own options, then the option files, with every override table laid over the
-packaged ones by id. Table-like overrides share the table ids: a spell file with the id of a table file
-replaces it. Monster files are checked minimally (a name, Hit Dice or hit points, dice that parse) and
-kept for the bestiary to come; they change nothing in the ruleset yet.
+file), then the options set in the campaign, then the option files, with every override table laid over the
+packaged ones by id; each option's value says where it comes from (`SET_SOURCE`, an option file's label, the
+profile, the default). An option is set in one place only: a file and a `set` of the same option refuse each
+other, so the order between them never decides a value. Table-like overrides share the table ids: a spell
+file with the id of a table file replaces it. Monster files are checked minimally (a name, Hit Dice or hit
+points, dice that parse) and kept for the bestiary to come; they change nothing in the ruleset yet.
 """
 
 from __future__ import annotations
@@ -29,11 +33,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace import files
 from furnace.campaign.state import OVERRIDE_KINDS, CampaignError, CampaignState, Override
-from furnace.campaign.store import Applied, Store
+from furnace.campaign.store import Applied, Command, Store
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
 from furnace.events import Event, declare
 from furnace.rules.datafile import YAML_LIMIT, parse_yaml
-from furnace.rules.ruleset import Profile, Ruleset, builtin_profiles, load_ruleset, option_specs
+from furnace.rules.ruleset import Profile, Ruleset, builtin_profiles, load_ruleset, option_specs, parse_override
 from furnace.rules.tables import Table, TableSet, validate_table
 
 TABLE_KINDS = ("table", "spell", "item", "archetype")
@@ -44,6 +48,14 @@ OVERRIDE = declare("override", action="referee", key="referee", of="referee", id
                    replaces="referee", packaged="referee",
                    example={"action": "add", "key": "table:F-TAB-36", "of": "table", "id": "F-TAB-36",
                             "source": "fumbles.yaml", "replaces": [], "packaged": True})
+# the referee sets one rule option without a file (`action` set) or takes a set back (unset): the `option`, the
+# `value` in force after and where it comes from (`source`), the value in force before (`was`, from `was_from`)
+RULE_OPTION = declare("rule_option", action="referee", option="referee", value="referee", source="referee",
+                      was="referee", was_from="referee",
+                      example={"action": "set", "option": "hazards_light", "value": True,
+                               "source": "campaign override set", "was": False, "was_from": "default"})
+SET = "set"                             # the key of an option set without a file: "set:hazards_light"
+SET_SOURCE = "campaign override set"    # where its value comes from, as `rules show` says
 ORDER = {kind: i for i, kind in enumerate(OVERRIDE_KINDS)}
 SLUG = re.compile(r"[^a-z0-9]+")
 FILE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -240,7 +252,7 @@ def campaign_ruleset(state: CampaignState) -> Ruleset:
     if profile is not None and profile.options:
         rules = rules.with_options(profile.options, f"profile {profile.name}")
     if state.options:
-        rules = rules.with_options(state.options, "override")
+        rules = rules.with_options(state.options, SET_SOURCE)
     for where, chosen in options:
         rules = rules.with_options(chosen, where)
     for value in rules:
@@ -261,6 +273,53 @@ def list_overrides(state: CampaignState) -> list[Override]:
         [f"{o.kind}:{o.id} ({o.source})" for o in list_overrides(store.open("keep"))]
     """
     return [state.overrides[key] for key in sorted(state.overrides, key=_order)]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One override as the referee reads it: its key ("kind:id", or "set:NAME" for an option set without a file),
+    its kind ("set" for such an option), id, the file it came from ("" for a set) and a set option's value."""
+
+    key: str
+    kind: str
+    id: str
+    source: str = ""
+    value: Any = None
+
+
+def listed(state: CampaignState) -> list[Listed]:
+    """Every override of the campaign: its files by kind and id (as `list_overrides`), then the options set in it.
+
+    Example:
+        [x.key for x in listed(store.open("keep"))]       # ['table:F-TAB-36', 'set:hazards_light']
+    """
+    files_ = [Listed(f"{o.kind}:{o.id}", o.kind, o.id, o.source) for o in list_overrides(state)]
+    return files_ + [Listed(f"{SET}:{name}", SET, name, "", value) for name, value in sorted(state.options.items())]
+
+
+@dataclass(frozen=True)
+class ProfileInForce:
+    """The profile the campaign's rules come from now: the one it began under (`began`), or the referee's
+    profile override (`key`, its file `source`) laid over the built-in profile it `extends`."""
+
+    name: str
+    began: str
+    key: str = ""
+    source: str = ""
+    extends: str = ""
+
+
+def profile_in_force(state: CampaignState) -> ProfileInForce:
+    """Which profile the campaign plays by after its overrides (a profile file replaces the one it began under).
+
+    Example:
+        profile_in_force(store.open("keep")).name          # 'grim', from grim.yaml, extending hazards
+    """
+    for key, override in state.overrides.items():
+        if override.kind == "profile":
+            profile = _profile(parse_yaml(override.text, label(key, override), "override file"), label(key, override))
+            return ProfileInForce(profile.name, state.profile, key, override.source, profile.extends or "furnace")
+    return ProfileInForce(state.profile, state.profile)
 
 
 # -- adding and removing ------------------------------------------------------------------------------------
@@ -289,7 +348,7 @@ def add_override(store: Store, name: str, path: str | os.PathLike[str], *, kind:
             for k in replaced:
                 del overrides[k]
             if new.kind == "option":
-                _no_clash(new, overrides, read.path)
+                _no_clash(new, overrides, read.path, state.options)
             overrides[key] = new
             logged.append(Event(OVERRIDE, "", (), (), {"action": "add", "key": key, "of": new.kind, "id": new.id,
                                                        "source": new.source, "replaces": replaced},
@@ -311,8 +370,12 @@ def _same_slot(new: Override, old: Override, old_key: str, key: str) -> bool:
     return new.kind == old.kind == "profile"
 
 
-def _no_clash(new: Override, overrides: dict[str, Override], where: str) -> None:
+def _no_clash(new: Override, overrides: dict[str, Override], where: str, options: dict[str, Any]) -> None:
     mine = set(_options(parse_yaml(new.text, where), where))
+    both = sorted(mine & set(options))
+    if both:
+        raise DataFileError(where, f"option {both[0]} is set by {SET}:{both[0]} already: remove that override "
+                                   f"first", both[0])
     for key, old in sorted(overrides.items()):
         if old.kind == "option":
             both = sorted(mine & set(_options(parse_yaml(old.text, key), key)))
@@ -355,17 +418,26 @@ def _blame(path: str, state: CampaignState, own: set[str]) -> Iterator[None]:
 
 
 def remove_override(store: Store, name: str, key: str) -> Applied:
-    """Remove an override by its key ("kind:id", as `list_overrides` shows), as a logged command.
+    """Remove an override by its key ("kind:id", or "set:NAME" for an option set without a file, as `listed`
+    shows), as a logged command.
 
     Refused, changing nothing, when the campaign's ruleset needs it (an option file names its table).
 
     Example:
         remove_override(store, "keep", "table:F-TAB-36")          # the packaged fumble table is back
+        remove_override(store, "keep", "set:hazards_light")       # the profile's value is back
     """
+    return store.apply(name, "override remove", removing(key))
+
+
+def removing(key: str) -> Command:
+    """The command `remove_override` runs (the console's route runs it too)."""
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        if key.startswith(f"{SET}:") and key.removeprefix(f"{SET}:") in state.options:
+            return _unset(state, key.removeprefix(f"{SET}:"))
         if key not in state.overrides:
-            raise UnknownNameError("override", key, sorted(state.overrides, key=_order))
+            raise UnknownNameError("override", key, [x.key for x in listed(state)])
         gone = state.overrides[key]
         after = state.model_copy(update={"overrides": {k: v for k, v in state.overrides.items() if k != key}})
         try:
@@ -376,7 +448,57 @@ def remove_override(store: Store, name: str, key: str) -> Applied:
         return after, [Event(OVERRIDE, "", (), (), {"action": "remove", "key": key, "of": gone.kind, "id": gone.id,
                                                     "source": gone.source, "packaged": back}, audience="referee")]
 
-    return store.apply(name, "override remove", run)
+    return run
 
 
-__all__ = ["add_override", "campaign_ruleset", "list_overrides", "read_override", "remove_override"]
+# -- one option without a file ---------------------------------------------------------------------------------
+def set_option(store: Store, name: str, setting: str) -> Applied:
+    """Set one rule option in the campaign without a file, as a logged command (`campaign undo`, or
+    `remove_override(store, name, "set:NAME")`, takes it back).
+
+    `setting` is "NAME=VALUE", read by the option's declared type as `--option` is (a table option against the
+    campaign's tables). Refused, changing nothing, for an unknown option, a value the option does not take, or an
+    option one of the campaign's option files sets (remove that file, or edit it and add it again). Setting an
+    option set before replaces its value.
+
+    Example:
+        set_option(store, "keep", "hazards_light=true")     # torches burn down on the clock (H-LIGHT-02)
+    """
+    return store.apply(name, "override set", setting_option(setting))
+
+
+def setting_option(setting: str) -> Command:
+    """The command `set_option` runs (the console's route runs it too)."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        before = campaign_ruleset(state)
+        option, value = parse_override(setting, tables=before.tables)
+        for key, override in sorted(state.overrides.items()):
+            if override.kind == "option" and option in _options(parse_yaml(override.text, key), key):
+                raise CampaignError(f"option {option} is set by {key} ({override.source or 'no file'}) already: "
+                                    "remove that override, or edit its file and add it again")
+        after = state.model_copy(update={"options": {**state.options, option: value}})
+        return after, [_option_fact("set", option, before, campaign_ruleset(after))]
+
+    return run
+
+
+def _unset(state: CampaignState, option: str) -> tuple[CampaignState, list[Event]]:
+    after = state.model_copy(update={"options": {k: v for k, v in state.options.items() if k != option}})
+    try:
+        now = campaign_ruleset(after)
+    except FurnaceError as exc:
+        raise CampaignError(f"cannot remove {SET}:{option} from {state.name!r}: the campaign needs it "
+                            f"({exc})") from None
+    return after, [_option_fact("unset", option, campaign_ruleset(state), now)]
+
+
+def _option_fact(action: str, option: str, before: Ruleset, now: Ruleset) -> Event:
+    was, value = before.option(option), now.option(option)
+    return Event(RULE_OPTION, "", (), (), {"action": action, "option": option, "value": value.value,
+                                          "source": value.source, "was": was.value, "was_from": was.source},
+                 ("F-BASE-01",), audience="referee")
+
+
+__all__ = ["Listed", "ProfileInForce", "add_override", "campaign_ruleset", "list_overrides", "listed",
+           "profile_in_force", "read_override", "remove_override", "removing", "set_option", "setting_option"]

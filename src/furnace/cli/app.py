@@ -351,49 +351,79 @@ def show_table_roll(result: Any, as_json: bool, rng: dice.DiceSource | None = No
 
 @cli.group()
 def rules() -> None:
-    """The rule options in force and where each value comes from.
+    """The rule options in force and where each value comes from: the campaign's, or a profile's.
 
     Example: furnace rules list --profile middle-sea
     """
 
 
-@rules.command("list")
-@profile_option
-@json_option
-def rules_list(profile: str, as_json: bool) -> None:
-    """Every option with its value and the RULES.md ids behind it.
+def _rules_profile_option(fn: F) -> F:
+    return click.option("--profile", default=None,
+                        help="furnace, hazards, middle-sea, or a referee's profile file (default: the rules of the "
+                             "campaign in use, else furnace).")(fn)
 
-    Example: furnace rules list --profile hazards
-    """
-    from furnace.render.text import rules_table
+
+def _rules_in_force(profile: str | None) -> tuple[Any, str | None]:
+    """The rules to show and the campaign they are of: a profile when named, else the campaign chosen (its
+    profile, then its overrides and override files), else the furnace profile. A campaign and a profile both
+    named is refused: the campaign plays by its own rules."""
     from furnace.rules.ruleset import load_ruleset
 
-    ruleset = load_ruleset(profile)
+    run = _run_options()
+    if profile is not None:
+        if run.campaign:
+            raise FurnaceError("name --campaign or --profile, not both: a campaign plays by its own rules (its "
+                               "profile and overrides)")
+        return load_ruleset(profile), None
+    name = run.chosen()
+    if name is None:
+        return load_ruleset("furnace"), None
+    from furnace.campaign.overrides import campaign_ruleset
+
+    return campaign_ruleset(run.store().open(name)), name
+
+
+@rules.command("list")
+@_rules_profile_option
+@json_option
+def rules_list(profile: str | None, as_json: bool) -> None:
+    """Every option with its value, where it comes from (the default, the profile, a campaign's override file
+    or `campaign override set`) and the RULES.md ids behind it.
+
+    Example: furnace rules list --profile hazards
+    Example: furnace --campaign keep rules list
+    """
+    from furnace.render.text import rules_table
+
+    ruleset, campaign = _rules_in_force(profile)
     if as_json:
-        _emit(ruleset.to_dict())
+        _emit({**ruleset.to_dict(), **({"campaign": campaign} if campaign else {})})
         return
-    rules_table(ruleset)
+    rules_table(ruleset, campaign)
 
 
 @rules.command("show")
 @click.argument("option")
-@profile_option
+@_rules_profile_option
 @json_option
-def rules_show(option: str, profile: str, as_json: bool) -> None:
+def rules_show(option: str, profile: str | None, as_json: bool) -> None:
     """One option: its value, where it comes from, its choices and sources.
 
     Example: furnace rules show death_model --profile middle-sea
+    Example: furnace --campaign keep rules show hazards_light
     """
-    from furnace.rules.ruleset import load_ruleset
-
-    value = load_ruleset(profile).option(option)
+    ruleset, campaign = _rules_in_force(profile)
+    value = ruleset.option(option)
     spec = value.spec
     if as_json:
         _emit({"name": spec.name, "value": value.value, "source": value.source, "default": spec.default,
                "choices": spec.choices, "sources": spec.sources, "title": spec.title,
-               "description": spec.description, "read_by": spec.read_by})
+               "description": spec.description, "read_by": spec.read_by,
+               **({"campaign": campaign, "profile": ruleset.profile} if campaign else {})})
         return
     click.echo(f"{spec.name} = {_value_text(value.value)}   ({value.source}; default {_value_text(spec.default)})")
+    if campaign:
+        click.echo(f"  in the campaign {campaign} (profile {ruleset.profile})")
     click.echo(f"  {spec.title}")
     if spec.choices:
         click.echo(f"  choices: {', '.join(map(str, spec.choices))}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,9 @@ from furnace.cli.context import can_remember, confirm, remembered, settings, use
 from furnace.cli.numbers import whole
 from furnace.cli.output import tell
 from furnace.errors import FurnaceError
+
+if TYPE_CHECKING:
+    from furnace.campaign.overrides import Listed, ProfileInForce
 
 
 def _show_events(events: Sequence[Any], as_json: bool, *, rolls: bool = True) -> None:
@@ -89,18 +92,25 @@ def campaign_use(name: str) -> None:
 @campaign.command("show")
 @json_option
 def campaign_show(as_json: bool) -> None:
-    """The campaign in use: profile, time, roster and what the clock holds.
+    """The campaign in use: the profile its rules come from and each override, time, roster, the clock.
 
     Example: furnace --campaign keep campaign show
     """
+    from furnace.campaign.overrides import listed, profile_in_force
+
     s = settings()
     store, name = s.in_use()
     state = store.open(name)
+    profile, overrides = profile_in_force(state), listed(state)
     if as_json:
-        _emit(state.model_dump(mode="json"))
+        _emit({**state.model_dump(mode="json"), "rules": {
+            "profile": profile.name, "began": profile.began, "profile_override": profile.key or None,
+            "overrides": [_listed_json(x) for x in overrides]}})
         return
-    click.echo(f"{state.name} (profile {state.profile}) — {state.clock.describe()}, "
+    click.echo(f"{state.name} (profile {_profile_words(profile)}) — {state.clock.describe()}, "
                f"{len(state.clock.entries)} entries on the clock")
+    for x in overrides:
+        click.echo(f"  override {_listed_words(x)}")
     from furnace.render.story.campaign import death_words
 
     for m in state.roster.values():
@@ -108,6 +118,29 @@ def campaign_show(as_json: bool) -> None:
         extra = f" — died: {death_words(m.death.cause, m.death.facts)}" if m.death else ""
         click.echo(f"  {m.id:<8} {c.name:<20} {m.status:<8} HP {c.hp}/{c.hp_max}  level {c.level} "
                    f"{c.char_class or 'peasant'}{' (' + m.player + ')' if m.player else ''}{extra}")
+
+
+def _profile_words(profile: ProfileInForce) -> str:
+    """'hazards', or 'grim, from grim.yaml (profile:grim), extending hazards; begun under furnace'."""
+    if not profile.key:
+        return profile.name
+    return (f"{profile.name}, from {profile.source or 'no file'} ({profile.key}), extending {profile.extends}; "
+            f"begun under {profile.began}")
+
+
+def _listed_words(x: Listed) -> str:
+    """One override as `override list` and `campaign show` print it: 'table:F-TAB-36  (fumbles.yaml)',
+    'set:hazards_light = true'."""
+    from furnace.render.story.campaign import option_words
+
+    if x.kind == "set":
+        return f"{x.key} = {option_words(x.value)}"
+    return x.key + (f"  ({x.source})" if x.source else "")
+
+
+def _listed_json(x: Listed) -> dict[str, Any]:
+    return {"key": x.key, "kind": x.kind, "id": x.id, "source": x.source, **({"value": x.value} if x.kind == "set"
+                                                                               else {})}
 
 
 @campaign.command("log")
@@ -342,7 +375,8 @@ def campaign_restore(file: str) -> None:
 # -- the referee's own files ----------------------------------------------------------------------------------
 @campaign.group("override")
 def override() -> None:
-    """The referee's own tables, options, profile, archetypes, spells, items and monsters in the campaign.
+    """The referee's own tables, options, profile, archetypes, spells, items and monsters in the campaign, and
+    single rule options set without a file (`override set NAME=VALUE`).
 
     Example: furnace campaign override list
     """
@@ -367,23 +401,42 @@ def override_add(file: str, kind: str | None, as_json: bool) -> None:
     _show_events(add_override(*s.in_use(), file, kind=kind).events, as_json)
 
 
+@override.command("set")
+@click.argument("setting", metavar="NAME=VALUE")
+@json_option
+def override_set(setting: str, as_json: bool) -> None:
+    """Set one rule option in the campaign, without a file; logged, so `campaign undo` takes it back.
+
+    The value is read by the option's type, as `--option` reads it (`furnace rules show NAME` says what it
+    takes); an option one of the campaign's option files sets is refused (remove that file first). Remove it
+    with `furnace campaign override remove set:NAME`.
+
+    Example: furnace campaign override set hazards_light=true
+    """
+    from furnace.campaign.overrides import set_option
+
+    s = settings()
+    _show_events(set_option(*s.in_use(), setting).events, as_json)
+
+
 @override.command("list")
 @json_option
 def override_list(as_json: bool) -> None:
-    """The campaign's overrides by kind, each with its key and the file it came from.
+    """The campaign's overrides: its files by kind, each with its key and the file it came from, then the
+    options set without a file (set:NAME = VALUE).
 
     Example: furnace campaign override list
     """
-    from furnace.campaign.overrides import list_overrides
+    from furnace.campaign.overrides import listed
 
     s = settings()
     store, name = s.in_use()
-    found = list_overrides(store.open(name))
+    found = listed(store.open(name))
     if as_json:
-        _emit([{"key": f"{o.kind}:{o.id}", **o.model_dump(mode="json", exclude={"text"})} for o in found])
+        _emit([_listed_json(x) for x in found])
         return
-    for o in found:
-        click.echo(f"{o.kind}:{o.id}" + (f"  ({o.source})" if o.source else ""))
+    for x in found:
+        click.echo(_listed_words(x))
     if not found:
         click.echo("no overrides: the packaged rules are in force")
 
@@ -392,7 +445,8 @@ def override_list(as_json: bool) -> None:
 @click.argument("key")
 @json_option
 def override_remove(key: str, as_json: bool) -> None:
-    """Remove an override by its key (as `override list` shows it); the packaged table is back.
+    """Remove an override by its key (as `override list` shows it): the packaged table, or the profile's value
+    of an option set without a file (set:NAME), is back.
 
     Example: furnace campaign override remove table:F-TAB-36
     """

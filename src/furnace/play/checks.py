@@ -41,8 +41,8 @@ class OptionOffError(CheckError):
     def __init__(self, option: str, rule: str, what: str) -> None:
         self.option = option
         self.rule = rule
-        super().__init__(f"{what} is an optional rule ({rule}) and the rule option {option} is off; "
-                         f"turn it on in the profile to use it")
+        super().__init__(f"{what} is an optional rule ({rule}) and the rule option {option} is off; turn it on "
+                         f"to use it (in a campaign: `furnace campaign override set {option}=true`)")
 
     def to_dict(self) -> dict[str, object]:
         return {**super().to_dict(), "option": self.option, "rule": self.rule}

@@ -69,14 +69,22 @@ def table_show(t: Table, explain: bool = False) -> None:
         console.print(f"source: {t.source}; rules: {', '.join(t.rules)}")
 
 
-def rules_table(ruleset: Ruleset) -> None:
-    out = RichTable(title=f"Rule options · profile {ruleset.profile}")
+def rules_table(ruleset: Ruleset, campaign: str | None = None) -> None:
+    """Every option with its value as the referee writes it (true, none, 3), where it comes from (the default,
+    a profile, a campaign's override file or `campaign override set`) and its first sources; a value that is
+    not the default in bold."""
+    from rich.markup import escape
+
+    from furnace.render.story.campaign import option_words
+
+    whose = f"campaign {campaign} · profile {ruleset.profile}" if campaign else f"profile {ruleset.profile}"
+    out = RichTable(title=f"Rule options · {escape(whose)}")
     for col in ("option", "value", "from", "sources"):
         out.add_column(col)
     for value in ruleset:
-        changed = value.source != "default"
-        shown = f"[bold]{value.value}[/bold]" if changed else str(value.value)
-        out.add_row(value.spec.name, shown, value.source, ", ".join(value.spec.sources[:4]))
+        words = escape(option_words(value.value))
+        shown = f"[bold]{words}[/bold]" if value.source != "default" else words
+        out.add_row(value.spec.name, shown, escape(value.source), ", ".join(value.spec.sources[:4]))
     _console().print(out)
 
 

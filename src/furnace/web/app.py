@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
 from furnace.public import entered
-from furnace.web import api, fights, live, pages, panels
+from furnace.web import api, fights, live, pages, panels, rules
 from furnace.web.auth import guard
 from furnace.web.config import WebSettings
 
@@ -66,7 +66,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.add_middleware(SecurityHeaders)
     app.add_middleware(PublicPath)
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
-    for router in (pages.router, api.router, fights.router, panels.router, live.router):
+    for router in (pages.router, api.router, fights.router, panels.router, rules.router, live.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,

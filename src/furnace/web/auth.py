@@ -87,6 +87,10 @@ ALLOW: dict[str, frozenset[str]] = {
     "GET /api/tables": frozenset({REF}),
     f"POST {C}/tables/{{name}}/roll": frozenset({REF}),
     f"POST {C}/simulate": frozenset({REF}),
+    # the campaign's rules (web.rules)
+    f"GET {C}/rules": frozenset({REF}),
+    f"POST {C}/rules": frozenset({REF}),
+    f"POST {C}/rules/{{option}}/unset": frozenset({REF}),
 }
 
 

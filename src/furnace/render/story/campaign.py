@@ -106,6 +106,50 @@ def override(e: Event, v: View) -> Told | None:
     return Told("", f"the referee {verb} {d.get('key')} from {d.get('source')}", (), e.rules)
 
 
+@teller("rule_option")
+def rule_option(e: Event, v: View) -> Told | None:
+    if not v.referee:
+        return None            # the referee's rules, as her override files are
+    d = e.data
+    rule = f"the rule option “{_option_title(d.get('option'))}”"
+    now, was = _option_value(d.get("value")), _option_value(d.get("was"))
+    if d.get("action") == "unset":
+        return Told("", f"the referee takes back {rule} set in the campaign: {now} again, from "
+                        f"{_option_source(d.get('source'))}", (), e.rules)
+    how = f"turns {now}" if isinstance(d.get("value"), bool) else "sets"
+    to = "" if isinstance(d.get("value"), bool) else f" to {now}"
+    return Told("", f"the referee {how} {rule}{to} (it was {was}, from {_option_source(d.get('was_from'))})", (),
+                e.rules)
+
+
+def _option_title(name: object) -> str:
+    """An option told by its title (its name is a token): 'Hazards: light sources burn down'."""
+    from furnace.rules.ruleset import option_specs
+
+    spec = option_specs().get(str(name))
+    return spec.title if spec is not None else str(name).replace("_", " ")
+
+
+def _option_value(value: object) -> str:
+    """A value told in words: on or off, 'furnace abilities', 3."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return option_words(value).replace("_", " ")
+
+
+def _option_source(source: object) -> str:
+    return "the default" if source == "default" else str(source)
+
+
+def option_words(value: object) -> str:
+    """A rule option's value as the referee writes it in `NAME=VALUE`: true, none, 3, hazards (never a repr)."""
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(option_words, value)) or "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 @teller("join")
 def join(e: Event, v: View) -> str:
     player = v.value(e, "player")
