@@ -1,21 +1,27 @@
 """What the Hazards path tests share: the `furnace` command in process on a temporary campaign database.
 
-Each test module has a `table` fixture returning `Table.at(tmp_path, monkeypatch, capsys)`.
-`keep(profile, *options)` makes the campaign `keep` under a profile and returns `run`, which runs `furnace --db DB
---campaign keep ARGS` and returns its stdout (it must exit 0 with nothing on stderr); `facts(*args)` runs the
-command with `--json` and returns the facts it printed, whatever the command's JSON shape (a campaign command's
-logged events, or a tool's `events`), each as {kind, data, rolls, rules, who}.
+Each test module has a `table` fixture returning `Table.at(tmp_path, monkeypatch, capsys)`: `table(*args)` runs
+`furnace --db DB --campaign keep ARGS` and returns its stdout (it must exit 0 with nothing on stderr);
+`table.keep(profile, *options)` makes the campaign `keep`; `table.facts(*args)` runs the command with `--json` and
+returns the facts it printed, whatever the command's JSON shape (a campaign command's logged events, or a tool's
+`events`), each as {kind, data, rolls, rules, who}. `console(tmp_path, capsys)` gives the same command on the table
+console's database, with the referee's client and a player's, to see what each is told.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from furnace.cli.app import main
+from furnace.web import WebSettings, create_app
+from tests.web.conftest import joined, seeded_dice, signed_in
 
 Fact = dict[str, Any]
 
@@ -49,7 +55,8 @@ class Table:
     def facts(self, *args: str) -> list[Fact]:
         data = self.json(*args)
         events = data["events"] if isinstance(data, dict) else data
-        return [{"kind": e["kind"], "data": e["data"], "rolls": e["rolls"], "who": e.get("who", e.get("actor")),
+        return [{"kind": e["kind"], "data": {k: v for k, v in e["data"].items() if k != "fact"}, "rolls": e["rolls"],
+                 "who": e.get("who", e.get("actor")),
                  "rules": e.get("rules") or e["data"].get("fact", {}).get("rules", [])} for e in events]
 
     @classmethod
@@ -83,3 +90,22 @@ def one(facts: list[Fact], kind: str) -> Fact:
 def faces(fact: Fact) -> list[int]:
     """Every face of the fact's rolls, in order."""
     return [face for roll in fact["rolls"] for face in roll["faces"]]
+
+
+@contextmanager
+def console(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[tuple[Table, TestClient, TestClient]]:
+    """The campaign `keep` (hazards) made on the table console, with a funnel for Ann and her phone signed in:
+    the `furnace` command on the console's database, the referee's client and Ann's."""
+    settings = WebSettings(db=str(tmp_path / "web.db"), rng=seeded_dice())
+    app = create_app(settings)
+    with TestClient(app) as referee:
+        assert referee.get(f"/signin?token={settings.referee_token}").status_code == 200
+        signed_in(referee)
+        assert referee.post("/api/campaigns", json={"name": "keep", "profile": "hazards"}).status_code == 200
+        assert referee.post("/api/campaigns/keep/funnel", json={"players": ["Ann"], "per_player": 1}).status_code == 200
+        yield Table(tmp_path / "web.db", capsys), referee, joined(app, referee, "player", "Ann")
+
+
+def told(client: TestClient) -> str:
+    """The campaign's log as the console tells it to this client."""
+    return str(client.get("/api/campaigns/keep/log").json())

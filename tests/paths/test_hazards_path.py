@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from furnace.web import WebSettings, create_app
 from tests.helpers.factories import EXAMPLES, character, reopened
-from tests.paths.hazards_table import Table, faces, of, one
-from tests.web.conftest import joined, seeded_dice, signed_in
+from tests.paths.hazards_table import Table, console, faces, of, one, told
 
 AGNA = str(EXAMPLES / "characters" / "agna.json")        # a Halfling peasant: CON 13 (+1), INT 14, 1 HP
 BRAKKA = str(EXAMPLES / "characters" / "brakka.json")    # a level-3 Half-orc Fighter: 22 HP, CON 12
@@ -49,20 +46,11 @@ def test_H_TRAV_03_lost_heading_S_drifts_to_SE_or_SW_and_only_the_referee_knows(
     assert (check["data"]["intended"], check["data"]["actual"], check["data"]["hidden"]) == ("S", "SW", True)
     assert faces(check) == [1, 2]
 
-    settings = WebSettings(db=str(tmp_path / "web.db"), rng=seeded_dice())
-    app = create_app(settings)
-    with TestClient(app) as referee:
-        assert referee.get(f"/signin?token={settings.referee_token}").status_code == 200
-        signed_in(referee)
-        assert referee.post("/api/campaigns", json={"name": "keep", "profile": "hazards"}).status_code == 200
-        assert referee.post("/api/campaigns/keep/funnel", json={"players": ["Ann"], "per_player": 1}).status_code == 200
-        ann = joined(app, referee, "player", "Ann")
-        web = Table(tmp_path / "web.db", table.capsys)
+    with console(tmp_path, table.capsys) as (web, referee, ann):
         web("clock", "travel", "--days", "2", "--heading", "S", "--faces", "1,2")
         travel = reopened(tmp_path / "web.db").flags["travel"]
         assert travel == {"intended": "S", "actual": "SW", "day": 2}
-        told_referee = str(referee.get("/api/campaigns/keep/log").json())
-        told_ann = str(ann.get("/api/campaigns/keep/log").json())
+        told_referee, told_ann = told(referee), told(ann)
     assert "SW" in told_referee and "lost" in told_referee
     assert "travel day 2" in told_ann and "SW" not in told_ann and "lost" not in told_ann
 
