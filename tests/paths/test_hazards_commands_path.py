@@ -245,3 +245,11 @@ def test_H_LANG_01_native_tongues_and_literacy_at_INT_7(table: Table, tmp_path: 
     assert state.member("Durin").character.languages == ["Common", "Dwarvish"]
     again = table.facts("language", "--who", "Agna", "--language", "Elvish", "--kind", "exotic")
     assert [f["kind"] for f in again] == ["language"] and again[0]["data"]["outcome"] == "remembered"
+
+
+def test_a_hazard_save_reads_a_13_as_the_campaign_says(table: Table) -> None:
+    """CF-03 / AMB-08: under ability_13_modifier = 0 a score of 13 reads in the printed 9-13 row (+0). Agna's CON 13
+    then adds nothing to her save against exposure (d20 11 = 11, fails DC 12), where the default reads +1 (12)."""
+    table.keep("hazards", "ability_13_modifier=0")("campaign", "join", AGNA)
+    save = exposure(table, "Agna", 11)
+    assert (save["total"], save["saved"], save["modifiers"][0]) == (11, False, {"value": 0, "source": "CON"})

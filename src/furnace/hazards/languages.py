@@ -80,7 +80,7 @@ def know_language(character: Character, language: str, kind: str, rng: DiceSourc
                                 known=True, rolled=False)]
     if language.lower() in attempts:
         return character, [_attempted(character, language, "remembered", (), attempts[language.lower()])]
-    chance = chance_in_6(character.mod("INT"), kind, rules)
+    chance = chance_in_6(character.mod("INT", rules), kind, rules)
     if chance is None:
         return character, [fact(LANGUAGE, character, (), ("H-LANG-03",), language=language, outcome="magical",
                                 known=False, rolled=False, group=kind)]
