@@ -180,6 +180,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
+    **dict.fromkeys(("poison", "drink", "sleep", "map", "surprise", "scene"), "furnace.cli.hazards_session"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),

@@ -13,6 +13,7 @@ import click
 from furnace.cli.app import _emit, cli, json_option, load_rules, option_option, seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.output import tell
+from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
@@ -207,23 +208,34 @@ def light(source: str, turns: int | None, flasks: int, seed: int | None, faces: 
 @click.option("--kind", required=True, type=click.Choice(["local", "not-local", "exotic", "ancient", "magical"]),
               help="How the referee classes the language (REF-36).")
 @click.option("--language", "name", default="the language", help="The language's name, for the log.")
+@click.option("--who", default=None, help="A character of the campaign meets it: her INT, race and tongues, and "
+                                          "her one attempt kept (H-LANG-01..03); --int and --profile do not apply.")
+@click.option("--local", default="Common", show_default=True,
+              help="With --who: the local human tongue, which she speaks from the start (H-LANG-02).")
 @seed_option
 @faces_option
 @hazards_profile
 @option_option
 @json_option
-def language(int_: int, kind: str, name: str, seed: int | None, faces: str | None, profile: str, options: tuple[str,
-             ...],
-             as_json: bool) -> None:
+def language(int_: int, kind: str, name: str, who: str | None, local: str, seed: int | None, faces: str | None,
+             profile: str, options: tuple[str, ...], as_json: bool) -> None:
     """Does a character know a language met in play? 1d6 ≤ 1 + INT + the class's modifier, once ever (H-LANG-03).
 
     Example: furnace language --int 2 --kind exotic --seed 4
     """
     from furnace.hazards import chance_in_6, know_language
 
+    rng = rng_from(seed, faces)
+    if who is not None:
+        from furnace.campaign.hazards import speaking
+        from furnace.cli.session import apply
+
+        if options or int_:
+            raise FurnaceError("with --who her own INT and the campaign's rules apply: no --int or --option")
+        apply("language", speaking(who, name, kind, rng, local), as_json, rng)
+        return
     rules = load_rules(profile, options)
     speaker = _sample("speaker", int=int_)
-    rng = rng_from(seed, faces)
     after, events = know_language(speaker, name, kind, rng, rules)
     finish(rng)
     chance = chance_in_6(int_, kind, rules)
@@ -251,7 +263,6 @@ def age(race: str, old: int, new: int, con_: int, seed: int | None, faces: str |
 
     Example: furnace age --race Human --from 38 --to 45 --con 1 --seed 5
     """
-    from furnace.errors import FurnaceError
     from furnace.hazards import age_character
 
     if new < old:

@@ -139,7 +139,7 @@ def hazard_save(character: Character, category: Category, rng: DiceSource, rules
         return check(rng, plain_dc(number), [*extra, *situational(character)], kind="SAVE", label="SAVE",
                      rules=rules)
     ability = save_ability(category, rules)
-    mods = [Modifier(character.mod(ability), ability)]
+    mods = [Modifier(character.mod(ability, rules), ability)]
     if ability in character.saves:
         mods.append(Modifier(character.prof(rules), "PROF"))
     if ability == "DEX" and state(character).get("drunk", {}).get("dex_mod"):

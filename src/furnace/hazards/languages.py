@@ -29,6 +29,9 @@ LANGUAGE = declare("language", language="public", outcome="public", known="publi
                    chance="actor", group="public", roll="actor",
                    example={"language": "Tilean", "outcome": "rolled", "known": False, "rolled": True, "chance": 2,
                             "group": "not-local", "roll": 3})
+# the tongues a character starts with (H-LANG-01/02): `languages` she speaks, `literate` (INT `int_score` ≥ 7)
+TONGUES = declare("tongues", languages="public", literate="public", int_score="actor",
+                  example={"languages": ["Common", "Dwarvish"], "literate": False, "int_score": 6})
 
 
 def literate(character: Character) -> bool:
@@ -42,6 +45,19 @@ def starting_languages(character: Character, local: str = "Common", clan: str | 
     spoken = [local] + ([clan or CLAN[race]] if race in CLAN else [])
     languages = list(dict.fromkeys([*character.languages, *spoken]))
     return with_state(character.model_copy(update={"languages": languages}), literate=literate(character))
+
+
+def native_tongues(character: Character, rules: Ruleset | None = None, local: str = "Common",
+                   ) -> tuple[Character, list[Event]]:
+    """H-LANG-01/02 for a character the chapter meets for the first time: her starting tongues and literacy,
+    with their fact; nothing when she already has them (her Hazards state says literate or not)."""
+    require(ruleset(rules), "hazards_languages", "H-LANG-01", "languages and literacy")
+    if "literate" in state(character):
+        return character, []
+    after = starting_languages(character, local)
+    return after, [fact(TONGUES, character, (), ("H-LANG-01", "H-LANG-02") + (("REF-36",) if character.race.lower()
+                                                                                == "half-orc" else ()),
+                        languages=list(after.languages), literate=literate(after), int_score=after.scores["INT"])]
 
 
 def chance_in_6(int_mod: int, kind: str, rules: Ruleset | None = None) -> int | None:
@@ -64,7 +80,7 @@ def know_language(character: Character, language: str, kind: str, rng: DiceSourc
                                 known=True, rolled=False)]
     if language.lower() in attempts:
         return character, [_attempted(character, language, "remembered", (), attempts[language.lower()])]
-    chance = chance_in_6(character.mod("INT"), kind, rules)
+    chance = chance_in_6(character.mod("INT", rules), kind, rules)
     if chance is None:
         return character, [fact(LANGUAGE, character, (), ("H-LANG-03",), language=language, outcome="magical",
                                 known=False, rolled=False, group=kind)]

@@ -10,15 +10,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace import dice
 from furnace.characters.character import Character
 from furnace.characters.facts import fact
 from furnace.dice import DiceSource
-from furnace.errors import FurnaceError
+from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.events import Event, declare
 from furnace.hazards.common import (
     Category,
@@ -35,6 +36,7 @@ from furnace.hazards.common import (
 )
 from furnace.hazards.scores import Loss, kill, lose, set_score, take_damage
 from furnace.play.clock import HOUR, Campaign, Fire, handler, schedule
+from furnace.rules.datafile import read_yaml
 from furnace.rules.effects import Ability
 from furnace.rules.ruleset import Ruleset
 
@@ -68,6 +70,21 @@ class Toxin(BaseModel):
     drug: bool = False
     dc: int | None = None                 # AMB-82: the poison's own DC; hazard_save_dc when unset
     save_category: Category = "poison"
+
+
+def load_toxin(path: str | Path) -> Toxin:
+    """A referee's poison or drug (REF-33, REF-35), a YAML file: `name`, `effect` {kind: death | condition |
+    ability_loss | damage, ability, amount, dice, condition, permanent}, `drug` (true for a drug), `dc`."""
+    data = read_yaml(Path(path), "poison file")
+    if not isinstance(data, dict):
+        raise DataFileError(str(path), "a poison is a mapping with name and effect (and drug, dc)")
+    try:
+        toxin = Toxin.model_validate(data)
+    except ValidationError as exc:
+        raise from_validation(str(path), exc) from None
+    if toxin.effect.kind == "ability_loss" and toxin.effect.ability is None:
+        raise DataFileError(str(path), "field effect.ability: an ability_loss effect names its ability")
+    return toxin
 
 
 def poison(character: Character, toxin: Toxin, rng: DiceSource, rules: Ruleset | None = None, *,
