@@ -122,7 +122,8 @@ def weapon_mishap(weapon_class: str, dex: int, magic: int, wet: bool, natural: i
 @cli.command("armor-hit")
 @click.option("--piece", required=True, type=click.Choice(["armor", "shield", "helmet"]))
 @click.option("--attack", required=True, type=click.Choice(["melee", "hurled", "missile", "firearm"]))
-@click.option("--magic", type=WHOLE, default=0, show_default=True, help="The piece's magic plus (M-ARM-04).")
+@click.option("--magic", type=WHOLE, default=0, show_default=True,
+              help="The armor's or shield's magic plus (M-ARM-04).")
 @click.option("--armor", "armor_key", default="boiled-leather", show_default=True,
               help="The body armor (an armor-table key) when --piece armor.")
 @click.option("--damage", type=click.IntRange(0, 20), default=0, help="Protection the armor has already lost.")
@@ -142,8 +143,12 @@ def armor_hit(piece: str, attack: str, magic: int, armor_key: str, damage: int, 
     Example: furnace armor-hit --piece shield --attack melee --magic 1 --seed 4
     """
     from furnace.characters.character import Character
+    from furnace.houserules.middle_sea import MiddleSeaError
     from furnace.houserules.middle_sea import armor_hit as run_hit
 
+    if piece == "helmet" and magic:
+        # M-ARM-04 names magic armor; a character's helmet carries no plus, so a --magic here would go unused
+        raise MiddleSeaError("a helmet has no magic plus here: --magic is for --piece armor or shield (M-ARM-04)")
     rules = load_rules(profile, options)
     rules.tables.get("armor").lookup(armor_key)
     who = Character(name="the target", scores=dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),

@@ -30,6 +30,7 @@ from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
+from furnace.rules.bestiary import hd_value
 from furnace.rules.datafile import LOADER, YAML_LIMIT, parse_yaml
 from furnace.rules.ruleset import Ruleset
 
@@ -48,6 +49,19 @@ def _zone(value: Any) -> Any:
 KnownZone = Annotated[Zone, BeforeValidator(_zone)]
 
 
+def _hit_dice(value: Any) -> Any:
+    """Hit Dice as the bestiary writes them (7, 0.5, "1/2", "1-1"): a monster under 1 HD is a mook for the
+    Middle Sea fighters' extra attacks (M-MOOK-02), so a fight file must be able to say so."""
+    try:
+        hd_value(value)
+    except FurnaceError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
+HitDice = Annotated[int | float | str, BeforeValidator(_hit_dice)]
+
+
 class PartyEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     file: str
@@ -60,7 +74,7 @@ class MonsterEntry(BaseModel):
     name: str
     count: int = Field(1, ge=1, le=100)
     hp: str = "1d8"
-    hd: int = Field(1, ge=0, le=30)
+    hd: HitDice = 1
     damage: str = "1d6"
     weapon: str = "attack"
     ac: int | None = None
