@@ -159,3 +159,81 @@ def test_F_FTR_02_F_FTR_05_a_human_fighters_saves_skills_kit_and_armor(keep: Kee
     assert "1 skills, not 2" in keep.refused("character", "promote", "Ann-2", "--class", "Fighter", "--archetype",
                                              "Barbarian", "--style", "Defense", "--save", "DEX", "--skill",
                                              "Perception", "--skill", "Stealth")
+
+
+CASTERS = faces(
+    peasant([12, 10, 14, 10, 16, 10], "Half-orc", 3, 1),     # Farmer (Nature): STR 13, INT 9 as a Half-orc
+    peasant([10, 16, 12, 14, 10, 10], "Human", 2, 9),        # Miller (Deception)
+    peasant([8, 12, 17, 16, 10, 11], "Dwarf", 4, 11),        # Cook (Cook's utensils): CON 18 (+3), CHA 10
+    peasant([10, 10, 10, 10, 10, 10], "Elf", 2, 1),          # an Elf left in the funnel
+)
+
+
+def three_classes(keep: Keep, *flags: str) -> None:
+    """Bo-1 a Half-orc Cleric (Bloodshaman), Bo-2 a Human Rogue (Arcane Trickster), Bo-3 a Dwarf Magic-user
+    (Wizard); level-1 HP faces 5 (d8), 6 (d8) and 1 (d6)."""
+    keep.new(*flags)
+    keep.ok("funnel", "--player", "Bo", "--per-player", "4", "--faces", CASTERS)
+    keep.ok("character", "promote", "Bo-1", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
+            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5")
+    keep.ok("character", "promote", "Bo-2", "--class", "Rogue", "--archetype", "Arcane Trickster", "--skill",
+            "Stealth", "--skill", "Acrobatics", "--skill", "Perception", "--skill", "Persuasion", "--skill", "History",
+            "--expertise", "Sleight of Hand", "--expertise", "Investigation", "--save", "INT", "--faces", "6")
+    keep.ok("character", "promote", "Bo-3", "--class", "Magic-user", "--archetype", "Wizard", "--skill", "Nature",
+            "--skill", "Religion", "--skill", "Medicine", "--save", "WIS", "--spell", "Fireball", "--spell",
+            "Ember Swarm", "--spell", "Chill Touch", "--spell", "Animate Dead", "--cantrip", "Torchlight",
+            "--cantrip", "Mending", "--faces", "1")
+
+
+@pytest.mark.rule("F-CLS-01", "F-HP-03", "F-HP-02", "F-HP-01")
+def test_F_CLS_01_F_HP_03_the_class_table_gives_each_class_its_die_saves_and_features(keep: Keep) -> None:
+    """F-TAB-04 through promotion: a Cleric rolls a d8 and SAVEs with WIS + one chosen, a Rogue a d8 with DEX, a
+    Magic-user a d6 with INT (F-HP-03: level-1 HP is the class die, CF-04's d6), each with her class features. A
+    Rogue chooses 3 + INT skills (a Human one more: 3 + 1 + 1 = 5) and 2 Expertise; the others 1 + INT. The
+    Magic-user with CON +3 rolls a 1 and gains 3, then a 2 at level 2 and gains 3 again, "even though 1 + CON is 4
+    (because HD/2 is only 3)" (F-HP-02, the document's Example 2)."""
+    three_classes(keep)
+    sheets = {who: keep.sheet(who) for who in ("Bo-1", "Bo-2", "Bo-3")}
+    assert [(s["HP"], s["Hit Dice"], s["Saves"], s["Features"]) for s in sheets.values()] == [
+        ("8/8", "1 × d8", "WIS, CON", "Divine Prayers, Lay on Hands"),      # 3 + 5
+        ("8/8", "1 × d8", "DEX, INT", "Expertise, Sneak Attack"),            # 2 + 6
+        ("7/7", "1 × d6", "INT, WIS", "Arcane Magic, Cantrip")]              # 4 + max(1, min(4, 3))
+    assert sheets["Bo-2"]["Skills"] == "Deception, Arcana, Insight, Stealth, Acrobatics, Perception, Persuasion, History"
+    assert sheets["Bo-2"]["Expertise"] == "Sleight of Hand, Investigation"
+    assert sheets["Bo-3"]["Skills"] == "Arcana, History, Nature, Religion, Medicine"      # 1 + INT 2, and the Wizard's
+    keep.ok("character", "level-up", "Bo-3", "--feature", "bookworm", "--spell", "Flame Shield", "--faces", "2")
+    assert (keep.sheet("Bo-3")["HP"], keep.character("Bo-3")["hp_history"][-1]["gained"]) == ("10/10", 3)
+    classes = {row["key"]: row["data"] for row in keep.json("table", "show", "classes")["rows"]}
+    assert {k: (d["hit_die"], d["save_ability"]) for k, d in classes.items()} == {
+        "Fighter": ("d10", "STR"), "Cleric": ("d8", "WIS"), "Rogue": ("d8", "DEX"), "Magic-user": ("d6", "INT")}
+
+
+@pytest.mark.rule("F-TAB-08", "F-TAB-09", "F-TAB-10")
+def test_F_TAB_08_09_10_the_archetypes_skills_and_features_at_the_table(keep: Keep) -> None:
+    """The Bloodshaman (F-TAB-08) is for a Half-orc only and is PROF in Intimidation and Medicine; its healer
+    feature makes Medicine CHECKs EASY: d20 10 + WIS 2 + PROF 1 = 13 against 12 − 3 = 9. The Arcane Trickster
+    (F-TAB-09) is PROF in Arcana and Insight; Arcane strike lets her ATK with INT: d20 10 + INT 1 + PROF 1 = 12
+    where STR would give 11. The Wizard (F-TAB-10) is PROF in Arcana and History; Bookworm raises the spells she
+    may know by 2 (1 + LVL 2 + INT 2 + 2 = 7); the arcanist's Arcana CHECKs are EASY."""
+    three_classes(keep)
+    assert "Bloodshaman needs a Half-orc" in keep.refused(
+        "character", "promote", "Bo-4", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
+        "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch")
+    skills = {who: keep.character(who)["skills"] for who in ("Bo-1", "Bo-2", "Bo-3")}
+    assert {"Intimidation", "Medicine"} <= set(skills["Bo-1"]) and {"Arcana", "Insight"} <= set(skills["Bo-2"])
+    assert {"Arcana", "History"} <= set(skills["Bo-3"])
+    before = keep.sheet_roll("Bo-1", "check", [10], skill="Medicine", dc=12)
+    assert (before.data["total"], before.data["dc"]) == (13, 12)
+    keep.ok("character", "level-up", "Bo-1", "--feature", "healer", "--spell", "Ember Swarm", "--faces", "2")
+    healer = keep.sheet_roll("Bo-1", "check", [10], skill="Medicine", dc=12)
+    assert (healer.data["total"], healer.data["dc"], healer.data["easy"]) == (
+        13, 9, ["Bloodshaman feature (Medicine CHECKs are EASY)"])
+    assert keep.sheet_roll("Bo-2", "attack", [10], dc=12).data["total"] == 11           # STR 0 + PROF 1
+    keep.ok("character", "level-up", "Bo-2", "--feature", "arcane-strike", "--faces", "2")
+    strike = keep.sheet_roll("Bo-2", "attack", [10], dc=12)
+    assert (strike.data["total"], strike.data["success"]) == (12, True)                 # INT 1 + PROF 1
+    assert "up to 7 spell(s) (1 + LVL + INT + 2 for Bookworm" in keep.refused(
+        "character", "level-up", "Bo-3", "--feature", "bookworm", "--faces", "2")
+    keep.ok("character", "level-up", "Bo-3", "--feature", "arcanist", "--spell", "Flame Shield", "--faces", "2")
+    arcana = keep.sheet_roll("Bo-3", "check", [10], skill="Arcana", dc=12)
+    assert (arcana.data["total"], arcana.data["dc"]) == (13, 9)                          # INT 2 + PROF 1 vs EASY
