@@ -41,6 +41,18 @@ def peasant(scores: Sequence[int], race: str, hp: int, occupation: int, *more: i
     return [f for score in scores for f in three(score)] + [RACE_FACE[race], hp, occupation, *more]
 
 
+def hero(path: Path, name: str, **fields: Any) -> Path:
+    """A character file made from examples/characters/brakka.json (a level-3 Half-orc Fighter, Barbarian with
+    Rage) with her name and these fields changed (`scores={"STR": 18}` merges into her scores); its path."""
+    data = json.loads((EXAMPLES / "characters" / "brakka.json").read_text(encoding="utf-8"))
+    data["name"] = name
+    for key, value in fields.items():
+        data[key] = {**data[key], **value} if key == "scores" else value
+    out = path / f"{name.lower()}.json"
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
 def faces(*groups: Sequence[int]) -> str:
     return ",".join(str(f) for group in groups for f in group)
 
@@ -57,6 +69,13 @@ class Keep:
         code = main(["--db", str(self.db), "--campaign", "keep", *args])
         out = self.capsys.readouterr()
         return code, out.out, out.err
+
+    def free(self, *args: str) -> str:
+        """A command with no campaign chosen (a character file, a table, a roll): it must succeed; what it printed."""
+        code = main(["--db", str(self.db), *args])
+        out = self.capsys.readouterr()
+        assert code == 0, (args, out.err)
+        return out.out
 
     def ok(self, *args: str) -> str:
         code, out, err = self.run(*args)
@@ -80,14 +99,16 @@ class Keep:
         shown: dict[str, Any] = self.json("character", "show", who)["character"]
         return shown
 
-    def sheet(self, who: str) -> dict[str, str]:
-        """The Markdown sheet of `furnace character show WHO --markdown`: each ability's score and modifier
-        (`STR` → "18 +3", the minus sign as '-') and each bullet (`PROF` → "+2", `AC` → "14")."""
-        text = self.ok("character", "show", who, "--markdown").replace("−", "-")
-        found = {m["ability"]: f"{m['score']} {m['mod']}"
-                 for m in re.finditer(r"^\| (?P<ability>[A-Z]{3}) \| (?P<score>\d+) \| (?P<mod>[+-]\d+) \|$", text, re.M)}
-        found |= {m["key"]: m["value"] for m in re.finditer(r"^- \*\*(?P<key>[^*]+):\*\* (?P<value>.*)$", text, re.M)}
-        return found
+    def sheet(self, who: str, *, free: bool = False) -> dict[str, str]:
+        """The Markdown sheet of `furnace character show WHO --markdown` (a roster member, or with `free` a file):
+        each ability's score and modifier (`STR` → "18 +3", the minus sign as '-') and each bullet (`PROF` → "+2",
+        `AC` → "14")."""
+        run = self.free if free else self.ok
+        text = run("character", "show", who, "--markdown").replace("−", "-")
+        scores = re.finditer(r"^\| (?P<ability>[A-Z]{3}) \| (?P<score>\d+) \| (?P<mod>[+-]\d+) \|$", text, re.M)
+        found = {m["ability"]: f"{m['score']} {m['mod']}" for m in scores}
+        bullets = re.finditer(r"^- \*\*(?P<key>[^*]+):\*\* (?P<value>.*)$", text, re.M)
+        return found | {m["key"]: m["value"] for m in bullets}
 
     def log(self, since: int = 0) -> list[dict[str, Any]]:
         logged: list[dict[str, Any]] = self.json("campaign", "log", "--since", str(since))

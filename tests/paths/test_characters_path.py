@@ -5,12 +5,11 @@ shows and works out their numbers from the faces entered.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.paths.keep_cli import EXAMPLES, Keep, faces, keep, peasant
+from tests.paths.keep_cli import Keep, faces, hero, keep, peasant
 
 __all__ = ["keep"]
 
@@ -23,8 +22,8 @@ FIVE = faces(
 )
 
 
-def funnel_of_five(keep: Keep) -> None:
-    keep.new()
+def funnel_of_five(keep: Keep, *flags: str) -> None:
+    keep.new(*flags)
     keep.ok("funnel", "--player", "Ann", "--per-player", "5", "--faces", FIVE)
 
 
@@ -88,8 +87,8 @@ LEVELS = [  # level-up flags and faces for Ann-1, the Human Fighter (Barbarian) 
     ("--ability", "CON"), (), ("--ability", "CON")]
 
 
-def promote_fighter(keep: Keep) -> None:
-    funnel_of_five(keep)
+def promote_fighter(keep: Keep, *flags: str) -> None:
+    funnel_of_five(keep, *flags)
     keep.ok("character", "promote", "Ann-1", "--class", "Fighter", "--archetype", "Barbarian", "--skill", "Perception",
             "--skill", "Stealth", "--save", "DEX", "--style", "Defense", "--faces", "2")
 
@@ -198,7 +197,8 @@ def test_F_CLS_01_F_HP_03_the_class_table_gives_each_class_its_die_saves_and_fea
         ("8/8", "1 × d8", "WIS, CON", "Divine Prayers, Lay on Hands"),      # 3 + 5
         ("8/8", "1 × d8", "DEX, INT", "Expertise, Sneak Attack"),            # 2 + 6
         ("7/7", "1 × d6", "INT, WIS", "Arcane Magic, Cantrip")]              # 4 + max(1, min(4, 3))
-    assert sheets["Bo-2"]["Skills"] == "Deception, Arcana, Insight, Stealth, Acrobatics, Perception, Persuasion, History"
+    assert sheets["Bo-2"]["Skills"] == ("Deception, Arcana, Insight, Stealth, Acrobatics, Perception, Persuasion, "
+                                        "History")
     assert sheets["Bo-2"]["Expertise"] == "Sleight of Hand, Investigation"
     assert sheets["Bo-3"]["Skills"] == "Arcana, History, Nature, Religion, Medicine"      # 1 + INT 2, and the Wizard's
     keep.ok("character", "level-up", "Bo-3", "--feature", "bookworm", "--spell", "Flame Shield", "--faces", "2")
@@ -237,3 +237,150 @@ def test_F_TAB_08_09_10_the_archetypes_skills_and_features_at_the_table(keep: Ke
     keep.ok("character", "level-up", "Bo-3", "--feature", "arcanist", "--spell", "Flame Shield", "--faces", "2")
     arcana = keep.sheet_roll("Bo-3", "check", [10], skill="Arcana", dc=12)
     assert (arcana.data["total"], arcana.data["dc"]) == (13, 9)                          # INT 2 + PROF 1 vs EASY
+
+
+@pytest.mark.rule("F-TAB-05b")
+def test_F_TAB_05b_the_appendix_table_gives_archetype_features_at_3_and_7(keep: Keep) -> None:
+    """Under advancement_table = F-TAB-05b (CF-01) archetype features come at levels 3 and 7 ("Choose an Archetype
+    Feature"), not 2, 5 and 7; the +1 to a score stays at 4, 6, 8 and 10, PROF and the Hit Dice as in F-TAB-05a:
+    at level 7 Ann-1 has two features (rage, fearless) where the main table gives three."""
+    promote_fighter(keep, "--option", "advancement_table=F-TAB-05b")
+    asked: list[str] = []
+    for level, faces_ in zip(range(2, 11), ("1", "10", "3", "7", "", "", "", "", ""), strict=True):
+        rolled = ("--faces", faces_) if faces_ else ()
+        bare = keep.run("character", "level-up", "Ann-1", *rolled)
+        if bare[0] == 0:
+            asked.append(f"{level}: nothing")
+            continue
+        due = "feature" if "feature" in bare[2] else "ability" if "ability score" in bare[2] else "?"
+        asked.append(f"{level}: {due}")
+        choice = ("--feature", ("rage", "fearless")[level == 7]) if "feature" in bare[2] else ("--ability", "CON")
+        keep.ok("character", "level-up", "Ann-1", *choice, *rolled)
+    assert asked == ["2: nothing", "3: feature", "4: ability", "5: nothing", "6: ability", "7: feature", "8: ability",
+                     "9: nothing", "10: ability"]
+    sheet = keep.sheet("Ann-1")
+    assert (sheet["Archetype features"], sheet["PROF"], sheet["Hit Dice"], sheet["HP"]) == (
+        "rage, fearless", "+4", "5 × d10", "43/43")
+    rows = {row["key"]: row["data"] for row in keep.json("table", "show", "advancement-appendix")["rows"]}
+    assert [level for level, data in rows.items() if "archetype_feature" in data.get("features", [])] == [3, 7]
+
+
+@pytest.mark.rule("F-RACE-03", "F-RACE-04", "F-RACE-05", "F-RACE-06", "F-TAB-03")
+def test_F_RACE_03_to_06_each_races_easy_check_on_a_players_roll(keep: Keep) -> None:
+    """Each race's minor feature makes a CHECK EASY (DC 12 − 3 = 9) in its situation; under racial_easy =
+    automatic (AMB-63: the referee takes the situation as given) the player's roll from her sheet applies it: a
+    Dwarf's History and Investigation, an Elf's Perception, a Halfling's Performance (a CHA CHECK) and a Half-orc's
+    Survival, each d20 10 + the ability's modifier against 9; the Human's History stays at DC 12."""
+    funnel_of_five(keep, "--option", "racial_easy=automatic")
+    rolls = {(who, skill): keep.sheet_roll(who, "check", [10], skill=skill, dc=12).data for who, skill in (
+        ("Ann-1", "History"), ("Ann-2", "History"), ("Ann-2", "Investigation"), ("Ann-3", "Perception"),
+        ("Ann-4", "Performance"), ("Ann-5", "Survival"))}
+    assert {k: (d["total"], d["dc"], d["success"]) for k, d in rolls.items()} == {
+        ("Ann-1", "History"): (10, 12, False),            # Human: INT 0, no racial EASY
+        ("Ann-2", "History"): (10, 9, True),              # Dwarf: INT 0
+        ("Ann-2", "Investigation"): (10, 9, True),
+        ("Ann-3", "Perception"): (10, 9, True),           # Elf: WIS 0
+        ("Ann-4", "Performance"): (13, 9, True),          # Halfling: CHA +3
+        ("Ann-5", "Survival"): (11, 9, True)}             # Half-orc: WIS +1
+    assert rolls[("Ann-2", "History")]["easy"] == ["Dwarf: History/Investigation EASY on architecture"]
+    assert rolls[("Ann-5", "Survival")]["easy"] == ["Half-orc: Survival EASY when hunting or foraging"]
+
+
+@pytest.mark.rule("F-ABIL-04", "F-BASE-07")
+def test_F_ABIL_04_F_BASE_07_each_task_uses_its_ability_and_prof_when_proficient(keep: Keep) -> None:
+    """Which ability a roll uses (F-ABIL-04): Athletics STR, Stealth DEX, History INT, Perception WIS, Deception CHA,
+    a Magic-user's SPELLCHECK INT and a Cleric's WIS. PROF is added to a skill she is proficient in (F-BASE-07, the
+    5e list with no class restriction: the Fighter took Stealth) and to nothing else; PROF is +1 at level 1
+    (Furnace's own, not 5e's +2). Ann-1 (STR +1, DEX 0) rolls d20 10: Athletics 10 + 1 + 1 = 12, Stealth 10 + 0 +
+    1 = 11, History 10 + 0 = 10 (not proficient); at level 3 Athletics is 10 + 1 + 2 = 13."""
+    promote_fighter(keep)
+    checks = {skill: keep.sheet_roll("Ann-1", "check", [10], skill=skill, dc=12).data["modifiers"]
+              for skill in ("Athletics", "Stealth", "History", "Perception", "Deception")}
+    assert checks == {"Athletics": [[1, "STR"], [1, "PROF"]], "Stealth": [[0, "DEX"], [1, "PROF"]],
+                      "History": [[0, "INT"]], "Perception": [[0, "WIS"], [1, "PROF"]], "Deception": [[1, "CHA"]]}
+    keep.ok("character", "level-up", "Ann-1", "--feature", "rage", "--faces", "1")
+    keep.ok("character", "level-up", "Ann-1", "--faces", "10")
+    athletics = keep.sheet_roll("Ann-1", "check", [10], skill="Athletics", dc=12).data
+    assert (athletics["modifiers"], athletics["total"]) == ([[1, "STR"], [2, "PROF"]], 13)
+    keep.ok("funnel", "--player", "Bo", "--per-player", "4", "--faces", CASTERS)
+    keep.ok("character", "promote", "Bo-1", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
+            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5")
+    keep.ok("character", "promote", "Bo-3", "--class", "Magic-user", "--archetype", "Wizard", "--skill", "Nature",
+            "--skill", "Religion", "--skill", "Medicine", "--save", "WIS", "--spell", "Fireball", "--spell",
+            "Ember Swarm", "--spell", "Chill Touch", "--spell", "Animate Dead", "--cantrip", "Torchlight",
+            "--cantrip", "Mending", "--faces", "1")
+    cleric, mage = (keep.sheet_roll(who, "spellcheck", [10], dc=12).data for who in ("Bo-1", "Bo-3"))
+    assert (cleric["ability"], cleric["total"]) == ("WIS", 13)              # 10 + WIS 2 + PROF 1
+    assert (mage["ability"], mage["total"], mage["sl"]) == ("INT", 13, 1)   # 10 + INT 2 + PROF 1
+
+
+@pytest.mark.rule("F-ABIL-05")
+def test_F_ABIL_05_a_score_that_falls_to_0_kills(keep: Keep) -> None:
+    """Any ability score at 0 kills at once (F-ABIL-05, as H-ABIL-03). Ann-5, a Half-orc with INT 2, catches Green
+    River Fever in a Furnace campaign with the disease rules on: a week later a CON SAVE every 4 hours, each failure
+    −1 INT. d20 2 + CON 0 − 2 (not resting) = 0 and 3 + 0 − 2 = 1, both under DC 12: INT 2 → 1 → 0, and she dies
+    at the second save; the clock's later saves are not rolled (two faces are all the advance needs)."""
+    funnel_of_five(keep, "--option", "hazards_disease=true")
+    keep.ok("clock", "infect", "Ann-5", "Green River Fever")
+    keep.ok("clock", "advance", "176", "hours", "--faces", "2,3")
+    logged = keep.log()
+    assert [(e["data"]["before"], e["data"]["after"]) for e in logged if e["kind"] == "ability"] == [(2, 1), (1, 0)]
+    death = next(e for e in logged if e["kind"] == "death")
+    assert (death["who"], death["data"]["cause"]) == ("Ann-5", "ability_zero")
+    member = next(m for m in keep.json("character", "list") if m["name"] == "Ann-5")
+    assert member["status"] == "dead" and keep.character("Ann-5")["scores"]["INT"] == 0
+    assert all(m["status"] == "alive" for m in keep.json("character", "list") if m["name"] != "Ann-5")
+
+
+LONGSWORD = [{"name": "longsword", "category": "martial", "kind": "two-handed", "damage": "1d10", "tags": []}]
+
+
+@pytest.mark.rule("F-TAB-23")
+def test_F_TAB_23_a_two_handed_blow_adds_one_and_a_half_times_str(keep: Keep, tmp_path: Path) -> None:
+    """Two-handed DAM adds ceil(1.5 × STR) (F-EQ-05, F-TAB-23: STR 1 → +2, 2 → +3, 3 → +5). Three Fighters with
+    longswords (martial two-handed, 1d10) and STR 13, 16 and 18 each hit the ogre and roll a 1 for damage: 1 + 2,
+    1 + 3 and 1 + 5, so the ogre's 27 HP fall to 24, 20 and 14."""
+    keep.new()
+    for name, strength in (("Ulf", 13), ("Vigdis", 16), ("Ymir", 18)):
+        keep.ok("campaign", "join", str(hero(tmp_path, name, scores={"STR": strength}, archetype_features=[],
+                                             weapons=LONGSWORD, shield=False)))
+    keep.ok("encounter", "start", "--party", "all", "--monsters", "ogre", "--seed", "1")
+    blows = [keep.ok("encounter", "act", who, "attack", "ogre", "--faces", "15,1")
+             for who in ("ulf1", "vigd1", "ymir1")]
+    assert ["DAM: 1d10+2 → [1] + 2 = 3" in blows[0], "DAM: 1d10+3 → [1] + 3 = 4" in blows[1],
+            "DAM: 1d10+5 → [1] + 5 = 6" in blows[2]] == [True, True, True]
+    assert ["HP 27 → 24" in blows[0], "HP 24 → 20" in blows[1], "HP 20 → 14" in blows[2]] == [True, True, True]
+    rows = {row["key"]: row["data"] for row in keep.json("table", "show", "two-handed-str")["rows"]}
+    assert [(key, data["bonus"]) for key, data in rows.items()] == [(1, 2), (2, 3), (3, 5), (4, 6)]
+
+
+@pytest.mark.rule("F-TAB-21")
+def test_F_TAB_21_armor_class_from_the_armor_worn(keep: Keep, tmp_path: Path) -> None:
+    """AC from F-TAB-21 for a Fighter with DEX 16 (+2): light armor adds DEX (Boiled leather 11 + 2, Lamellar shirt
+    and Sleeved gambeson 12 + 2), heavy armor does not (Brigandine and Chain hauberk 13, Breastplate and Scale mail
+    14, Branded mail and Chain mail 15, Plate mail 16); a shield adds 2; no armor is 10 + DEX (AMB-37)."""
+    worn = {None: 12, "boiled-leather": 13, "lamellar-shirt": 14, "sleeved-gambeson": 14, "brigandine": 13,
+            "chain-hauberk": 13, "breastplate": 14, "scale-mail": 14, "branded-mail": 15, "chain-mail": 15,
+            "plate-mail": 16}
+    seen = {armor: int(keep.sheet(str(hero(tmp_path, f"Kit{n}", scores={"DEX": 16}, armor=armor, shield=False,
+                                             fighting_style=None)), free=True)["AC"])
+            for n, armor in enumerate(worn)}
+    assert seen == worn
+    shielded = hero(tmp_path, "Shielded", scores={"DEX": 16}, armor="plate-mail", shield=True, fighting_style=None)
+    assert keep.sheet(str(shielded), free=True)["AC"] == "18"
+
+
+@pytest.mark.rule("F-BASE-08")
+def test_F_BASE_08_xp_is_the_referees_ledger_and_levels_wait_for_her(keep: Keep) -> None:
+    """Experience is pluggable (F-BASE-08, REF-24): the referee awards XP into each character's ledger, shared out
+    evenly (101 among Ann-1 and Ann-2: 50 each, the 1 left over said and kept by her) or to each in full; nothing
+    levels a character by itself: the level-up is the referee's command."""
+    funnel_of_five(keep)
+    out = keep.ok("xp", "award", "101", "Ann-1", "Ann-2", "--reason", "the goblin warren")
+    assert "+50 to Ann-1 and Ann-2; 1 XP left over, not awarded" in out
+    keep.ok("xp", "award", "30", "Ann-1", "Ann-3", "--each", "--reason", "the ogre")
+    ledgers = {who: keep.character(who)["extensions"].get("xp", []) for who in ("Ann-1", "Ann-2", "Ann-3", "Ann-4")}
+    assert ledgers == {"Ann-1": [{"amount": 50, "reason": "the goblin warren"}, {"amount": 30, "reason": "the ogre"}],
+                       "Ann-2": [{"amount": 50, "reason": "the goblin warren"}],
+                       "Ann-3": [{"amount": 30, "reason": "the ogre"}], "Ann-4": []}
+    assert {m["level"] for m in keep.json("character", "list")} == {0}
