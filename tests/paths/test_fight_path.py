@@ -115,7 +115,7 @@ def test_F_TAB_27_the_shield_of_shielding_in_a_fight(keep: Keep) -> None:
     used = keep.ok("encounter", "act", "brak1", "use", "--item", "Shield of Shielding", "--faces", "3")
     assert "+3 AC until her turn in round 2" in used and "1d4 → [3] = 3" in used
     struck = keep.ok("encounter", "next", "--faces", "16,5,5")
-    assert "(20 vs AC 17" in struck and "HP 22 → 10" in struck
+    assert "(20 vs AC 17: AC 14, +3 AC)" in struck and "HP 22 → 10" in struck
     assert "AC +3" not in keep.ok("encounter", "status")
     assert "no use of Shield of Shielding left today" in keep.refused("encounter", "act", "brak1", "use", "--item",
                                                                       "Shield of Shielding")
