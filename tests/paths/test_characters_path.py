@@ -270,7 +270,8 @@ def test_F_RACE_03_to_06_each_races_easy_check_on_a_players_roll(keep: Keep) -> 
     """Each race's minor feature makes a CHECK EASY (DC 12 − 3 = 9) in its situation; under racial_easy =
     automatic (AMB-63: the referee takes the situation as given) the player's roll from her sheet applies it: a
     Dwarf's History and Investigation, an Elf's Perception, a Halfling's Performance (a CHA CHECK) and a Half-orc's
-    Survival, each d20 10 + the ability's modifier against 9; the Human's History stays at DC 12."""
+    Survival, each d20 10 + the ability's modifier against 9, and the Halfling's plain CHA CHECK (10 + 3 = 13 against
+    9); the Human's History stays at DC 12."""
     funnel_of_five(keep, "--option", "racial_easy=automatic")
     rolls = {(who, skill): keep.sheet_roll(who, "check", [10], skill=skill, dc=12).data for who, skill in (
         ("Ann-1", "History"), ("Ann-2", "History"), ("Ann-2", "Investigation"), ("Ann-3", "Perception"),
@@ -284,6 +285,27 @@ def test_F_RACE_03_to_06_each_races_easy_check_on_a_players_roll(keep: Keep) -> 
         ("Ann-5", "Survival"): (11, 9, True)}             # Half-orc: WIS +1
     assert rolls[("Ann-2", "History")]["easy"] == ["Dwarf: History/Investigation EASY on architecture"]
     assert rolls[("Ann-5", "Survival")]["easy"] == ["Half-orc: Survival EASY when hunting or foraging"]
+    cha = keep.sheet_roll("Ann-4", "check", [10], ability="CHA", dc=12).data          # a plain CHA CHECK
+    assert (cha["total"], cha["dc"]) == (13, 9)
+    assert cha["easy"] == ["Halfling: CHA checks EASY when performing for humanoids"]
+
+
+@pytest.mark.rule("F-RACE-03", "F-RACE-05")
+def test_F_RACE_03_05_by_default_the_racial_easy_is_suggested_to_the_referee(keep: Keep) -> None:
+    """Under racial_easy = suggest (the default, AMB-63/REF-12) the race's EASY is not applied but named on the roll
+    for the referee to grant when the situation fits: the Dwarf's History stays at DC 12 (d20 10 + INT 0 = 10
+    fails) with "EASY if the situation fits: Dwarf: …" in the log, as does the Halfling's plain CHA CHECK."""
+    funnel_of_five(keep)
+    dwarf = keep.sheet_roll("Ann-2", "check", [10], skill="History", dc=12).data
+    assert (dwarf["total"], dwarf["dc"], dwarf["easy"], dwarf["success"]) == (10, 12, [], False)
+    assert dwarf["suggested_easy"] == ["Dwarf: History/Investigation EASY on architecture"]
+    halfling = keep.sheet_roll("Ann-4", "check", [10], ability="CHA", dc=12).data
+    assert (halfling["dc"], halfling["suggested_easy"]) == (12, ["Halfling: CHA checks EASY when performing for "
+                                                                 "humanoids"])
+    assert "suggested_easy" not in keep.sheet_roll("Ann-1", "check", [10], skill="History", dc=12).data   # a Human
+    told = keep.ok("campaign", "log", "--since", "0")
+    assert "History CHECK 10 +0 (INT) = 10 vs DC 12: fails; EASY if the situation fits: Dwarf: History/Investigation " \
+           "EASY on architecture" in told
 
 
 @pytest.mark.rule("F-ABIL-04", "F-BASE-07")
