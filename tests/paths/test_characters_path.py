@@ -208,13 +208,14 @@ def test_F_CLS_01_F_HP_03_the_class_table_gives_each_class_its_die_saves_and_fea
         "Fighter": ("d10", "STR"), "Cleric": ("d8", "WIS"), "Rogue": ("d8", "DEX"), "Magic-user": ("d6", "INT")}
 
 
-@pytest.mark.rule("F-TAB-08", "F-TAB-09", "F-TAB-10")
+@pytest.mark.rule("F-TAB-08", "F-TAB-10")
 def test_F_TAB_08_09_10_the_archetypes_skills_and_features_at_the_table(keep: Keep) -> None:
     """The Bloodshaman (F-TAB-08) is for a Half-orc only and is PROF in Intimidation and Medicine; its healer
     feature makes Medicine CHECKs EASY: d20 10 + WIS 2 + PROF 1 = 13 against 12 − 3 = 9. The Arcane Trickster
     (F-TAB-09) is PROF in Arcana and Insight; Arcane strike lets her ATK with INT: d20 10 + INT 1 + PROF 1 = 12
     where STR would give 11. The Wizard (F-TAB-10) is PROF in Arcana and History; Bookworm raises the spells she
-    may know by 2 (1 + LVL 2 + INT 2 + 2 = 7); the arcanist's Arcana CHECKs are EASY."""
+    may know by 2 (1 + LVL 2 + INT 2 + 2 = 7); the arcanist's Arcana CHECKs are EASY. (F-TAB-09 is not claimed:
+    its "SAVE vs. magical EFFECTS are EASY" is applied nowhere yet.)"""
     three_classes(keep)
     assert "Bloodshaman needs a Half-orc" in keep.refused(
         "character", "promote", "Bo-4", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
