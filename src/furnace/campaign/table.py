@@ -50,15 +50,17 @@ REVEAL = declare("reveal", seq="referee", shown="public", old_who="public", old_
                           "shown": {"kind": "roll", "data": {"expression": "d20", "label": "", "total": 14}}})
 # a roll from a member's sheet: `roll` (check, save, attack, spellcheck), the `ability`, `skill` or `weapon`, the
 # `modifiers` added to the die (value and source), the `total` against the `dc` (the ROOM DC `room_dc` moved by the
-# `easy` and `hard` sources), `success`, the `natural` d20; a SPELLCHECK's success level `sl` and `spell_dice`
+# `easy` and `hard` sources), `success`, the `natural` d20; a SPELLCHECK's success level `sl` and `spell_dice`; a
+# race's EASY the referee may grant in its situation, `suggested_easy` (racial_easy: suggest)
 SHEET_ROLL = declare("sheet_roll", rolls="actor", roll="public", ability="public", skill="public", weapon="actor",
                      modifiers="actor", total="actor", dc="public", room_dc="public", easy="public", hard="public",
                      success="public", natural="actor", sl="actor", spell_dice="actor", mishap="public",
-                     member="public",
+                     member="public", suggested_easy="public",
                      example={"roll": "check", "ability": "DEX", "skill": "Stealth", "weapon": "",
                               "modifiers": [[2, "DEX"], [1, "PROF"]], "total": 15, "dc": 15, "room_dc": 12,
                               "easy": [], "hard": ["heavy armor"], "success": True, "natural": 12, "sl": None,
-                              "spell_dice": None, "mishap": False, "member": "ann1"})
+                              "spell_dice": None, "mishap": False, "member": "ann1",
+                              "suggested_easy": ["Halfling: CHA checks EASY when performing for humanoids"]})
 # the referee's morale roll (F-OPT-04): the `total` of 2d6 against `morale` (half the `room_dc`, or `set` by her),
 # compared `strictly` over or not; the enemies `break` with an `outcome` (flee, surrender) or hold. Rolled hidden
 # (the default) it is the referee's alone; rolled in the open, the table sees it all
@@ -289,14 +291,22 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
     if kind == "spellcheck":
         return _spellcheck(member, rng, dc, state)
     what: dict[str, str]
+    suggested: list[str] = []      # a race's EASY whose situation the referee judges (racial_easy: suggest, AMB-63)
     if kind == "check" and skill:
-        from furnace.play.skills import skill_check
+        from furnace.play.skills import situational, skill_check
 
         result, what = skill_check(c, skill, rng, dc, rules), {"skill": skill}
+        suggested = [] if rules["racial_easy"] == "automatic" else situational(c, skill, rules)[0]
     elif kind == "check":
+        from furnace.play.checks import make_dc
+        from furnace.play.skills import ability_easy
+
         chosen = ability or "STR"
-        result = check(rng, dc, [Modifier(c.mod(chosen), chosen)], kind="CHECK",  # type: ignore[arg-type]
-                       label=f"{chosen} CHECK", rules=rules)
+        racial = ability_easy(c, chosen, rules)  # type: ignore[arg-type]
+        applied = racial if rules["racial_easy"] == "automatic" else []
+        suggested = [] if applied else racial
+        result = check(rng, make_dc(dc, applied, (), rules), [Modifier(c.mod(chosen), chosen)],  # type: ignore[arg-type]
+                       kind="CHECK", label=f"{chosen} CHECK", rules=rules)
         what = {"ability": chosen}
     else:
         fighter = from_character(c, "party", rules, id=member.id)
@@ -313,8 +323,8 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
     return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), {
         "roll": kind, **what, "modifiers": [[m.value, m.source] for m in result.modifiers], "total": result.total,
         "dc": result.dc.value, "room_dc": result.dc.room_dc, "easy": list(result.dc.easy),
-        "hard": list(result.dc.hard), "success": result.success, "natural": result.natural, "member": member.id},
-        (), cast_of([member]))
+        "hard": list(result.dc.hard), "success": result.success, "natural": result.natural, "member": member.id,
+        **({"suggested_easy": suggested} if suggested else {})}, (), cast_of([member]))
 
 
 def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) -> Event:

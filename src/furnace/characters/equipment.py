@@ -16,7 +16,7 @@ from typing import Any
 from furnace.characters import markers
 from furnace.characters.character import Character, CharacterError, Weapon
 from furnace.errors import FurnaceError
-from furnace.rules.effects import shown
+from furnace.rules.effects import ABILITIES, shown
 from furnace.rules.ruleset import Ruleset
 
 TAG_DAMAGE = {"heavy": "1d12", "tiny": "1d4"}   # F-TAB-24: Heavy d12, the tiny dagger 1d4
@@ -131,6 +131,9 @@ def attack_bonus(character: Character, weapon: Weapon, rules: Ruleset) -> int:
     ability = character.mod("DEX", rules) if ranged else character.mod("STR", rules)
     if _has_tag(weapon, "tiny"):
         ability = max(ability, character.mod("DEX", rules))   # the tiny dagger may use DEX (F-EQ-06)
+    for data in character.archetype_feature_data(rules):      # Arcane strike: "can use INT for ATK" (F-ARCH-04)
+        if data.get("atk_ability") in ABILITIES:
+            ability = max(ability, character.mod(data["atk_ability"], rules))
     bonus = ability + (character.prof(rules) if proficient(character, weapon, rules) else 0)
     if ranged and character.fighting_style == "Archery":
         bonus += 1

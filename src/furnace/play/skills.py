@@ -68,6 +68,13 @@ def situational(character: Character, skill: str, rules: Ruleset) -> tuple[list[
     return easy, hard
 
 
+def ability_easy(character: Character, ability: Ability, rules: Ruleset) -> list[str]:
+    """A race's EASY on a plain ability CHECK, in its situation (the Halfling's CHA CHECKs performing for
+    humanoids, F-RACE-05, AMB-63)."""
+    race = rules.tables.get("races").lookup(character.race).data
+    return [f"{character.race}: {race.get('feature', ability)}"] if ability in race.get("easy_checks", []) else []
+
+
 def archetype_easy(character: Character, skill: str, rules: Ruleset) -> list[str]:
     """F-ARCH-02…05: an archetype feature's EASY skill ("Intimidation CHECKS are EASY", "Arcana checks are EASY")
     names no situation: it always applies (data.easy_checks)."""

@@ -224,7 +224,9 @@ def sheet_roll(e: Event, v: View) -> str:
         sl, dice = v.value(e, "sl"), v.value(e, "spell_dice")
         level = f", SL {sl}" + (f" ({plural(dice, 'Spell Die', 'Spell Dice')})" if dice else "") if sl else ""
         return f"{what}{numbers}: {verdict}{level}" + ("; a mishap" if d.get("mishap") else "")
-    return f"{what}{numbers}: {verdict}"
+    suggested = d.get("suggested_easy") or []
+    return f"{what}{numbers}: {verdict}" + (f"; EASY if the situation fits: {'; '.join(map(str, suggested))}"
+                                             if suggested else "")
 
 
 def _dc(e: Event) -> str:

@@ -27,8 +27,8 @@ def difficulty(e: Event) -> str:
     """'AC 12, HARD for the attacker being BLINDED': the AC and what moved it."""
     parts = [f"AC {e.data.get('ac')}"]
     shift = e.data.get("ac_shift")
-    if isinstance(shift, int) and shift:
-        parts.append(f"{shift:+d} AC off balance")
+    if isinstance(shift, int) and shift:     # a loss is being off balance (M-WPN-06); a gain a power held (F-TAB-27)
+        parts.append(f"{shift:+d} AC" + (" off balance" if shift < 0 else ""))
     parts += [f"EASY as {_source(str(s))}" for s in e.data.get("easy") or []]
     parts += [f"HARD as {_source(str(s))}" for s in e.data.get("hard") or []]
     return ", ".join(parts)
