@@ -24,7 +24,7 @@ def ok(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
     return json.loads(out.out)
 
 
-@pytest.mark.rule("F-CLR-04", "X-TAB-02")
+@pytest.mark.rule("F-CLR-04")
 def test_F_CLR_04_the_disapproval_rows_effects_reach_the_cleric_outside_a_fight(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """X-TAB-02 row 5 ("the cleric takes 1d4 radiant DAM") is rolled and shown by `spell cast --write` but her
