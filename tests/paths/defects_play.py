@@ -50,3 +50,21 @@ def test_F_CRIT_03_a_monsters_crit_injures_the_one_it_strikes_with_the_die_of_it
     assert crit["rolls"][0]["expression"] == "d20+4" and crit["rolls"][0]["total"] == 5     # Maimed foot
     moved = [e["who"] for e in out["events"] if e["kind"] == "condition"]
     assert moved == ["brak1"]
+
+
+@pytest.mark.rule("F-EQ-06")
+def test_F_EQ_06_a_low_range_sling_cannot_shoot_from_RANGED(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    """F-EQ-06 (F-TAB-24, AMB-58): Low-range "can only ATK NEAR" (no RANGED attacks); Thrown "can ATK NEAR"
+    without moving. Today no tag changes a range: Maelis (no spells) at RANGED shoots her Low-range sling at a
+    goblin every round (`play.turns` reads no tag); she should have to come NEAR first."""
+    maelis = {**json.loads((EXAMPLES / "characters" / "maelis.json").read_text(encoding="utf-8")), "spells": []}
+    (tmp_path / "maelis.json").write_text(json.dumps(maelis), encoding="utf-8")
+    fight = tmp_path / "sling.yaml"
+    fight.write_text(yaml.safe_dump({"name": "sling", "room_dc": 12, "party": [{"file": "maelis.json",
+                                                                                  "zone": "RANGED"}],
+                                     "monsters": [{"name": "Goblin", "hp": 30, "damage": "1", "zone": "CLOSE",
+                                                   "attack_bonus": -30}]}), encoding="utf-8")
+    out = ok(capsys, "fight", str(fight), "--seed", "2", "--rounds", "1")
+    shots = [e for e in out["events"] if e["kind"] in ("hit", "miss") and e["actor"] == "Maelis"]
+    assert not shots or any(e["kind"] == "move" and e["actor"] == "Maelis" for e in out["events"])
