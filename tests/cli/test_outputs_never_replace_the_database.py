@@ -60,6 +60,8 @@ RUNS: dict[tuple[str, str], list[str]] = {
     ("encounter start", "file"): ["--campaign", "keep", "encounter", "start", "--file", "{}"],
     ("fight", "file"): ["fight", "{}", "--seed", "1"],
     ("odds attack", "character_file"): ["odds", "attack", "--character", "{}", "--ac", "14"],
+    ("stunt", "file"): ["stunt", "{}", "--skill", "Athletics", "--seed", "1"],
+    ("pc-morale", "file"): ["pc-morale", "{}", "--option", "pc_morale=true", "--seed", "1"],
 }
 OUTPUTS = {key for key in RUNS if key[1] in ("html", "out", "plot") or key == ("campaign backup", "file")}
 WRITTEN_BACK = {key for key in RUNS if (key[1] == "state_file" and key[0] != "clock status")

@@ -79,6 +79,7 @@ class Choices:
     ability: str | None = None
     feature: str | None = None
     weapon: str | None = None       # the martial melee weapon an archetype feature names (F-ARCH-03)
+    kit: tuple[str, ...] = ()       # the starting kit's alternatives taken (F-TAB-40); the first of each otherwise
     random: bool = False
 
 
@@ -281,9 +282,28 @@ def promote_character(c: Character, ch: Choices, rng: DiceSource, rules: Ruleset
     style = _style(char_class, ch, rules, pick)
     feature = _first_feature(archetype, ch, rules, pick)
     after, events = _promote(c, char_class, archetype, rng, rules, skills=skills, extra_save=save,
-                             expertise=expertise, fighting_style=style, feature=feature)
+                             expertise=expertise, fighting_style=style, feature=feature,
+                             kit=_kit(char_class, ch.kit, rules))
     after = _weapon_prof(_magic(after, ch, rules, pick), ch, feature, rules, pick)
     return after, [*pick.event(), *events, *_learned(c, after)]
+
+
+def _kit(char_class: str, named: Sequence[str], rules: Ruleset) -> list[int] | None:
+    """The picks of the class's example kit (F-TAB-40) for the alternatives the player names ("two-handed mace",
+    "scalemail"); a pick she names none of takes its first alternative, as the table lists it."""
+    if not named:
+        return None
+    choices: list[list[str]] = rules.tables.get("starting-equipment").lookup(char_class.lower()).data["choices"]
+    alternatives = [str(o) for options in choices for o in options]
+    picks = [0] * len(choices)
+    for name in named:
+        found = [(n, i) for n, options in enumerate(choices) for i, o in enumerate(options)
+                 if str(o).casefold() == name.strip().casefold()]
+        if not found:
+            raise ChoiceError(f"{name!r} is not in the {char_class} kit (F-TAB-40): its alternatives are "
+                              f"{', '.join(alternatives)}", "kit", alternatives)
+        picks[found[0][0]] = found[0][1]
+    return picks
 
 
 # -- levelling: F-ADV-02/03, AMB-46 -------------------------------------------------------------------------

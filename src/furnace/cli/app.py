@@ -177,6 +177,7 @@ def _dashed_expression(word: str, known: set[str]) -> bool:
 # Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
 LAZY_COMMANDS = {
     **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale"), "furnace.cli.play"),
+    **dict.fromkeys(("contest", "effort", "challenge", "stunt", "pc-morale"), "furnace.cli.tests_of_skill"),
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),

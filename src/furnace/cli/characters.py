@@ -314,6 +314,8 @@ def _magic_options(fn: Any) -> Any:
 @click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with "
                                             "(the Bloodshaman's martial-weapon).")
 @_magic_options
+@click.option("--kit", multiple=True, help="An alternative of the class's starting kit (repeatable), e.g. "
+                                           "--kit \"two-handed mace\" --kit scalemail; the first of each otherwise.")
 @click.option("--name", default=None, help="Her new name (a survivor of the funnel earns one).")
 @_random_option
 @_write_option
@@ -324,7 +326,8 @@ def _magic_options(fn: Any) -> Any:
 def character_promote(who: str, char_class: str | None, archetype: str | None, skills: Sequence[str],
                       expertise: Sequence[str], extra_save: str | None, style: str | None, feature: str | None,
                       weapon: str | None, spells: Sequence[str],
-                      cantrips: Sequence[str], name: str | None, at_random: bool, write: bool, seed: int | None,
+                      cantrips: Sequence[str], kit: Sequence[str], name: str | None, at_random: bool, write: bool,
+                      seed: int | None,
                       faces: str | None,
                       profile: str, as_json: bool) -> None:
     """Promote a funnel survivor to level 1: every choice asked (or --random), a missing one refused with the list.
@@ -337,7 +340,7 @@ def character_promote(who: str, char_class: str | None, archetype: str | None, s
     choices = roster.Choices(char_class=char_class, archetype=archetype, skills=tuple(skills),
                              expertise=tuple(expertise), save=extra_save, style=style, feature=feature,
                              weapon=weapon, spells=tuple(spells),
-                             cantrips=tuple(cantrips), random=at_random)
+                             cantrips=tuple(cantrips), kit=tuple(kit), random=at_random)
     campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
         _no_profile(profile)
