@@ -61,6 +61,7 @@ RUNS: dict[tuple[str, str], list[str]] = {
     ("fight", "file"): ["fight", "{}", "--seed", "1"],
     ("odds attack", "character_file"): ["odds", "attack", "--character", "{}", "--ac", "14"],
     ("stunt", "file"): ["stunt", "{}", "--skill", "Athletics", "--seed", "1"],
+    ("poison", "toxin"): ["--campaign", "keep", "poison", "Brakka", "{}", "--seed", "1"],
     ("pc-morale", "file"): ["pc-morale", "{}", "--option", "pc_morale=true", "--seed", "1"],
 }
 OUTPUTS = {key for key in RUNS if key[1] in ("html", "out", "plot") or key == ("campaign backup", "file")}

@@ -9,6 +9,7 @@ d20 and what follows it (damage, a natural 1's weapon roll, a natural 20's armor
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,8 @@ def arms(name: str, kind: str = "one-handed", damage: str = "1d8") -> list[dict[
     return [{"name": name, "category": "martial", "kind": kind, "damage": damage}]
 
 
-def vala(**fields: Any) -> Character:
-    """A 3rd-level Fighter, STR 14 (+1): ATK d20+3, an arming sword (sharp) for 1d8+1, 20 HP, unarmored (AC 10)."""
-    return fighter(name="Vala", level=3, hp_max=20, STR=14, weapons=arms("arming sword"), **fields)
+# A 3rd-level Fighter, STR 14 (+1): ATK d20+3, an arming sword (sharp) for 1d8+1, 20 HP, unarmored (AC 10)
+vala = partial(fighter, name="Vala", level=3, hp_max=20, STR=14, weapons=arms("arming sword"))
 
 
 def fight(furnace: Furnace, who: Character, rolled: tuple[int, ...], *more: str, rounds: int = 1,
@@ -162,10 +162,9 @@ def test_M_WPN_08_neglect_lowers_item_saves_but_not_dexterity_rolls(furnace: Fur
 
 # -- M.5 armor on a natural 20, M.6 crits -----------------------------------------------------------------------
 
-def armored(**fields: Any) -> Character:
-    """Hild, a 3rd-level Fighter in chain-mail (AC 15, 5 points of protection), 20 HP, with `fields`."""
-    return fighter(name="Hild", level=3, hp_max=20, STR=14, armor="chain-mail", weapons=arms("arming sword"),
-                   **fields)
+# Hild, a 3rd-level Fighter in chain-mail (AC 15, 5 points of protection), 20 HP
+armored = partial(fighter, name="Hild", level=3, hp_max=20, STR=14, armor="chain-mail",
+                  weapons=arms("arming sword"))
 
 
 def crit_on(furnace: Furnace, target: Character, armor_faces: tuple[int, ...], *,

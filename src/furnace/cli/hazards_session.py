@@ -12,6 +12,7 @@ import click
 
 from furnace.cli.app import cli, json_option, seed_option
 from furnace.cli.dice_options import faces_option, rng_from
+from furnace.cli.numbers import Finite
 from furnace.cli.session import apply
 
 FEET = click.IntRange(1, 100_000)
@@ -52,7 +53,7 @@ def drink(who: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("who")
-@click.argument("hours", type=click.FloatRange(0, 24))
+@click.argument("hours", type=Finite(0, 24))
 @json_option
 def sleep(who: str, hours: float, as_json: bool) -> None:
     """How many hours a character sleeps each day from now; under 4 costs −1 to all rolls a day (H-SLEEP-01).
