@@ -118,11 +118,12 @@ def periodic(e: Damage | Save, step: Step, actor: str, target: str) -> bool:
 
 
 def apply_periodic(step: Step, cid: str) -> None:
-    """At the start of a turn: the held periodic effects, only while the holder is up (D-11)."""
+    """At the start of a turn: the held periodic effects (`EVERY:…`; another marker's `effect` is what it adds to a
+    blow or deals an attacker), only while the holder is up (D-11)."""
     from furnace.rules.effects import parse_effect
 
     for h in step.c(cid).held:
-        if h.effect is not None and step.c(cid).active:
+        if h.effect is not None and h.name.startswith("EVERY:") and step.c(cid).active:
             apply_all(step, [parse_effect({**h.effect, "target": "self"})], actor=cid, target=cid)
 
 

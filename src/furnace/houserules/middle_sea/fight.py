@@ -34,6 +34,7 @@ from furnace.play.registry import (
     DEATH_MODELS,
     FUMBLE_MODELS,
     MODIFIERS,
+    NPC_MODELS,
     StateModifier,
 )
 from furnace.play.state import Step
@@ -53,6 +54,7 @@ CRIT_OUTCOMES = {(False, True): ("armored", ("M-ARM-01",)), (True, True): ("no_b
                  (True, False): ("unarmored", ("M-CRIT-01",))}
 
 DEATH_MODELS.add("middle-sea", grievous_at_zero)
+NPC_MODELS.add("middle-sea", npc_at_zero)   # M-MOOK-01 per npc_grievous: a named NPC (or every one) rolls
 __all__ = ["ARMOR_HIT", "armor_after_crit", "crit", "fumble", "grievous_at_zero", "npc_at_zero", "off_balance_ac"]
 
 

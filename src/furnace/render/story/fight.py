@@ -28,7 +28,7 @@ def difficulty(e: Event) -> str:
     parts = [f"AC {e.data.get('ac')}"]
     shift = e.data.get("ac_shift")
     if isinstance(shift, int) and shift:
-        parts.append(f"{shift:+d} AC off balance")
+        parts.append(f"{shift:+d} AC {'off balance' if shift < 0 else 'warded'}")   # M-WPN-06; a ward, F-TAB-17
     parts += [f"EASY as {_source(str(s))}" for s in e.data.get("easy") or []]
     parts += [f"HARD as {_source(str(s))}" for s in e.data.get("hard") or []]
     return ", ".join(parts)
