@@ -317,7 +317,8 @@ def ward(e: Event, v: View) -> str:
         kind = f"{e.data.get('damage_type')} DAM" if e.data.get("damage_type") else "DAM"
         parts.append(f"{e.data.get('strikes_back')} {kind} to each attacker, hit or miss")
     shown = f": {', and '.join(parts)}" if parts else ""
-    return f"is warded by {v.value(e, 'spell') or 'a spell'}{shown}, until her turn in round {e.data.get('until_round')}"
+    until = f"until her turn in round {e.data.get('until_round')}"
+    return f"is warded by {v.value(e, 'spell') or 'a spell'}{shown}, {until}"
 
 
 @teller("items_renewed")
