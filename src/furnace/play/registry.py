@@ -136,16 +136,19 @@ class Registry(Generic[T]):
 
 @dataclass(frozen=True)
 class StateModifier:
-    """What a character's state does to her rolls: to ATK, to SAVEs, to CHECKs and to the SPELLCHECK."""
+    """What a character's state does to her rolls: to ATK, to SAVEs, to CHECKs and to the SPELLCHECK; to her
+    morale SAVE (F-OPT-05) and her SAVEs vs fear alone (Liquid Courage's +1 each, M-DRINK-01)."""
 
     source: str = ""
     to_hit: int = 0
     saves: int = 0
     checks: int = 0
     spellcheck: int = 0
+    morale: int = 0
+    fear_saves: int = 0
 
     def __bool__(self) -> bool:
-        return any((self.to_hit, self.saves, self.checks, self.spellcheck))
+        return any((self.to_hit, self.saves, self.checks, self.spellcheck, self.morale, self.fear_saves))
 
 
 class ActionRule(Protocol):
