@@ -3,11 +3,12 @@
 The click tree of `furnace.cli.app.cli` is walked (the lazy groups load their modules) and each example runs
 in-process in a prepared world: a tmp folder holding a copy of examples/ (the working folder), a tmp SQLite
 database through FURNACE_DATABASE_URL, the campaign `keep` made and chosen (with the hazards chapter's light,
-disease, travel and starvation options on, and Liquid Courage), every example character joined and a funnel of two players (Ann and Bo) run,
-so that examples naming Brakka, Agna, keep, ann1, goblin-2 … have something to work on. An example that needs
-a state first (a fight in progress, a file to read) runs after the steps of PRECONDITIONS. A shell example
-`a && b` runs both commands; `… > FILE` writes the command's output to FILE. Each command must exit 0.
-No command starts a server or runs forever today; such an example would be listed in SKIPPED with the reason.
+disease, travel and starvation options on, and Liquid Courage), every example character joined and a funnel of
+two players (Ann and Bo) run, so that examples naming Brakka, Agna, keep, ann1, goblin-2 … have something to
+work on. An example that needs a state first (a fight in progress, a file to read) runs after the steps of
+PRECONDITIONS. A shell example `a && b` runs both commands; `… > FILE` writes the command's output to FILE.
+Each command must exit 0. No command starts a server or runs forever today; such an example would be listed in
+SKIPPED with the reason.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 RULES.md AMB-14 / F-REST-02 (option long_rest_heals), D-8 / AMB-34 / F-TAB-38 8–11 (option torso_injury_rest_days:
 the torso wound heals after N days of rest or at once by magic), D-7 / AMB-41 (any rest ends the lockouts until
-rest and resets the Spell Depletion count), AMB-59 (a magic item's daily uses come back with the day, or a long rest by option).
+rest and resets the Spell Depletion count), AMB-59 (a magic item's daily uses come back with the day, or a long
+rest by option).
 """
 
 from __future__ import annotations

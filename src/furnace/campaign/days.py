@@ -84,14 +84,15 @@ def _day_ends(fire: Fire) -> None:
               orisons=was.get("orisons", 0), items=was.get("items", []))
 
 
-def orison(orison_name: str, *, polytheist: bool = False, slots_traded: int = 0) -> Callable[[str], ClockFn]:
+def orison(orison_name: str, *, polytheist: bool = False, slots_traded: int = 0,
+           priest: bool = False) -> Callable[[str], ClockFn]:
     """M-ORIS-01..04: she performs an orison, counted against her day's number until the day ends."""
     from furnace.houserules.middle_sea.orisons import perform
 
     def make(name: str) -> ClockFn:
         def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
             after, events = perform(view.characters[name], orison_name, rules, polytheist=polytheist,
-                                    slots_traded=slots_traded)
+                                    slots_traded=slots_traded, priest=priest)
             return view.model_copy(update={"characters": {**view.characters, name: after}}), events
 
         return fn

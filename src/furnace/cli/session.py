@@ -301,11 +301,12 @@ def drink(who: str, seed: int | None, faces: str | None, as_json: bool) -> None:
 @cli.command()
 @click.argument("who")
 @click.argument("orison_name", metavar="ORISON")
+@click.option("--priest", is_flag=True, help="The referee says this character without a class is a priest.")
 @click.option("--polytheist", is_flag=True, help="A priest without a class of a polytheist faith (druidic orisons).")
 @click.option("--slots-traded", type=click.IntRange(0, 9), default=0, show_default=True,
               help="1st-level spell slots she traded today for two orisons each (M-ORIS-03, middle_sea_magic).")
 @json_option
-def orison(who: str, orison_name: str, polytheist: bool, slots_traded: int, as_json: bool) -> None:
+def orison(who: str, orison_name: str, priest: bool, polytheist: bool, slots_traded: int, as_json: bool) -> None:
     """An orison (the Middle Sea's, M-ORIS-01..04): counted against her number for the day — one for a priest
     without a class, a classed priest's free one — and refused past it until a new day starts on the clock.
 
@@ -314,7 +315,8 @@ def orison(who: str, orison_name: str, polytheist: bool, slots_traded: int, as_j
     from furnace.campaign.days import orison as run
     from furnace.campaign.timekeeping import for_member
 
-    apply("orison", for_member(who, run(orison_name, polytheist=polytheist, slots_traded=slots_traded)), as_json)
+    made = run(orison_name, polytheist=polytheist, slots_traded=slots_traded, priest=priest)
+    apply("orison", for_member(who, made), as_json)
 
 
 # -- sessions -------------------------------------------------------------------------------------------------------

@@ -87,17 +87,25 @@ def performed_today(character: Character) -> int:
     return int(state_of(character).get("orisons", {}).get("used", 0))
 
 
+PRIESTLY = ("Acolyte", "Wandering friar")      # the occupations (X-TAB-01) of a priest without a class
+
+
 def perform(character: Character, orison: str, rules: Ruleset | None = None, *, polytheist: bool = False,
-            slots_traded: int = 0) -> tuple[Character, list[Event]]:
+            slots_traded: int = 0, priest: bool = False) -> tuple[Character, list[Event]]:
     """She performs an orison: within her day's number (`orisons_per_day`: one for a priest without a class,
     M-ORIS-02; a classed caster's free one, M-ORIS-04, and two for each 1st-level slot she traded, M-ORIS-03), and
-    one a priest without a class may use (M-ORIS-01). Refused past the day's number, with the count."""
+    one a priest without a class may use (M-ORIS-01). Without a class she must be a priest: an Acolyte or a wandering
+    friar, or one the referee names (`priest`). Refused past the day's number, with the count."""
     rules = _rules(rules)
     _alive(character)
     name = orison.strip()
     if not name or len(name) > 60 or not name.isprintable():
         raise MiddleSeaError("an orison is named in one line of at most 60 characters")
     classed = character.char_class is not None
+    occupation = character.occupation.name if character.occupation else ""
+    if not classed and not priest and occupation not in PRIESTLY:
+        raise MiddleSeaError(f"{character.name} has no class and is no priest: only a priest without a class performs "
+                             "orisons (M-ORIS-02); the referee may say she is one (--priest)")
     if not may_use_orison(name, classed=classed, polytheist=polytheist, rules=rules):
         raise MiddleSeaError(f"{name} is a magical effect a priest without a class may not use (M-ORIS-01)")
     per_day = orisons_per_day(character.char_class, classed=classed, polytheist=polytheist,
