@@ -55,7 +55,8 @@ def test_M_DRINK_01_liquid_courage_adds_to_morale_and_fear_saves(furnace: Run, t
     """Brakka's WIS 13 gives +1 (CF-36), not proficient: her morale SAVE (F-OPT-05) is d20 + 1. Sober, a d20 of 11
     is 12 < 13: she fails. She drinks (1d4 = 3: HP 22 → 25, the option's temporary pool); now the same 11 is
     11 + 1 + 1 (Liquid Courage) = 13 ≥ 13, and so is her SAVE vs fear (WIS, save_vs_fear); her CON SAVE is not
-    helped (CON 12: +0, 11 < 13). In a fight she holds +1 to SAVEs vs fear."""
+    helped (CON 12: +0, 11 < 13). In a fight she holds +1 to SAVEs vs fear. Four hours later it has worn off: HP
+    22, and the 11 is 12 again."""
     begin(furnace, "--profile", "middle-sea", "--option", "pc_morale=true")
     sober = saved(ok(furnace, "save", "Brakka", "morale", "--dc", "13", "--faces", "11", "--json"))
     assert (sober["total"], sober["saved"], sober["modifiers"]) == (12, False, [[1, "WIS SAVE"]])
@@ -73,6 +74,11 @@ def test_M_DRINK_01_liquid_courage_adds_to_morale_and_fear_saves(furnace: Run, t
     ok(furnace, "encounter", "start", "--party", "Brakka", "--monsters", "goblin x1", "--seed", "1")
     fighter = encounters.current(reopened(tmp_path / "campaigns.db")).turns.encounter.get("brak1")
     assert [(h.name, h.value) for h in fighter.held if "fear" in h.name] == [("MOD:fear_saves:BONUS", 1)]
+    ok(furnace, "encounter", "end")
+    ok(furnace, "clock", "advance", "4", "hours")        # the drink's 4 hours: the 3 HP above her 22 go with it
+    assert character(tmp_path, "Brakka").hp == 22
+    after = saved(ok(furnace, "save", "Brakka", "morale", "--dc", "13", "--faces", "11", "--json"))
+    assert (after["total"], after["saved"]) == (12, False)
 
 
 def test_M_DRINK_01_no_drink_where_the_option_is_off(furnace: Run) -> None:
