@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from furnace.campaign import encounters
+from furnace.campaign.state import CampaignState
 from furnace.characters.character import Character
 from tests.helpers.factories import reopened
 
@@ -39,8 +40,8 @@ def begin(furnace: Run, *options: str, files: tuple[str, ...] = ("brakka",)) -> 
     ok(furnace, "campaign", "join", *(str(CHARACTERS / f"{f}.json") for f in files))
 
 
-def character(tmp_path: Path, name: str) -> Character:
-    state = reopened(tmp_path / "campaigns.db")
+def character(state: CampaignState, name: str) -> Character:
+    """The member of the campaign so named, as the store keeps her."""
     return next(m.character for m in state.roster.values() if m.character.name == name)
 
 
@@ -61,7 +62,7 @@ def test_M_DRINK_01_liquid_courage_adds_to_morale_and_fear_saves(furnace: Run, t
     sober = saved(ok(furnace, "save", "Brakka", "morale", "--dc", "13", "--faces", "11", "--json"))
     assert (sober["total"], sober["saved"], sober["modifiers"]) == (12, False, [[1, "WIS SAVE"]])
     out = ok(furnace, "drink", "Brakka", "--faces", "3")
-    assert "drinks Liquid Courage: +3 HP" in out and character(tmp_path, "Brakka").hp == 25
+    assert "drinks Liquid Courage: +3 HP" in out and character(reopened(tmp_path / "campaigns.db"), "Brakka").hp == 25
     brave = saved(ok(furnace, "save", "Brakka", "morale", "--dc", "13", "--faces", "11", "--json"))
     assert (brave["total"], brave["saved"]) == (13, True)
     assert brave["modifiers"] == [[1, "WIS SAVE"], [1, "Liquid Courage"]]
@@ -76,7 +77,7 @@ def test_M_DRINK_01_liquid_courage_adds_to_morale_and_fear_saves(furnace: Run, t
     assert [(h.name, h.value) for h in fighter.held if "fear" in h.name] == [("MOD:fear_saves:BONUS", 1)]
     ok(furnace, "encounter", "end")
     ok(furnace, "clock", "advance", "4", "hours")        # the drink's 4 hours: the 3 HP above her 22 go with it
-    assert character(tmp_path, "Brakka").hp == 22
+    assert character(reopened(tmp_path / "campaigns.db"), "Brakka").hp == 22
     after = saved(ok(furnace, "save", "Brakka", "morale", "--dc", "13", "--faces", "11", "--json"))
     assert (after["total"], after["saved"]) == (12, False)
 
@@ -104,11 +105,11 @@ def test_H_HEAL_07_a_hostile_place_recovers_nothing_under_every_model(furnace: R
     assert "the party: is in a hostile place: a rest here recovers nothing" in out
     out = ok(furnace, "rest", kind, "Brakka")                        # no faces: nothing may be rolled
     assert "in a hostile place: no recovery" in out
-    brakka = character(tmp_path, "Brakka")
+    brakka = character(reopened(tmp_path / "campaigns.db"), "Brakka")
     assert (brakka.hp, brakka.hit_dice) == (10, 3)
     ok(furnace, "place", "safe")
     ok(furnace, "rest", kind, "Brakka", "--faces", faces)
-    assert character(tmp_path, "Brakka").hp > 10
+    assert character(reopened(tmp_path / "campaigns.db"), "Brakka").hp > 10
 
 
 def test_H_HEAL_07_the_option_off_lets_a_hostile_place_heal(furnace: Run, tmp_path: Path) -> None:
@@ -118,7 +119,7 @@ def test_H_HEAL_07_the_option_off_lets_a_hostile_place_heal(furnace: Run, tmp_pa
     ok(furnace, "damage", "Brakka", "12")
     assert "rests still recover" in ok(furnace, "place", "hostile")
     ok(furnace, "rest", "long", "Brakka", "--faces", "4,5,6")
-    assert character(tmp_path, "Brakka").hp == 22
+    assert character(reopened(tmp_path / "campaigns.db"), "Brakka").hp == 22
 
 
 # -- M-ORIS-02 and F-CLR-07: counted by the day, reset when a new day starts -----------------------------------------
@@ -156,10 +157,10 @@ def test_F_CLR_07_the_daily_healing_cap_resets_with_a_new_day_not_a_long_rest(fu
     entries = json.loads(ok(furnace, "clock", "status", "--json"))["entries"]
     assert [(e["kind"], e["in_minutes"]) for e in entries] == [("day_ends", 18 * 60)]
     ok(furnace, "rest", "long", "Brakka")
-    assert character(tmp_path, "Brakka").healed_today == 2
+    assert character(reopened(tmp_path / "campaigns.db"), "Brakka").healed_today == 2
     out = ok(furnace, "clock", "advance", "10", "hours")
     assert "a new day: her daily counts start again (2 Hit Dice of magical healing received)" in out
-    assert character(tmp_path, "Brakka").healed_today == 0
+    assert character(reopened(tmp_path / "campaigns.db"), "Brakka").healed_today == 0
     assert json.loads(ok(furnace, "clock", "status", "--json"))["entries"] == []
 
 
@@ -179,5 +180,5 @@ def test_H_STARV_02_a_day_without_food_brings_its_save(furnace: Run, tmp_path: P
     out = ok(furnace, "clock", "advance", "1", "day", "--faces", "9")
     assert "goes without food today" in out and "fails the hunger save" in out and "= 10 vs DC 12" in out
     state = reopened(tmp_path / "campaigns.db", "fed")
-    agna = next(m.character for m in state.roster.values())
+    agna = character(state, "Agna")
     assert agna.scores["CON"] == 12
