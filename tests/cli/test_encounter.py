@@ -144,7 +144,7 @@ def test_fight_file_without_a_campaign_is_unchanged(capsys: pytest.CaptureFixtur
      "field party.0.hp: a party entry has no field 'hp'; its fields are file, zone, side"),
     ("party: [{file: a.json}]\nmonsters: [{name: Orc, speed: 30}]\n",
      "field monsters.0.speed: a monster entry has no field 'speed'; its fields are name, count, hp, hd, damage, "
-     "weapon, ac, attack_bonus, save_bonus, ranged, armor, morale, zone, side"),
+     "weapon, ac, attack_bonus, save_bonus, ranged, armor, morale, zone, side, named"),
 ])
 def test_a_wrong_field_in_a_fight_file_is_refused_with_the_fields_allowed(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, expected: str) -> None:

@@ -3,7 +3,8 @@
 The click tree of `furnace.cli.app.cli` is walked (the lazy groups load their modules) and each example runs
 in-process in a prepared world: a tmp folder holding a copy of examples/ (the working folder), a tmp SQLite
 database through FURNACE_DATABASE_URL, the campaign `keep` made and chosen (with the hazards chapter's light,
-disease, travel, poison, sleep and mapping options on, and the surprise roll), every example character joined
+disease, travel, poison, sleep, mapping and starvation options on, the surprise roll and Liquid Courage), every
+example character joined
 and a funnel of two players (Ann and Bo) run,
 so that examples naming Brakka, Agna, keep, ann1, goblin-2 … have something to work on. An example that needs
 a state first (a fight in progress, a file to read) runs after the steps of PRECONDITIONS. A shell example
@@ -70,7 +71,8 @@ def _worn_brakka(folder: Path) -> None:
 WORLD: tuple[str, ...] = (
     "furnace campaign new keep --option hazards_light=true --option hazards_disease=true "
     "--option hazards_travel=true --option hazards_poison_drugs=true --option hazards_sleep=true "
-    "--option hazards_mapping=true --option surprise_roll=true",
+    "--option hazards_mapping=true --option surprise_roll=true --option hazards_starvation=true "
+    "--option liquid_courage=true",
     "furnace campaign use keep",
     # `campaign join examples/characters/*.json`, the shell's glob spelled out (sorted, as a shell would)
     "furnace campaign join " + " ".join(f"examples/characters/{p.name}"

@@ -26,7 +26,7 @@ def test_F_INIT_01_fight_i_replays_with_furnace_fight(capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "fight", FUNNEL, "--seed", str(s), "--option", "enemy_morale=true", "--json")
     assert code == 0
     source = FightFileSource(FUNNEL, options=(("enemy_morale", True),))
-    _start, _after, events = source.prepare()(s)
+    events = source.prepare()(s).events
     assert json.loads(out)["events"] == json.loads(json.dumps([e.to_dict() for e in events], default=str))
     code, out, _ = run(capsys, "simulate", FUNNEL, "--fights", "3", "--seed", "5", "--json",
                        "--option", "enemy_morale=true")

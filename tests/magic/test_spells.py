@@ -86,7 +86,7 @@ EXPECTED: dict[tuple[str, int], list[str]] = {
     ("Ember Swarm", 5): ["damage 4d4 fire every round for 2d4 round", "atk HARD target for 2d4 round",
                          "atk HARD all_close_to_target for 2d4 round"],
     ("Ember Swarm", 6): ["referee", "damage 8d4 fire every round", "atk HARD target"],
-    ("Flame Shield", 3): ["referee", "damage 2d8 fire attacker for 1d4 round"],
+    ("Flame Shield", 3): ["damage 2d8 fire attacker for 1d4 round"],
 }
 
 

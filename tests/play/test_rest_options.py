@@ -2,7 +2,8 @@
 
 RULES.md AMB-14 / F-REST-02 (option long_rest_heals), D-8 / AMB-34 / F-TAB-38 8–11 (option torso_injury_rest_days:
 the torso wound heals after N days of rest or at once by magic), D-7 / AMB-41 (any rest ends the lockouts until
-rest and resets the Spell Depletion count), AMB-59 (a long rest renews a magic item's daily uses).
+rest and resets the Spell Depletion count), AMB-59 (a magic item's daily uses come back with the day, or a long
+rest by option).
 """
 
 from __future__ import annotations
@@ -139,15 +140,19 @@ def test_AMB_41_D_7_any_rest_resets_spells_cast_and_ends_the_lockouts(rest: Any)
     assert again.cast.check.sl == 2 and again.character.spells_cast == 1
 
 
-# -- AMB-59: a long rest renews a magic item's daily uses -----------------------------------------------------------
-def test_AMB_59_a_long_rest_renews_the_shield_of_shieldings_daily_use() -> None:
-    """F-TAB-27, AMB-59: the Shield of Shielding's +1d4 AC is once a day: used (d4 = 3), a second use is refused;
-    after a long rest it can be used again (d4 = 2)."""
+# -- AMB-59, option magic_item_uses_renew: when a magic item's daily uses come back ---------------------------------
+def test_AMB_59_magic_item_uses_renew_long_rest() -> None:
+    """F-TAB-27, AMB-59: the Shield of Shielding's +1d4 AC is once a day: used (d4 = 3), a second use is refused.
+    By default (new_day) a long rest gives nothing back: the day governs it (AMB-14); under magic_item_uses_renew
+    long_rest it can be used again after a long rest (d4 = 2)."""
     used, events = use_item(fighter(BRYN, hp=24), "Shield of Shielding", ScriptedDice([3]), RULES)
     assert uses_left(used, "Shield of Shielding") == 0 and "1d4 = 3" in tell_referee(events[-1])
     with pytest.raises(IllegalActionError, match="no use of Shield of Shielding left today"):
         use_item(used, "Shield of Shielding", ScriptedDice([2]), RULES)
-    rested, _ = long_rest(used, ScriptedDice([]), RULES)
+    same_day, _ = long_rest(used, ScriptedDice([]), RULES)
+    assert uses_left(same_day, "Shield of Shielding") == 0
+    by_rest = RULES.with_options({"magic_item_uses_renew": "long_rest"})
+    rested, _ = long_rest(used, ScriptedDice([]), by_rest)
     assert USES_KEY not in rested.extensions and uses_left(rested, "Shield of Shielding") is None
-    again, _ = use_item(rested, "Shield of Shielding", ScriptedDice([2]), RULES)
+    again, _ = use_item(rested, "Shield of Shielding", ScriptedDice([2]), by_rest)
     assert uses_left(again, "Shield of Shielding") == 0

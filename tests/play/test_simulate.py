@@ -44,8 +44,8 @@ def test_F_CMBT_01_each_fight_is_the_one_fight_builds_from_its_seed() -> None:
         start = build(load_fight(FUNNEL), Path(FUNNEL).parent, rng, rules)
         after, events = run_fight(start, rng, rules, 20)
         mine = fighter(s)
-        assert mine[0] == start and mine[1] == after
-        assert [e.to_dict() for e in mine[2]] == [e.to_dict() for e in events]
+        assert mine.start == start and mine.end == after
+        assert [e.to_dict() for e in mine.events] == [e.to_dict() for e in events]
 
 
 def test_F_CMBT_05_results_are_the_same_for_any_number_of_workers() -> None:
@@ -73,7 +73,7 @@ def test_F_LUCK_03_luck_dice_spent_are_the_log_s_spends() -> None:
     s = fight_seed(1, 0)
     fought = fighter(s)
     got = outcome(0, s, fought)
-    assert got.luck_spent == sum(1 for e in fought[2] if e.kind == "luck")
+    assert got.luck_spent == sum(1 for e in fought.events if e.kind == "luck")
     assert got.tpk == (len(got.dead) == 8)
 
 
@@ -115,7 +115,7 @@ def test_D_2_vary_reads_fields_monsters_and_options() -> None:
     cell = varied(src, cells[-1])
     assert isinstance(cell, FightFileSource)
     assert (cell.room_dc, cell.counts, cell.options) == (12, (("goblin", 4),), (("enemy_morale", False),))
-    start = cell.prepare()(fight_seed(1, 0))[0]
+    start = cell.prepare()(fight_seed(1, 0)).start
     assert sum(c.kind == "monster" for c in start.combatants) == 4 and start.room_dc == 12
     assert all(c.ac == 12 for c in start.combatants if c.kind == "monster")
 

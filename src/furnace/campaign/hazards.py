@@ -1,13 +1,12 @@
-"""The Hazards chapter's commands on a campaign (RULES.md PART H): poison and drugs, drink, sleep, mapping,
+"""The Hazards chapter's commands on a campaign (RULES.md PART H): poison and drugs, sleep, mapping,
 languages, the scene the referee describes, and the surprise roll that a party's light spoils.
 
 Each finds the member (by name or id), runs the chapter's rule under the campaign's rules and returns the facts
-to log; what lasts goes on the campaign's clock (drink wears off after drunk_duration_hours; the hours a
-character sleeps are counted as each 24-hour period closes, H-SLEEP-01). A switched-off module is refused by
+to log; what lasts goes on the campaign's clock (the hours a character sleeps are counted as each 24-hour period
+closes, H-SLEEP-01). A drink is `campaign.saving.drinking`, which both chapters count. A switched-off module is refused by
 the chapter's own rule (`OptionOffError`).
 
     poisoning   H-POIS-01, H-DRUG-01   a save vs. poison, or the toxin's one effect (a drug taken: no save)
-    drinking    H-DRUG-02              DRUNK: −2 DEX and −2 to saves, then sober on the clock
     sleeping    H-SLEEP-01             how many hours a day she sleeps from now (−1 a day under 4)
     mapping     H-MAP-01               paper, ink and two free hands
     speaking    H-LANG-01..03          her starting tongues and literacy, then a language met in play
@@ -50,13 +49,6 @@ def poisoning(who: str, toxin: Toxin, rng: DiceSource, *, taken: bool = False) -
     from furnace.hazards.poison import poison
 
     return on_member(who, lambda c, rules: poison(c, toxin, rng, rules, intentional=taken))
-
-
-def drinking(who: str) -> Command:
-    """H-DRUG-02: she is DRUNK, and sobers up on the clock drunk_duration_hours later."""
-    from furnace.hazards.poison import drink
-
-    return for_member(who, lambda name: lambda view, rules: drink(view, name, rules))
 
 
 def sleeping(who: str, hours: float) -> Command:

@@ -1,7 +1,8 @@
 """A planned fight of the campaign, for `furnace simulate --party … --monsters …` and the console's "how deadly
 is this?" button: the campaign's living characters against the bestiary's monsters, laid out as a fight of the
-campaign is (`encounters.line_up`) and fought by the engine's tactic (`play.encounter.run_fight`), never
-written back. It is a `furnace.play.simulate.Source`; a sweep varies its fields (`play.simulate.vary`)."""
+campaign is (`encounters.line_up`) and fought by the engine's tactic (`play.simulate.fight_out`: the fight,
+then the countdown of its dying), never written back. It is a `furnace.play.simulate.Source`; a sweep varies its
+fields (`play.simulate.vary`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from furnace import dice
 from furnace.campaign import encounters
 from furnace.campaign.commands import rules_of
 from furnace.campaign.state import CampaignState
-from furnace.play.encounter import run_fight
-from furnace.play.simulate import Fighter, Fought
+from furnace.play.outcomes import Fought
+from furnace.play.simulate import Fighter, fight_out
 from furnace.rules.bestiary import parse_monsters
 from furnace.rules.ruleset import Ruleset
 
@@ -54,7 +55,6 @@ class CampaignSource:
             rng = dice.seeded(seed)
             lineup = encounters.line_up(self.state, members, rng, rules, monsters=monsters, room_dc=self.room_dc)
             start = lineup.encounter.model_copy(update=order) if order else lineup.encounter
-            after, events = run_fight(start, rng, rules, self.rounds)
-            return start, after, events
+            return fight_out(start, rng, rules, self.rounds)
 
         return fight

@@ -10,7 +10,9 @@ not say how long a Furnace rest is (REF-08); the reading here, which the referee
 The clock runs first, with the resters flagged `resting` (a disease's save is then made without the −2 for not
 resting, H-DIS-05): what falls due during the rest fires in order. Then each rester still alive heals by the
 model at the rest's end. Under the hazards model the place is the campaign's flags (`hostile`, `bed`,
-`troubled`: H-HEAL-01/05/07, `hazards.healing.rest_in_campaign`).
+`troubled`: H-HEAL-01/05/07, `hazards.healing.rest_in_campaign`); under every model a rest in a place flagged
+hostile (`place`: `furnace place hostile`) recovers nothing when the option hazards_no_rest_in_dungeon is on
+(H-HEAL-07, CF-32).
 """
 
 from __future__ import annotations
@@ -37,6 +39,23 @@ MAX_TIMES = 365
 # the healing `model`; or one of them `died` before it was over
 REST = declare("rest", targets=2, rest="public", seconds="public", model="public", died="public",
                example={"rest": "long", "seconds": 8 * HOUR, "model": "furnace", "died": False})
+# the referee says where the party is: a `hostile` place (a dungeon) or not, and whether a rest there recovers
+# nothing under the rules in force (`no_recovery`: option hazards_no_rest_in_dungeon, H-HEAL-07)
+PLACE = declare("place", hostile="public", no_recovery="public", example={"hostile": True, "no_recovery": True})
+
+
+def place(hostile: bool) -> Command:
+    """The party is in a hostile place (a dungeon, REF-34: the referee's word) or a safe one: the campaign's
+    `hostile` flag, which every rest reads (H-HEAL-07)."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        rules = rules_of(state)
+        flags = {k: v for k, v in state.flags.items() if k != "hostile"} | ({"hostile": True} if hostile else {})
+        return state.model_copy(update={"flags": flags}), [
+            Event(PLACE, "", (), (), {"hostile": hostile, "no_recovery": hostile and
+                                      bool(rules["hazards_no_rest_in_dungeon"])}, ("H-HEAL-07",))]
+
+    return run
 
 
 def rest_kinds(rules: Ruleset) -> list[str]:
@@ -102,7 +121,14 @@ def _rest_once(state: CampaignState, kind: str, ids: list[str], seconds: int, rn
 
 
 def _heal(state: CampaignState, name: str, kind: str, rng: DiceSource, rules: Ruleset) -> tuple[Any, list[Event]]:
-    """One character's rest by the model in force; the hazards model reads the place from the campaign's flags."""
+    """One character's rest by the model in force; the hazards model reads the place from the campaign's flags,
+    and under every model a rest in a hostile place heals nothing when hazards_no_rest_in_dungeon is on (H-HEAL-07,
+    CF-32: the Hazards rule layered on the Furnace and Middle Sea rests)."""
+    from furnace.hazards.healing import in_hostile_place, no_recovery
+
+    member = next(m for m in state.roster.values() if m.character.name == name and m.status != "dead")
+    if rules["hazards_no_rest_in_dungeon"] and in_hostile_place(state.flags, name):
+        return no_recovery(member.character, kind, rng, rules)
     if rules["healing_model"] == "hazards":
         from furnace.hazards.healing import rest_in_campaign
 
@@ -111,7 +137,6 @@ def _heal(state: CampaignState, name: str, kind: str, rng: DiceSource, rules: Ru
         return after.characters[name], events
     from furnace.play.rest import rest as model_rest
 
-    member = next(m for m in state.roster.values() if m.character.name == name and m.status != "dead")
     return model_rest(member.character, kind, rng, rules)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from furnace import dice
 from furnace.campaign.commands import put, rules_of
+from furnace.campaign.days import ensure_day_ends
 from furnace.campaign.gear import rations_of, with_gear
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
@@ -68,7 +69,8 @@ def clock_view(state: CampaignState) -> tuple[ClockView, dict[str, str]]:
 def run_clock(state: CampaignState, fn: ClockFn, rules: Ruleset) -> tuple[CampaignState, list[Event]]:
     """Run a rule of the clock on the campaign and write back what it changed."""
     view, ids = clock_view(state)
-    after, events = fn(view, rules)
+    after, events = fn(ensure_day_ends(view, rules), rules)
+    after = ensure_day_ends(after, rules)      # a daily count begun has its end on the clock (F-CLR-07, AMB-14)
     state = state.model_copy(update={"clock": after.clock, "flags": after.flags})
     for name, character in after.characters.items():
         member = state.roster.get(ids.get(name, ""))
@@ -217,10 +219,11 @@ def feeding(rations: int, drank: bool | None = None) -> Callable[[str], ClockFn]
     """She carries `rations` days of food (and drinks or not); each day's end eats one, then counts her needs."""
     if isinstance(rations, bool) or not isinstance(rations, int) or not 0 <= rations <= MAX_RATIONS:
         raise CampaignError(f"rations are a whole number of days from 0 to {MAX_RATIONS:,}, not {rations!r}")
-    from furnace.hazards.needs import record_needs, schedule_daily_needs
+    from furnace.hazards.needs import food_counted, record_needs, schedule_daily_needs
 
     def make(name: str) -> ClockFn:
         def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
+            food_counted(rules)      # no hunger logged where no rule counts it (H-STARV-02)
             character = view.characters[name]
             before = rations_of(character)
             character = with_gear(character, rations=rations)
@@ -253,7 +256,7 @@ def _eat(fire: Fire) -> None:
     from furnace.hazards.needs import record_needs
 
     character = fire.character()
-    if not character.alive:
+    if not character.alive or not fire.rules["hazards_starvation"]:    # hunger no longer counted: no ration eaten
         fire.stop_repeating()
         return
     left = rations_of(character)

@@ -40,19 +40,6 @@ def poison(who: str, toxin: str, taken: bool, seed: int | None, faces: str | Non
 
 @cli.command()
 @click.argument("who")
-@json_option
-def drink(who: str, as_json: bool) -> None:
-    """A character gets drunk: −2 DEX and −2 to saves until she sobers up on the clock (H-DRUG-02).
-
-    Example: furnace drink Brakka
-    """
-    from furnace.campaign.hazards import drinking
-
-    apply("drink", drinking(who), as_json)
-
-
-@cli.command()
-@click.argument("who")
 @click.argument("hours", type=Finite(0, 24))
 @json_option
 def sleep(who: str, hours: float, as_json: bool) -> None:

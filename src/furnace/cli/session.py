@@ -1,4 +1,5 @@
-"""Running a session on the campaign chosen: rest, XP, spells, gear, loot, repairs, rations, recap.
+"""Running a session on the campaign chosen: rest, XP, spells, gear, loot, repairs, rations, the place, SAVEs,
+Liquid Courage, orisons, recap.
 
 Each command is a few lines over `furnace.campaign` (session, rest, gear, timekeeping, recap) and logs what it did;
 every command that rolls takes `--seed` or `--faces` (the faces rolled at the table, checked die by die). This
@@ -241,6 +242,82 @@ def rations(who: str, days: int, water: bool | None, as_json: bool) -> None:
     from furnace.campaign.timekeeping import feeding, for_member
 
     apply("rations", for_member(who, feeding(days, water)), as_json)
+
+
+# -- the place, SAVEs, Liquid Courage, orisons ------------------------------------------------------------------------
+@cli.command()
+@click.argument("kind", type=click.Choice(["hostile", "safe"], case_sensitive=False))
+@json_option
+def place(kind: str, as_json: bool) -> None:
+    """Where the party is: a hostile place (a dungeon: a rest there recovers nothing when the option
+    hazards_no_rest_in_dungeon is on, H-HEAL-07, under every healing model) or a safe one.
+
+    Example: furnace place hostile
+    """
+    from furnace.campaign.rest import place as run
+
+    apply("place", run(kind.lower() == "hostile"), as_json)
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("what", metavar="ABILITY|poison|paralysis|death|fear|morale")
+@click.option("--dc", type=click.IntRange(1, 60), default=12, show_default=True,
+              help="The DC: the ROOM DC, or the hazard's (hazard_save_dc).")
+@seed_option
+@faces_option
+@json_option
+def save(who: str, what: str, dc: int, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """A SAVE the referee calls out of a fight: by ability (CON), against poison, paralysis, death or fear (the
+    ability the campaign's rules read it as, D-5), or a PC's morale (a WIS SAVE, F-OPT-05, option pc_morale);
+    what her state adds is added (Liquid Courage: +1 to morale and to SAVEs vs fear, M-DRINK-01).
+
+    Example: furnace save Brakka fear --dc 14 --seed 3
+    """
+    from furnace.campaign.saving import save as run
+
+    rng = rng_from(seed, faces)
+    apply(f"save {what}", run(who, what, rng, dc=dc), as_json, rng)
+
+
+@cli.command()
+@click.argument("who")
+@seed_option
+@faces_option
+@json_option
+def drink(who: str, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """A character drinks, as each chapter on in the campaign counts it: Liquid Courage (M-DRINK-01, option
+    liquid_courage: 1d4 HP, +1 to morale and to SAVEs vs fear, −1 to hit, for 4 hours on the clock; not again while
+    it lasts) and DRUNK (H-DRUG-02, option hazards_poison_drugs: −2 DEX and −2 to saves until she sobers up).
+
+    Example: furnace drink Brakka --seed 2
+    """
+    from furnace.campaign.saving import drinking
+    from furnace.campaign.timekeeping import for_member
+
+    rng = rng_from(seed, faces)
+    apply("drink", for_member(who, drinking(rng)), as_json, rng)
+
+
+@cli.command()
+@click.argument("who")
+@click.argument("orison_name", metavar="ORISON")
+@click.option("--priest", is_flag=True, help="The referee says this character without a class is a priest.")
+@click.option("--polytheist", is_flag=True, help="A priest without a class of a polytheist faith (druidic orisons).")
+@click.option("--slots-traded", type=click.IntRange(0, 9), default=0, show_default=True,
+              help="1st-level spell slots she traded today for two orisons each (M-ORIS-03, middle_sea_magic).")
+@json_option
+def orison(who: str, orison_name: str, priest: bool, polytheist: bool, slots_traded: int, as_json: bool) -> None:
+    """An orison (the Middle Sea's, M-ORIS-01..04): counted against her number for the day — one for a priest
+    without a class, a classed priest's free one — and refused past it until a new day starts on the clock.
+
+    Example: furnace orison "Sister Ilse" Bless
+    """
+    from furnace.campaign.days import orison as run
+    from furnace.campaign.timekeeping import for_member
+
+    made = run(orison_name, polytheist=polytheist, slots_traded=slots_traded, priest=priest)
+    apply("orison", for_member(who, made), as_json)
 
 
 # -- sessions -------------------------------------------------------------------------------------------------------

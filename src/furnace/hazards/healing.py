@@ -5,8 +5,9 @@
   the fragment read per AMB-77 and the option hazards_below_half_recovery); +1 in a comfortable bed (H-HEAL-05);
 - a week of rest: every temporarily lowered score gets 1 point back, hunger and thirst losses 2 (H-HEAL-06,
   H-STARV-05);
-- nothing in a hostile place when hazards_no_rest_in_dungeon is on (H-HEAL-07); never above the maximum
-  (H-HEAL-08). "At least half" is ceil(max / 2) (option half_hp_rounding).
+- nothing in a hostile place when hazards_no_rest_in_dungeon is on (H-HEAL-07; `no_recovery`, which a campaign's
+  rest applies under every healing model, CF-32); never above the maximum (H-HEAL-08). "At least half" is
+  ceil(max / 2) (option half_hp_rounding).
 - a character at 0 HP or less wakes after 1d6 hours (H-HEAL-04): `knock_out` puts "wake_up" on the clock.
 
 `rest(character, "night" | "full_day" | "week", rng, rules)` of furnace.play.rest reaches this model when the
@@ -66,13 +67,10 @@ def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Rulese
     mine = state(character)
     bed = bool(mine.get("bed", False)) if bed is None else bed
     hostile = bool(mine.get("hostile", False)) if hostile is None else hostile
-    blocked = hostile and bool(rules["hazards_no_rest_in_dungeon"])
+    if hostile and bool(rules["hazards_no_rest_in_dungeon"]):
+        return no_recovery(character, kind, rng, rules)
     events: list[Event] = []
-    character = rest_ends(character, rng, rules, events, long=True, days=0 if blocked else REST_DAYS[kind])
-    if blocked:
-        return character, [*events, fact(REST_HEAL, character, (), ("H-HEAL-07",), rest=kind, hp_before=character.hp,
-                                         hp_after=character.hp, hp_max=character.hp_max, gained=0, gains=[],
-                                         hostile=True)]
+    character = rest_ends(character, rng, rules, events, long=True, days=REST_DAYS[kind])
     if kind == "week":
         fed = bool(needs(character)["ate"] and needs(character)["drank"])
         character, back = recover(character, 1, rules, fed)
@@ -80,6 +78,20 @@ def natural_rest(character: Character, kind: str, rng: DiceSource, rules: Rulese
     gains = _night(character, rules, peaceful) if kind == "night" else _full_day(character, rng, rules, bed)
     character, healed = _heal(character, kind, gains, rules)
     return character, events + healed
+
+
+LONG_RESTS = frozenset({"long", "night", "full_day", "week", "day"})   # the rests that end what a long rest ends
+
+
+def no_recovery(character: Character, kind: str, rng: DiceSource, rules: Ruleset) -> tuple[Character, list[Event]]:
+    """H-HEAL-07 under any healing model (CF-32, option hazards_no_rest_in_dungeon): a rest in a hostile place
+    heals nothing — no HP, no Hit Die rolled or given back, no day toward a wound — and still ends what a rest
+    of its kind ends (`rest_ends`)."""
+    events: list[Event] = []
+    character = rest_ends(character, rng, rules, events, long=kind in LONG_RESTS, days=0)
+    return character, [*events, fact(REST_HEAL, character, (), ("H-HEAL-07",), rest=kind, hp_before=character.hp,
+                                     hp_after=character.hp, hp_max=character.hp_max, gained=0, gains=[],
+                                     hostile=True)]
 
 
 Gain = tuple[int, str, RollResult | None]       # the HP gained, why (a code), the roll
@@ -126,6 +138,12 @@ def _heal(character: Character, kind: str, gains: list[Gain], rules: Ruleset) ->
     return after, [fact(REST_HEAL, character, rolls, cite, rest=kind, hp_before=before, hp_after=hp,
                         hp_max=character.hp_max, gained=hp - before, half=half_hp(character, rules),
                         gains=[{"amount": g[0], "why": g[1]} for g in gains], capped=capped, hostile=False)]
+
+
+def in_hostile_place(flags: dict[str, object], name: str) -> bool:
+    """H-HEAL-07, REF-34: the campaign's `hostile` flag covers her (all, or a list of names)."""
+    value = flags.get("hostile", False)
+    return value is True or (isinstance(value, list | tuple | set | dict) and name in value)
 
 
 def _flag(campaign: Campaign, flag: str, name: str) -> bool:

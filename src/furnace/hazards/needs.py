@@ -26,6 +26,7 @@ from furnace.hazards.common import (
     declare_save,
     hazard_save,
     member,
+    require,
     ruleset,
     save_event,
     stamp,
@@ -56,6 +57,12 @@ def record_needs(character: Character, *, ate: bool | None = None, drank: bool |
     """H-STARV-01: record how the character eats, drinks and sleeps from now on."""
     given = {"ate": ate, "drank": drank, "slept_hours": slept_hours}
     return with_state(character, needs={**needs(character), **{k: v for k, v in given.items() if v is not None}})
+
+
+def food_counted(rules: Ruleset) -> None:
+    """H-STARV-01/02: rations are counted only where the rules count hunger, so that a day without food always
+    brings its save; under rules that do not (option hazards_starvation off) giving rations is refused, saying why."""
+    require(rules, "hazards_starvation", "H-STARV-02", "Counting rations and hunger")
 
 
 def schedule_daily_needs(campaign: Campaign, name: str, rules: Ruleset | None = None,

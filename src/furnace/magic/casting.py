@@ -23,7 +23,7 @@ from furnace.errors import IllegalActionError
 from furnace.events import Audience, Event, Part, declare
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import armor_refusal
-from furnace.magic.items import renew_uses
+from furnace.magic.items import day_renews, renew_uses
 from furnace.magic.mishaps import Loosed, lockouts, loose, spell_effects, until_rest_line
 from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import WONDER_SL, Cast, Spell, cast, get_spell
@@ -443,10 +443,11 @@ def lay_on_hands(cleric: Character, recipient: Character, rng: DiceSource, room_
     return cleric, recipient, events
 
 
-def new_day(character: Character) -> Character:
-    """A new in-game day resets the daily healing count (AMB-14: not every long rest) and renews the magic items'
-    daily uses (AMB-59)."""
-    return renew_uses(character.model_copy(update={"healed_today": 0}), [])
+def new_day(character: Character, rules: Ruleset | None = None, events: list[Event] | None = None) -> Character:
+    """A new in-game day resets the daily healing count (F-CLR-07, AMB-14: not every long rest) and renews the
+    magic items' daily uses (AMB-59) when the day governs them (option magic_item_uses_renew)."""
+    fresh = character.model_copy(update={"healed_today": 0})
+    return renew_uses(fresh, [] if events is None else events) if day_renews(rules or load_ruleset()) else fresh
 
 
 def lay_on_hands_cure(cleric: Character, recipient: Character, condition: str, rng: DiceSource, room_dc: int,

@@ -39,6 +39,7 @@ from furnace.magic.item_powers import UseItem, carry_items, settle_items
 from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
 from furnace.magic.spellcheck import spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
+from furnace.magic.wards import ward
 from furnace.play.apply import apply_all
 from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
@@ -143,7 +144,8 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     done = cast(spell, check)
     if done.row is not None:
         step.fact(SPELL, caster, (), (), ("F-SPELL-08",) if done.crit_dice else (), **spell_values(done))
-        _apply_spell(step, caster, target, list(done.effects), spell.name)
+        effects = ward(step, caster, spell, list(done.effects), done.row.data)   # a shield's AC and flames (F-TAB-17)
+        _apply_spell(step, caster, target, effects, spell.name)
     if check.success or step.rules["spell_depletion_counts"] == "attempts":
         _depletion(step, caster)
 

@@ -9,8 +9,9 @@ tier (one of the tier table's), cursed (true or false); the builder's name, type
 Daily uses (AMB-59, F-MAGIC-02): an entry's `data.uses_per_day` (a whole number: "once a day") or
 `data.charges` (dice: "a charge of 1d4 a day") limits the item's power. The option `magic_item_charges`
 reads a charge: `daily_roll` rolls it at the first use of the day, `fixed_max` takes the die's maximum. The
-uses left are kept per item on the character (`Character.extensions["magic_items"]`) and renewed by a long
-rest (LONG_REST_HOOKS) or a new day (`furnace.magic.casting.new_day`).
+uses left are kept per item on the character (`Character.extensions["magic_items"]`) and renewed when a new in-game
+day starts (`furnace.magic.casting.new_day`, from the campaign clock's day end), or at each long rest
+(LONG_REST_HOOKS) under the option `magic_item_uses_renew: long_rest`.
 """
 
 from __future__ import annotations
@@ -298,7 +299,13 @@ def renew_uses(character: Character, events: list[Event]) -> Character:
 
 
 def _long_rest(character: Character, rng: DiceSource, rules: Ruleset, events: list[Event]) -> Character:
-    return renew_uses(character, events)
+    """AMB-59 under magic_item_uses_renew: long_rest; by default the day governs them (`day_renews`)."""
+    return renew_uses(character, events) if rules["magic_item_uses_renew"] == "long_rest" else character
+
+
+def day_renews(rules: Ruleset) -> bool:
+    """Whether a new in-game day gives the items' uses back (option magic_item_uses_renew, AMB-14)."""
+    return bool(rules["magic_item_uses_renew"] == "new_day")
 
 
 LONG_REST_HOOKS.add("magic-items", _long_rest)

@@ -72,6 +72,9 @@ PROMPT = declare("referee", note="referee", area="referee", of="referee", prompt
                  example={"note": "the target is pushed NEAR"})
 
 
+FEAR_SAVES = "MOD:fear_saves:BONUS"   # a flat bonus to her SAVEs vs fear while held
+
+
 def resolve_targets(step: Step, who: str, actor: str, target: str) -> list[str]:
     a, t = step.c(actor), step.c(target)
     if who in ("target",):
@@ -118,11 +121,12 @@ def periodic(e: Damage | Save, step: Step, actor: str, target: str) -> bool:
 
 
 def apply_periodic(step: Step, cid: str) -> None:
-    """At the start of a turn: the held periodic effects, only while the holder is up (D-11)."""
+    """At the start of a turn: the held periodic effects (`EVERY:…`; another marker's `effect` is what it adds to a
+    blow or deals an attacker), only while the holder is up (D-11)."""
     from furnace.rules.effects import parse_effect
 
     for h in step.c(cid).held:
-        if h.effect is not None and step.c(cid).active:
+        if h.effect is not None and h.name.startswith("EVERY:") and step.c(cid).active:
             apply_all(step, [parse_effect({**h.effect, "target": "self"})], actor=cid, target=cid)
 
 
@@ -201,9 +205,11 @@ def _modifier(e: Effect, step: Step, actor: str, target: str) -> None:
 
 
 def save_of(step: Step, c: Combatant, e: Save) -> tuple[int, str]:
-    """The SAVE bonus: an ability, or a category mapped to an ability (AMB-05, D-5)."""
+    """The SAVE bonus: an ability, or a category mapped to an ability (AMB-05, D-5); a SAVE vs fear adds what
+    she holds for it (`MOD:fear_saves:BONUS`: Liquid Courage's +1, M-DRINK-01)."""
     ability = e.ability or step.rules.save_vs(e.category)
-    return c.save_bonus(ability), ability or (e.category or "save")
+    fear = sum(h.value for h in c.held if h.name == FEAR_SAVES) if e.category == "fear" and c.held else 0
+    return c.save_bonus(ability) + fear, ability or (e.category or "save")
 
 
 def save_difficulty(step: Step, c: Combatant, ability: str, dc: int) -> int:

@@ -24,6 +24,7 @@ from furnace.play.combatant import Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import take_damage
 from furnace.play.state import Encounter, Step, zone_index
+from furnace.rules.effects import parse_effect
 
 # the facts of an attack, and who may know each value (furnace.events.declare)
 MISS = declare("miss", targets=1, total="actor", dc="target", weapon="actor", ac="target", ac_shift="target",
@@ -55,6 +56,7 @@ CRIT = declare("crit", targets=1, table="public", name="public", row="public", t
 HITS_ITSELF = declare("hits_itself")
 
 BLOODMAGIC = "BLOODMAGIC"          # held for this turn's blow: the Bloodshaman's HP become DAM (F-ARCH-03)
+STRIKES_BACK = cond.modifier_name("attackers", "DAMAGE")   # dice each attacker of the holder takes (F-TAB-17)
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry that makes the struck piece's item save (M-ARM-01…03)
 
 
@@ -69,11 +71,16 @@ def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[in
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("attacker|SNEAK_ATTACK|")
-    shift = sum(h.value for h in t.held if h.name == "MOD:ac:BONUS" and h.value)   # off balance (M-WPN-06)
+    shift = ac_shift(t)
     dc = make_dc(t.ac + shift, easy, hard, step.rules)
     if not dc.easy and not dc.hard and not shift:
         return dc.value, NO_SHIFT
     return dc.value, {"ac": t.ac, "ac_shift": shift, "easy": list(dc.easy), "hard": list(dc.hard)}
+
+
+def ac_shift(t: Combatant) -> int:
+    """What held markers add to her AC for now: off balance (M-WPN-06), a ward's or an item's bonus (F-TAB-17)."""
+    return sum(h.value for h in t.held if h.name == "MOD:ac:BONUS" and h.value)
 
 
 def _signed(expression: str, bonus: int) -> str:
@@ -82,13 +89,28 @@ def _signed(expression: str, bonus: int) -> str:
 
 def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: bool = False,
            can_crit: bool = True, cleaves: bool = True) -> None:
-    """An ATK: d20 + bonus vs AC ± EASY/HARD; natural 20 crit, natural 1 fumble; damage; Cleave.
+    """An ATK: d20 + bonus vs AC ± EASY/HARD; natural 20 crit, natural 1 fumble; damage; Cleave. Whoever attacks a
+    creature warded to strike back (Flame Shield, F-TAB-17) takes the ward's damage, hit or miss.
 
     `plain`: no crit, no fumble (a row's "attack a random ally"); `can_crit` False: a natural 20 hits but does
     not crit (crit_extra_attack_chains); `cleaves` False: a kill carries nothing on (Cleave's own new ATK)."""
     a, t = step.c(actor), step.c(target)
     if not a.active or not t.in_fight:
         return
+    _attack(step, actor, target, sneak, plain, can_crit, cleaves)
+    if t.held:
+        _struck_back(step, actor, target)
+
+
+def _struck_back(step: Step, actor: str, target: str) -> None:
+    for h in step.c(target).held:
+        if h.name == STRIKES_BACK and h.effect and actor != target:
+            blow = {"kind": "damage", "dice": h.effect["dice"], "type": h.effect.get("type") or None}
+            apply_all(step, [parse_effect(blow)], actor=target, target=actor)
+
+
+def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
+    a, t = step.c(actor), step.c(target)
     if step.rules["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
         _defend(step, actor, target, cleaves)
         return
@@ -171,7 +193,7 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     a, t = step.c(actor), step.c(target)
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     dc = make_dc(step.enc.room_dc, hard, easy, step.rules)
-    roll = step.roll(_signed("d20", t.ac - 10), "defence")
+    roll = step.roll(_signed("d20", t.ac + ac_shift(t) - 10), "defence")
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     held = natural == 20 or (natural != 1 and roll.total >= dc.value)

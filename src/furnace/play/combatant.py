@@ -297,4 +297,4 @@ def _monster(spec: dict[str, Any], side: str, room_dc: int, id: str, hp: int, ru
         saves={a: save for a in ABILITIES}, morale=spec.get("morale"), zone=spec.get("zone", "NEAR"),
         helmet=bool(spec.get("helmet", False)), shield=bool(spec.get("shield", False)),
         armor_key=spec.get("armor_key"), weapon_class=spec.get("weapon_class"),
-        features=tuple(spec.get("features", ())))
+        features=(*spec.get("features", ()), *(("named",) if spec.get("named") else ())))   # REF-42

@@ -12,7 +12,7 @@ from typing import Any
 
 from furnace.events import declare
 from furnace.play.combatant import Combatant
-from furnace.play.registry import DEATH_MODELS
+from furnace.play.registry import DEATH_MODELS, NPC_MODELS
 from furnace.play.state import Step
 
 DAMAGE = declare("damage", targets=1, amount="public", hp_before="actor", hp_after="actor", hp_max="actor",
@@ -78,6 +78,9 @@ def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by:
               hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
     overflow = max(0, amount - max(0, before))
     if c.kind == "monster":
+        npc_model = NPC_MODELS.find(str(step.rules["death_model"])) if c.hp <= 0 else None
+        if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
+            return overflow
         if c.hp <= 0:
             out = step.rules["monster_zero_hp"] == "out_of_fight"
             step.update(c.id, status="out" if out else "dead")

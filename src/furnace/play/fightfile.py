@@ -85,6 +85,7 @@ class MonsterEntry(BaseModel):
     morale: int | None = None
     zone: KnownZone = "NEAR"
     side: str = "monsters"
+    named: bool = False          # an NPC the referee names (REF-42, M-MOOK-01): rolls the grievous table
 
     @field_validator("hp", "damage", mode="before")
     @classmethod

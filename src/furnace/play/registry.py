@@ -136,16 +136,19 @@ class Registry(Generic[T]):
 
 @dataclass(frozen=True)
 class StateModifier:
-    """What a character's state does to her rolls: to ATK, to SAVEs, to CHECKs and to the SPELLCHECK."""
+    """What a character's state does to her rolls: to ATK, to SAVEs, to CHECKs and to the SPELLCHECK; to her
+    morale SAVE (F-OPT-05) and her SAVEs vs fear alone (Liquid Courage's +1 each, M-DRINK-01)."""
 
     source: str = ""
     to_hit: int = 0
     saves: int = 0
     checks: int = 0
     spellcheck: int = 0
+    morale: int = 0
+    fear_saves: int = 0
 
     def __bool__(self) -> bool:
-        return any((self.to_hit, self.saves, self.checks, self.spellcheck))
+        return any((self.to_hit, self.saves, self.checks, self.spellcheck, self.morale, self.fear_saves))
 
 
 class ActionRule(Protocol):
@@ -165,6 +168,9 @@ class ActionRule(Protocol):
 
 Modifier = Callable[["Character"], StateModifier]
 DeathModel = Callable[["Step", "Combatant", int], None]
+# (step, monster, damage) -> True when the model took the blow that left the monster at 0 HP or below (M-MOOK-01:
+# a named NPC rolls the grievous table); False leaves it to the engine (monster_zero_hp). Keyed by death_model.
+NpcModel = Callable[["Step", "Combatant", int], bool]
 BlowHook = Callable[["Step", str, str], None]      # (step, actor, target): a crit under a chapter's model
 FumbleHook = Callable[["Step", str], None]          # (step, actor): a natural 1 under a chapter's model
 
@@ -183,6 +189,7 @@ ATTACKS_PER_ACTION: Registry[AttacksHook] = Registry("attacks-per-action rule")
 AFTER_ATTACK: Registry[AfterAttackHook] = Registry("after-attack rule")
 MODIFIERS: Registry[Modifier] = Registry("state modifier")
 DEATH_MODELS: Registry[DeathModel] = Registry("death model")
+NPC_MODELS: Registry[NpcModel] = Registry("NPC model at 0 HP")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
 FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
 COMBATANT_HOOKS: Registry[CombatantHook] = Registry("combatant hook")

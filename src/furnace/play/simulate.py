@@ -25,7 +25,6 @@ import pickle
 import re
 import secrets
 import socket
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
@@ -34,9 +33,10 @@ from typing import Any, Literal, Protocol
 
 from furnace import dice
 from furnace.errors import FurnaceError
-from furnace.events import Event
+from furnace.play.countdown import count_down
 from furnace.play.encounter import run_fight
 from furnace.play.fightfile import build, load_fight
+from furnace.play.outcomes import Fought, Outcome, Summary, outcome
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
@@ -49,8 +49,16 @@ SCHEDULER = re.compile(r"^(?:(?P<scheme>tcp|tls|ws|wss)://)?(?P<host>[A-Za-z0-9.
                        r"(?P<port>[0-9]{1,5})/?$")
 IN_PROCESS = re.compile(r"^inproc://[A-Za-z0-9._:/-]+$")        # a cluster in this very process (Dask's tests)
 
-Fought = tuple[Encounter, Encounter, list[Event]]      # the encounter before, after, and the fight's events
+
+
 Fighter = Callable[[int], Fought]                      # one fight from its seed
+
+
+def fight_out(start: Encounter, rng: dice.DiceSource, rules: Ruleset, rounds: int) -> Fought:
+    """The engine's fight (`run_fight`), then the countdown of whoever it left dying, on the same dice."""
+    end, events = run_fight(start, rng, rules, rounds)
+    after, more = count_down(end, rng, rules)
+    return Fought(start, end, after, events, more)
 
 
 class Source(Protocol):
@@ -112,42 +120,9 @@ class FightFileSource:
             else:        # a monster's id would be another with the party there: build the whole fight again
                 rng = dice.seeded(seed)
                 start = build(spec, base, rng, rules, allow_outside=self.allow_outside)
-            after, events = run_fight(start, rng, rules, rounds)
-            return start, after, events
+            return fight_out(start, rng, rules, rounds)
 
         return fight
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One fight's result, as the summary counts it."""
-
-    index: int
-    seed: int
-    rounds: int
-    over: bool
-    won: bool                        # the party's side won
-    party: tuple[str, ...]           # the characters, by name
-    dead: tuple[str, ...]            # the characters who died
-    injuries: int                    # injuries the characters took
-    luck_spent: int                  # Luck Dice spent in the fight
-
-    @property
-    def tpk(self) -> bool:
-        return bool(self.party) and len(self.dead) == len(self.party)
-
-
-def outcome(index: int, seed: int, fought: Fought) -> Outcome:
-    """What one fight came to, for the party (the PCs)."""
-    before, after, events = fought
-    was = {c.id: c for c in before.combatants}
-    pcs = [c for c in after.combatants if c.kind == "pc"]
-    sides = {c.side for c in pcs}
-    injuries = sum(max(0, len(c.injuries) - len(was[c.id].injuries)) for c in pcs if c.id in was)
-    return Outcome(index=index, seed=seed, rounds=after.round, over=after.over,
-                   won=after.over and after.winner in sides, party=tuple(c.name for c in pcs),
-                   dead=tuple(c.name for c in pcs if c.status == "dead"), injuries=injuries,
-                   luck_spent=sum(1 for e in events if e.kind == "luck"))
 
 
 def fight_chunk(fighter: Fighter, seed: int, indices: Iterable[int]) -> list[Outcome]:
@@ -486,72 +461,3 @@ def sweep(source: Source, parameters: Sequence[Parameter], fights: int, seed: in
 
 def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The counts over every fight, in index order."""
-
-    seed: int
-    outcomes: tuple[Outcome, ...]
-    party: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, seed: int, outcomes: Sequence[Outcome]) -> Summary:
-        party = outcomes[0].party if outcomes else ()
-        return cls(seed=seed, outcomes=tuple(outcomes), party=party)
-
-    @property
-    def fights(self) -> int:
-        return len(self.outcomes)
-
-    def share(self, test: Callable[[Outcome], bool]) -> float:
-        return sum(1 for o in self.outcomes if test(o)) / self.fights if self.outcomes else 0.0
-
-    def p_victory(self) -> float:
-        return self.share(lambda o: o.won)
-
-    def p_tpk(self) -> float:
-        return self.share(lambda o: o.tpk)
-
-    def p_unfinished(self) -> float:
-        return self.share(lambda o: not o.over)
-
-    def p_dies(self) -> dict[str, float]:
-        n = self.fights or 1
-        return {name: sum(1 for o in self.outcomes if name in o.dead) / n for name in self.party}
-
-    def rounds(self) -> dict[int, int]:
-        """How many fights lasted each number of rounds."""
-        return dict(sorted(Counter(o.rounds for o in self.outcomes).items()))
-
-    def mean(self, value: Callable[[Outcome], int]) -> float:
-        return sum(value(o) for o in self.outcomes) / self.fights if self.outcomes else 0.0
-
-    def outcomes_count(self) -> dict[str, int]:
-        """The fights by how they ended: the party won, lost (a total party kill, or the other side won
-        with some standing), or neither side won within the rounds."""
-        won = sum(1 for o in self.outcomes if o.won)
-        tpk = sum(1 for o in self.outcomes if o.tpk and not o.won)
-        unfinished = sum(1 for o in self.outcomes if not o.over and not o.tpk)
-        return {"party wins": won, "total party kill": tpk, "party loses": self.fights - won - tpk - unfinished,
-                "round limit": unfinished}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"fights": self.fights, "seed": self.seed, "p_victory": self.p_victory(), "p_tpk": self.p_tpk(),
-                "p_round_limit": self.p_unfinished(), "p_dies": self.p_dies(), "outcomes": self.outcomes_count(),
-                "rounds": {"mean": self.mean(lambda o: o.rounds),
-                           "distribution": {str(k): v for k, v in self.rounds().items()}},
-                "injuries_per_fight": self.mean(lambda o: o.injuries),
-                "luck_dice_spent_per_fight": self.mean(lambda o: o.luck_spent),
-                "fight_seeds": [o.seed for o in self.outcomes[:10]]}
-
-    def explain(self) -> str:
-        """The summary in sentences."""
-        lines = [f"{self.fights:,} fights (seed {self.seed}): the party wins {self.p_victory():.1%}; "
-                 f"a total party kill in {self.p_tpk():.1%}; the round limit reached in {self.p_unfinished():.1%}."]
-        lines += [f"  {name} dies in {p:.1%} of fights" for name, p in self.p_dies().items()]
-        lines.append(f"Rounds: {self.mean(lambda o: o.rounds):.2f} on average. Injuries: "
-                     f"{self.mean(lambda o: o.injuries):.2f} per fight. Luck Dice spent: "
-                     f"{self.mean(lambda o: o.luck_spent):.2f} per fight.")
-        return "\n".join(lines)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from html import escape
 
 WIDTH, BAR_H, GAP = 640, 18, 6
+BAR_X = 160                      # where the bars start: right of the longest label ("party loses with survivors")
 BAR_WIDTH = 40
 
 
@@ -29,9 +30,9 @@ def _bars(title: str, rows: list[tuple[str, float, str]], y: int) -> tuple[list[
     for name, share, figure in rows:
         w = round(share * (WIDTH - 280))
         out.append(f'<text x="10" y="{y + 13}">{escape(name)}</text>'
-                   f'<rect x="160" y="{y}" width="{w}" height="{BAR_H}" fill="#b5462a"><title>{escape(name)}: '
+                   f'<rect x="{BAR_X}" y="{y}" width="{w}" height="{BAR_H}" fill="#b5462a"><title>{escape(name)}: '
                    f'{escape(figure)}</title></rect>'
-                   f'<text x="{166 + w}" y="{y + 13}">{escape(figure)}</text>')
+                   f'<text x="{BAR_X + 6 + w}" y="{y + 13}">{escape(figure)}</text>')
         y += BAR_H + GAP
     return out, y + 10
 
@@ -43,8 +44,9 @@ def _counted(rows: list[tuple[str, int]], total: int) -> list[tuple[str, float, 
 
 def simulation_svg(title: str, outcomes: Mapping[str, int], rounds: Mapping[int, int],
                    deaths: Mapping[str, float] | None = None) -> str:
-    """An SVG of how the fights ended, who died how often (each character's P(dies), on a 0–100 % scale) and
-    how many rounds the fights lasted."""
+    """An SVG of how the fights ended (each fight one way: the bars add up to every fight), who died how often
+    (each character's P(dies) once the dying's countdown ran out, on a 0–100 % scale) and how many rounds the
+    fights lasted."""
     total = sum(outcomes.values())
     parts, y = _bars("How the fights ended", _counted(list(outcomes.items()), total), 30)
     if deaths:

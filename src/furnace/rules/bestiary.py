@@ -171,6 +171,7 @@ class Monster(BaseModel):
     weapon_class: Literal["sharp", "blunt", "strung", "pole", "hurled", "unarmed"] | None = None
     morale: int | None = Field(None, ge=MIN_MORALE, le=MAX_MORALE)
     zone: Zone = "NEAR"
+    named: bool = False                        # an NPC the referee names (REF-42): the Middle Sea's grievous roll
     features: tuple[str, ...] = Field((), max_length=len(FEATURES))
     xp: int = Field(0, ge=0, le=MAX_XP)
     room_dc: int = Field(12, ge=1, le=MAX_AC)
@@ -271,7 +272,8 @@ class Monster(BaseModel):
             "ranged": self.ranged, "armor": self.armor, "zone": self.zone, "helmet": self.helmet,
             "shield": self.shield, "features": list(self.features)}
         optional = {"ac": self.ac, "attack_bonus": self.attack_bonus, "save_bonus": self.save_bonus,
-                    "morale": self.morale, "armor_key": self.armor_key, "weapon_class": self.weapon_class}
+                    "morale": self.morale, "armor_key": self.armor_key, "weapon_class": self.weapon_class,
+                    "named": self.named or None}
         spec.update({k: v for k, v in optional.items() if v is not None})
         return spec
 

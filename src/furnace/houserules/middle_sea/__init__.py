@@ -14,7 +14,7 @@
 - `crits`: the crit against the unarmored (M-CRIT-01): `middle_sea_crit`.
 - `courage`: Liquid Courage (M-DRINK-01): `drink`, `courage_modifiers`.
 - `coins`: coin weight (M-COIN-01): `coin_weight`.
-- `orisons`: orisons (M-ORIS-01..04, M-REL-01): `orison_access`, `orisons_per_day`.
+- `orisons`: orisons (M-ORIS-01..04, M-REL-01): `orison_access`, `orisons_per_day`, `perform`, `performed_today`.
 - `spells`: the house changes to AD&D spells (M-SPELLMOD-01/02): `house_spell_level`, `chromatic_orb_power`.
 - `external`: the rules that need a book the documents do not contain: `EXTERNAL_RULES`, `register_plugin`,
   `use_rule`.
@@ -33,6 +33,7 @@ The chapter keeps its own state in `Character.extensions["middle_sea"]`:
     severed             [location]: limbs lost for good
     shield_damage       points a shield has lost (option middle_sea_shield_save_failure = one_point)
     courage             {hp, entry, to_hit, morale, fear_saves}: Liquid Courage in effect
+    orisons             {used}: the orisons performed today (M-ORIS-02..04), cleared by a new day
 
 What takes time is an entry on the campaign clock: `bone_heals`, `fatal_wound` and `bleeding_out` (handled in
 `bones`) and `courage_ends` (in `courage`). Importing the package registers those handlers and the healing
@@ -92,6 +93,8 @@ from furnace.houserules.middle_sea.orisons import (
     may_use_orison,
     orison_access,
     orisons_per_day,
+    perform,
+    performed_today,
     priest_can_cast,
 )
 from furnace.houserules.middle_sea.spells import (
@@ -177,6 +180,8 @@ __all__ = [
     "npc_rolls",
     "orison_access",
     "orisons_per_day",
+    "perform",
+    "performed_today",
     "pick_piece",
     "piece_material",
     "pole_round",

@@ -62,5 +62,5 @@ def _courage_ends(fire: Fire) -> None:
     state.pop("courage", None)
     hp = min(c.hp, c.hp_max)
     fire.put(with_state(c.model_copy(update={"hp": hp}), state))
-    fire.fact(COURAGE, c.name, (), ("M-DRINK-01",), drink="wears_off", hp_before=c.hp, hp_after=hp, hp_max=c.hp_max,
-              to_hit=COURAGE_MODIFIERS["to_hit"])
+    fire.fact(COURAGE, c.name, (), (), ("M-DRINK-01",), drink="wears_off", hp_before=c.hp, hp_after=hp,
+              hp_max=c.hp_max, to_hit=COURAGE_MODIFIERS["to_hit"])

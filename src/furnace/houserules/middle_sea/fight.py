@@ -24,16 +24,19 @@ from furnace.events import declare
 from furnace.houserules import middle_sea as ms
 from furnace.houserules.middle_sea.armor import ARMOR_SAVE
 from furnace.houserules.middle_sea.fight_grievous import grievous_at_zero, npc_at_zero
+from furnace.play.apply import FEAR_SAVES
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import take_damage
 from furnace.play.registry import (
     AFTER_ATTACK,
     ATTACKS_PER_ACTION,
+    COMBATANT_HOOKS,
     CRIT_MODELS,
     DEATH_MODELS,
     FUMBLE_MODELS,
     MODIFIERS,
+    NPC_MODELS,
     StateModifier,
 )
 from furnace.play.state import Step
@@ -53,6 +56,7 @@ CRIT_OUTCOMES = {(False, True): ("armored", ("M-ARM-01",)), (True, True): ("no_b
                  (True, False): ("unarmored", ("M-CRIT-01",))}
 
 DEATH_MODELS.add("middle-sea", grievous_at_zero)
+NPC_MODELS.add("middle-sea", npc_at_zero)   # M-MOOK-01 per npc_grievous: a named NPC (or every one) rolls
 __all__ = ["ARMOR_HIT", "armor_after_crit", "crit", "fumble", "grievous_at_zero", "npc_at_zero", "off_balance_ac"]
 
 
@@ -237,8 +241,21 @@ _MISHAPS: dict[str, Callable[[Step, str, ms.Mishap], None]] = {
 
 @MODIFIERS.register("middle-sea:liquid-courage")
 def liquid_courage(c: Character) -> StateModifier:
-    """M-DRINK-01: while Liquid Courage lasts, −1 to hit (its morale and fear-save bonuses are the SAVE's)."""
-    return StateModifier("Liquid Courage (M-DRINK-01)", to_hit=ms.courage_modifiers(c).get("to_hit", 0))
+    """M-DRINK-01: while Liquid Courage lasts, −1 to hit, +1 to her morale SAVE and to her SAVEs vs fear."""
+    mods = ms.courage_modifiers(c)
+    return StateModifier("Liquid Courage", to_hit=mods.get("to_hit", 0), morale=mods.get("morale", 0),
+                         fear_saves=mods.get("fear_saves", 0))
+
+
+@COMBATANT_HOOKS.register("middle-sea:courage")
+def carry_courage(c: Character, combatant: Combatant, rules: Ruleset) -> Combatant:
+    """M-DRINK-01 in a fight: Liquid Courage's +1 to SAVEs vs fear, held for the fight (`MOD:fear_saves:BONUS`,
+    read by every SAVE vs fear); its −1 to hit is already in her ATK."""
+    bonus = ms.courage_modifiers(c).get("fear_saves", 0)
+    if not bonus or any(h.name == FEAR_SAVES and h.source == "Liquid Courage" for h in combatant.held):
+        return combatant
+    held = Held(name=FEAR_SAVES, source="Liquid Courage", ending="encounter", value=bonus)
+    return combatant.model_copy(update={"held": (*combatant.held, held)})
 
 
 @ATTACKS_PER_ACTION.register("middle-sea:mooks")

@@ -229,6 +229,37 @@ def sheet_roll(e: Event, v: View) -> str:
                                              if suggested else "")
 
 
+@teller("new_day")
+def new_day(e: Event, v: View) -> str:
+    """'a new day: her daily counts start again (3 HD of magical healing received, 1 orison performed, the uses
+    of the Shield of Shielding)'."""
+    parts = []
+    healed, orisons = v.value(e, "healed"), v.value(e, "orisons")
+    if healed:
+        parts.append(f"{plural(healed, 'Hit Die', 'Hit Dice')} of magical healing received")
+    if orisons:
+        parts.append(f"{plural(orisons, 'orison')} performed")
+    items = v.value(e, "items")
+    if isinstance(items, Sequence) and not isinstance(items, str) and items:
+        parts.append(f"the uses of {', '.join(str(i) for i in items)}")
+    counted = f" ({'; '.join(parts)})" if parts else ""
+    return f"a new day: her daily counts start again{counted}"
+
+
+@teller("save_roll")
+def save_roll(e: Event, v: View) -> str:
+    """'morale (WIS SAVE) 11 +1 (WIS SAVE) +1 (Liquid Courage) = 13 vs DC 12: saved'."""
+    d = e.data
+    against = str(d.get("against") or "")
+    what = f"{d.get('ability')} SAVE"
+    what = f"morale ({what})" if against == "morale" else f"{what} vs {against}" if against else what
+    total, natural, mods = v.value(e, "total"), v.value(e, "natural"), v.value(e, "modifiers")
+    added = "".join(f" {int(m[0]):+d} ({m[1]})" for m in mods if isinstance(m, Sequence) and len(m) == 2) \
+        if isinstance(mods, Sequence) else ""
+    numbers = f" {natural}{added} = {total}" if total is not None and natural is not None else ""
+    return f"{what}{numbers} vs DC {d.get('dc')}: {'saved' if d.get('saved') else 'failed'}"
+
+
 def _dc(e: Event) -> str:
     d = e.data
     dc, room = d.get("dc"), d.get("room_dc")

@@ -27,6 +27,8 @@ def condition_words(name: str, value: int = 0) -> str:
         return f"{what} {value:+d}"
     if mode == "EXTRA":
         return f"extra dice on {what}"
+    if applies == "attackers" and mode == "DAMAGE":
+        return "its attackers take damage"
     verb = "are" if what.split()[-1].endswith("s") or what.startswith("attacks") else "is"
     return f"{what} {verb} {MODES.get(mode, mode.lower())}"
 

@@ -244,7 +244,8 @@ def language(e: Event, v: View) -> str:
 
 
 # -- natural healing (H-HEAL-01..08, AMB-77) ----------------------------------------------------------------------
-RESTS = {"night": "night", "full_day": "full day", "week": "week"}
+RESTS = {"night": "night", "full_day": "full day", "week": "week", "short": "short rest", "long": "long rest",
+         "post_combat": "rest after the fight", "hour": "hour of rest", "day": "day of rest"}
 GAINS = {"troubled_night": "the night was not peaceful",
          "below_half_night": "below half HP ({half}): a night alone heals nothing",
          "peaceful_night": "a peaceful night at half HP or more",
@@ -258,7 +259,7 @@ GAINS = {"troubled_night": "the night was not peaceful",
 def rest_heal(e: Event, v: View) -> str:
     rest = RESTS.get(str(e.data.get("rest")), str(e.data.get("rest")))
     if e.data.get("hostile"):
-        return f"rests a {rest} in a hostile place: no recovery"
+        return f"rests ({rest}) in a hostile place: no recovery"
     known = _Known(e, v)
     gains = []
     for gain in _mappings(v.value(e, "gains")):
@@ -269,6 +270,16 @@ def rest_heal(e: Event, v: View) -> str:
     if v.value(e, "hp_after") is None:
         return f"{rest} of rest: {why}{capped}"
     return f"{rest}: HP {_n(v, e, 'hp_before')} → {_n(v, e, 'hp_after')}: {why}{capped}"
+
+
+@teller("place")
+def place(e: Event, v: View) -> Told:
+    if not e.data.get("hostile"):
+        return Told("the party", "is somewhere safe: rests recover as the healing model says", (), e.rules)
+    if e.data.get("no_recovery"):
+        return Told("the party", "is in a hostile place: a rest here recovers nothing", (), e.rules)
+    return Told("the party", "is in a hostile place (rests still recover: the option hazards_no_rest_in_dungeon is "
+                             "off)", (), e.rules)
 
 
 @teller("wake_up")

@@ -306,6 +306,21 @@ def item_power(e: Event, v: View) -> str:
     return f"uses {_item(e, v)}{until}"
 
 
+@teller("ward")
+def ward(e: Event, v: View) -> str:
+    """'is warded by Flame Shield: +3 AC, and 2d8 fire DAM to each attacker, until her turn in round 4'."""
+    parts = []
+    bonus = v.value(e, "ac_bonus")
+    if bonus is not None:
+        parts.append(f"+{bonus} AC")
+    if e.data.get("strikes_back"):
+        kind = f"{e.data.get('damage_type')} DAM" if e.data.get("damage_type") else "DAM"
+        parts.append(f"{e.data.get('strikes_back')} {kind} to each attacker, hit or miss")
+    shown = f": {', and '.join(parts)}" if parts else ""
+    until = f"until her turn in round {e.data.get('until_round')}"
+    return f"is warded by {v.value(e, 'spell') or 'a spell'}{shown}, {until}"
+
+
 @teller("items_renewed")
 def items_renewed(e: Event, v: View) -> str:
     items = _words(v.value(e, "items"))

@@ -320,6 +320,14 @@ def courage(e: Event, v: View) -> str:
             f"{_signed(d.get('to_hit'))} to hit, for {_count(d.get('hours'), 'hour')}")
 
 
+@teller("orison")
+def orison(e: Event, v: View) -> str:
+    """'performs the orison Bless (1 of 1 today)'."""
+    used, per_day = v.value(e, "used"), v.value(e, "per_day")
+    count = f" ({used} of {per_day} today)" if used is not None and per_day is not None else ""
+    return f"performs the orison {e.data.get('orison')}{count}"
+
+
 CURES = {"cure_serious": "Cure Serious Wounds", "cure_critical": "Cure Critical Wounds", "cauterise": "cauterising",
          "tourniquet": "a tourniquet", "lay_on_hands": "Lay on Hands"}
 
