@@ -88,6 +88,21 @@ def test_M_DRINK_01_no_drink_where_the_option_is_off(furnace: Run) -> None:
     assert "pc_morale" in refused(furnace, "save", "Brakka", "morale", "--faces", "11")
 
 
+@pytest.mark.rule("M-DRINK-01", "H-DRUG-02")
+def test_one_drink_is_counted_by_each_chapter_that_is_on(furnace: Run, tmp_path: Path) -> None:
+    """With Liquid Courage and the Hazards chapter's drugs both on, one `drink`: 1d4 = 2 HP (22 → 24) and DRUNK
+    (Brakka's DEX 12 → 10, AMB-80: the score); with only the Hazards chapter on, DRUNK alone and no die."""
+    begin(furnace, "--option", "liquid_courage=true", "--option", "hazards_poison_drugs=true")
+    out = ok(furnace, "drink", "Brakka", "--faces", "2")
+    assert "drinks Liquid Courage: +2 HP" in out and "drunk: DEX -2 and -2 to saves" in out
+    brakka = character(reopened(tmp_path / "campaigns.db"), "Brakka")
+    assert (brakka.hp, brakka.scores["DEX"], "DRUNK" in brakka.conditions) == (24, 10, True)
+    ok(furnace, "campaign", "override", "set", "liquid_courage=false")
+    ok(furnace, "clock", "advance", "4", "hours")          # sober again (drunk_duration_hours 4), courage gone
+    out = ok(furnace, "drink", "Brakka")
+    assert "drunk:" in out and "Liquid Courage" not in out
+
+
 # -- H-HEAL-07: a hostile place -----------------------------------------------------------------------------------
 @pytest.mark.rule("H-HEAL-07")
 @pytest.mark.parametrize(("profile", "kind", "faces"), [
