@@ -136,3 +136,14 @@ def test_F_CLR_08_after_a_healing_a_CON_SAVE_regains_one_more_hit_die(
     off = Keep(capsys, tmp_path / "off", hp=2)
     assert "option loh_extra_hd_recovery" in off.refused("lay-on-hands", "Sister Ilse", "Brakka", "--extra-hd",
                                                          "--faces", "11,7")
+
+
+def test_healed_above_0_HP_by_lay_on_hands_she_wakes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """As from any healing: Brakka dropped to −2 by `furnace damage` is down; Ilse's 13 + 1 = 14 gives her 1 HD,
+    counted from 0 (F-HP-06): her d10 4 brings her to 4 HP, awake."""
+    keep = Keep(capsys, tmp_path)
+    keep.ok("damage", "Brakka", "24")
+    assert keep.sheet("Brakka")["hp"] == -2
+    assert spent(keep.lay("Sister Ilse", "Brakka", "--faces", "13,4")) == [(4, 4, 2)]
+    brakka = keep.ok("character", "show", "Brakka")
+    assert (brakka["status"], brakka["character"]["hp"], brakka["character"]["conditions"]) == ("alive", 4, [])

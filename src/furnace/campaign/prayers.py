@@ -18,6 +18,8 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.events import Event
 
+DOWN = frozenset({"DYING", "UNCONSCIOUS"})     # what a character at 0 HP or below is, until healed above it
+
 
 def lay_on_hands(cleric: str, recipient: str, rng: DiceSource, room_dc: int, *, cure: str | None = None,
                  approved: bool = False, extra_hd: bool = False) -> Command:
@@ -43,6 +45,7 @@ def lay_on_hands(cleric: str, recipient: str, rng: DiceSource, room_dc: int, *, 
             if extra_hd and any(e.kind == "lay_on_hands" and e.data["allowed"] for e in events):
                 to, more = extra_hit_dice(to, rng, room_dc, rules)
                 events.extend(more)
+            to = _awake(to)
         if healer.id == patient.id:
             return put(state, healer, _both(healer.character, by, to), facts=events), events
         state = put(state, healer, by, facts=events)
@@ -56,6 +59,13 @@ def _living(state: CampaignState, who: str) -> Member:
     if member.status == "dead":
         raise CampaignError(f"{member.character.name} ({member.id}) is dead: no prayer reaches her")
     return member
+
+
+def _awake(c: Character) -> Character:
+    """Healed above 0 HP she wakes, as from any healing (`campaign.commands.heal`): no longer down."""
+    if c.hp <= 0 or not DOWN.intersection(c.conditions):
+        return c
+    return c.model_copy(update={"conditions": [x for x in c.conditions if x not in DOWN]})
 
 
 def _both(before: Character, as_cleric: Character, as_recipient: Character) -> Character:
