@@ -147,3 +147,11 @@ def test_healed_above_0_HP_by_lay_on_hands_she_wakes(capsys: pytest.CaptureFixtu
     assert spent(keep.lay("Sister Ilse", "Brakka", "--faces", "13,4")) == [(4, 4, 2)]
     brakka = keep.ok("character", "show", "Brakka")
     assert (brakka["status"], brakka["character"]["hp"], brakka["character"]["conditions"]) == ("alive", 4, [])
+
+
+def test_while_a_fight_runs_lay_on_hands_is_the_clerics_action_in_it(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    """Out of a fight only: during an encounter the command is refused with the reason, nothing rolled."""
+    keep = Keep(capsys, tmp_path)
+    keep.ok("encounter", "start", "--party", "all", "--monsters", "goblin", "--seed", "1")
+    assert "a fight is running" in keep.refused("lay-on-hands", "Sister Ilse", "Brakka", "--faces", "13,4")
