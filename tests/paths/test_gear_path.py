@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from furnace.campaign import table
+from furnace.campaign.state import CampaignError
 from furnace.campaign.store import Store, StoredEvent
 from furnace.cli.app import main
 from tests.helpers.factories import EXAMPLES, dice
@@ -253,3 +254,29 @@ def test_F_MAGIC_04_a_curse_is_an_entry_of_the_item_and_spends_its_dice(
     out.write_text(yaml.safe_dump(item, sort_keys=False), encoding="utf-8")
     code, _, err = run(capsys, *keep, "campaign", "override", "add", str(out), "--kind", "item")
     assert code == 2 and "its entries cost 4 dice where a rare item has 3" in err
+
+
+@pytest.mark.rule("F-EQ-01", "F-MU-02")
+def test_F_EQ_01_MU_02_armor_she_is_not_proficient_in_makes_her_STR_and_DEX_rolls_HARD_and_bars_casting(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """F-EQ-01: armor proficiency per class (F-TAB-04); its lack is AMB-40, read by D-9 (option
+    nonproficient_armor like_5e): STR and DEX CHECKs, SAVEs and ATKs HARD, no spellcasting. F-MU-02: a
+    Magic-user is proficient in a shield only. Maelis in boiled leather rolls 10 from her sheet against ROOM DC
+    12: her DEX CHECK, DEX SAVE and ATK are against 15, her WIS SAVE against 12, and her SPELLCHECK is refused;
+    under checks_and_attacks her SAVEs are against 12; under no_penalty all are against 12 and she casts."""
+    for mode, save_dc, roll_dc in (("like_5e", 15, 15), ("checks_and_attacks", 12, 15), ("no_penalty", 12, 12)):
+        where = tmp_path / mode
+        where.mkdir()
+        db = str(where / "keep.db")
+        assert run(capsys, "--db", db, "campaign", "new", "keep", "--option", f"nonproficient_armor={mode}")[0] == 0
+        maelis = survivor(where, "maelis", armor="boiled-leather")
+        assert run(capsys, "--db", db, "--campaign", "keep", "campaign", "join", maelis)[0] == 0
+        assert sheet(db, "Maelis", "check", 10, ability="DEX").data["dc"] == roll_dc
+        assert sheet(db, "Maelis", "attack", 10).data["dc"] == roll_dc
+        assert sheet(db, "Maelis", "save", 10, ability="DEX").data["dc"] == save_dc
+        assert sheet(db, "Maelis", "save", 10, ability="WIS").data["dc"] == 12
+        if mode == "no_penalty":
+            assert sheet(db, "Maelis", "spellcheck", 13).data["total"] == 14
+        else:
+            with pytest.raises(CampaignError, match="cannot cast spells in armor she is not proficient in"):
+                sheet(db, "Maelis", "spellcheck", 13)

@@ -3,8 +3,8 @@ languages, the scene the referee describes, and the surprise roll that a party's
 
 Each finds the member (by name or id), runs the chapter's rule under the campaign's rules and returns the facts
 to log; what lasts goes on the campaign's clock (the hours a character sleeps are counted as each 24-hour period
-closes, H-SLEEP-01). A drink is `campaign.saving.drinking`, which both chapters count. A switched-off module is refused by
-the chapter's own rule (`OptionOffError`).
+closes, H-SLEEP-01). A drink is `campaign.saving.drinking`, which both chapters count. A switched-off module is
+refused by the chapter's own rule (`OptionOffError`).
 
     poisoning   H-POIS-01, H-DRUG-01   a save vs. poison, or the toxin's one effect (a drug taken: no save)
     sleeping    H-SLEEP-01             how many hours a day she sleeps from now (−1 a day under 4)

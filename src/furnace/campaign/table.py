@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -28,6 +28,10 @@ from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Command
 from furnace.dice import DiceSource
 from furnace.events import Event, Part, declare
+
+if TYPE_CHECKING:
+    from furnace.characters.character import Character
+    from furnace.play.checks import DC, Advantage
 
 Health = Literal["hidden", "word", "exact"]
 HEALTH: tuple[Health, ...] = ("hidden", "word", "exact")
@@ -298,26 +302,28 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
         result, what = skill_check(c, skill, rng, dc, rules), {"skill": skill}
         suggested = [] if rules["racial_easy"] == "automatic" else situational(c, skill, rules)[0]
     elif kind == "check":
-        from furnace.play.checks import make_dc
         from furnace.play.skills import ability_easy
 
         chosen = ability or "STR"
         racial = ability_easy(c, chosen, rules)  # type: ignore[arg-type]
         applied = racial if rules["racial_easy"] == "automatic" else []
         suggested = [] if applied else racial
-        result = check(rng, make_dc(dc, applied, (), rules), [Modifier(c.mod(chosen), chosen)],  # type: ignore[arg-type]
-                       kind="CHECK", label=f"{chosen} CHECK", rules=rules)
+        target, advantage = _marked_dc(c, dc, ("checks", f"{chosen.lower()}_checks"), state, applied)
+        result = check(rng, target, [Modifier(c.mod(chosen), chosen)], kind="CHECK",  # type: ignore[arg-type]
+                       label=f"{chosen} CHECK", rules=rules, advantage=advantage)
         what = {"ability": chosen}
     else:
         fighter = from_character(c, "party", rules, id=member.id)
         if kind == "save":
             chosen = ability or "CON"
-            result = check(rng, dc, [Modifier(fighter.save_bonus(chosen), f"{chosen} SAVE")],  # type: ignore[arg-type]
-                           kind="SAVE", label=f"{chosen} SAVE", rules=rules)
+            target, advantage = _marked_dc(c, dc, ("saves", f"{chosen.lower()}_saves"), state)
+            result = check(rng, target, [Modifier(fighter.save_bonus(chosen), f"{chosen} SAVE")],  # type: ignore[arg-type]
+                           kind="SAVE", label=f"{chosen} SAVE", rules=rules, advantage=advantage)
             what = {"ability": chosen}
         else:
-            result = check(rng, dc, [Modifier(fighter.attack_bonus, fighter.weapon)], kind="ATK",
-                           label="ATK", rules=rules, crit_on=fighter.crit_range)
+            target, advantage = _marked_dc(c, dc, ("atk", "ranged_atk") if fighter.ranged else ("atk",), state)
+            result = check(rng, target, [Modifier(fighter.attack_bonus, fighter.weapon)], kind="ATK",
+                           label="ATK", rules=rules, crit_on=fighter.crit_range, advantage=advantage)
             what = {"weapon": fighter.weapon}
     label = f"{skill} CHECK" if "skill" in what else result.label     # the die's role, not her name
     return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), {
@@ -327,13 +333,40 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
         **({"suggested_easy": suggested} if suggested else {})}, (), cast_of([member]))
 
 
+def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState,
+               racial: Sequence[str] = ()) -> tuple[DC, Advantage]:
+    """The DC moved by what her armor (D-9, AMB-40), load (AMB-57), injuries and conditions put on these rolls
+    (`characters.markers`, read as the fight and her skill CHECKs read them), with her race's EASY where it is
+    applied at once, and a DISADVANTAGE among them (taken as HARD with use_advantage off)."""
+    from furnace.play.checks import make_dc
+
+    rules = rules_of(state)
+    easy: list[str] = list(racial)
+    hard: list[str] = []
+    disadvantage = False
+    for m in c.markers(rules):
+        if m.applies_to not in rolls:
+            continue
+        if m.mode == "EASY":
+            easy.append(m.source)
+        elif m.mode == "DISADVANTAGE" and rules["use_advantage"]:
+            disadvantage = True
+        elif m.mode in ("HARD", "DISADVANTAGE"):
+            hard.append(m.source if m.mode == "HARD" else f"{m.source}, DISADVANTAGE as HARD (use_advantage off)")
+    return make_dc(dc, easy, hard, rules), "dis" if disadvantage else None
+
+
 def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) -> Event:
+    from furnace.characters.markers import casting_refusal
     from furnace.magic.casting import casting_ability, spellcheck_state
     from furnace.magic.spellcheck import spellcheck
 
     c, rules = member.character, rules_of(state)
     if not c.char_class or (c.char_class not in ("Magic-user", "Cleric") and not c.spells):
         raise CampaignError(f"{c.name} casts no spells: a SPELLCHECK is for a Magic-user, a Cleric or a caster")
+    refused = casting_refusal(c, rules)       # D-9: no SPELLCHECK in armor she is not proficient in
+    if refused:
+        raise CampaignError(refused)
     ability = casting_ability(c)
     result = spellcheck(rng, c.mod(ability, rules), c.prof(rules), dc, rules, ability=ability,
                         label="SPELLCHECK", state=spellcheck_state(c))

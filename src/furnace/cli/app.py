@@ -187,6 +187,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
     **dict.fromkeys(("serve",), "furnace.cli.serve"),
+    **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",
