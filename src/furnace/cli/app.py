@@ -190,6 +190,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
+    **dict.fromkeys(("equip", "unequip"), "furnace.cli.gear"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
     # `campaign session start` and `spell learn` to their groups: their names load it (these override the above)
     **dict.fromkeys(("campaign", "damage", "heal", "spellcheck", "spell", "item"), "furnace.cli.session"),
