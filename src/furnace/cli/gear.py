@@ -26,7 +26,7 @@ def equip(who: str, item: str, arm: str | None, row: str | None, as_json: bool) 
 
     Give it first (`furnace give WHO ITEM`); her AC, ATK, Stealth and load follow, and the change is told.
 
-    Example: furnace equip Brakka shield
+    Example: furnace equip Brakka helmet
     """
     from furnace.campaign.gear import equip as run
 
