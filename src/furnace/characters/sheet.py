@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from furnace.characters import arms, markers, xp
 from furnace.characters.character import Character, archetype_table
 from furnace.characters.equipment import attack_bonus, damage_expression
-from furnace.characters.worn import armor_name
+from furnace.characters.worn import armor_name, pieces
 from furnace.errors import FurnaceError
 from furnace.rules.ruleset import Ruleset
 
@@ -45,6 +45,7 @@ class Sheet:
     load: int
     load_limit: int
     features: tuple[str, ...]
+    archetype_features: tuple[str, ...]
     injuries: tuple[str, ...]
     conditions: tuple[str, ...]       # codes (PRONE …): the renderers put them into words
     lasting: tuple[str, ...] = field(default=())   # "until rest" effects, in words
@@ -104,16 +105,13 @@ def worn_lines(c: Character, rules: Ruleset) -> tuple[str, ...]:
     return tuple(out)
 
 
-def feature_names(c: Character, rules: Ruleset) -> tuple[str, ...]:
-    """Her features by name: the class's, the fighting style's, the archetype's (its row's name, not its key)."""
-    names = [f"Fighting Style: {c.fighting_style}" if f == "Fighting Style" and c.fighting_style else f
-             for f in c.features]
-    if c.archetype and c.archetype_features:
-        table = archetype_table(rules, c.archetype)
-        for key in c.archetype_features:
-            text = table.lookup(key).text
-            names.append(text.split(":")[0].strip() if ":" in text else text)
-    return tuple(names)
+def archetype_feature_names(c: Character, rules: Ruleset) -> tuple[str, ...]:
+    """Her archetype's features by name (its row's text up to a colon: 'Rage'), not by their keys."""
+    if not c.archetype or not c.archetype_features:
+        return ()
+    table = archetype_table(rules, c.archetype)
+    texts = [table.lookup(key).text for key in c.archetype_features]
+    return tuple(text.split(":")[0].strip() if ":" in text else text for text in texts)
 
 
 def lasting_lines(c: Character) -> tuple[str, ...]:
@@ -128,8 +126,6 @@ def lasting_lines(c: Character) -> tuple[str, ...]:
 
 def sheet(c: Character, rules: Ruleset, *, luck: int | None = None) -> Sheet:
     """The sheet's values (`luck`: the player's pool, when Luck is kept per player rather than per character)."""
-    from furnace.characters.worn import pieces
-
     gear = dict(c.extensions.get(arms.GEAR, {}))
     coins, torches = int(gear.get("coins", 0)), sum(1 for i in c.items if i.strip().lower() in ("torch", "torches"))
     kept = pieces(c)
@@ -139,7 +135,8 @@ def sheet(c: Character, rules: Ruleset, *, luck: int | None = None) -> Sheet:
                  hit_dice_left=c.hit_dice, hit_dice_pool=pool_size(c, rules), hit_die=c.hit_die(rules),
                  weapons=weapon_lines(c, rules), worn=worn_lines(c, rules), carried=carried,
                  load=markers.load_used(c, coins, torches), load_limit=c.load_limit(rules),
-                 features=feature_names(c, rules), injuries=tuple(c.injuries), conditions=tuple(c.conditions),
+                 features=tuple(c.features), archetype_features=archetype_feature_names(c, rules),
+                 injuries=tuple(c.injuries), conditions=tuple(c.conditions),
                  lasting=lasting_lines(c))
 
 
