@@ -162,3 +162,33 @@ def test_a_helmet_counts_to_the_load_worn_or_packed(furnace: Run, tmp_path: Path
 def test_equip_commands_have_help_with_an_example(furnace: Run, name: str) -> None:
     out = ok(furnace, name, "--help")
     assert f"Example: furnace {name} Brakka " in out and "--json" in out
+
+
+@pytest.mark.rule("M-ARM-01", "M-ARM-03")
+def test_M_ARM_01_the_item_saves_follow_what_is_worn(furnace: Run, tmp_path: Path) -> None:
+    """A goblin's natural 20 on Hrolf under the Middle Sea rules: in helmet and leather the d6 picks the piece (1:
+    the helmet) and a failed save (5) destroys it; with no helmet no piece die is rolled and the leather takes it
+    (and saves: 15 vs 12); with a shield taken up, the shield takes it first (5: destroyed). A new helmet and a
+    new shield given and equipped replace the destroyed ones."""
+    begin(furnace, tmp_path, fighter(HROLF, hp_max=30), "middle-sea")
+    ok(furnace, "give", "Hrolf", "helmet", "shield")
+
+    def natural_20(faces: str) -> str:
+        assert "Goblin: is due" in ok(furnace, "encounter", "start", "--party", "hrol1", "--monsters", "goblin",
+                                      "--seed", "4")
+        out = ok(furnace, "encounter", "next", "--faces", faces)     # ATK d20, DAM d6, [piece d6], item save d20
+        ok(furnace, "encounter", "end")
+        return out
+
+    ok(furnace, "equip", "Hrolf", "helmet")
+    assert "the helmet is destroyed" in natural_20("20,6,1,5")
+    assert not hero(tmp_path).helmet
+    assert "leather saves vs crushing blow: 15 vs 12" in natural_20("20,6,15")   # no helmet: no piece die
+    ok(furnace, "give", "Hrolf", "helmet")
+    assert "puts on her helmet" in ok(furnace, "equip", "Hrolf", "helmet")
+    assert "AC 12 → 14" in ok(furnace, "equip", "Hrolf", "shield")
+    assert "the shield is destroyed" in natural_20("20,6,5")
+    c = hero(tmp_path)
+    assert not c.shield and c.helmet
+    ok(furnace, "give", "Hrolf", "shield")
+    assert "AC 12 → 14" in ok(furnace, "equip", "Hrolf", "shield")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from furnace.events import Event
 from furnace.render.story import teller
-from furnace.render.story.campaign import load_words
 from furnace.render.story.view import View
 
 DONNED = {"armor": "puts on", "shield": "takes up", "helmet": "puts on", "weapon": "readies"}
@@ -17,6 +16,14 @@ def _ac(e: Event, v: View) -> str:
     if not isinstance(before, int) or not isinstance(after, int):
         return ""
     return f"AC {before} → {after}" if before != after else ""
+
+
+def _load(e: Event, v: View) -> str:
+    """The load she carries after it (every piece is one, worn or packed: F-LOAD-01)."""
+    load, limit, over = v.value(e, "load"), v.value(e, "limit"), v.value(e, "over")
+    if not isinstance(load, int) or not isinstance(limit, int):
+        return ""
+    return f"load {load} of {limit}" + (f", {over} over" if isinstance(over, int) and over > 0 else "")
 
 
 def _weapon(e: Event, v: View) -> str:
@@ -36,6 +43,6 @@ def equip(e: Event, v: View) -> str:
     into = " (into her pack)" if d.get("off") else ""
     parts = [_ac(e, v), _weapon(e, v) if piece == "weapon" and not d.get("off") else "",
              "Stealth HARD in it" if v.value(e, "stealth") == "HARD" else "",
-             f"{d.get('swapped')} into her pack" if d.get("swapped") else "", load_words(e, v)]
+             f"{d.get('swapped')} into her pack" if d.get("swapped") else "", _load(e, v)]
     shown = "; ".join(p for p in parts if p)
     return f"{verb} {what}{where}{into}" + (f": {shown}" if shown else "")
