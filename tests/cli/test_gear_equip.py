@@ -192,3 +192,16 @@ def test_M_ARM_01_the_item_saves_follow_what_is_worn(furnace: Run, tmp_path: Pat
     assert not c.shield and c.helmet
     ok(furnace, "give", "Hrolf", "shield")
     assert "AC 12 → 14" in ok(furnace, "equip", "Hrolf", "shield")
+
+
+def test_a_piece_taken_from_the_pack_leaves_nothing_kept(furnace: Run, tmp_path: Path) -> None:
+    begin(furnace, tmp_path, fighter(HROLF, weapons=[SWORD.model_copy(update={"notches": 2})]))
+    ok(furnace, "unequip", "Hrolf", "arming sword")
+    assert "arming sword" in hero(tmp_path).extensions["gear"]["pieces"]
+    ok(furnace, "take", "Hrolf", "arming sword")
+    assert "pieces" not in hero(tmp_path).extensions["gear"]
+    ok(furnace, "give", "Hrolf", "arming sword")
+    assert "readies her arming sword: ATK +3, damage 1d8+2" in ok(furnace, "equip", "Hrolf", "arming sword")  # new
+    ok(furnace, "give", "Hrolf", "helmet")
+    ok(furnace, "equip", "Hrolf", "helmet")
+    assert "already wears a helmet" in refused(furnace, "equip", "Hrolf", "helmet")

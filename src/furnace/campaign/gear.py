@@ -146,7 +146,9 @@ def take(who: str, items: Sequence[str]) -> Command:
     taken = _items(items)
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
-        after = c.model_copy(update={"items": without(c, taken)})
+        from furnace.characters.worn import pruned
+
+        after = pruned(c.model_copy(update={"items": without(c, taken)}))
         return after, [_gear(GEAR, after, rules, items=taken, taken=True)]
 
     return on_member(who, rule)

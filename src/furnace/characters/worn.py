@@ -163,6 +163,16 @@ def _unpacked(c: Character, index: int) -> tuple[list[str], dict[str, Any], dict
     return [*c.items[:index], *c.items[index + 1:]], gear, state
 
 
+def pruned(c: Character) -> Character:
+    """Her gear without the kept state of pieces no longer in her pack (taken, or given away)."""
+    have = {i.casefold() for i in c.items}
+    kept = {name: state for name, state in pieces(c).items() if name in have}
+    if kept == pieces(c):
+        return c
+    gear = {**_gear(c), "pieces": kept} if kept else {k: v for k, v in _gear(c).items() if k != "pieces"}
+    return _with(c, {}, gear=gear)
+
+
 # -- putting on -------------------------------------------------------------------------------------------------
 def equip(c: Character, item: str, rules: Ruleset, *, arm: Arm | None = None, row: str | None = None) -> Change:
     """The piece named taken from her pack and worn or wielded; a CharacterError says why not."""
@@ -170,8 +180,8 @@ def equip(c: Character, item: str, rules: Ruleset, *, arm: Arm | None = None, ro
     if arm is not None and kind != "shield":
         raise CharacterError("--arm chooses the arm a shield is borne on; a weapon takes the arms it needs")
     if (kind == "shield" and c.shield) or (kind == "helmet" and c.helmet):
-        raise CharacterError(f"{c.name} already {'bears a shield' if c.shield else 'wears a helmet'}: unequip it "
-                             "first")
+        worn_now = "bears a shield" if kind == "shield" else "wears a helmet"
+        raise CharacterError(f"{c.name} already {worn_now}: unequip it first")
     index = _in_pack(c, item)
     name = c.items[index]
     items, gear, state = _unpacked(c, index)
@@ -181,7 +191,7 @@ def equip(c: Character, item: str, rules: Ruleset, *, arm: Arm | None = None, ro
         return Change(_with(c, {"items": items, "helmet": True}, gear=gear), name, "helmet", False)
     if kind == "armor":
         return _armor_on(c, name, items, gear, state, rules)
-    weapon = Weapon.model_validate(state) if state else new_weapon(name, rules, row)
+    weapon = Weapon.model_validate(state) if "kind" in state and row is None else new_weapon(name, rules, row)
     refusal = why_not(c, weapon)
     if refusal:
         raise CharacterError(f"{c.name} cannot wield it: {refusal} (M-BONE-01)")
