@@ -180,6 +180,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("contest", "effort", "challenge", "stunt", "pc-morale"), "furnace.cli.tests_of_skill"),
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
+    **dict.fromkeys(("equip", "unequip"), "furnace.cli.gear"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
     **dict.fromkeys(("poison", "drink", "sleep", "map", "surprise", "scene"), "furnace.cli.hazards_session"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
@@ -190,7 +191,6 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
-    **dict.fromkeys(("equip", "unequip"), "furnace.cli.gear"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
     # `campaign session start` and `spell learn` to their groups: their names load it (these override the above)
     **dict.fromkeys(("campaign", "damage", "heal", "spellcheck", "spell", "item"), "furnace.cli.session"),
