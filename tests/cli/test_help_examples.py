@@ -107,6 +107,7 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
         _worn_brakka, "furnace campaign new forge", "furnace campaign use forge",
         "furnace campaign join worn-brakka.json"),
     "furnace take Agna torch": ("furnace give Agna torch",),
+    "furnace equip Brakka helmet": ("furnace give Brakka helmet",),
 }
 SKIPPED: dict[str, str] = {}   # example → why it cannot run in a test (a server, a command that never ends)
 

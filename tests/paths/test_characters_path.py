@@ -261,7 +261,7 @@ def test_F_TAB_05b_the_appendix_table_gives_archetype_features_at_3_and_7(keep: 
                      "9: nothing", "10: ability"]
     sheet = keep.sheet("Ann-1")
     assert (sheet["Archetype features"], sheet["PROF"], sheet["Hit Dice"], sheet["HP"]) == (
-        "rage, fearless", "+4", "5 × d10", "43/43")
+        "Rage, Immune to FEAR effects", "+4", "5 × d10", "43/43")    # the features by name
     rows = {row["key"]: row["data"] for row in keep.json("table", "show", "advancement-appendix")["rows"]}
     assert [level for level, data in rows.items() if "archetype_feature" in data.get("features", [])] == [3, 7]
 

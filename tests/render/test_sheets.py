@@ -43,7 +43,7 @@ def test_F_ABIL_02_markdown_sheet_shows_scores_with_modifiers_and_derived_values
     assert f"**HP:** {c.hp}/{c.hp_max}" in md
     assert f"**Hit Dice:** {c.hit_dice} × {c.hit_die(RULES)}" in md
     assert f"**PROF:** +{c.prof(RULES)}" in md
-    assert f"**AC:** {c.ac(RULES)}" in md and f"**Load:** {c.load}" in md
+    assert f"**AC:** {c.ac(RULES)}" in md and f" of {c.load}\n" in md   # the load used of 10 + STR
     assert "**Saves:** " + ", ".join(c.saves) in md
     assert c.occupation is not None and c.occupation.name in md and c.occupation.proficiency in md
     assert "## HP by level" in md

@@ -146,7 +146,9 @@ def take(who: str, items: Sequence[str]) -> Command:
     taken = _items(items)
 
     def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
-        after = c.model_copy(update={"items": without(c, taken)})
+        from furnace.characters.worn import pruned
+
+        after = pruned(c.model_copy(update={"items": without(c, taken)}))
         return after, [_gear(GEAR, after, rules, items=taken, taken=True)]
 
     return on_member(who, rule)
@@ -257,5 +259,62 @@ def repair(who: str, item: str, *, days: int, cost: int) -> Command:
                                 "(give her coins first, or --cost 0 if paid otherwise)")
         after = with_gear(mended(c, item), coins=coins_of(c) - cost)
         return after, [fact(REPAIR, after, (), ("REF-22",), item=name, days=days, cost=cost, **faults)]
+
+    return on_member(who, rule)
+
+
+# -- equipping (F-EQ-01..04, M-BONE-01) -----------------------------------------------------------------------------
+# a piece put on (`off` False) or taken off into the pack: its `item` name and `piece` (armor, shield, helmet,
+# weapon), the shield's `arm`, the armor taken off for it (`swapped`); her AC before and after, Stealth HARD in
+# this armor (`stealth`), a weapon's ATK bonus and damage dice, and her load after
+EQUIP = declare("equip", item="public", piece="public", off="public", arm="public", swapped="public",
+                ac_before="actor", ac_after="actor", stealth="actor", atk="actor", damage="actor", load="actor",
+                limit="actor", over="actor", weighed="actor",
+                example={"item": "shield", "piece": "shield", "off": False, "arm": "left", "swapped": "",
+                         "ac_before": 13, "ac_after": 15, "stealth": "", "atk": 0, "damage": "", "load": 5,
+                         "limit": 9, "over": 0})
+PIECE_RULES: dict[str, tuple[str, ...]] = {"armor": ("F-EQ-01",), "shield": ("F-EQ-01",), "helmet": ("M-ARM-01",),
+                                           "weapon": ("F-EQ-04",)}
+
+
+def _equip_fact(before: Character, change: Any, rules: Ruleset) -> Event:
+    from furnace.characters.equipment import attack_bonus, damage_expression
+
+    after = change.character
+    values: dict[str, Any] = {"item": change.item, "piece": change.piece, "off": change.off, "arm": change.arm,
+                              "swapped": change.swapped, "ac_before": before.ac(rules), "ac_after": after.ac(rules)}
+    ids = PIECE_RULES[change.piece]
+    if change.piece == "armor" and after.armor:
+        hard = rules.tables.get("armor").lookup(after.armor).data.get("stealth") == "HARD"
+        values["stealth"] = "HARD" if hard else ""
+        ids += ("F-EQ-02",) if hard else ()
+    if change.piece == "weapon" and not change.off:
+        weapon = after.weapons[-1]
+        values |= {"atk": attack_bonus(after, weapon, rules), "damage": damage_expression(after, weapon, rules)}
+    return fact(EQUIP, after, (), ids + load_rules(after, rules), **values, **load_of(after, rules))
+
+
+def equip(who: str, item: str, *, arm: str | None = None, row: str | None = None) -> Command:
+    """A piece from her pack worn or wielded (armor, shield, helmet, weapon); what it changes follows (AC, ATK,
+    Stealth, load, the item saves). A broken arm holds no shield or weapon (M-BONE-01): refused, with why."""
+    from furnace.characters.worn import equip as put_on
+
+    if arm not in (None, "left", "right"):
+        raise CampaignError(f"a shield is borne on the left or the right arm, not {arm!r}")
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        change = put_on(c, item, rules, arm=arm, row=row)  # type: ignore[arg-type]
+        return change.character, [_equip_fact(c, change, rules)]
+
+    return on_member(who, rule)
+
+
+def unequip(who: str, item: str) -> Command:
+    """A piece she wears or wields put in her pack, as it is (its notches, lost protection or plus kept)."""
+    from furnace.characters.worn import unequip as take_off
+
+    def rule(c: Character, rules: Ruleset) -> tuple[Character, list[Event]]:
+        change = take_off(c, item, rules)
+        return change.character, [_equip_fact(c, change, rules)]
 
     return on_member(who, rule)

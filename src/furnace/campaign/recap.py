@@ -69,15 +69,17 @@ def recap(store: Store, name: str, session: int | None = None) -> Recap:
 
 def _recap(start: StoredEvent | None, window: list[StoredEvent]) -> Recap:
     first: dict[str, Any] = {}
+    came: dict[str, Any] = {}          # how a member who joined in the session came: her level then
     last: dict[str, Any] = {}
     for event in window:
         for change in event.changes or ():
             first.setdefault(change["path"], change["before"])
+            came.setdefault(change["path"], change["after"])
             last[change["path"]] = change["after"]
     clock_at = first.get("clock") or {}
     began_at = int(start.data.get("at", 0)) if start else int(clock_at.get("now", 0))
     ended_at = int((last.get("clock") or {}).get("now", began_at))
-    members = tuple(_member(path.split("/", 1)[1], first[path], last[path]) for path in sorted(first)
+    members = tuple(_member(path.split("/", 1)[1], first[path], last[path], came[path]) for path in sorted(first)
                     if path.startswith("member/") and last[path] is not None)
 
     return Recap(session=int(start.data.get("session", 0)) if start else 0,
@@ -87,14 +89,18 @@ def _recap(start: StoredEvent | None, window: list[StoredEvent]) -> Recap:
                  members=members)
 
 
-def _member(member_id: str, before: dict[str, Any] | None, after: dict[str, Any]) -> MemberRecap:
+def _member(member_id: str, before: dict[str, Any] | None, after: dict[str, Any],
+            came: dict[str, Any] | None = None) -> MemberRecap:
+    """`came`: her first state in the session, whose level counts for one who joined in it (a funnel's peasant
+    promoted the same evening went from level 0 to level 1)."""
     now = after["character"]
     was = (before or {}).get("character") or {}
+    joined_at = ((came or {}).get("character") or {}) if before is None else was
     died = dict(after.get("death") or {"cause": "unknown"}) if after.get("status") == "dead" and \
         (before or {}).get("status") != "dead" else None
     hp = (int(was["hp"]), int(now["hp"])) if was and was.get("hp") != now.get("hp") else None
-    level = (int(was.get("level", 0)), int(now.get("level", 0))) if was and was.get("level") != now.get("level") \
-        else None
+    level = (int(joined_at.get("level", 0)), int(now.get("level", 0))) \
+        if joined_at and joined_at.get("level") != now.get("level") else None
     return MemberRecap(id=member_id, name=str(now["name"]), joined=before is None, died=died, hp=hp,
                        injuries=_new(was.get("injuries", []), now.get("injuries", [])),
                        conditions=_new(was.get("conditions", []), now.get("conditions", [])),

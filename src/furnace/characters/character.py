@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from furnace import files
+from furnace.characters import arms as _arms
 from furnace.characters import markers as _markers
 from furnace.characters.abilities import modifier
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
@@ -230,14 +231,15 @@ class Character(BaseModel):
     def ac(self, rules: Ruleset | None = None) -> int:
         """Armor (F-TAB-21) + DEX where the armor allows it + shield; unarmored 10 + DEX. Worn armor loses
         the protection it has lost (armor_damage: F-TAB-38 row 16, AMB-35, M-ARM-03) until repaired and adds
-        its magic; a shield adds its magic; the Defense style +1 (F-FTR-04)."""
+        its magic; a shield adds its magic, but not on an arm that holds nothing (M-BONE-01, `arms`); the Defense
+        style +1 (F-FTR-04)."""
         rules = rules or load_ruleset()
         armor = rules.tables.get("armor")
         body = armor.lookup(self.armor or "unarmored").data
         ac = int(body.get("ac_base", 10)) + (self.mod("DEX", rules) if body.get("adds_dex") else 0)
         if self.armor:
             ac += self.armor_magic - self.armor_damage
-        if self.shield:
+        if _arms.shield_borne(self):
             ac += int(armor.lookup("shield").data.get("ac_bonus", 2)) + self.shield_magic
         if self.fighting_style == "Defense":
             ac += 1

@@ -119,9 +119,11 @@ def casting_refusal(character: Character, rules: Ruleset) -> str | None:
 
 # -- load (F-LOAD-01, AMB-57) -------------------------------------------------------------------------------
 def load_used(character: Character, coins: int = 0, torches: int = 0) -> int:
-    """F-LOAD-01: every item is one load; coins count per 1000 and torches per 5 (rounded up)."""
+    """F-LOAD-01: every item is one load, worn or in the pack (a helmet too); coins count per 1000 and torches per
+    5 (rounded up)."""
     items = [i for i in character.items if i.lower() not in ("torch", "torches")]
-    gear = len(items) + len(character.weapons) + (1 if character.armor else 0) + (1 if character.shield else 0)
+    gear = len(items) + len(character.weapons) + (1 if character.armor else 0) + (1 if character.shield else 0) \
+        + (1 if character.helmet else 0)
     return gear + -(-coins // BUNDLES["coins"]) + -(-torches // BUNDLES["torches"])
 
 

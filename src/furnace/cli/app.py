@@ -180,6 +180,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("contest", "effort", "challenge", "stunt", "pc-morale"), "furnace.cli.tests_of_skill"),
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
+    **dict.fromkeys(("equip", "unequip"), "furnace.cli.gear"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
     **dict.fromkeys(("poison", "drink", "sleep", "map", "surprise", "scene"), "furnace.cli.hazards_session"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),

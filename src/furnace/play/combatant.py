@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from furnace import dice
 from furnace.characters import markers
+from furnace.characters.arms import shield_borne, wieldable
 from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression
 from furnace.play import luck, registry
@@ -184,7 +185,7 @@ def _marker_held(c: Character, rules: Ruleset, present: set[str]) -> tuple[Held,
 def _weapon_numbers(c: Character, rules: Ruleset, zone: Zone) -> tuple[Any, int, str, str, bool]:
     """The weapon she fights with (the first unbroken one, or the first ranged one from RANGED or FAR), its ATK
     and damage (a notch's −1 each, M-WPN-02), name and whether it is ranged; a fist without one."""
-    usable = [w for w in c.weapons if not w.broken]
+    usable = [w for w in c.weapons if not w.broken and wieldable(c, w)]   # none on a broken arm (M-BONE-01)
     ranged_weapons = [w for w in usable if w.kind == "ranged"]
     weapon = ranged_weapons[0] if zone in ("RANGED", "FAR") and ranged_weapons else next(iter(usable), None)
     if weapon is None:
@@ -218,7 +219,7 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         id=id or c.name, name=c.name, side=side, kind="pc", level=c.level, prof=prof, char_class=c.char_class,
         player=c.player, hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk + to_hit, damage=dmg,
         weapon=name, ranged=ranged, armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet,
-        shield=c.shield, weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
+        shield=shield_borne(c), weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
         weapon_cracked=bool(weapon and weapon.cracked),
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,

@@ -47,9 +47,10 @@ def spend_hit_die(character: Character, rng: DiceSource, rules: Ruleset, why: st
 
 
 def pool_size(character: Character, rules: Ruleset) -> int:
-    """The Hit Dice of the level (F-HP-06, AMB-13): 1 at levels 0–1, up to 5 from level 5."""
-    row = rules.tables.get(str(rules["advancement_table"])).lookup(character.level).data
-    return int(row.get("hd_pool", max(1, min(character.level, 5))))
+    """The Hit Dice of the level (F-HP-06, AMB-13): 1 at levels 0–1, up to 5 from level 5 (the sheet's count)."""
+    from furnace.characters.sheet import pool_size as of_level
+
+    return of_level(character, rules)
 
 
 def end_until_rest(character: Character, events: list[Event]) -> Character:

@@ -13,6 +13,7 @@ from html import escape
 
 from furnace.characters.character import Character
 from furnace.characters.funnel import Party
+from furnace.characters.sheet import Sheet, sheet
 from furnace.rules.effects import ABILITIES
 from furnace.rules.ruleset import Ruleset
 
@@ -46,6 +47,50 @@ def _gear(c: Character) -> list[str]:
     return gear + [i for i in c.items if i not in gear]
 
 
+def _n(n: int) -> str:
+    return f"{n:,}"
+
+
+def xp_words(s: Sheet) -> str:
+    """'250 (level 4 at 1,000)'; without the referee's XP table, the next level is her call (REF-24)."""
+    if s.next_level is None:
+        return _n(s.xp)
+    if s.next_xp is None:
+        return f"{_n(s.xp)} (level {s.next_level} when the referee says)"
+    return f"{_n(s.xp)} (level {s.next_level} at {_n(s.next_xp)})"
+
+
+def pool_words(s: Sheet) -> str:
+    """'3 left, 2 used (of 5)'."""
+    return f"{s.hit_dice_left} left, {s.hit_dice_used} used (of {s.hit_dice_pool})"
+
+
+def weapon_words(s: Sheet) -> list[str]:
+    """'arming sword: ATK +3, 1d8+2 (notched 1)' for each weapon she wields."""
+    return [f"{w.name}: ATK {_signed(w.atk)}, {w.damage}" + (f" ({', '.join(w.notes)})" if w.notes else "")
+            for w in s.weapons]
+
+
+def condition_list(s: Sheet) -> list[str]:
+    """Her conditions, injuries and "until rest" effects in words."""
+    from furnace.render.story.conditions import condition_words
+
+    return [*(condition_words(c) for c in s.conditions), *s.injuries, *s.lasting]
+
+
+def sheet_pairs(c: Character, rules: Ruleset, s: Sheet) -> list[tuple[str, str]]:
+    """The fields every sheet shows beside the scores, as (label, words): what a referee plays from."""
+    return [
+        ("Hit Dice pool", pool_words(s)),
+        ("Luck Dice", str(s.luck_dice)),
+        ("Coins", _n(s.coins)),
+        ("XP", xp_words(s)),
+        ("Weapons", "; ".join(weapon_words(s)) or "fist"),
+        ("Worn", ", ".join(s.worn) or "nothing"),
+        ("Carried", ", ".join(s.carried) or "nothing"),
+    ]
+
+
 def spell_lines(c: Character, rules: Ruleset) -> list[tuple[str, str]]:
     """What a caster knows, against her caps: ("Spells known (2 of 3)", "Fireball, Chill Touch") and
     ("Cantrips (2 of 2)", …) — a Cleric's are prayers (F-CLR-03, F-MU-05/06, F-ARCH-04/05)."""
@@ -72,9 +117,12 @@ def _md_list(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "—"
 
 
-def character_markdown(c: Character, rules: Ruleset, note: str = "") -> str:
-    """A Markdown sheet: identity, scores with modifiers, derived values, proficiencies, spells, features, HP
-    history; `note` is a line under the title (the roster's id, player and status)."""
+def character_markdown(c: Character, rules: Ruleset, note: str = "", *, luck: int | None = None) -> str:
+    """A Markdown sheet: identity, scores with modifiers, derived values, Luck, coins, XP, weapons with their ATK
+    and damage, what is worn and carried, proficiencies, spells, features by name, conditions and injuries in
+    words, HP history; `note` is a line under the title (the roster's id, player and status); `luck` the player's
+    pool when Luck is kept per player."""
+    s = sheet(c, rules, luck=luck)
     lines = [f"# {c.name}", ""]
     lines.append(" · ".join([f"**{_class_line(c)}**"] + ([f"player: {c.player}"] if c.player else [])))
     if note:
@@ -87,9 +135,15 @@ def character_markdown(c: Character, rules: Ruleset, note: str = "") -> str:
         "",
         f"- **HP:** {c.hp}/{c.hp_max}",
         f"- **Hit Dice:** {c.hit_dice} × {c.hit_die(rules)}",
+        f"- **Hit Dice pool:** {pool_words(s)}",
         f"- **PROF:** {_signed(c.prof(rules))}",
         f"- **AC:** {c.ac(rules)}",
-        f"- **Load:** {c.load}",
+        f"- **Load:** {s.load} of {s.load_limit}",
+        f"- **Luck Dice:** {s.luck_dice}",
+        f"- **Coins:** {_n(s.coins)}",
+        f"- **XP:** {xp_words(s)}",
+        f"- **Worn:** {_md_cell(_md_list(s.worn))}",
+        f"- **Carried:** {_md_cell(_md_list(s.carried))}",
         f"- **Saves:** {_md_list(c.saves)}",
         f"- **Skills:** {_md_list(c.skills)}",
         f"- **Expertise:** {_md_list(c.expertise)}",
@@ -97,14 +151,16 @@ def character_markdown(c: Character, rules: Ruleset, note: str = "") -> str:
     ]
     if c.occupation:
         lines.append(f"- **Occupation:** {_occupation_line(c)}")
-    lines.append(f"- **Gear:** {_md_list(_gear(c))}")
     if c.fighting_style:
         lines.append(f"- **Fighting style:** {c.fighting_style}")
     lines += [f"- **{label}:** {_md_cell(known)}" for label, known in spell_lines(c, rules)]
-    lines += [f"- **Features:** {_md_list(c.features)}",
-              f"- **Archetype features:** {_md_list(c.archetype_features)}"]
-    if c.conditions or c.injuries:
-        lines.append(f"- **Conditions / injuries:** {_md_list(c.conditions + c.injuries)}")
+    lines += [f"- **Features:** {_md_list(s.features)}",
+              f"- **Archetype features:** {_md_list(s.archetype_features)}"]
+    if condition_list(s):
+        lines.append(f"- **Conditions / injuries:** {_md_cell(_md_list(condition_list(s)))}")
+    lines += ["", "## Weapons", "", "| Weapon | ATK | Damage | Notes |", "|---|---:|---|---|"]
+    lines += [f"| {_md_cell(w.name)} | {_signed(w.atk)} | {w.damage} | {_md_cell(', '.join(w.notes)) or '—'} |"
+              for w in s.weapons] or ["| fist | — | — | no weapon wielded |"]
     if c.hp_history:
         lines += ["", "## HP by level", "", "| Level | Die | Rolled | Floor | Gained | Why |",
                   "|---:|---|---:|---:|---:|---|"]
@@ -234,11 +290,13 @@ def funnel_html(party_or_characters: Party | Iterable[Character], rules: Ruleset
     return _document(title, "".join(pages))
 
 
-def character_html(c: Character, rules: Ruleset, note: str = "") -> str:
+def character_html(c: Character, rules: Ruleset, note: str = "", *, luck: int | None = None) -> str:
     """A one-page printable sheet for one character, in the funnel cards' style (`note`: a line under the
-    title)."""
+    title; `luck`: the player's pool when Luck is kept per player)."""
+    s = sheet(c, rules, luck=luck)
     details = [
         ("Hit Dice", f"{c.hit_dice} × {c.hit_die(rules)}"),
+        *[(k, v) for k, v in sheet_pairs(c, rules, s) if k != "Weapons"],
         ("Saves", ", ".join(c.saves) or "—"),
         ("Skills", ", ".join(c.skills) or "—"),
         ("Expertise", ", ".join(c.expertise)),
@@ -246,13 +304,17 @@ def character_html(c: Character, rules: Ruleset, note: str = "") -> str:
         ("Occupation", _occupation_line(c)),
         ("Fighting style", c.fighting_style or ""),
         *spell_lines(c, rules),
-        ("Gear", ", ".join(_gear(c))),
-        ("Features", ", ".join(c.features) or "—"),
-        ("Archetype features", ", ".join(c.archetype_features)),
-        ("Conditions", ", ".join(c.conditions + c.injuries)),
+        ("Features", ", ".join(s.features) or "—"),
+        ("Archetype features", ", ".join(s.archetype_features)),
+        ("Conditions", ", ".join(condition_list(s))),
     ]
     stats = [("HP", f"{c.hp}/{c.hp_max}"), ("AC", str(c.ac(rules))), ("PROF", _signed(c.prof(rules))),
-             ("Load", str(c.load))]
+             ("Load", f"{s.load}/{s.load_limit}")]
+    weapons = "".join(f'<tr class="weapon"><td>{escape(w.name)}</td><td>{escape(_signed(w.atk))}</td>'
+                      f"<td>{escape(w.damage)}</td><td>{escape(', '.join(w.notes))}</td></tr>" for w in s.weapons) or \
+        '<tr class="weapon"><td>fist</td><td></td><td></td><td>no weapon wielded</td></tr>'
+    weapons = ('<table class="hp weapons"><thead><tr><th>Weapon</th><th>ATK</th><th>Damage</th><th>Notes</th>'
+               f"</tr></thead><tbody>{weapons}</tbody></table>")
     history = ""
     if c.hp_history:
         rows = "".join(f"<tr><td>{g.level}</td><td>{escape(g.die or '—')}</td>"
@@ -261,8 +323,9 @@ def character_html(c: Character, rules: Ruleset, note: str = "") -> str:
         history = ('<table class="hp"><thead><tr><th>Level</th><th>Die</th><th>Rolled</th><th>Gained</th>'
                    f"<th>Why</th></tr></thead><tbody>{rows}</tbody></table>")
     card = (f'<section class="card single" data-name="{escape(c.name)}">{_header(c, _class_line(c), note)}'
-            f"{_scores_html(c)}{_stats_html(stats)}{_dl(details)}{history}{_notes()}</section>")
+            f"{_scores_html(c)}{_stats_html(stats)}{_dl(details)}{weapons}{history}{_notes()}</section>")
     return _document(c.name, f'<div class="page">\n{card}\n</div>\n')
 
 
-__all__ = ["character_html", "character_json", "character_markdown", "funnel_html", "spell_lines"]
+__all__ = ["character_html", "character_json", "character_markdown", "condition_list", "funnel_html", "pool_words",
+           "sheet_pairs", "spell_lines", "weapon_words", "xp_words"]

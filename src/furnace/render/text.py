@@ -109,31 +109,49 @@ def party_table(party: Party) -> None:
     _console().print(out)
 
 
-def character_sheet(c: Character, rules: Ruleset, note: str = "") -> None:
-    """The sheet in the terminal; `note` is a line under the title (the roster's id, player and status)."""
-    from furnace.render.sheets import spell_lines
+def character_sheet(c: Character, rules: Ruleset, note: str = "", *, luck: int | None = None) -> None:
+    """The sheet in the terminal; `note` is a line under the title (the roster's id, player and status); `luck`
+    the player's pool when Luck is kept per player. The same fields as the Markdown and HTML sheets."""
+    from rich.markup import escape
 
+    from furnace.characters.sheet import sheet
+    from furnace.render.sheets import condition_list, pool_words, spell_lines, weapon_words, xp_words
+
+    s = sheet(c, rules, luck=luck)
     console = _console()
     title = f"{c.name} · {c.race} {c.char_class or '0-level'} {c.archetype or ''} · level {c.level}"
     if note:
         title += f"\n{note}"
-    out = RichTable(title=title, show_header=False)
+    out = RichTable(title=escape(title), show_header=False)
     out.add_column("field")
     out.add_column("value")
-    out.add_row("abilities", "  ".join(f"{a} {s} ({modifier(s):+d})" for a, s in c.scores.items()))
-    out.add_row("HP", f"{c.hp}/{c.hp_max}   Hit Dice {c.hit_dice} × {c.hit_die(rules)}")
-    out.add_row("PROF / AC / load", f"+{c.prof(rules)} / {c.ac(rules)} / {c.load}")
-    out.add_row("saves", ", ".join(c.saves) or "—")
-    out.add_row("skills", ", ".join(c.skills + [f"{s} (expertise)" for s in c.expertise]) or "—")
+
+    def row(field: str, value: str) -> None:
+        out.add_row(field, escape(value))
+
+    row("abilities", "  ".join(f"{a} {s_} ({modifier(s_):+d})" for a, s_ in c.scores.items()))
+    row("HP", f"{c.hp}/{c.hp_max}   Hit Dice {c.hit_dice} × {c.hit_die(rules)}: {pool_words(s)}")
+    row("PROF / AC / load", f"+{c.prof(rules)} / {c.ac(rules)} / {s.load} of {s.load_limit}")
+    row("Luck Dice / coins", f"{s.luck_dice} / {s.coins:,}")
+    row("XP", xp_words(s))
+    row("weapons", "\n".join(weapon_words(s)) or "fist")
+    row("worn", ", ".join(s.worn) or "nothing")
+    row("carried", ", ".join(s.carried) or "nothing")
+    row("saves", ", ".join(c.saves) or "—")
+    row("skills", ", ".join(c.skills + [f"{x} (expertise)" for x in c.expertise]) or "—")
     if c.occupation:
-        out.add_row("occupation", f"{c.occupation.name}: {c.occupation.proficiency}; {c.occupation.item}")
+        row("occupation", f"{c.occupation.name}: {c.occupation.proficiency}; {c.occupation.item}")
     for label, known in spell_lines(c, rules):
-        out.add_row(label.lower(), known)
-    out.add_row("features", ", ".join(c.features + c.archetype_features) or "—")
+        row(label.lower(), known)
+    style = [f"Fighting Style: {c.fighting_style}"] if c.fighting_style else []
+    row("features", ", ".join([f for f in s.features if not (style and f == "Fighting Style")] + style
+                              + list(s.archetype_features)) or "—")
+    if condition_list(s):
+        row("conditions, injuries", ", ".join(condition_list(s)))
     if c.hp_history:
-        out.add_row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))
+        row("HP by level", "; ".join(f"L{g.level} +{g.gained} ({g.reason})" for g in c.hp_history))
     if c.dead:
         from furnace.render.story.words import death_cause
 
-        out.add_row("dead", death_cause(c.dead))     # a cause's code (threshold …) in words
+        row("dead", death_cause(c.dead))     # a cause's code (threshold …) in words
     console.print(out)

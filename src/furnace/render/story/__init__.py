@@ -67,6 +67,7 @@ def tellers() -> dict[str, Teller]:
             campaign,
             characters,
             fight,
+            gear,
             hazards,
             magic,
             middle_sea,
