@@ -176,7 +176,7 @@ def _dashed_expression(word: str, known: set[str]) -> bool:
 
 # Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
 LAZY_COMMANDS = {
-    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale"), "furnace.cli.play"),
+    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale", "stabilise"), "furnace.cli.play"),
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),

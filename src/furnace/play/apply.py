@@ -283,7 +283,7 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
         loss = "permanent" if e.permanent else "temporary"
         step.fact(ABILITY, t, (), (r,), ability=ability, loss=loss, amount=before - after, before=before, after=after)
         if after == 0:
-            kill(step, c, "ability_zero", ("F-ABIL-05",), **{"score": 0})
+            kill(step, c, "ability_zero", ("F-ABIL-05",), score=0)
 
 
 def _death(e: Effect, step: Step, actor: str, target: str) -> None:

@@ -68,6 +68,7 @@ def tellers() -> dict[str, Teller]:
             characters,
             fight,
             hazards,
+            lasting,
             magic,
             middle_sea,
             wounds,
