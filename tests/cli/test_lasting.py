@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from furnace.campaign.encounters import current
+from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
+from furnace.characters import xp
 from furnace.events import Event
 from furnace.render import story
 from furnace.render.story.view import View
@@ -125,3 +128,148 @@ def test_the_option_dying_timer_roll_is_read_by_the_engine() -> None:
 
     rules = load_ruleset("furnace")
     assert open_timer(rules) and not open_timer(rules.with_options({"dying_timer_roll": "referee"}))
+
+
+# -- stabilising out of a fight (F-DEATH-01, F-INJ-01, AMB-28, REF-25) -------------------------------------------
+@pytest.mark.rule("F-INJ-01", "F-DEATH-02")
+def test_F_INJ_01_stabilised_out_of_a_fight_a_natural_1_on_the_injuries_table_kills(furnace: Run,
+                                                                                    tmp_path: Path) -> None:
+    """Sister Ilse's Medicine CHECK: d20 13 − 1 (WIS 6) + 2 (PROF, Medicine) = 14 ≥ 12 (hazard_save_dc, out of a
+    fight): Brakka's timer stops; the Injuries table's d20 shows 1: false hope, she dies (F-DEATH-02)."""
+    run = keep(furnace)
+    ok(run, "damage", "Brakka", "24", "--faces", "3")
+    ok(run, "stabilise", "Brakka", "--by", "Sister Ilse", "--faces", "13,1")
+    state = reopened(_db(tmp_path))
+    assert state.roster["brak1"].status == "dead" and not state.clock.entries
+    (check,) = facts(tmp_path, "stabilise")
+    assert (check.data["outcome"], check.data["total"], check.data["dc"]) == ("stabilises", 14, 12)
+
+
+@pytest.mark.rule("F-INJ-01", "F-DEATH-01")
+def test_F_INJ_01_the_stabilise_check_adds_wis_and_medicine_not_the_wis_save(furnace: Run, tmp_path: Path) -> None:
+    """Maelis (WIS 11: +0; no Medicine; a Magic-user's WIS SAVE is +2): d20 11 + 0 = 11 < 12 fails — the WIS SAVE
+    bonus would have made it 13. Brakka stays dying, her timer on the clock with its 2 turns."""
+    run = keep(furnace)
+    ok(run, "campaign", "join", str(EXAMPLES / "maelis.json"))
+    ok(run, "damage", "Brakka", "24", "--faces", "2")
+    ok(run, "stabilise", "Brakka", "--by", "Maelis", "--faces", "11")
+    (check,) = facts(tmp_path, "stabilise")
+    assert (check.data["outcome"], check.data["total"]) == ("fails", 11)
+    (entry,) = reopened(_db(tmp_path)).clock.entries
+    assert (entry.kind, entry.remaining) == ("dying", 2)
+
+
+@pytest.mark.rule("F-INJ-01")
+def test_F_INJ_01_stabilize_methods_referee_only_refuses_a_healer(furnace: Run, tmp_path: Path) -> None:
+    run = keep(furnace, "--option", "stabilize_methods=referee_only")
+    ok(run, "damage", "Brakka", "24", "--faces", "2")
+    assert "only the referee can" in ok(run, "stabilise", "Brakka", "--by", "Sister Ilse")   # no CHECK is rolled
+    assert [e.kind for e in reopened(_db(tmp_path)).clock.entries] == ["dying"]
+    ok(run, "stabilise", "Brakka", "--referee", "--faces", "17")        # the referee's word, then the injury roll
+    state = reopened(_db(tmp_path))
+    assert state.roster["brak1"].character.conditions == ["UNCONSCIOUS"] and not state.clock.entries
+
+
+# -- during an encounter: one place for HP; the referee's edits ----------------------------------------------------
+def _fight(run: Run) -> None:
+    """Brakka and Sister Ilse against an ogre of 40 HP; the party first (5 against 2), Brakka due."""
+    ok(run, "encounter", "start", "--party", "all", "--monsters", "ogre", "--faces", "8,8,8,8,5,2")
+
+
+@pytest.mark.rule("F-DEATH-01")
+def test_F_DEATH_01_damage_and_healing_in_an_encounter_act_on_it_and_encounter_end_writes_them(
+        furnace: Run, tmp_path: Path) -> None:
+    run = keep(furnace)
+    _fight(run)
+    ok(run, "damage", "Sister Ilse", "3")
+    status = ok(run, "encounter", "status")
+    assert "HP 8/11" in status and reopened(_db(tmp_path)).roster["sist1"].character.hp == 11
+    ok(run, "damage", "Sister Ilse", "10", "--faces", "4")             # 8 − 10 = −2: dying, 4 turns
+    ok(run, "heal", "Sister Ilse", "5")                                 # −2 + 5 = 3: up
+    ok(run, "encounter", "end")
+    ilse = reopened(_db(tmp_path)).roster["sist1"].character
+    assert (ilse.hp, ilse.conditions) == (3, []) and not reopened(_db(tmp_path)).clock.entries
+
+
+def test_the_referee_edits_a_fight_in_progress(furnace: Run, tmp_path: Path) -> None:
+    run = keep(furnace)
+    _fight(run)
+    ok(run, "encounter", "edit", "condition", "ogre", "PRONE", "--rounds", "1")
+    ogre = current(reopened(_db(tmp_path))).turns.encounter.get("ogre")
+    assert [(h.name, h.until_round) for h in ogre.held] == [("PRONE", 2)]
+    ok(run, "encounter", "edit", "condition", "ogre", "PRONE", "--remove")
+    ok(run, "encounter", "edit", "add", "--monsters", "goblin", "--faces", "5")     # 1d8−1 = 4 HP
+    fight = current(reopened(_db(tmp_path)))
+    assert fight.turns.encounter.get("goblin").hp == 4 and "goblin" in fight.xp
+    ok(run, "encounter", "edit", "delay", "brak1")                      # Brakka waits: Sister Ilse is due
+    assert current(reopened(_db(tmp_path))).turns.order[-1] == "brak1"
+    ok(run, "encounter", "edit", "remove", "goblin")
+    ok(run, "encounter", "edit", "hp", "ogre", "0")                     # the last foe down: the fight is over
+    assert current(reopened(_db(tmp_path))).turns.encounter.over
+
+
+@pytest.mark.rule("F-FUMB-01")
+def test_F_FUMB_01_a_fumble_that_damages_the_weapon_never_hits_a_fist(furnace: Run, tmp_path: Path) -> None:
+    """Bertil (0-level, a fist) against a goblin (1d8−1: 4 − 1 = 3 HP); the party first (5 against 2): his d20
+    shows 1, the fumble d4 (no armor) shows 4 — 'The weapon takes damage' (F-TAB-36): a fist takes none."""
+    run = keep(furnace)
+    ok(run, "campaign", "join", str(EXAMPLES / "bertil.json"))
+    ok(run, "encounter", "start", "--party", "bert1", "--monsters", "goblin", "--faces", "4,5,2")
+    ok(run, "encounter", "act", "bert1", "attack", "goblin", "--faces", "1,4")
+    fumbles = [f for f in facts(tmp_path, "fumble") if f.rolls]
+    assert [f.rolls[-1].total for f in fumbles] == [0, 4] and not facts(tmp_path, "weapon")   # the ATK, the d4
+
+
+@pytest.mark.rule("F-DEATH-01", "H-HEAL-04")
+@pytest.mark.parametrize(("profile", "faces", "kind", "left"), [("furnace", "3,8", "dying", 2),
+                                                                ("hazards", "4", "wake_up", None)])
+def test_a_campaign_from_before_gets_timers_for_those_already_down(furnace: Run, tmp_path: Path, profile: str,
+                                                                    faces: str, kind: str, left: int | None) -> None:
+    """A campaign kept before lasting state: Brakka at −2 HP, down, no entry on the clock. The next advance gives
+    her what the rules give: furnace, a 1d4 timer (3) and at once her first d20 (8): 2 turns left; hazards, waking
+    in 1d6 hours (4)."""
+    from furnace.campaign.commands import put
+
+    run = keep(furnace, "--profile", profile)
+    store = Store(f"sqlite:///{_db(tmp_path)}")
+    try:
+        def down(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+            m = state.roster["brak1"]
+            return put(state, m, m.character.model_copy(update={"hp": -2, "conditions": ["DYING"]})), []
+
+        store.apply("keep", "an old campaign's dying PC", down)
+    finally:
+        store.close()
+    ok(run, "clock", "advance", "1", "round", "--faces", faces)
+    (entry,) = reopened(_db(tmp_path)).clock.entries
+    assert (entry.kind, entry.owner) == (kind, "Brakka") and (left is None or entry.remaining == left)
+    if kind == "wake_up":
+        assert entry.at == 4 * 3600 and "UNCONSCIOUS" in reopened(_db(tmp_path)).roster["brak1"].character.conditions
+
+
+def test_the_party_leaves_home_the_peasants_of_a_player_who_promoted_one(furnace: Run, tmp_path: Path) -> None:
+    """A funnel of two peasants each (seed 1); Ann promotes Ann-2: `--party` is Ann-2 and Bo's two
+    peasants — Ann-1 stayed home — so 30 XP is 10 each to three."""
+    code, _, err = furnace("campaign", "new", "keep")
+    assert code == 0, err
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return furnace("--campaign", "keep", *args)
+
+    ok(run, "funnel", "--player", "Ann", "--player", "Bo", "--per-player", "2", "--seed", "1")
+    ok(run, "character", "promote", "ann2", "--class", "Fighter", "--archetype", "Barbarian", "--save", "DEX",
+       "--style", "Defense", "--seed", "1")
+    ok(run, "xp", "award", "30", "--party", "--reason", "the cave")
+    state = reopened(_db(tmp_path))
+    assert {m: xp.total(state.roster[m].character) for m in state.roster} == {"ann1": 0, "ann2": 10, "bo1": 10,
+                                                                              "bo2": 10}
+
+
+def test_xp_left_over_from_a_share_is_kept_for_the_next_fight(furnace: Run, tmp_path: Path) -> None:
+    """REF-24: a goblin's 5 XP to Brakka and Sister Ilse is 2 each and 1 kept; the next goblin's 5 + 1 = 6 is 3
+    each, nothing kept."""
+    run = keep(furnace)
+    for fight, (each, kept) in enumerate(((2, 1), (5, 0)), start=1):
+        ok(run, "fight", "--party", "all", "--monsters", "goblin", "--seed", str(fight))
+        state = reopened(_db(tmp_path))
+        assert state.xp_pool == kept and {xp.total(m.character) for m in state.roster.values()} == {each}

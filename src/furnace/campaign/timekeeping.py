@@ -72,16 +72,22 @@ def run_clock(state: CampaignState, fn: ClockFn, rules: Ruleset) -> tuple[Campai
     lasts (`lasting.LASTING`) names its owner's member id (`data.member`)."""
     view, ids = clock_view(state)
     after, events = fn(view, rules)
-    if state.encounter is not None and after.clock.now != state.clock.now:
-        name = state.encounter.get("name", "a fight")
-        raise CampaignError(f"{name} is in progress: time in a fight moves by its rounds, not by the clock; end it "
-                            "first (`furnace encounter end`), then move the clock on")
+    if after.clock.now != state.clock.now:
+        not_in_a_fight(state, "move the clock on")
     state = state.model_copy(update={"clock": _owned_by_members(after.clock, ids), "flags": after.flags})
     for name, character in after.characters.items():
         member = state.roster.get(ids.get(name, ""))
         if member is not None and character != member.character:
             state = put(state, member, character, facts=[e for e in events if e.actor == name])
     return state, events
+
+
+def not_in_a_fight(state: CampaignState, what: str) -> None:
+    """Refuse what moves time or rests while an encounter runs: time in a fight moves by its rounds."""
+    if state.encounter is not None:
+        name = state.encounter.get("name", "a fight")
+        raise CampaignError(f"{name} is in progress: time in a fight moves by its rounds, not by the clock; end it "
+                            f"first (`furnace encounter end`), then {what}")
 
 
 def _owned_by_members(clock: Clock, ids: dict[str, str]) -> Clock:
