@@ -2,7 +2,8 @@
 temporary SQLite file: four heroes (Brakka, Sister Ilse, Wren, Maelis: examples/characters) against an ogre, turn
 by turn. The referee tells the ogre's blows with `furnace damage` while the encounter runs (the encounter, not the
 roster, takes them: one place for HP), heals one of them there, edits the fight (the ogre's HP set), is refused
-`clock advance` and `rest` while it runs, ends it, and moves time past every timer the fight left: what lasts is
+`clock advance` and `rest` while it runs, ends it (its rounds move the clock: AMB-03, `round_seconds` each), and
+moves time past every timer the fight left: what lasts is
 on the campaign clock and the rules end it — F-DEATH-01's dying d20 each round, H-HEAL-04's waking, M-GRIEV-07's
 fatal wound, M-GRIEV-05's rounds unconscious, M-GRIEV-06's broken bone. Every die is entered (`--faces`), and
 every number below is worked by hand from those faces by the rule named beside it.
@@ -116,8 +117,9 @@ def test_an_evening_under_furnace_F_DEATH_01_F_INJ_01(run: Run, refused: Run, db
     state = reopened(db)
     assert state.encounter is None and {m: hp(state, m) for m in state.roster} == {
         "brak1": 2, "sist1": 11, "wren1": -2, "mael1": -2}
+    # the fight's 2 rounds moved the clock 2 × 6 seconds (AMB-03); Maelis's last turn falls a round later
     (timer,) = [e for e in state.clock.entries if e.kind == "dying"]
-    assert (timer.owner, timer.remaining, timer.every) == ("Maelis", 1, 6)      # 1 turn, a round is 6 seconds
+    assert (timer.owner, timer.remaining, timer.every, timer.at, state.clock.now) == ("Maelis", 1, 6, 18, 12)
     assert state.roster["wren1"].character.conditions == ["UNCONSCIOUS"]       # stable: unconscious, no timer
     party_wins_and_shares(state, 4)                                            # 42 each, 2 kept
     run("clock", "advance", "1", "minute", "--faces", "9")    # Maelis's last d20: 9 — she bleeds out
@@ -131,7 +133,7 @@ def test_an_evening_under_furnace_F_DEATH_01_F_INJ_01(run: Run, refused: Run, db
     run("rest", "long", "--party", "--faces", "5,5,5,4,4,4")
     state = reopened(db)
     assert (hp(state, "brak1"), hp(state, "wren1"), hp(state, "sist1")) == (17, 13, 11)
-    assert state.roster["wren1"].character.until_rest == [] and state.clock.now == 8 * HOUR + MINUTE
+    assert state.roster["wren1"].character.until_rest == [] and state.clock.now == 12 + MINUTE + 8 * HOUR
 
 
 @pytest.mark.rule("H-DMG-02", "H-DMG-03", "H-HEAL-04")
@@ -150,8 +152,8 @@ def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db:
     state = reopened(db)
     assert state.roster["mael1"].status == "dead" and {m: hp(state, m) for m in ("brak1", "sist1", "wren1")} == {
         "brak1": 16, "sist1": 11, "wren1": 0}
-    (wake,) = state.clock.entries
-    assert (wake.kind, wake.owner, wake.at) == ("wake_up", "Wren", 2 * HOUR)
+    (wake,) = state.clock.entries                     # the fight's 1 round was 6 seconds
+    assert (wake.kind, wake.owner, wake.at) == ("wake_up", "Wren", 6 + 2 * HOUR)
     party_wins_and_shares(state, 3)                     # 56 each, 2 kept
     assert "is not dying" in refused("stabilise", "Wren", "--by", "Sister Ilse")   # nothing to stabilise here
     run("clock", "advance", "1", "hour")
@@ -161,7 +163,7 @@ def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db:
     run("heal", "Wren", "2")
     state = reopened(db)
     assert (hp(state, "wren1"), state.roster["wren1"].character.conditions) == (2, [])
-    assert not state.clock.entries and state.clock.now == 2 * HOUR
+    assert not state.clock.entries and state.clock.now == 6 + 2 * HOUR
 
 
 @pytest.mark.rule("M-GRIEV-01", "M-GRIEV-05", "M-GRIEV-06", "M-GRIEV-07", "M-BONE-01", "M-HEAL-01")
@@ -179,12 +181,13 @@ def test_an_evening_under_middle_sea_M_GRIEV_06_M_GRIEV_07(run: Run, refused: Ru
     run("encounter", "act", "sist1", "attack", "ogre", "--faces", "15,6")   # 15 + 4 = 19, 6 + 2 = 8: the ogre is out
     run("encounter", "end")
     state = reopened(db)
-    # a round is 60 seconds (the profile's round_seconds), an exploration turn 10 rounds (AMB-92): the fatal wound
-    # falls in round 1 + 5 × 10 = 51, 50 rounds after the fight's one round; Maelis's 5 rounds run on; the rib
-    # knits in 12 weeks
-    due = {e.kind: (e.owner, e.at) for e in state.clock.entries}
-    assert due == {"fatal_wound": ("Brakka", 50 * MINUTE), "condition_ends": ("Maelis", 5 * MINUTE),
-                   "bone_heals": ("Wren", 12 * 7 * DAY)}
+    # a round is 60 seconds (the profile's round_seconds), an exploration turn 10 rounds (AMB-92): the fight's one
+    # round moved the clock a minute; the fatal wound falls in round 1 + 5 × 10 = 51, 50 rounds after it; Maelis's
+    # 5 rounds run on; the rib knits in 12 weeks
+    due = {e.kind: (e.owner, e.at - MINUTE) for e in state.clock.entries}
+    assert state.clock.now == MINUTE and due == {"fatal_wound": ("Brakka", 50 * MINUTE),
+                                                 "condition_ends": ("Maelis", 5 * MINUTE),
+                                                 "bone_heals": ("Wren", 12 * 7 * DAY)}
     assert state.roster["wren1"].character.injuries == ["broken rib"]
     party_wins_and_shares(state, 4)
     assert "is not dying" in refused("stabilise", "Brakka", "--by", "Sister Ilse")   # a wound, not F-DEATH-01

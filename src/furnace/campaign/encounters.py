@@ -32,7 +32,7 @@ from furnace.campaign.handover import Leaving, enter, kept_facts, leave
 from furnace.campaign.overrides import SLUG, label
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
-from furnace.campaign.timekeeping import adopt
+from furnace.campaign.timekeeping import adopt, run_clock
 from furnace.characters import xp
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
@@ -439,8 +439,10 @@ def _about(e: Event, c: Combatant) -> bool:
 # -- settling ------------------------------------------------------------------------------------------------------
 def settle(state: CampaignState, done: Fight, rules: Ruleset, rng: DiceSource) -> tuple[CampaignState, list[Event]]:
     """Write the fight back onto the roster (each character, her death with cause and round; what still lasts
-    back on the campaign clock, `handover.leave`), share the XP, and clear the fight in progress."""
-    events: list[Event] = []
+    back on the campaign clock, `handover.leave`), share the XP, and clear the fight in progress. The fight's
+    rounds moved time (AMB-03: each `round_seconds`): the clock moves on by them first, what falls due meanwhile
+    fires, and what lasts goes back on it from the fight's end."""
+    state, events = _fight_time(state.model_copy(update={"encounter": None}), done, rules, rng)
     for cid, mid in done.members.items():
         member = state.roster.get(mid)
         if member is None or member.status == "dead":
@@ -449,6 +451,17 @@ def settle(state: CampaignState, done: Fight, rules: Ruleset, rng: DiceSource) -
         events += logged
     state, earned = _share_xp(state, done)
     return state.model_copy(update={"encounter": None}), [*events, *earned]
+
+
+def _fight_time(state: CampaignState, done: Fight, rules: Ruleset, rng: DiceSource,
+                ) -> tuple[CampaignState, list[Event]]:
+    """The clock moves on by the fight's rounds (its suspended entries are the fight's, off the clock)."""
+    from furnace.play.clock import advance
+
+    seconds = done.turns.encounter.round * int(rules["round_seconds"])
+    if seconds <= 0:
+        return state, []
+    return run_clock(state, lambda view, rules_: advance(view, seconds, "second", rng, rules_), rules)
 
 
 def settle_member(state: CampaignState, done: Fight, cid: str, mid: str, rules: Ruleset, rng: DiceSource,

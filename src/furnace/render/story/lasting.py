@@ -71,7 +71,7 @@ def encounter_edit(e: Event, v: View) -> str:
         return f"joins the fight{numbers}, acting from her side's next phase"
     if change == "remove":
         return "leaves the fight"
-    return f"has her HP set by the referee: {_n(v, e, 'before')} → {_n(v, e, 'after')}"
+    return f"HP set by the referee: {_n(v, e, 'before')} → {_n(v, e, 'after')}"
 
 
 @teller("delay")
