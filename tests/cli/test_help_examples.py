@@ -100,7 +100,15 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
     'furnace clock cure Agna "Green River Fever"': ('furnace clock infect Agna "Green River Fever"',),
     "furnace encounter act brak1 attack goblin-2 --seed 5": FIGHT,
     "furnace encounter actions brak1": FIGHT,
-    "furnace encounter end": FIGHT,
+    "furnace encounter end --seed 2": FIGHT,
+    "furnace encounter edit hp goblin-1 2": FIGHT,
+    'furnace encounter edit add --monsters "goblin x2" --seed 4': FIGHT,
+    "furnace encounter edit condition goblin-1 PRONE --rounds 1": FIGHT,
+    "furnace encounter edit delay brak1": (     # Brakka is due, Wren after her
+        'furnace encounter start --party brak1,wren1 --monsters "goblin x4" --seed 3',),
+    "furnace encounter edit hp brak1 5": FIGHT,
+    "furnace encounter edit remove goblin-2": FIGHT,
+    'furnace stabilise Brakka --by "Sister Ilse" --seed 7': ("furnace damage Brakka 24 --seed 1",),   # dying at -2
     "furnace encounter next --seed 4": FIGHT,
     "furnace encounter status": FIGHT,
     "furnace repair Brakka armor --days 2 --cost 15 --yes": (

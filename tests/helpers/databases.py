@@ -10,7 +10,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from furnace.campaign import commands
+from furnace.campaign import commands, fightedit
 from furnace.campaign.store import Store
 from furnace.characters.character import Character
 
@@ -27,7 +27,7 @@ def furnace_db(path: Path, *, hits: int = 0) -> Path:
         store.create("keep")
         store.apply("keep", "campaign join", commands.join(Character.from_file(BRAKKA)))
         for i in range(hits):   # a stone falls, a draught heals: the log grows, Brakka lives
-            fn = commands.damage("Brakka", 1, "a stone") if i % 2 == 0 else commands.heal("Brakka", 1, "a draught")
+            fn = fightedit.damage("Brakka", 1, "a stone") if i % 2 == 0 else fightedit.heal("Brakka", 1, "a draught")
             store.apply("keep", "damage" if i % 2 == 0 else "heal", fn)
     finally:
         store.close()        # the last connection closed folds the log into the file and removes it

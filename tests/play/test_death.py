@@ -234,9 +234,10 @@ DYING_PAIR = (pc("healer", PC, hp=10), pc(PC, hp=-2, status="dying", dying_turns
 
 
 def test_F_INJ_01_AMB_28_stabilise_stops_the_timer_and_rolls_injuries_row_1_is_death() -> None:
-    """F-INJ-01, AMB-28: Medicine CHECK d20+2 face 10 = 12 vs ROOM DC 12 stabilises (timer gone), then d20 on the
-    injury table named by the option injury_table (F-TAB-37b): face 1 → 'false hope', dead (AMB-29)."""
-    s, dice = step(*DYING_PAIR, faces=[10, 1])
+    """F-INJ-01, AMB-28: Medicine CHECK d20 + WIS 12 (+0; no Medicine proficiency, and not the WIS SAVE's +2) face
+    12 = 12 vs ROOM DC 12 stabilises (timer gone), then d20 on the injury table named by the option injury_table
+    (F-TAB-37b): face 1 → 'false hope', dead (AMB-29)."""
+    s, dice = step(*DYING_PAIR, faces=[12, 1])
     act(s, "healer", Action("stabilise", "a"))
     injury = next(e for e in s.events if e.kind == "injury")
     assert injury.data["table"] == "F-TAB-37b" and injury.rolls[0].expression == "d20"

@@ -34,6 +34,7 @@ PLAYERS = ("A", "B", "C", "D")
 AGUE = "name: Marsh Ague\nincubation: 1 day\ninterval: 1 day\ninfection: 3 days\neffect: {ability: INT}\n"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "characters"
 GOBLIN_XP = 5                                     # the bestiary's goblin (humanoids.yaml)
+FOUGHT = 5 * 6                                    # the two fights' 5 rounds of 6 seconds moved the clock (AMB-03)
 
 
 @pytest.fixture
@@ -95,15 +96,15 @@ def test_a_whole_session_F_DEATH_02_F_REST_02_H_LIGHT_02_H_DIS_04(run: Run, db: 
     state = reopened(db)
     b1, d1 = state.roster["b1"].character, state.roster["d1"].character
     assert (b1.hp, b1.hit_dice, d1.hp, d1.hit_dice) == (min(5, 2 + hd_face), 1, 5, 1)
-    assert state.clock.now == 8 * 3600                  # F-REST-02: a long rest lasts 8 hours
+    assert state.clock.now == FOUGHT + 8 * 3600         # F-REST-02: a long rest lasts 8 hours
     travel(run, tmp_path)
     the_campaign_reopened(reopened(db))
 
 
 def the_campaign_reopened(state: CampaignState) -> None:
     """Everything a new session finds, worked by hand."""
-    # the clock: 8 hours of rest + 3 days of travel; the torch burnt out and the disease ran its course
-    assert (state.clock.now, state.clock.entries) == (8 * 3600 + 3 * 86400, ())
+    # the clock: the fights, 8 hours of rest + 3 days of travel; the torch burnt out and the disease ran its course
+    assert (state.clock.now, state.clock.entries) == (FOUGHT + 8 * 3600 + 3 * 86400, ())
     # H-DIS-04/05 (D-5: a CON save vs. poison at hazard_save_dc 12, D-1's CON +1, −2 travelling, not resting)
     totals = [face + 1 - 2 for face in (SAVE_1, SAVE_2, SAVE_3)]          # 3, 1, 19
     failures = sum(total < 12 for total in totals)                        # 2: INT 11 → 9 (AMB-73 c: −1 each)
@@ -223,7 +224,8 @@ def test_CF_30_the_same_first_part_under_hazards_H_DMG_03_H_HEAL_01(run: Run, db
     run("rest", "night", "--party", "--seed", "4")
     state = reopened(db)
     # H-HEAL-01/08: a peaceful night at half HP or more heals 1, capped at the maximum: 3 stays 3; 8 hours pass
-    assert (state.roster["b1"].character.hp, state.roster["d1"].character.hp, state.clock.now) == (3, 3, 8 * 3600)
+    assert (state.roster["b1"].character.hp, state.roster["d1"].character.hp, state.clock.now) == (
+        3, 3, 4 * 6 + 8 * 3600)                         # the fight's 4 rounds of 6 seconds, then the night
 
 
 @pytest.mark.rule("M-GRIEV-01", "M-HEAL-02", "M-TAB-01", "M-HEAL-03")
@@ -246,7 +248,7 @@ def test_CF_30_the_same_first_part_under_middle_sea_M_GRIEV_01_M_HEAL_02(run: Ru
     # at or above half it heals nothing (M-HEAL-03)
     assert {m.id: m.character.hp for m in state.roster.values()} == {"a1": min(1, 0 + face), "b1": 3, "c1": 2,
                                                                       "d1": 3}
-    assert state.roster["a1"].status == "alive" and state.clock.now == 3600
+    assert state.roster["a1"].status == "alive" and state.clock.now == 2 * 60 + 3600   # 2 rounds (60 s), an hour
 
 
 @pytest.mark.rule("M-HEAL-01")

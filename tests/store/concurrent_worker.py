@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign.store import Store
 
 
@@ -31,7 +31,7 @@ def main(url: str, name: str, who: str, amounts: list[int]) -> int:
             sys.stdin.readline()             # every writer has made its first command
         time.sleep(pause.uniform(0.002, 0.02))
         try:
-            applied = store.apply(name, f"damage {who} {amount}", cmd.damage(who, amount))
+            applied = store.apply(name, f"damage {who} {amount}", fightedit.damage(who, amount))
         except Exception as exc:
             print("failed", amount, type(exc).__name__, str(exc).replace("\n", " ")[:300], flush=True)
         else:

@@ -15,6 +15,7 @@ import sys
 import time
 
 from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign import store as store_module
 from furnace.campaign.store import Applied, Store
 from furnace.characters.character import Character
@@ -46,9 +47,9 @@ def step(store: Store, name: str, roster: list[str], rng: random.Random, pick: f
             ("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10), hp=1000, hp_max=1000)))
     who = rng.choice(roster)
     if pick < 0.4:
-        return store.apply(name, f"damage {who}", cmd.damage(who, rng.randint(1, 3)))
+        return store.apply(name, f"damage {who}", fightedit.damage(who, rng.randint(1, 3)))
     if pick < 0.7:
-        return store.apply(name, f"heal {who}", cmd.heal(who, rng.randint(1, 3)))
+        return store.apply(name, f"heal {who}", fightedit.heal(who, rng.randint(1, 3)))
     if pick < 0.9:
         return store.apply(name, "roll", cmd.roll("3d6+1", rng, who=who))
     return store.undo(name)

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from furnace.campaign import commands as cmd
-from furnace.campaign import migrate
+from furnace.campaign import fightedit, migrate
 from furnace.campaign import store as store_module
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store
@@ -60,10 +60,10 @@ def build(out: Path) -> Path:
         store.create(keep)
         store.apply(keep, "join brakka", cmd.join(example("brakka"), "Ann"))
         store.apply(keep, "join wren", cmd.join(example("wren"), "Bo"))
-        store.apply(keep, "damage brak1 5", cmd.damage("brak1", 5, "a falling portcullis"))
-        store.apply(keep, "heal brak1 2", cmd.heal("brak1", 2, "a poultice"))
+        store.apply(keep, "damage brak1 5", fightedit.damage("brak1", 5, "a falling portcullis"))
+        store.apply(keep, "heal brak1 2", fightedit.heal("brak1", 2, "a poultice"))
         store.apply(keep, "roll", cmd.roll("d20+1", rng, label="listening at the door", who="Wren"))
-        store.apply(keep, "damage wren1 4", cmd.damage("wren1", 4, "a goblin's arrow"))
+        store.apply(keep, "damage wren1 4", fightedit.damage("wren1", 4, "a goblin's arrow"))
         store.undo(keep)                                           # the arrow missed after all
         store.create(tomb, options={"death_model": "hazards"})
         store.apply(tomb, "join edda", cmd.join(example("edda")))

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign.store import ConflictError, Store
 from furnace.campaign.verify import verify
 from furnace.characters.character import Character
@@ -100,7 +101,7 @@ def test_two_writers_with_the_same_version_one_wins(store: Store, db_url: str,
                       outcomes: list[object] = outcomes) -> None:
                 barrier.wait()
                 try:
-                    outcomes[i] = others[i].apply("Duel", f"damage {i + 1}", cmd.damage("brak1", i + 1),
+                    outcomes[i] = others[i].apply("Duel", f"damage {i + 1}", fightedit.damage("brak1", i + 1),
                                                   expected_version=seen).version
                 except ConflictError as exc:
                     outcomes[i] = exc

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign.store import Store
 from furnace.campaign.verify import verify
 from furnace.characters.character import Character
@@ -39,7 +39,7 @@ def prepare(url: str, characters: dict[str, Character]) -> set[int]:
         stored_campaign(store, *(characters[stem].model_copy(update={"hp": 500, "hp_max": 500})
                                  for stem in ("brakka", "wren", "maelis")), name=NAME, label="join {name}")
         for i in range(10):
-            store.apply(NAME, "damage", cmd.damage(("brak1", "wren1", "mael1")[i % 3], 1))
+            store.apply(NAME, "damage", fightedit.damage(("brak1", "wren1", "mael1")[i % 3], 1))
         return {e.seq for e in store.events(NAME)}
     finally:
         store.close()

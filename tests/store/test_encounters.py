@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from furnace import dice
-from furnace.campaign import commands, encounters
+from furnace.campaign import commands, encounters, fightedit
 from furnace.campaign.overrides import add_override
 from furnace.campaign.state import CampaignError
 from furnace.campaign.store import Store, StoredEvent
@@ -119,7 +119,7 @@ def test_F_BASE_01_the_campaigns_monster_overrides_are_in_its_bestiary(store: St
 
 def test_the_dead_do_not_fight_and_one_fight_at_a_time(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["dunstan"])
-    store.apply("keep", "damage", commands.damage("Dunstan", 20))
+    store.apply("keep", "damage", fightedit.damage("Dunstan", 20))
     state = store.open("keep")
     with pytest.raises(CampaignError, match=r"Dunstan \(duns1\) is dead"):
         encounters.party(state, ["duns1"])

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import Engine, create_engine, insert, inspect, select
 
 from furnace.campaign import commands as cmd
-from furnace.campaign import migrate
+from furnace.campaign import fightedit, migrate
 from furnace.campaign import store as store_module
 from furnace.campaign.schema import campaigns, events
 from furnace.campaign.state import CampaignState
@@ -135,7 +135,7 @@ def test_upgrade_downgrade_upgrade_keeps_the_data(engine_name: str, db_url: str,
         check(again, expected, log)
         # and the upgraded store writes on: commands, snapshots, undo (new ids do not clash with copied rows)
         monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 3)
-        again.apply("Old Keep", "damage", cmd.damage("brak1", 4))
+        again.apply("Old Keep", "damage", fightedit.damage("brak1", 4))
         again.apply("Old Keep", "roll", cmd.roll("d6", random.Random(2)))
         assert again.undo("Old Keep").state == expected["Old Keep"]
         again.create("New Crypt")

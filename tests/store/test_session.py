@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from furnace.campaign import gear, session, timekeeping
-from furnace.campaign.commands import damage, put
+from furnace.campaign.commands import put
+from furnace.campaign.fightedit import damage
 from furnace.campaign.recap import recap
 from furnace.campaign.rest import rest
 from furnace.campaign.state import CampaignError, CampaignState

@@ -11,6 +11,7 @@ import pytest
 
 from furnace import dice
 from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign import store as store_module
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import ConflictError, Store
@@ -78,7 +79,7 @@ def test_rename_keeps_the_log_and_the_state(store: Store, characters: Chars) -> 
     with pytest.raises(CampaignError, match="no campaign named 'Keep'"):
         store.open("Keep")
     # the renamed campaign takes commands as before, and undo never reverses the rename
-    store.apply("The Keep", "damage", cmd.damage("brak1", 2))
+    store.apply("The Keep", "damage", fightedit.damage("brak1", 2))
     store.undo("The Keep")
     assert store.open("The Keep").name == "The Keep"
     assert hp(store.open("The Keep"), "brak1") == 22
@@ -120,15 +121,15 @@ def test_commands_carry_the_state(store: Store, characters: Chars) -> None:
     assert list(state.roster) == ["brak1", "wren1"]
     assert state.roster["brak1"].player == "Ann" and state.roster["brak1"].character == characters["brakka"]
 
-    hit = store.apply("Ashes", "damage brak1 5", cmd.damage("brak1", 5, "a falling stone"))
+    hit = store.apply("Ashes", "damage brak1 5", fightedit.damage("brak1", 5, "a falling stone"))
     assert hp(hit.state, "brak1") == 17 and hit.version == 4
     assert [what(e) for e in hit.events] == ["takes 5 from a falling stone: HP 22 → 17"]
     assert hit.events[0].changes == [{"path": "member/brak1", "before": state.roster["brak1"].model_dump(mode="json"),
                                       "after": hit.state.roster["brak1"].model_dump(mode="json")}]
 
-    healed = store.apply("Ashes", "heal brak1 3", cmd.heal("Brakka", 3))   # by name, too
+    healed = store.apply("Ashes", "heal brak1 3", fightedit.heal("Brakka", 3))   # by name, too
     assert hp(healed.state, "brak1") == 20
-    assert hp(store.apply("Ashes", "heal brak1 99", cmd.heal("brak1", 99)).state, "brak1") == 22   # up to the maximum
+    assert hp(store.apply("Ashes", "heal brak1 99", fightedit.heal("brak1", 99)).state, "brak1") == 22   # up to max
 
     rolled = store.apply("Ashes", "roll", cmd.roll("2d6+1", random.Random(7), label="reaction", who="Wren"))
     assert rolled.state == store.open("Ashes")
@@ -136,12 +137,12 @@ def test_commands_carry_the_state(store: Store, characters: Chars) -> None:
     assert event.kind == "roll" and event.changes is None and event.data["total"] == event.rolls[0]["total"]
     assert event.rolls[0]["expression"] == "2d6+1" and len(event.rolls[0]["faces"]) == 2
 
-    down = store.apply("Ashes", "damage brak1 23", cmd.damage("brak1", 23)).state
-    assert hp(down, "brak1") == -1 and "UNCONSCIOUS" in down.roster["brak1"].character.conditions
+    down = store.apply("Ashes", "damage brak1 23", fightedit.damage("brak1", 23)).state
+    assert hp(down, "brak1") == -1 and "DYING" in down.roster["brak1"].character.conditions  # F-DEATH-01
     assert down.roster["brak1"].status == "dying"
-    woke = store.apply("Ashes", "heal brak1 2", cmd.heal("brak1", 2)).state
+    woke = store.apply("Ashes", "heal brak1 2", fightedit.heal("brak1", 2)).state
     assert hp(woke, "brak1") == 1 and woke.roster["brak1"].character.conditions == []
-    dead = store.apply("Ashes", "damage brak1 7", cmd.damage("brak1", 7)).state
+    dead = store.apply("Ashes", "damage brak1 7", fightedit.damage("brak1", 7)).state
     assert dead.roster["brak1"].status == "dead" and dead.roster["brak1"].death is not None
 
     final = store.open("Ashes")
@@ -159,7 +160,7 @@ def test_a_second_join_gets_its_own_id(store: Store, characters: Chars) -> None:
     twin = store.apply("Ashes", "join", cmd.join(characters["brakka"])).state
     assert list(twin.roster) == ["brak1", "brak2"]
     with pytest.raises(CampaignError, match="2 characters are named 'Brakka'"):
-        store.apply("Ashes", "damage", cmd.damage("Brakka", 1))
+        store.apply("Ashes", "damage", fightedit.damage("Brakka", 1))
 
 
 def _raises_after_work(error: Exception) -> store_module.Command:
@@ -171,15 +172,15 @@ def _raises_after_work(error: Exception) -> store_module.Command:
 
 
 @pytest.mark.parametrize("make", [
-    lambda: cmd.damage("nobody", 3),
-    lambda: cmd.heal("nobody", 3),
+    lambda: fightedit.damage("nobody", 3),
+    lambda: fightedit.heal("nobody", 3),
     lambda: _raises_after_work(FurnaceError("the rule refuses")),
     lambda: _raises_after_work(ValueError("a bug in a command")),
 ], ids=["unknown-member", "heal-unknown", "furnace-error", "other-error"])
 def test_a_failing_command_changes_nothing(store: Store, characters: Chars,
                                            make: Callable[[], store_module.Command]) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
-    store.apply("Ashes", "damage", cmd.damage("brak1", 4))
+    store.apply("Ashes", "damage", fightedit.damage("brak1", 4))
     version, count, state = store.version("Ashes"), event_count(store, "Ashes"), store.open("Ashes")
     with pytest.raises((FurnaceError, ValueError)):
         store.apply("Ashes", "bad", make())
@@ -206,23 +207,23 @@ def test_a_command_leaving_an_invalid_state_is_refused(store: Store, characters:
 
 def test_the_dead_stay_dead(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
-    store.apply("Ashes", "damage", cmd.damage("brak1", 40, "a dragon"))
+    store.apply("Ashes", "damage", fightedit.damage("brak1", 40, "a dragon"))
     version, count = store.version("Ashes"), store.count("Ashes")
     with pytest.raises(CampaignError, match=r"Brakka \(brak1\) is dead"):
-        store.apply("Ashes", "heal", cmd.heal("brak1", 5))
+        store.apply("Ashes", "heal", fightedit.heal("brak1", 5))
     with pytest.raises(UnknownNameError):
-        store.apply("Ashes", "damage", cmd.damage("Grendel", 5))
+        store.apply("Ashes", "damage", fightedit.damage("Grendel", 5))
     with pytest.raises(CampaignError, match="whole number"):
-        cmd.damage("wren1", 0)                       # refused before the store is asked
+        fightedit.damage("wren1", 0)                       # refused before the store is asked
     assert (store.version("Ashes"), store.count("Ashes")) == (version, count)
 
 
 # -- undo ----------------------------------------------------------------------------------------------------
 def test_undo_walks_back_as_events_of_its_own(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
-    store.apply("Ashes", "damage brak1 23", cmd.damage("brak1", 23))           # two events: the hit, unconscious
-    store.apply("Ashes", "heal wren1 1", cmd.heal("wren1", 1))                 # changes nothing: Wren is at max
-    store.apply("Ashes", "damage wren1 4", cmd.damage("wren1", 4))
+    store.apply("Ashes", "damage brak1 23", fightedit.damage("brak1", 23))           # two events: the hit, unconscious
+    store.apply("Ashes", "heal wren1 1", fightedit.heal("wren1", 1))                 # changes nothing: Wren is at max
+    store.apply("Ashes", "damage wren1 4", fightedit.damage("wren1", 4))
     store.apply("Ashes", "roll", cmd.roll("d20", random.Random(1)))            # a roll changes nothing to undo
     logged = store.events("Ashes")
     count, version = len(logged), store.version("Ashes")
@@ -253,9 +254,9 @@ def test_undo_walks_back_as_events_of_its_own(store: Store, characters: Chars) -
 
 def test_undo_after_new_commands_reverses_the_newest(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
-    store.apply("Ashes", "damage", cmd.damage("brak1", 5))
+    store.apply("Ashes", "damage", fightedit.damage("brak1", 5))
     store.undo("Ashes")
-    store.apply("Ashes", "damage", cmd.damage("wren1", 3))
+    store.apply("Ashes", "damage", fightedit.damage("wren1", 3))
     assert hp(store.undo("Ashes").state, "wren1") == 17
     assert hp(store.open("Ashes"), "brak1") == 22
     assert store.undo("Ashes").state.roster.keys() == {"brak1"}
@@ -279,9 +280,9 @@ def play_long(store: Store, characters: Chars, rng: random.Random, commands: int
         who = rng.choice(["brak1", "wren1", "mael1"])
         match i % 5:
             case 0 | 3:
-                store.apply("Long", f"damage {who}", cmd.damage(who, rng.randint(1, 3)))
+                store.apply("Long", f"damage {who}", fightedit.damage(who, rng.randint(1, 3)))
             case 1:
-                store.apply("Long", f"heal {who}", cmd.heal(who, rng.randint(1, 4)))
+                store.apply("Long", f"heal {who}", fightedit.heal(who, rng.randint(1, 4)))
             case 2:
                 store.apply("Long", "roll", cmd.roll("3d6", rng, label="a check", who=who))
             case _:
@@ -347,7 +348,7 @@ def test_a_stored_roll_is_never_rolled_again(store: Store, characters: Chars,
     assert store.open("Ashes") == state == store.replay("Ashes")
     assert store.events("Ashes") == logged
     assert verify(store, "Ashes", deep=True).ok
-    healed = store.apply("Ashes", "heal", cmd.heal("brak1", 1)).state        # a new command: no old roll rerun
+    healed = store.apply("Ashes", "heal", fightedit.heal("brak1", 1)).state        # a new command: no old roll rerun
     assert hp(healed, "brak1") == 22 - total + 1
     assert store.events("Ashes")[: len(logged)] == logged
 
@@ -356,20 +357,20 @@ def test_a_stored_roll_is_never_rolled_again(store: Store, characters: Chars,
 def test_expected_version(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     seen = store.version("Ashes")
-    done = store.apply("Ashes", "damage", cmd.damage("brak1", 1), expected_version=seen)
+    done = store.apply("Ashes", "damage", fightedit.damage("brak1", 1), expected_version=seen)
     assert done.version == seen + 1 == store.version("Ashes")
     count, state = store.count("Ashes"), store.open("Ashes")
     with pytest.raises(ConflictError, match="read it again") as caught:
-        store.apply("Ashes", "damage", cmd.damage("brak1", 1), expected_version=seen)
+        store.apply("Ashes", "damage", fightedit.damage("brak1", 1), expected_version=seen)
     assert caught.value.http_status == 409 and isinstance(caught.value, CampaignError)
     assert (store.version("Ashes"), store.count("Ashes"), store.open("Ashes")) == (seen + 1, count, state)
-    assert store.apply("Ashes", "damage", cmd.damage("brak1", 1), expected_version=seen + 1).version == seen + 2
+    assert store.apply("Ashes", "damage", fightedit.damage("brak1", 1), expected_version=seen + 1).version == seen + 2
 
 
 def test_versions_count_commands_not_events(store: Store, characters: Chars) -> None:
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
     version = store.version("Ashes")
-    applied = store.apply("Ashes", "damage", cmd.damage("brak1", 23))
+    applied = store.apply("Ashes", "damage", fightedit.damage("brak1", 23))
     assert len(applied.events) == 2 and applied.version == version + 1
     assert {e.command_id for e in applied.events} == {applied.events[0].seq}
     assert [e.changes is not None for e in applied.events] == [False, True]
@@ -391,12 +392,12 @@ def test_the_latest_state_is_kept_and_equals_a_fresh_read(store: Store, characte
     """After a command the store holds the state as the log gives it back: the next command and open() use it
     without rebuilding, and it equals what a new Store (another process) rebuilds from the database."""
     stored_campaign(store, characters["brakka"], characters["wren"], name="Ashes", **PARTY)
-    store.apply("Ashes", "damage brak1 5", cmd.damage("brak1", 5, "a falling stone"))
+    store.apply("Ashes", "damage brak1 5", fightedit.damage("brak1", 5, "a falling stone"))
     rebuilt: list[str] = []
     real = Store._rebuilt
     monkeypatch.setattr(Store, "_rebuilt", lambda self, conn, camp, **kw: rebuilt.append(camp.name)
                         or real(self, conn, camp, **kw))
-    store.apply("Ashes", "heal brak1 2", cmd.heal("brak1", 2))
+    store.apply("Ashes", "heal brak1 2", fightedit.heal("brak1", 2))
     kept = store.open("Ashes")
     assert rebuilt == [] and hp(kept, "brak1") == 19
     other = Store(store.url, migrate=False)
@@ -418,7 +419,7 @@ def test_a_failed_or_foreign_write_never_leaves_a_stale_state(store: Store, char
         store.apply("Ashes", "nothing", broken)
     other = Store(store.url, migrate=False)
     try:
-        other.apply("Ashes", "damage wren1 4", cmd.damage("wren1", 4, "a dart"))
+        other.apply("Ashes", "damage wren1 4", fightedit.damage("wren1", 4, "a dart"))
     finally:
         other.close()
     assert hp(store.open("Ashes"), "wren1") == 13

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from furnace.campaign import commands, transfer
+from furnace.campaign import commands, fightedit, transfer
 from furnace.campaign import store as stores
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError
@@ -61,8 +61,8 @@ def _play(store: Store, name: str = "keep", *, commands_more: int = 0) -> None:
     store.create(name, "hazards", {"enemy_morale": True})
     transfer.import_files(store, name, CHARACTERS[:3])
     who = sorted(store.open(name).roster)[0]
-    store.apply(name, "damage", commands.damage(who, 3, "a falling stone"))
-    store.apply(name, "heal", commands.heal(who, 2))
+    store.apply(name, "damage", fightedit.damage(who, 3, "a falling stone"))
+    store.apply(name, "heal", fightedit.heal(who, 2))
     store.apply(name, "roll", commands.roll("d20+2", rng, label="treasure"))
     store.undo(name)
     for i in range(commands_more):
@@ -189,7 +189,7 @@ TAMPERING: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a changed line": (lambda d: d["events"][2].update(what="Bertil joins the campaign as king"),
                        r"breaks at event 3 \(campaign import-file: .*\): it was changed"),
     "a changed roll": (lambda d: _event_with_rolls(d)["rolls"][0].update(total=20),
-                       r"breaks at event \d+ \(roll: .*\): it was changed"),
+                       r"breaks at event \d+ \((damage|roll): .*\): it was changed"),   # H-HEAL-04's 1d6 hours
     "a changed change": (lambda d: d["events"][1]["changes"][0]["after"]["character"].update(hp=99),
                          r"breaks at event 2 .*changed"),
     "an event removed": (lambda d: d["events"].pop(3), "event 4 is missing"),

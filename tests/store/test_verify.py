@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from furnace.campaign import commands as cmd
+from furnace.campaign import fightedit
 from furnace.campaign import store as store_module
 from furnace.campaign.state import canonical
 from furnace.campaign.store import Store, StoredEvent
@@ -34,9 +35,9 @@ def played(store: Store, characters: Chars, monkeypatch: pytest.MonkeyPatch) -> 
             if i % 3 == 0:
                 store.apply(name, "roll", cmd.roll("2d8+1", rng, label="a blow", who=who))
             elif i % 3 == 1:
-                store.apply(name, f"damage {who}", cmd.damage(who, rng.randint(1, 4)))
+                store.apply(name, f"damage {who}", fightedit.damage(who, rng.randint(1, 4)))
             else:
-                store.apply(name, f"heal {who}", cmd.heal(who, 1))
+                store.apply(name, f"heal {who}", fightedit.heal(who, 1))
         store.undo(name)
     assert store.count("Keep") == 17
     return store

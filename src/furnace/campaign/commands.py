@@ -40,7 +40,13 @@ def status_of(character: Character) -> str:
 def put(state: CampaignState, member: Member, character: Character, cause: str = "",
         facts: Sequence[Event] = ()) -> CampaignState:
     """The member with her new character; a death is recorded with its cause, the time it came and the facts
-    that tell it (`facts`: the death facts among them)."""
+    that tell it (`facts`: the death facts among them). Conditions do not outlive their cause: brought above 0 HP
+    she is no longer DYING or UNCONSCIOUS and her dying and waking entries leave the clock; the dead lose every
+    lasting entry (`lasting.up_again`)."""
+    from furnace.campaign.lasting import up_again
+
+    if not character.alive or member.character.hp <= 0 < character.hp:   # a recovery, not any write: a poison's
+        character, state = up_again(state, character)                      # deep sleep at 13 HP stays
     status = status_of(character) if member.status != "retired" else "retired"
     death = member.death
     if status == "dead" and death is None:
@@ -90,30 +96,13 @@ def on_member(who: str, rule: Callable[[Character, Ruleset], tuple[Character, Se
     return run
 
 
-def damage(who: str, amount: int, source: str = "the referee") -> Command:
-    """Damage out of a fight (H-DMG-01..03 with the campaign's death model)."""
-    if not isinstance(amount, int) or not 0 < amount <= 10_000:
-        raise CampaignError(f"damage is a whole number from 1 to 10000, not {amount!r}")
-    from furnace.hazards.scores import take_damage
-
-    return on_member(who, lambda c, rules: take_damage(c, amount, rules, source))
-
-
-def heal(who: str, amount: int, source: str = "the referee") -> Command:
-    """Hit points back, up to the maximum; a character at 0 or below who reaches 1 wakes."""
-    if not isinstance(amount, int) or not 0 < amount <= 10_000:
-        raise CampaignError(f"healing is a whole number from 1 to 10000, not {amount!r}")
-
-    def rule(c: Character, _rules: Ruleset) -> tuple[Character, list[Event]]:
-        from furnace.characters.facts import fact
-
-        hp = min(c.hp_max, c.hp + amount)
-        woke = [x for x in c.conditions if x != "UNCONSCIOUS"] if hp > 0 else c.conditions
-        after = c.model_copy(update={"hp": hp, "conditions": woke})
-        return after, [fact(HEAL, c, (), (), amount=hp - c.hp, hp_before=c.hp, hp_after=hp, hp_max=c.hp_max,
-                            source=source)]
-
-    return on_member(who, rule)
+def living(state: CampaignState, who: str) -> Member:
+    """A member who is not dead (by name or id)."""
+    member = state.member(who)
+    if member.status == "dead":
+        cause = member.death.cause if member.death else "the dead stay dead"
+        raise CampaignError(f"{member.character.name} ({member.id}) is dead: {cause}")
+    return member
 
 
 def roll(expression: str, rng: dice.DiceSource, *, label: str = "", who: str = "",

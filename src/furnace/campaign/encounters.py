@@ -13,7 +13,8 @@ when and how), so it survives closing the terminal. Settling (`settle`) writes e
 with `furnace.play.aftermath.settle` — HP, dying and death, injuries, luck, depletion, lockouts, gear damage,
 "until rest" conditions — records each death with its cause, round and fight, and shares the XP of the
 monsters killed, knocked out or put to flight (their bestiary `xp`, REF-24) equally among the survivors with
-`characters.xp.award` (the remainder of the division is left unawarded and said so).
+`characters.xp.award`; the remainder of the division is kept in the campaign's `xp_pool` and added to the next
+fight's share, so no XP vanishes.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace import dice
+from furnace.campaign import lasting
 from furnace.campaign.commands import cast_of, kept, put, rules_of
+from furnace.campaign.handover import Leaving, enter, kept_facts, leave
 from furnace.campaign.overrides import SLUG, label
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
+from furnace.campaign.timekeeping import adopt, run_clock
 from furnace.characters import xp
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
@@ -36,7 +40,8 @@ from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.events import Event, Part, declare
 from furnace.play import aftermath
 from furnace.play import turns as play
-from furnace.play.combatant import Combatant, from_character, monster
+from furnace.play.clock import Scheduled
+from furnace.play.combatant import Combatant, monster
 from furnace.play.encounter import run_fight
 from furnace.play.fightfile import FightFile
 from furnace.play.state import Encounter
@@ -45,6 +50,8 @@ from furnace.rules.datafile import parse_yaml
 from furnace.rules.ruleset import Ruleset
 
 BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
+# a fight's share of XP also says what it `carried` from the last share's remainder and what it `kept` for the next
+declare(xp.XP, carried="public", kept="public")
 
 # a fight begins (read back by `furnace.web.cast`: `fight`, its name; `party`, the members' ids; `monsters`, each
 # monster's id and name): the ROOM DC, the initiative `mode`, each monster's `hp` and `ac`, and whose HP were
@@ -87,6 +94,16 @@ class Fight(BaseModel):
     deaths: dict[str, Fallen] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)   # rule options for this fight only
     began: int = 0                                # campaign clock seconds
+    # what lasts, the encounter's while it runs: each member's entries taken off the clock as she entered (by
+    # member id, as `play.clock.Scheduled` JSON), and the facts about lasting wounds (a doom's kind, a bone broken)
+    suspended: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    lasting: list[dict[str, Any]] = Field(default_factory=list)
+
+    def entries(self, mid: str) -> tuple[Scheduled, ...]:
+        return tuple(Scheduled.model_validate(e) for e in self.suspended.get(mid, []))
+
+    def facts_about(self, cid: str) -> tuple[dict[str, Any], ...]:
+        return tuple(f for f in self.lasting if f.get("actor") == cid)
 
 
 @dataclass(frozen=True)
@@ -98,6 +115,14 @@ class Lineup:
     members: dict[str, str]
     xp: dict[str, int]
     opening: Event
+    suspended: dict[str, list[Scheduled]]         # each member's entries the encounter takes over (by member id)
+
+    def taken_over(self, state: CampaignState) -> CampaignState:
+        """The campaign with the entries the encounter takes over off its clock."""
+        return lasting.without(state, [e for entries in self.suspended.values() for e in entries])
+
+    def dumped(self) -> dict[str, list[dict[str, Any]]]:
+        return {mid: [e.model_dump(mode="json") for e in entries] for mid, entries in self.suspended.items() if entries}
 
 
 # -- who fights ----------------------------------------------------------------------------------------------
@@ -117,22 +142,26 @@ def bestiary(state: CampaignState) -> Bestiary:
 
 
 def party(state: CampaignState, who: Sequence[str]) -> list[Member]:
-    """The members who fight: "all" (every living member), or ids and names (a list, or text split on commas).
-    A dead, dying or retired member is refused with the reason."""
+    """The members who fight: "all" (the party: `session.adventuring`), or ids and names (a list, or text split
+    on commas). A member down (dying, unconscious) enters as she is, her timers the encounter's while it runs;
+    a dead or retired one is refused with the reason, as is a fight with nobody standing."""
+    from furnace.campaign.session import adventuring
+
     names = [w.strip() for text in who for w in text.split(",") if w.strip()] or ["all"]
     if [n.lower() for n in names] == ["all"]:
-        found = [m for m in state.roster.values() if m.status == "alive" and m.character.hp > 0]
-        if not found:
-            raise CampaignError(f"no living character in the roster of {state.name!r} can fight")
-        return found
-    members: list[Member] = []
-    for name in names:
-        m = state.member(name)
-        if m.status != "alive" or m.character.hp <= 0:
-            why = f": {m.death.cause}" if m.death else f" (HP {m.character.hp})"
-            raise CampaignError(f"{m.character.name} ({m.id}) is {m.status}{why} and cannot fight")
-        if m not in members:
-            members.append(m)
+        members = adventuring(state)
+    else:
+        members = []
+        for name in names:
+            m = state.member(name)
+            if m.status in ("dead", "retired") or not m.character.alive:
+                why = f": {m.death.cause}" if m.death else ""
+                raise CampaignError(f"{m.character.name} ({m.id}) is {m.status}{why} and cannot fight")
+            if m not in members:
+                members.append(m)
+    if not any(m.character.hp > 0 for m in members):
+        raise CampaignError(f"no character of {state.name!r} named for the fight is standing: "
+                            f"{', '.join(f'{m.character.name} (HP {m.character.hp})' for m in members) or 'none'}")
     return members
 
 
@@ -145,7 +174,8 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         raise CampaignError('name the monsters: --monsters "goblin x4, ogre" or a fight file, one of them')
     specs, dc, label_, chosen, surprised = _monsters(state, monsters, fight_file, room_dc)
     dc = room_dc if room_dc is not None else dc
-    combatants = [_pc(m, rules) for m in members]
+    held = {m.id: lasting.owned(state.clock, m.character.name, lasting.SUSPENDED) for m in members}
+    combatants = [enter(m.character, rules, m.id, held[m.id], state.clock.now) for m in members]
     taken = {c.id for c in combatants}
     rolls: list[dice.RollResult] = []
     rolled: list[str] = []
@@ -169,12 +199,7 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         "fight": title, "room_dc": dc, "mode": mode, "party": [m.id for m in members],
         "monsters": {c.id: c.name for c in foes}, "hp": {c.id: c.hp for c in foes}, "ac": {c.id: c.ac for c in foes},
         "rolled": rolled}, (), {c.id: Part(c.name, c.kind, c.player or "") for c in combatants})
-    return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
-
-
-def _pc(member: Member, rules: Ruleset) -> Combatant:
-    c = from_character(member.character, "party", rules, id=member.id)
-    return c.model_copy(update={"luck_dice": member.character.luck_dice})
+    return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening, held)
 
 
 def _monsters(state: CampaignState, text: str | None, fight_file: FightFile | None, room_dc: int | None,
@@ -194,6 +219,29 @@ def _monsters(state: CampaignState, text: str | None, fight_file: FightFile | No
     return specs, max(m.room_dc for m, _ in listed), name, None, []
 
 
+def monster_specs(state: CampaignState, text: str) -> list[tuple[dict[str, Any], int]]:
+    """(spec, XP) of each monster of a list like "goblin x2, ogre" (the bestiary and the campaign's overrides)."""
+    specs, *_ = _monsters(state, text, None, None)
+    return [(spec, worth) for spec, _side, worth in specs]
+
+
+def rolled_hp(spec: dict[str, Any], rng: DiceSource) -> tuple[dict[str, Any], list[dice.RollResult]]:
+    """A monster's spec with its HP rolled (when dice), and the roll."""
+    hp_text = str(spec.get("hp", "1d8"))
+    if hp_text.lstrip("-").isdigit():
+        return spec, []
+    roll = dice.roll(hp_text, rng, label="HP")
+    return {**spec, "hp": str(roll.total)}, [roll]
+
+
+def parts(combatants: Sequence[Combatant]) -> dict[str, Part]:
+    return {c.id: Part(c.name, c.kind, c.player or "") for c in combatants}
+
+
+def unique_id(name: str, taken: set[str]) -> str:
+    return _unique(name, taken)
+
+
 def _unique(name: str, taken: set[str]) -> str:
     candidate, n = name, 2
     while candidate in taken:
@@ -211,14 +259,16 @@ def fight(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, f
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         _none_in_progress(state)
         rules = _rules(state, options or {})
+        state, adopted = adopt(state, rng, rules)
         lineup = line_up(state, party(state, who), rng, rules, monsters=monsters, fight_file=fight_file,
                          room_dc=room_dc, name=name, initiative=initiative)
         enc, fought = run_fight(lineup.encounter, rng, rules, rounds)
         done = Fight(name=lineup.name, turns=play.Turns(encounter=enc), members=lineup.members, xp=lineup.xp,
-                     deaths=fallen(lineup.encounter, enc, fought), options=options or {}, began=state.clock.now)
+                     deaths=fallen(lineup.encounter, enc, fought), options=options or {}, began=state.clock.now,
+                     suspended=lineup.dumped(), lasting=list(kept_facts(fought)))
         outcome = _outcome(enc, "played", lineup.name)
-        after, settled = settle(state, done, rules)
-        return after, [lineup.opening, *fought, outcome, *settled]
+        after, settled = settle(lineup.taken_over(state), done, rules, rng)
+        return after, [*adopted, lineup.opening, *fought, outcome, *settled]
 
     return run
 
@@ -231,13 +281,14 @@ def begin(who: Sequence[str], rng: DiceSource, *, monsters: str | None = None, f
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         _none_in_progress(state)
         rules = _rules(state, options or {})
+        state, adopted = adopt(state, rng, rules)
         lineup = line_up(state, party(state, who), rng, rules, monsters=monsters, fight_file=fight_file,
                          room_dc=room_dc, name=name, initiative=initiative)
         turns, events = play.start(lineup.encounter, rng, rules)
         started = Fight(name=lineup.name, turns=turns, members=lineup.members, xp=lineup.xp,
                         deaths=fallen(lineup.encounter, turns.encounter, events), options=options or {},
-                        began=state.clock.now)
-        return _keep(state, started), [lineup.opening, *events, _due(turns)]
+                        began=state.clock.now, suspended=lineup.dumped(), lasting=list(kept_facts(events)))
+        return _keep(lineup.taken_over(state), started), [*adopted, lineup.opening, *events, _due(turns)]
 
     return run
 
@@ -271,12 +322,14 @@ def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str 
     return run
 
 
-def end() -> Command:
-    """End the fight in progress (won, lost or broken off) and settle it onto the roster."""
+def end(rng: DiceSource | None = None) -> Command:
+    """End the fight in progress (won, lost or broken off) and settle it onto the roster; what still lasts goes
+    on the campaign clock (`rng` rolls what that rolls: H-HEAL-04's hours, AMB-93's weeks; the system's dice by
+    default)."""
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         now = current(state)
-        after, settled = settle(state, now, _rules(state, now.options))
+        after, settled = settle(state, now, _rules(state, now.options), rng or dice.system())
         return after, [_outcome(now.turns.encounter, "ended", now.name), *settled]
 
     return run
@@ -325,7 +378,16 @@ def _keep(state: CampaignState, now: Fight) -> CampaignState:
 
 def _moved(now: Fight, turns: play.Turns, events: Sequence[Event]) -> Fight:
     deaths = {**now.deaths, **fallen(now.turns.encounter, turns.encounter, events)}
-    return now.model_copy(update={"turns": turns, "deaths": deaths})
+    return now.model_copy(update={"turns": turns, "deaths": deaths, "lasting": [*now.lasting, *kept_facts(events)]})
+
+
+moved = _moved
+keep = _keep
+
+
+def due_fact(turns: play.Turns) -> Event:
+    """Whose turn it is now (or the fight is over)."""
+    return _due(turns)
 
 
 def _due(turns: play.Turns) -> Event:
@@ -375,27 +437,51 @@ def _about(e: Event, c: Combatant) -> bool:
 
 
 # -- settling ------------------------------------------------------------------------------------------------------
-def settle(state: CampaignState, done: Fight, rules: Ruleset) -> tuple[CampaignState, list[Event]]:
-    """Write the fight back onto the roster (each character, her death with cause and round), share the XP,
-    and clear the fight in progress."""
-    enc = done.turns.encounter
-    events: list[Event] = []
+def settle(state: CampaignState, done: Fight, rules: Ruleset, rng: DiceSource) -> tuple[CampaignState, list[Event]]:
+    """Write the fight back onto the roster (each character, her death with cause and round; what still lasts
+    back on the campaign clock, `handover.leave`), share the XP, and clear the fight in progress. The fight's
+    rounds moved time (AMB-03: each `round_seconds`): the clock moves on by them first, what falls due meanwhile
+    fires, and what lasts goes back on it from the fight's end."""
+    state, events = _fight_time(state.model_copy(update={"encounter": None}), done, rules, rng)
     for cid, mid in done.members.items():
         member = state.roster.get(mid)
         if member is None or member.status == "dead":
             continue
-        c = enc.get(cid)
-        character, logged = aftermath.settle(member.character, c, rules)
-        character = _entered_with(character, member.character.hp, rules)
+        state, logged = settle_member(state, done, cid, mid, rules, rng)
         events += logged
-        died = done.deaths.get(cid)
-        if c.status == "dead" and character.alive:
-            character = character.model_copy(update={"dead": died.cause if died else "died in the fight"})
-        state = put(state, member, character, died.cause if died else "")
-        state, death = _death(state, mid, died, done.name)
-        events += death
     state, earned = _share_xp(state, done)
     return state.model_copy(update={"encounter": None}), [*events, *earned]
+
+
+def _fight_time(state: CampaignState, done: Fight, rules: Ruleset, rng: DiceSource,
+                ) -> tuple[CampaignState, list[Event]]:
+    """The clock moves on by the fight's rounds (its suspended entries are the fight's, off the clock)."""
+    from furnace.play.clock import advance
+
+    seconds = done.turns.encounter.round * int(rules["round_seconds"])
+    if seconds <= 0:
+        return state, []
+    return run_clock(state, lambda view, rules_: advance(view, seconds, "second", rng, rules_), rules)
+
+
+def settle_member(state: CampaignState, done: Fight, cid: str, mid: str, rules: Ruleset, rng: DiceSource,
+                  ) -> tuple[CampaignState, list[Event]]:
+    """One member leaves the fight: her character written back, what lasts on the clock, her death recorded."""
+    enc = done.turns.encounter
+    member = state.roster[mid]
+    c = enc.get(cid)
+    character, events = aftermath.settle(member.character, c, rules)
+    character = _entered_with(character, member.character.hp, rules)
+    died = done.deaths.get(cid)
+    if c.status == "dead" and character.alive:
+        character = character.model_copy(update={"dead": died.cause if died else "died in the fight"})
+    out = Leaving(mid, c, done.entries(mid), enc.round, done.facts_about(cid))
+    state, character, lasting_ = leave(state, character, out, rng, rules)
+    events += lasting_
+    state = put(state, member, character, died.cause if died else "")
+    state, death = _death(state, mid, died, done.name)
+    events += death
+    return state, events
 
 
 def _entered_with(character: Character, hp: int, rules: Ruleset) -> Character:
@@ -424,18 +510,22 @@ def _death(state: CampaignState, mid: str, died: Fallen | None, fight_name: str,
 
 
 def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Event]]:
-    """REF-24: the XP of the monsters beaten, shared equally among the surviving characters."""
+    """REF-24: the XP of the monsters beaten, and what the last share left over (the campaign's `xp_pool`), shared
+    equally among the surviving characters; what this share leaves over is kept in the pool for the next fight's
+    (no XP vanishes)."""
     enc = done.turns.encounter
     beaten = [c for c in enc.combatants if c.id in done.xp and c.status in BEATEN]
-    total = sum(done.xp[c.id] for c in beaten)
     survivors = [mid for mid in done.members.values() if mid in state.roster and state.roster[mid].status != "dead"]
+    carried = state.xp_pool if survivors else 0
+    total = sum(done.xp[c.id] for c in beaten) + carried
     share, left = divmod(total, len(survivors)) if total > 0 and survivors else (0, 0)
     living = [state.roster[mid] for mid in survivors]
     events = [Event(xp.XP, "", tuple(m.character.name for m in living), (), {
         "award": "fight", "fight": done.name, "beaten": len(beaten), "total": total, "share": share,
-        "remainder": left, "survivors": survivors}, ("REF-24",), cast_of(living))]
+        "remainder": left, "survivors": survivors, "carried": carried, "kept": left}, ("REF-24",), cast_of(living))]
     if total <= 0 or not survivors:
         return state, events
+    state = state.model_copy(update={"xp_pool": left})
     for mid in survivors if share else ():
         member = state.roster[mid]
         character, event = xp.award(member.character, share, done.name)
@@ -444,5 +534,6 @@ def _share_xp(state: CampaignState, done: Fight) -> tuple[CampaignState, list[Ev
     return state, events
 
 
-__all__ = ["Fallen", "Fight", "Lineup", "act", "begin", "bestiary", "current", "end", "fallen", "fight", "line_up",
-           "next_turns", "party", "resolve", "settle"]
+__all__ = ["Fallen", "Fight", "Lineup", "act", "begin", "bestiary", "current", "due_fact", "end", "fallen", "fight",
+           "keep", "line_up", "monster_specs", "moved", "next_turns", "parts", "party", "resolve", "rolled_hp",
+           "settle", "settle_member", "unique_id"]

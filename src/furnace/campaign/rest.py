@@ -24,7 +24,7 @@ from furnace.campaign.commands import cast_of, put, rules_of
 from furnace.campaign.session import chosen
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
-from furnace.campaign.timekeeping import ClockFn, clock_view, run_clock
+from furnace.campaign.timekeeping import ClockFn, clock_view, not_in_a_fight, run_clock
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
 from furnace.play.clock import DAY, HOUR, unit_seconds
@@ -76,6 +76,7 @@ def rest(kind: str, who: Sequence[str], rng: DiceSource, *, party: bool = False,
         raise CampaignError(f"rest 1 to {MAX_TIMES} times in a row, not {times!r}")
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        not_in_a_fight(state, "rest")
         rules = rules_of(state)
         kinds = rest_kinds(rules)
         if kind not in kinds:

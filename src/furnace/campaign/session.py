@@ -6,7 +6,8 @@ the rules are the chapters' (`furnace.characters.xp`, `furnace.magic.casting`, `
 
 - `with_faces(command, rng)`: dice entered at the table (`EnteredFaces`): the faces left over are refused
   inside the command's transaction (nothing changes), and every event with a roll is logged `entered: true`.
-- `chosen(state, who, party)`: the members a command acts on: named (by name or id) or the living party.
+- `chosen(state, who, party)`: the members a command acts on: named (by name or id) or the party
+  (`adventuring`: the living, not retired, without the peasants who stayed home once their player promoted one).
 - `award_xp` (F-BASE-08, REF-24: the ledger of awards), `learn_spell` (F-CLR-03, F-MU-05).
 - `start_session` begins a numbered session; `furnace.campaign.recap` tells what happened since.
 
@@ -82,7 +83,7 @@ def chosen(state: CampaignState, who: Sequence[str], party: bool = False) -> lis
     if party and who:
         raise CampaignError("name the characters or give --party, not both")
     if party:
-        members = [m for m in state.roster.values() if m.status in LIVING]
+        members = adventuring(state)
         if not members:
             raise CampaignError(f"the campaign {state.name!r} has no living characters")
         return members
@@ -96,6 +97,15 @@ def chosen(state: CampaignState, who: Sequence[str], party: bool = False) -> lis
             raise CampaignError(f"{member.character.name} ({member.id}) is dead: {cause}")
         found.setdefault(member.id, member)
     return list(found.values())
+
+
+def adventuring(state: CampaignState) -> list[Member]:
+    """The party (`--party`, `--party all`): the members living (alive or dying) and not retired, but for the
+    0-level peasants who stayed home — those whose player has a promoted character living (after the funnel,
+    each player plays on with the survivor she promoted). Name one to bring her along all the same."""
+    living = [m for m in state.roster.values() if m.status in LIVING and m.character.alive]
+    promoted = {m.player for m in living if m.character.level >= 1}
+    return [m for m in living if m.character.level >= 1 or m.player not in promoted]
 
 
 def names_of(members: Sequence[Member]) -> str:

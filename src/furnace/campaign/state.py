@@ -77,6 +77,7 @@ class CampaignState(BaseModel):
     clock: Clock = Field(default_factory=Clock)
     encounter: dict[str, Any] | None = None                     # the fight in progress, as JSON
     table: dict[str, Any] = Field(default_factory=dict)         # the web console's table (campaign.table)
+    xp_pool: int = Field(0, ge=0, le=10**9)   # XP a fight's share left over (REF-24), added to the next fight's
 
     # -- the roster ---------------------------------------------------------------------------------------
     def member(self, who: str) -> Member:
@@ -111,8 +112,9 @@ class CampaignState(BaseModel):
     def entities(self) -> dict[str, Any]:
         """The state as JSON values by path; a change to the campaign is a change to some of these."""
         # the name is the campaign row's, not the log's: a renamed or imported campaign keeps its events
-        out: dict[str, Any] = {"campaign": self.model_dump(mode="json", include={
-            "profile", "options", "flags", "session"}), "clock": self.clock.model_dump(mode="json")}
+        kept = {"profile", "options", "flags", "session", *(("xp_pool",) if self.xp_pool else ())}
+        out: dict[str, Any] = {"campaign": self.model_dump(mode="json", include=kept),
+                               "clock": self.clock.model_dump(mode="json")}
         if self.encounter is not None:
             out["encounter"] = self.encounter
         if self.table:
@@ -141,7 +143,7 @@ class CampaignState(BaseModel):
             raise CampaignError(f"the stored campaign does not validate: {exc}") from None
 
 
-CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session"})   # the "campaign" entity's
+CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session", "xp_pool"})   # the "campaign" entity's
 
 
 def check_entity(path: Any, value: Any) -> None:

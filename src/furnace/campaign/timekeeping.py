@@ -20,12 +20,13 @@ from furnace import dice
 from furnace.campaign.commands import put, rules_of
 from furnace.campaign.days import ensure_day_ends
 from furnace.campaign.gear import rations_of, with_gear
+from furnace.campaign.handover import adopt_view
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
 from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
-from furnace.play.clock import ALIASES, DAY, Fire, cancel, handler, reschedule, schedule, unit_seconds
+from furnace.play.clock import ALIASES, DAY, Clock, Fire, Scheduled, cancel, handler, reschedule, schedule, unit_seconds
 from furnace.play.clock import Campaign as ClockView
 from furnace.play.clock import advance as clock_advance
 from furnace.rules.ruleset import Ruleset
@@ -67,16 +68,47 @@ def clock_view(state: CampaignState) -> tuple[ClockView, dict[str, str]]:
 
 
 def run_clock(state: CampaignState, fn: ClockFn, rules: Ruleset) -> tuple[CampaignState, list[Event]]:
-    """Run a rule of the clock on the campaign and write back what it changed."""
+    """Run a rule of the clock on the campaign and write back what it changed. Time does not move while an
+    encounter runs (it moves by the fight's rounds): a rule that would move it is refused, with the reason. What
+    lasts (`lasting.LASTING`) names its owner's member id (`data.member`)."""
     view, ids = clock_view(state)
     after, events = fn(ensure_day_ends(view, rules), rules)
+    if after.clock.now != state.clock.now:
+        not_in_a_fight(state, "move the clock on")
     after = ensure_day_ends(after, rules)      # a daily count begun has its end on the clock (F-CLR-07, AMB-14)
-    state = state.model_copy(update={"clock": after.clock, "flags": after.flags})
+    state = state.model_copy(update={"clock": _owned_by_members(after.clock, ids), "flags": after.flags})
     for name, character in after.characters.items():
         member = state.roster.get(ids.get(name, ""))
         if member is not None and character != member.character:
             state = put(state, member, character, facts=[e for e in events if e.actor == name])
     return state, events
+
+
+def not_in_a_fight(state: CampaignState, what: str) -> None:
+    """Refuse what moves time or rests while an encounter runs: time in a fight moves by its rounds."""
+    if state.encounter is not None:
+        name = state.encounter.get("name", "a fight")
+        raise CampaignError(f"{name} is in progress: time in a fight moves by its rounds, not by the clock; end it "
+                            f"first (`furnace encounter end`), then {what}")
+
+
+def _owned_by_members(clock: Clock, ids: dict[str, str]) -> Clock:
+    """The clock with each lasting entry naming its owner's member id, where it did not yet."""
+    from furnace.campaign.lasting import LASTING
+
+    def named(e: Scheduled) -> Scheduled:
+        if e.kind not in LASTING or "member" in e.data or e.owner not in ids:
+            return e
+        return e.model_copy(update={"data": {**e.data, "member": ids[e.owner]}})
+
+    entries = tuple(named(e) for e in clock.entries)
+    return clock if entries == clock.entries else clock.model_copy(update={"entries": entries})
+
+
+def adopt(state: CampaignState, rng: DiceSource, rules: Ruleset) -> tuple[CampaignState, list[Event]]:
+    """A campaign from before lasting state was kept, brought up to date (`handover.adopt_view`), written back as
+    the clock writes."""
+    return run_clock(state, lambda view, rules_: adopt_view(view, rng, rules_), rules)
 
 
 def on_clock(fn: ClockFn) -> Command:
@@ -119,9 +151,10 @@ def advancing(amount: int, unit: str, rng: DiceSource) -> ClockFn:
 
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         start = view.clock.now
+        view, adopted = adopt_view(view, rng, rules)
         after, events = clock_advance(view, amount, unit, rng, rules)
-        return after, [*events, Event(CLOCK, "", (), (), {"change": "advance", "before": start,
-                                                          "after": after.clock.now})]
+        return after, [*adopted, *events, Event(CLOCK, "", (), (), {"change": "advance", "before": start,
+                                                                    "after": after.clock.now})]
 
     return fn
 
@@ -205,7 +238,9 @@ def travelling(days: int, rng: DiceSource, *, trail: bool = False, heading: str 
     def fn(view: ClockView, rules: Ruleset) -> tuple[ClockView, list[Event]]:
         if heading is not None:
             view = set_course(view, heading)
+        view, adopted = adopt_view(view, rng, rules)
         after, events = travel(view, days, rng, rules, wilderness=not trail)
+        events = [*adopted, *events]
         party = party_state(after)
         return after, [*events, Event(TRAVEL, "", (), (), {"hidden": True, "days": days, "intended": party.intended,
                                                            "actual": party.actual, "lost": party.lost,

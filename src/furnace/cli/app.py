@@ -176,13 +176,14 @@ def _dashed_expression(word: str, known: set[str]) -> bool:
 
 # Commands that live in their own modules, imported only when used, so `furnace roll` starts fast.
 LAZY_COMMANDS = {
-    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale"), "furnace.cli.play"),
+    **dict.fromkeys(("fight", "crit", "fumble", "check", "reaction", "morale", "stabilise"),
+                    "furnace.cli.play"),
     **dict.fromkeys(("contest", "effort", "challenge", "stunt", "pc-morale"), "furnace.cli.tests_of_skill"),
     **dict.fromkeys(("spellcheck", "spell", "item"), "furnace.cli.magic"),
     **dict.fromkeys(("clock",), "furnace.cli.clock"),
     **dict.fromkeys(("equip", "unequip"), "furnace.cli.gear"),
     **dict.fromkeys(("travel", "fall", "disease", "light", "language", "age"), "furnace.cli.hazards"),
-    **dict.fromkeys(("poison", "drink", "sleep", "map", "surprise", "scene"), "furnace.cli.hazards_session"),
+    **dict.fromkeys(("poison", "sleep", "map", "surprise", "scene"), "furnace.cli.hazards_session"),
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option
+from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option, seed_option
 from furnace.cli.context import can_remember, confirm, remembered, settings, use
+from furnace.cli.dice_options import faces_option
 from furnace.cli.numbers import whole
 from furnace.cli.output import tell
 from furnace.errors import FurnaceError
@@ -249,30 +250,43 @@ def campaign_delete(name: str, yes: bool) -> None:
 @click.argument("who")
 @click.argument("amount", type=click.IntRange(1, 10_000))
 @click.option("--source", default="the referee", help="What dealt it, for the log.")
+@seed_option
+@faces_option
 @json_option
-def damage(who: str, amount: int, source: str, as_json: bool) -> None:
-    """Damage a character of the campaign outside a fight (name or id).
+def damage(who: str, amount: int, source: str, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """Damage a character of the campaign (name or id) by the campaign's death model: furnace, dying with a
+    1d4-round timer on the clock (F-DEATH-01); hazards, unconscious and waking in 1d6 hours (H-DMG-02, H-HEAL-04);
+    middle-sea, the grievous injury table past 0 (M-GRIEV-01). In the encounter in progress, to her combatant.
 
-    Example: furnace damage Brakka 4 --source "a falling stone"
+    Example: furnace damage Brakka 4 --source "a falling stone" --seed 3
     """
-    from furnace.campaign import commands
+    from furnace.campaign import fightedit
+    from furnace.campaign.session import with_faces
+    from furnace.cli.dice_options import rng_from
 
-    _apply("damage", commands.damage(who, amount, source), as_json)
+    rng = rng_from(seed, faces)
+    _apply("damage", with_faces(fightedit.damage(who, amount, source, rng), rng), as_json)
 
 
 @cli.command()
 @click.argument("who")
 @click.argument("amount", type=click.IntRange(1, 10_000))
 @click.option("--source", default="the referee", help="What healed it, for the log.")
+@seed_option
+@faces_option
 @json_option
-def heal(who: str, amount: int, source: str, as_json: bool) -> None:
-    """Heal a character of the campaign (up to the maximum HP).
+def heal(who: str, amount: int, source: str, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """Heal a character of the campaign (up to the maximum HP); above 0 HP she is no longer dying or unconscious.
+    In the encounter in progress, to her combatant.
 
     Example: furnace heal Brakka 3 --source "a healing draught"
     """
-    from furnace.campaign import commands
+    from furnace.campaign import fightedit
+    from furnace.campaign.session import with_faces
+    from furnace.cli.dice_options import rng_from
 
-    _apply("heal", commands.heal(who, amount, source), as_json)
+    rng = rng_from(seed, faces)
+    _apply("heal", with_faces(fightedit.heal(who, amount, source, rng), rng), as_json)
 
 
 # -- moving characters and campaigns in and out ---------------------------------------------------------------

@@ -243,14 +243,133 @@ def encounter_act(who: str, verb: str, target: str | None, spell: str | None, no
 
 
 @encounter.command("end")
+@seed_option
+@faces_option
 @explain_option
 @json_option
-def encounter_end(as_json: bool) -> None:
-    """End the fight (won, lost or broken off) and settle it: HP, deaths, injuries, gear, luck, XP.
+def encounter_end(seed: int | None, faces: str | None, as_json: bool) -> None:
+    """End the fight (won, lost or broken off) and settle it: HP, deaths, injuries, gear, luck, XP; what still lasts
+    goes on the campaign clock (a dying timer, waking, a wound's timer, a condition's rounds, a bone's weeks).
 
-    Example: furnace encounter end
+    Example: furnace encounter end --seed 2
     """
     from furnace.campaign import encounters
 
     store, name = _store_and_name()
-    show_log(store.apply(name, "encounter end", encounters.end()).events, as_json)
+    rng = rng_from(seed, faces)
+    show_log(_apply(store, name, "encounter end", encounters.end(rng), rng), as_json)
+
+
+# -- the referee edits the fight -----------------------------------------------------------------------------------
+@encounter.group("edit")
+def encounter_edit() -> None:
+    """The referee changes the fight in progress: add or remove a combatant, set HP, add or remove a condition,
+    delay a turn. Each is a logged command; the fight is over as soon as one side is left standing.
+
+    Example: furnace encounter edit hp goblin-1 2
+    """
+
+
+def _edit(what: str, command: Any, rng: Any, as_json: bool) -> None:
+    store, name = _store_and_name()
+    _status(name, as_json, events=_apply(store, name, f"encounter edit {what}", command, rng))
+
+
+@encounter_edit.command("add")
+@click.option("--party", multiple=True, metavar="WHO", help="Members of the roster who join (ids or names).")
+@click.option("--monsters", default=None, metavar='"goblin x2"', help="Monsters of the bestiary who join.")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def edit_add(party: tuple[str, ...], monsters: str | None, seed: int | None, faces: str | None,
+             as_json: bool) -> None:
+    """Combatants join the fight: each acts from her side's next phase (a monster's HP rolled and logged).
+
+    Example: furnace encounter edit add --monsters "goblin x2" --seed 4
+    """
+    from furnace.campaign import fightedit
+    from furnace.campaign.session import chain
+    from furnace.errors import FurnaceError
+
+    if not party and not monsters:
+        raise FurnaceError('name who joins: --party WHO or --monsters "goblin x2"')
+    rng = rng_from(seed, faces)
+    steps = ([fightedit.add_members(party)] if party else []) + (
+        [fightedit.add_monsters(monsters, rng)] if monsters else [])
+    _edit("add", chain(*steps), rng, as_json)
+
+
+@encounter_edit.command("remove")
+@click.argument("who")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def edit_remove(who: str, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """A combatant leaves the fight: a member is settled onto the roster at once, a monster is gone (no XP).
+
+    Example: furnace encounter edit remove goblin-2
+    """
+    from furnace.campaign import fightedit
+
+    rng = rng_from(seed, faces)
+    _edit("remove", fightedit.remove(who, rng), rng, as_json)
+
+
+@encounter_edit.command("hp", context_settings={"ignore_unknown_options": True})
+@click.argument("who")
+@click.argument("hp", type=click.IntRange(-10_000, 10_000))
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def edit_hp(who: str, hp: int, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """Set a combatant's HP: lower, as damage by the campaign's death model (a drop rolls its timer); higher, as
+    healing (up again above 0).
+
+    Example: furnace encounter edit hp brak1 5
+    """
+    from furnace.campaign import fightedit
+
+    rng = rng_from(seed, faces)
+    _edit("hp", fightedit.set_hp(who, hp, rng), rng, as_json)
+
+
+@encounter_edit.command("condition")
+@click.argument("who")
+@click.argument("condition")
+@click.option("--rounds", type=click.IntRange(1, 1_000), default=None,
+              help="How many rounds it lasts (default: until the fight ends).")
+@click.option("--remove", is_flag=True, help="Take the condition away instead.")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def edit_condition(who: str, condition: str, rounds: int | None, remove: bool, seed: int | None, faces: str | None,
+                   as_json: bool) -> None:
+    """Add a condition to a combatant (for --rounds N, or until the fight ends), or take one away (--remove).
+
+    Example: furnace encounter edit condition goblin-1 PRONE --rounds 1
+    """
+    from furnace.campaign import fightedit
+
+    rng = rng_from(seed, faces)
+    _edit("condition", fightedit.condition(who, condition, rng, add=not remove, rounds=rounds), rng, as_json)
+
+
+@encounter_edit.command("delay")
+@click.argument("who")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def edit_delay(who: str, seed: int | None, faces: str | None, as_json: bool) -> None:
+    """The combatant due waits: she acts after the rest of her phase, and the next one is due.
+
+    Example: furnace encounter edit delay brak1
+    """
+    from furnace.campaign import fightedit
+
+    rng = rng_from(seed, faces)
+    _edit("delay", fightedit.delay(who, rng), rng, as_json)

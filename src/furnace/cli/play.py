@@ -113,6 +113,30 @@ def _campaign_fight(file: str | None, rng: Any, rounds: int, profile: str, optio
     show_log(applied.events, as_json, rolls=not quiet, extra={"campaign": name, "roster": roster})
 
 
+@cli.command(name="stabilise")
+@click.argument("who")
+@click.option("--by", "healer", default=None, metavar="HEALER",
+              help="Who stabilises her: a Medicine CHECK (WIS + PROF in Medicine) vs the ROOM DC.")
+@click.option("--referee", is_flag=True, help="The referee declares her stabilised, with no CHECK (AMB-28 c).")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def stabilise(who: str, healer: str | None, referee: bool, seed: int | None, faces: str | None,
+              as_json: bool) -> None:
+    """Stabilise a dying character of the campaign (F-DEATH-01, AMB-28, REF-25): her death timer stops (as the
+    option stabilize_methods allows) and she rolls on the Injuries table (F-INJ-01; a natural 1 kills, F-DEATH-02).
+    In the encounter in progress it is the healer's action on her turn (or the referee's word at any time).
+
+    Example: furnace stabilise Brakka --by "Sister Ilse" --seed 7
+    """
+    from furnace.campaign.fightedit import stabilise as run
+    from furnace.cli.session import apply
+
+    rng = rng_from(seed, faces)
+    apply("stabilise", run(who, rng, by=healer, referee=referee), as_json, rng)
+
+
 @cli.command()
 @click.option("--class", "char_class", required=True,
               type=click.Choice(["Fighter", "Cleric", "Rogue", "Magic-user", "0-level"], case_sensitive=False))

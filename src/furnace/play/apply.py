@@ -289,7 +289,7 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
         loss = "permanent" if e.permanent else "temporary"
         step.fact(ABILITY, t, (), (r,), ability=ability, loss=loss, amount=before - after, before=before, after=after)
         if after == 0:
-            kill(step, c, "ability_zero", ("F-ABIL-05",), **{"score": 0})
+            kill(step, c, "ability_zero", ("F-ABIL-05",), score=0)
 
 
 def _death(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -333,13 +333,14 @@ def _fraction(e: Effect, step: Step, actor: str, target: str) -> None:
 
 UNARMED = ("fist", "attack", "claws", "bite")
 LOST = ("sunder", "destroy", "string_snaps")
+HARMED = ("damage", "notch", "crack")     # what harms a weapon; a fist, claws or a bite take none of it
 
 
 def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
     assert isinstance(e, WeaponEffect)
     for t in resolve_targets(step, e.target, actor, target):
         c = step.c(t)
-        if e.action in LOST and c.weapon in UNARMED:
+        if e.action in (*LOST, *HARMED) and c.weapon in UNARMED:
             apply_all(step, e.otherwise, actor=actor, target=t)
             continue
         apply_all(step, e.then, actor=actor, target=t)

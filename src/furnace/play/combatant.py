@@ -86,6 +86,7 @@ class Combatant(BaseModel):
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
     cause_of_death: str | None = None       # how she died (F-DEATH-02)
     immune: tuple[str, ...] = ()            # conditions and SAVE categories she ignores (FRIGHTENED, fear: F-ARCH-02)
+    skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)
     powers: dict[str, dict[str, Any]] = Field(default_factory=dict)   # archetype powers left this fight, by feature
     item_uses: dict[str, int | None] = Field(default_factory=dict)    # magic items: uses left today (None: not yet)
 
@@ -225,6 +226,7 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
         hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval,
         spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
+        skills=tuple(dict.fromkeys((*c.skills, *c.expertise))),
         luck_dice=c.luck_dice, luck_streak=luck.held_by(c).streak, immune=tuple(sorted(immune)),
         powers={key: data for key, data in zip(c.archetype_features, features, strict=False) if POWERS & set(data)},
         spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from furnace.dice import RollResult
 from furnace.events import declare
 from furnace.play.combatant import Combatant
 from furnace.play.registry import DEATH_MODELS, NPC_MODELS
 from furnace.play.state import Step
+from furnace.rules.ruleset import Ruleset
 
 DAMAGE = declare("damage", targets=1, amount="public", hp_before="actor", hp_after="actor", hp_max="actor",
                  means="target", own="public", example={"means": "arming sword", "own": False})
@@ -21,6 +23,8 @@ DEATH = declare("death", targets=1, cause="public", hp="actor", level="actor", c
                 times="actor", total="actor", dc="public", example={"cause": "threshold"})
 DROPS = declare("dying", hp="actor", turns="actor")
 STILL_DYING = declare("still_dying", total="actor", turns="actor")
+# F-DEATH-01 rolled for the referee alone (option dying_timer_roll referee): the timer's 1d4 and the turns left
+DYING_TIMER = declare("dying_timer", turns="referee", left="referee", example={"turns": 3, "left": 2})
 RECOVER = declare("recover")
 KNOCKED_DOWN_TWICE = declare("knocked_down_twice", times="actor", total="actor", dc="public")
 
@@ -30,10 +34,26 @@ def death_threshold(c: Combatant) -> int:
     return -(3 + c.level + c.con_mod)
 
 
-def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), **why: Any) -> None:
-    """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …)."""
+def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), *, rolls: tuple[RollResult, ...] = (),
+         **why: Any) -> None:
+    """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …); `rolls`: the die
+    that sealed it (the last dying d20), shown with the death."""
     step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=cause)
-    step.fact(DEATH, c.id, (), (), rules, cause=cause, **why)
+    step.fact(DEATH, c.id, (), rolls, rules, cause=cause, **why)
+
+
+def open_timer(rules: Ruleset) -> bool:
+    """F-DEATH-01 "secretly or openly roll 1d4" (option dying_timer_roll): whether the table sees the timer."""
+    return bool(rules["dying_timer_roll"] == "open")
+
+
+def dropped(step: Step, cid: str, timer: RollResult, hp: int) -> None:
+    """The facts of a drop to dying: the timer told to all (open), or to the referee alone."""
+    if open_timer(step.rules):
+        step.fact(DROPS, cid, (), (timer,), ("F-DEATH-01",), hp=hp, turns=timer.total)
+        return
+    step.fact(DROPS, cid, (), (), ("F-DEATH-01",), hp=hp)
+    step.fact(DYING_TIMER, cid, (), (timer,), ("F-DEATH-01",), audience="referee", turns=timer.total)
 
 
 def _furnace(step: Step, c: Combatant, amount: int) -> None:
@@ -45,7 +65,7 @@ def _furnace(step: Step, c: Combatant, amount: int) -> None:
         return
     timer = step.roll("1d4", "dying timer")
     c = step.update(c.id, status="dying", dying_turns=timer.total, knocked_down=c.knocked_down + 1)
-    step.fact(DROPS, c.id, (), (timer,), ("F-DEATH-01",), hp=c.hp, turns=timer.total)
+    dropped(step, c.id, timer, c.hp)
     if step.rules["knocked_down_twice"] and c.knocked_down >= 2:
         _knocked_down_twice(step, c)
 
@@ -74,7 +94,8 @@ def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by:
         return 0
     before = c.hp
     c = step.update(target_id, hp=c.hp - amount)
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), amount=amount, hp_before=before,
+    cited = ("H-DMG-01",) if c.kind != "monster" and step.rules["death_model"] == "hazards" else ()  # below 0 too
+    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
               hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
     overflow = max(0, amount - max(0, before))
     if c.kind == "monster":
@@ -101,7 +122,11 @@ def dying_turn(step: Step, cid: str) -> None:
         return
     left = (c.dying_turns or 1) - 1
     if left <= 0:
-        kill(step, c, "bled_out", ("F-DEATH-01",), total=check.total)
+        kill(step, c, "bled_out", ("F-DEATH-01",), rolls=(check,), total=check.total)
         return
     step.update(cid, dying_turns=left)
-    step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total, turns=left)
+    if open_timer(step.rules):
+        step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total, turns=left)
+        return
+    step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total)
+    step.fact(DYING_TIMER, cid, (), (), ("F-DEATH-01",), audience="referee", left=left)

@@ -298,9 +298,21 @@ def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
     return frozenset(c.id for c in enc.combatants if c.active and choose(enc, c).kind == "cast")
 
 
+def won(step: Step) -> bool:
+    """At most one side has anyone active left."""
+    return len([side for side, keys in step.standing().sides.items() if keys]) <= 1
+
+
+def finish_if_won(step: Step, together: bool) -> None:
+    """The fight ends as soon as one side is left standing — the blow (or the Cleave) that fells the last foe ends
+    it there — except in a phase that strikes together, whose slain still strike (F-INIT-02)."""
+    if not together and not step.frame.over and won(step):
+        _finish(step)
+
+
 def _finish(step: Step) -> None:
     standing = [side for side, keys in step.standing().sides.items() if keys]   # the sides with someone active
-    if len(standing) <= 1:
+    if len(standing) <= 1 and not step.frame.over:
         winner = next(iter(standing), None)
         step.reframe(over=True, winner=winner)
         step.fact(END, "", winner=winner or "")
@@ -340,6 +352,7 @@ def _round(step: Step, choose: Tactic) -> None:
             action = _choose(step, cid, choose)
             if step.c(cid).active or cid in step.killed_by:
                 _act_even_if_fallen(step, cid, action)
+            finish_if_won(step, together)
             if step.frame.over:
                 break
         _finish(step)

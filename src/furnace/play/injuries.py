@@ -8,12 +8,15 @@ Above `death` and `apply`: an injury row is a list of effects like any crit row.
 
 from __future__ import annotations
 
+from furnace.characters.abilities import modifier
 from furnace.events import declare
 from furnace.play.apply import INJURY, apply_all
 from furnace.play.checks import make_dc
+from furnace.play.combatant import Combatant
 from furnace.play.conditions import check_difficulty
 from furnace.play.state import Step
 from furnace.rules.effects import AbilityLoss, Effect
+from furnace.rules.ruleset import Ruleset
 
 STABILISE = declare("stabilise", targets=1, outcome="public", method="public", total="actor", dc="public",
                     example={"outcome": "stabilises", "method": "healing_only"})
@@ -40,6 +43,14 @@ def stabilise(step: Step, healer_id: str, target_id: str, *, referee: bool = Fal
     roll_injury(step, target_id)
 
 
+def medicine_bonus(healer: Combatant, rules: Ruleset) -> dict[str, int | str]:
+    """A Medicine CHECK's numbers (F-BASE-07): the WIS modifier, and PROF when she is proficient in Medicine — not
+    her WIS SAVE bonus. A monster, which has no scores, uses its WIS save bonus."""
+    if not healer.scores:
+        return {"WIS": healer.save_bonus("WIS"), "PROF": 0}
+    return {"WIS": modifier(healer.scores["WIS"], rules), "PROF": healer.prof if "Medicine" in healer.skills else 0}
+
+
 def _medicine(step: Step, healer_id: str, target_id: str) -> bool:
     """The healer's Medicine CHECK vs ROOM DC, HARD (or at DISADVANTAGE) when her own injury says every CHECK is
     (F-TAB-37a/b 14–19)."""
@@ -47,7 +58,7 @@ def _medicine(step: Step, healer_id: str, target_id: str) -> bool:
     easy, hard, advantage = check_difficulty(healer.held)
     dc = make_dc(step.enc.room_dc, easy, hard, step.rules)
     d20 = {"adv": "d20adv", "dis": "d20dis"}.get(advantage or "", "d20")
-    check = step.roll(f"{d20}+WIS", "Medicine CHECK", {"WIS": healer.save_bonus("WIS")})
+    check = step.roll(f"{d20}+WIS+PROF", "Medicine CHECK", medicine_bonus(healer, step.rules))
     if check.total < dc.value:
         step.fact(STABILISE, healer_id, (target_id,), (check,), ("F-INJ-01", "AMB-28"), outcome="fails",
                   total=check.total, dc=dc.value)

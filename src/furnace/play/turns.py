@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import FurnaceError, IllegalActionError
-from furnace.events import Event
+from furnace.events import Event, declare
 from furnace.play import conditions as cond
 from furnace.play import registry
 from furnace.play.combatant import Combatant
@@ -44,6 +44,7 @@ from furnace.play.encounter import (
     _finish,
     _morale,
     acting_last,
+    finish_if_won,
     roll_initiative,
     round_phases,
     start_turn,
@@ -52,8 +53,8 @@ from furnace.play.encounter import (
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
-__all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "due", "legal_actions", "refusal",
-           "run_tactic", "start", "take"]
+__all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "after_edit", "delay", "due", "joined",
+           "legal_actions", "refusal", "run_tactic", "start", "take", "without"]
 
 # the engine's own actions, in the order a menu shows them; chapters add theirs (registry.ACTIONS)
 ENGINE_ACTIONS = ("attack", "move_attack", "go_ranged", "dodge", "disengage", "stabilise", "wait", "free")
@@ -73,6 +74,7 @@ class Turns(BaseModel):
     turn: int = 0                                   # order[turn] is due, her turn begun (start_turn done)
     casting: tuple[str, ...] = ()                   # F-INIT-02: who declared a spell this round
     killed_by: dict[str, int] = Field(default_factory=dict)   # slain this phase → the killer's ATK total
+    begun: tuple[str, ...] = ()                     # who delayed her turn this phase: it has begun already
 
     @property
     def together(self) -> bool:
@@ -169,25 +171,34 @@ def _new_round(step: Step, choose: Tactic) -> tuple[str, ...]:
     return tuple(sorted(_casters(step.enc, choose)))
 
 
-def _begins(step: Step, cid: str, together: bool) -> bool:
+def _begins(step: Step, cid: str, together: bool, begun: tuple[str, ...] = ()) -> bool:
     """`run_round`'s test of a turn: the surprised lose round 1; the fallen are skipped (unless slain this
-    phase in a phase that strikes together); then the turn begins, and says whether she may act."""
+    phase in a phase that strikes together); then the turn begins, and says whether she may act. A turn delayed
+    (`begun`) began already: its conditions are not expired nor its dying d20 rolled twice."""
     if step.enc.round == 1 and step.c(cid).side in step.enc.surprised:
         return False
     slain = together and step.c(cid).status == "dead" and cid in step.killed_by
     if not slain and not step.c(cid).in_fight:
         return False
+    if cid in begun:
+        c = step.c(cid)
+        return c.active and (not c.held or cond.can_act(c.held))
     return start_turn(step, cid) or (together and cid in step.killed_by)
 
 
 def _advance(step: Step, turns: Turns, choose: Tactic, *, first: bool = False) -> Turns:
     """Move the pointer to the next combatant who can act, closing phases and rounds on the way."""
-    phase, order, casting = turns.phase, turns.order, turns.casting
+    phase, order, casting, begun = turns.phase, turns.order, turns.casting, turns.begun
     turn = turns.turn if first else turns.turn + 1
     for _ in range(MAX_TURNS):
-        at = turns.model_copy(update={"encounter": step.enc, "phase": phase, "order": order, "casting": casting})
+        at = turns.model_copy(update={"encounter": step.enc, "phase": phase, "order": order, "casting": casting,
+                                      "begun": begun})
+        finish_if_won(step, at.together)
+        if step.enc.over:
+            return at.model_copy(update={"encounter": step.enc, "order": (), "turn": 0, "killed_by": {},
+                                         "begun": ()})
         while turn < len(order):
-            if _begins(step, order[turn], at.together):
+            if _begins(step, order[turn], at.together, begun):
                 return at.model_copy(update={"encounter": step.enc, "turn": turn, "killed_by": dict(step.killed_by)})
             turn += 1
         _finish(step)
@@ -199,9 +210,68 @@ def _advance(step: Step, turns: Turns, choose: Tactic, *, first: bool = False) -
                 casting, phase = _new_round(step, choose), -1
         if step.enc.over:
             return at.model_copy(update={"encounter": step.enc, "order": (), "turn": 0, "killed_by": {}})
-        phase, turn = phase + 1, 0
+        phase, turn, begun = phase + 1, 0, ()
         order = tuple(_actors(step.enc, round_phases(step.enc)[phase], frozenset(casting)))
     raise IllegalActionError(f"no one could act in {MAX_TURNS} turns; end the fight")
+
+
+# -- the referee's edits to a fight in progress ------------------------------------------------------------------
+DELAY = declare("delay", example={})
+
+
+def after_edit(turns: Turns, step: Step, choose: Tactic = tactic_attack_nearest) -> Turns:
+    """The fight after the referee changed it on `step` (HP, a condition, damage or healing out of turn): over if
+    one side is left standing; moved on to the next combatant if the one due can no longer act."""
+    at = turns.model_copy(update={"encounter": step.enc})
+    if step.enc.over:
+        return at
+    finish_if_won(step, False)
+    if step.enc.over:
+        return at.model_copy(update={"encounter": step.enc, "order": (), "turn": 0, "killed_by": {}, "begun": ()})
+    c = due(at)
+    if c is not None and not (c.active and (not c.held or cond.can_act(c.held))):
+        return _advance(step, at, choose)
+    return at.model_copy(update={"encounter": step.enc})
+
+
+def delay(turns: Turns, who: str, rng: DiceSource, rules: Ruleset, choose: Tactic = tactic_attack_nearest,
+          ) -> tuple[Turns, list[Event]]:
+    """The combatant due waits until the others of her phase have acted: her turn goes to the end of the phase's
+    order (it has begun: nothing of its start is done twice), and the next one's turn begins."""
+    c = due(turns)
+    if c is None or c.id != who:
+        raise IllegalActionError(f"only the combatant due may delay her turn: {c.name if c else 'no one'} is due")
+    if turns.turn + 1 >= len(turns.order):
+        raise IllegalActionError(f"{c.name} is the last to act in this phase: there is no one to wait for")
+    order = (*turns.order[:turns.turn], *turns.order[turns.turn + 1:], who)
+    step = Step(turns.encounter, rng, rules, killed_by=dict(turns.killed_by))
+    step.fact(DELAY, who)
+    moved = turns.model_copy(update={"order": order, "begun": (*turns.begun, who)})
+    return _advance(step, moved, choose, first=True), step.events
+
+
+def without(turns: Turns, cid: str, rng: DiceSource, rules: Ruleset, choose: Tactic = tactic_attack_nearest,
+            ) -> tuple[Turns, list[Event]]:
+    """The fight without this combatant (she leaves it): out of the order, and if she was due the next one's turn
+    begins; the fight is over if one side is left standing."""
+    was = due(turns)
+    enc = turns.encounter
+    enc = enc.model_copy(update={"combatants": tuple(c for c in enc.combatants if c.id != cid),
+                                 "last": tuple(x for x in enc.last if x != cid)})
+    turn = turns.turn - (1 if cid in turns.order[:turns.turn] else 0)
+    moved = turns.model_copy(update={"encounter": enc, "order": tuple(x for x in turns.order if x != cid),
+                                     "turn": turn, "begun": tuple(x for x in turns.begun if x != cid),
+                                     "killed_by": {k: v for k, v in turns.killed_by.items() if k != cid}})
+    step = Step(enc, rng, rules, killed_by=dict(moved.killed_by))
+    if was is not None and was.id == cid:
+        return _advance(step, moved, choose, first=True), step.events
+    return after_edit(moved, step, choose), step.events
+
+
+def joined(turns: Turns, combatant: Combatant) -> Turns:
+    """The fight with one more combatant: she acts from her side's next phase."""
+    enc = turns.encounter
+    return turns.model_copy(update={"encounter": enc.model_copy(update={"combatants": (*enc.combatants, combatant)})})
 
 
 # -- what she may do -------------------------------------------------------------------------------------------

@@ -61,6 +61,7 @@ ALLOW: dict[str, frozenset[str]] = {
     f"GET {C}/encounter/actions": frozenset({REF, PLAY}),
     f"POST {C}/encounter/act": frozenset({REF, PLAY}),
     f"POST {C}/encounter/end": frozenset({REF}),
+    f"POST {C}/encounter/edit/{{change}}": frozenset({REF}),
     f"POST {C}/monsters/{{cid}}": frozenset({REF}),
     f"POST {C}/table": frozenset({REF}),
     f"POST {C}/rest": frozenset({REF}),

@@ -58,7 +58,54 @@ def next_turns(campaign: str, request: Request, caller: Asker) -> dict[str, Any]
 
 @router.post("/end")
 def end(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    return run(request, caller, campaign, "encounter end", encounters.end())
+    return run(request, caller, campaign, "encounter end", encounters.end(rng_of(request)))
+
+
+# -- the referee edits the fight (furnace.campaign.fightedit: what `furnace encounter edit …` runs) -----------------
+class EditBody(Body):
+    who: str | None = Field(None, max_length=100)
+    party: list[str] = Field(default_factory=list, max_length=50)
+    monsters: str | None = Field(None, max_length=300)
+    hp: int | None = Field(None, ge=-10_000, le=10_000)
+    condition: str | None = Field(None, max_length=40)
+    rounds: int | None = Field(None, ge=1, le=1_000)
+    remove: bool = False
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
+
+
+def _who(body: EditBody) -> str:
+    if not body.who:
+        raise FurnaceError("name the combatant: who")
+    return body.who
+
+
+@router.post("/edit/{change}")
+def edit(campaign: str, change: str, body: EditBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """The referee's change to the fight: add (party, monsters), remove (who), hp (who, hp), condition (who,
+    condition, rounds or remove), delay (who); each a campaign command."""
+    from furnace.campaign import fightedit
+    from furnace.campaign.session import chain
+
+    rng = dice_for(request, caller, campaign, body.faces)
+    if change == "add":
+        steps = ([fightedit.add_members(body.party)] if body.party else []) + (
+            [fightedit.add_monsters(body.monsters, rng)] if body.monsters else [])
+        if not steps:
+            raise FurnaceError("name who joins: party or monsters")
+        fn = chain(*steps)
+    elif change == "remove":
+        fn = fightedit.remove(_who(body), rng)
+    elif change == "hp":
+        if body.hp is None:
+            raise FurnaceError("give the HP: hp")
+        fn = fightedit.set_hp(_who(body), body.hp, rng)
+    elif change == "condition":
+        fn = fightedit.condition(_who(body), body.condition or "", rng, add=not body.remove, rounds=body.rounds)
+    elif change == "delay":
+        fn = fightedit.delay(_who(body), rng)
+    else:
+        raise FurnaceError(f"unknown change {change!r}: add, remove, hp, condition or delay")
+    return run_rolled(request, caller, campaign, f"encounter edit {change}", fn, rng)
 
 
 def _cid(store: Store, state: CampaignState, caller: Caller, name: str) -> str:

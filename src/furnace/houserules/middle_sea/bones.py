@@ -30,7 +30,9 @@ from furnace.play.clock import (
     unit_seconds,
 )
 from furnace.play.death import DEATH
+from furnace.rules.effects import Condition, Lasting
 from furnace.rules.ruleset import Ruleset
+from furnace.rules.tables import Row
 
 WEEK = FIXED_UNITS["week"]
 TIMER_KINDS = {"fatal_wound": "fatal_wound", "bleeding": "bleeding_out"}
@@ -106,16 +108,53 @@ def wound(campaign: Campaign, name: str, damage: int, rng: DiceSource, rules: Ru
 
 @handler("bone_heals")
 def _bone_heals(fire: Fire) -> None:
-    """M-GRIEV-06, AMB-93: the location has knit; every break there and its effect end."""
+    """M-GRIEV-06, AMB-93: the location has knit; every break there and its effect end: the lasting injury, the
+    modifiers a fight kept for it (a rib's −3 to hit and damage) and the conditions it held (a leg's CANT_MOVE, an
+    arm's CANT_USE_OBJECTS) unless another break still holds them."""
     c = fire.character()
     state = state_of(c)
     location = str(fire.entry.data.get("location"))
     bone = state.get("breaks", {}).pop(location, None)
     if bone is None:
         return
-    c = c.model_copy(update={"injuries": [i for i in c.injuries if i != bone.get("injury")]})
-    fire.put(with_state(c, state))
+    fire.put(with_state(mended(c, location, str(bone.get("injury", "")), state, fire.rules), state))
     fire.fact(BONE_HEALS, c.name, (), (), ("M-GRIEV-06",), location=location, breaks=int(bone["count"]))
+
+
+def mended(c: Character, location: str, injury: str, state: dict[str, Any], rules: Ruleset) -> Character:
+    """The character with a healed break's effects gone (`state`: her Middle Sea state, the break taken out)."""
+    still = set().union(*(bone_conditions(where, rules) for where in state.get("breaks", {}))) \
+        if state.get("breaks") else set()
+    gone = bone_conditions(location, rules) - still
+    fight = dict(c.extensions.get("fight", {}))
+    held = [h for h in fight.get("held", []) if not (isinstance(h, dict) and h.get("source") == injury)]
+    fight = {**fight, "held": held} if held else {k: v for k, v in fight.items() if k != "held"}
+    extensions = {**{k: v for k, v in c.extensions.items() if k != "fight"}, **({"fight": fight} if fight else {})}
+    return c.model_copy(update={"injuries": [i for i in c.injuries if i != injury],
+                                "conditions": [x for x in c.conditions if x not in gone], "extensions": extensions})
+
+
+def bone_row(where: str, rules: Ruleset) -> Row | None:
+    """The broken-bone table's row of this place (M-TAB-02 data.location), or None."""
+    table = rules.tables.get("broken-bone")
+    return next((r for r in table.rows if str(r.data.get("location", r.span)) == where), None)
+
+
+def bone_conditions(where: str, rules: Ruleset) -> set[str]:
+    """The conditions a break of this place holds until it heals (a leg's CANT_MOVE, an arm's CANT_USE_OBJECTS)."""
+    row = bone_row(where, rules)
+    found: set[str] = set()
+    for e in row.effect_list() if row else ():
+        if isinstance(e, Lasting):
+            found |= {x.name for x in e.effects if isinstance(x, Condition)}
+    return found
+
+
+def break_injury(where: str, rules: Ruleset) -> str:
+    """The lasting injury a break of this place gives (M-TAB-02: 'broken rib', 'broken right leg' …)."""
+    row = bone_row(where, rules)
+    found = next((e for e in row.effect_list() if isinstance(e, Lasting)), None) if row else None
+    return found.name if found is not None else f"broken {where.lower()}"
 
 
 @handler("fatal_wound")

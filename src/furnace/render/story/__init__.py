@@ -69,6 +69,7 @@ def tellers() -> dict[str, Teller]:
             fight,
             gear,
             hazards,
+            lasting,
             magic,
             middle_sea,
             scene,

@@ -67,7 +67,14 @@ def hit_die(e: Event, v: View) -> str:
 def rested(e: Event, v: View) -> str:
     if "spells_cast" in e.data:
         return f"Spell Depletion count {e.data.get('spells_cast')} → 0"
-    return "no longer: " + "; ".join(str(x) for x in e.data.get("ended") or [])
+    return "no longer: " + "; ".join(_until_rest(str(x)) for x in e.data.get("ended") or [])
+
+
+def _until_rest(line: str) -> str:
+    """An "until rest" line ('MOD:checks:HARD: the injury', 'CANT_CAST: a mishap') in words."""
+    name, _, source = line.partition(": ")
+    words = condition_words(name)
+    return f"{words} ({source})" if source and source != words else words
 
 
 @teller("torso_wound")

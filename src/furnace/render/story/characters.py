@@ -151,9 +151,12 @@ def xp(e: Event, v: View) -> Told | str:
         if not isinstance(total, int) or total <= 0 or not survivors:
             whom = "no survivor shares it" if not survivors else "no XP to share"
             return Told("", f"{fight}: {f'{monsters}, ' if monsters else ''}{total} XP; {whom}", (), e.rules)
-        text = (f"{fight}: {f'{monsters} for ' if monsters else ''}{total} XP, {share} each to "
+        carried = d.get("carried")
+        before = f" (with {carried} kept from the last share)" if isinstance(carried, int) and carried else ""
+        text = (f"{fight}: {f'{monsters} for ' if monsters else ''}{total} XP{before}, {share} each to "
                 f"{plural(survivors, 'survivor')}")
-        return Told("", text + (f" ({left} left over, unawarded)" if left else ""), (), e.rules)
+        kept = "kept for the next fight's share" if "kept" in d else "unawarded"
+        return Told("", text + (f" ({left} left over, {kept})" if left else ""), (), e.rules)
     reason = "the fight" if d.get("from_fight") and not v.referee else d.get("reason")
     return f"{_signed(d.get('amount'))} XP for {reason} (total {_n(v, e, 'after')})"
 

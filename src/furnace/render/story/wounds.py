@@ -54,16 +54,16 @@ def death(e: Event, v: View) -> str:
 
 @teller("dying")
 def drops(e: Event, v: View) -> str:
-    turns = _n(v, e, "turns")
-    return (f"drops at {_n(v, e, 'hp')} HP: unconscious, dies in {turns} {_plural(turns, 'turn')} unless "
-            "stabilised or a natural 20")
+    turns = _n(v, e, "turns")            # none when the timer is the referee's (dying_timer_roll referee)
+    when = f"dies in {turns} {_plural(turns, 'turn')}" if turns else "dies when her hidden timer runs out"
+    return f"drops at {_n(v, e, 'hp')} HP: unconscious, {when} unless stabilised or a natural 20"
 
 
 @teller("still_dying")
 def still_dying(e: Event, v: View) -> str:
     turns = _n(v, e, "turns")
-    return (f"still dying ({_n(v, e, 'total')}; a natural 20 gets her up with 1 HP): {turns} {_plural(turns, 'turn')} "
-            "left")
+    left = f": {turns} {_plural(turns, 'turn')} left" if turns else ""
+    return f"still dying ({_n(v, e, 'total')}; a natural 20 gets her up with 1 HP){left}"
 
 
 @teller("recover")
