@@ -231,9 +231,9 @@ def revoke(store: Store, session_id: int, *, now: datetime | None = None) -> Non
 __all__ = [
     "ROLES",
     "AccessError",
-    "all_sessions",
     "Role",
     "Session",
+    "all_sessions",
     "create_invite",
     "hash_token",
     "invite_for",

@@ -184,7 +184,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
-    **dict.fromkeys(("serve",), "furnace.cli.serve"),
+    **dict.fromkeys(("serve", "signin-link"), "furnace.cli.serve"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),

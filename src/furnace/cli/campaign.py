@@ -126,7 +126,7 @@ def campaign_log(since: int, limit: int | None, rolls: bool, as_json: bool) -> N
 
 
 @campaign.command("undo")
-@click.option("--yes", "confirmed", type=click.IntRange(1), metavar="ID",
+@click.option("--yes", "confirmed", type=click.IntRange(1, 2**62), metavar="ID",
               help="Undo without asking, if the command to undo is still this one (the id undo shows).")
 @click.option("--show", is_flag=True, help="Only say what undo (and redo) would take back, and do nothing.")
 @json_option
@@ -141,7 +141,7 @@ def campaign_undo(confirmed: int | None, show: bool, as_json: bool) -> None:
 
 
 @campaign.command("redo")
-@click.option("--yes", "confirmed", type=click.IntRange(1), metavar="ID",
+@click.option("--yes", "confirmed", type=click.IntRange(1, 2**62), metavar="ID",
               help="Redo without asking, if the undo to reverse is still this one (the id redo shows).")
 @click.option("--show", is_flag=True, help="Only say what redo (and undo) would do, and do nothing.")
 @json_option

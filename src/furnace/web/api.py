@@ -13,7 +13,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from furnace.campaign import access, commands
+from furnace.campaign import commands
 from furnace.campaign import table as tables
 from furnace.campaign.session import with_faces
 from furnace.campaign.state import CampaignState

@@ -17,7 +17,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -214,9 +213,9 @@ class Streams:
         self.by_address: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    @contextmanager
-    def held(self, session: int, address: str, settings: WebSettings) -> Iterator[None]:
-        """Count one stream for the while; Refused (429) when the session or the address has its share open."""
+    def take(self, session: int, address: str, settings: WebSettings) -> Callable[[], None]:
+        """Count one stream; Refused (429) when the session or the address has its share open. Returns its
+        release, which counts it out once however often it is called."""
         with self._lock:
             if self.by_session.get(session, 0) >= settings.streams_per_session:
                 raise Refused(429, f"this session has {settings.streams_per_session} live streams open already: "
@@ -225,12 +224,17 @@ class Streams:
                 raise Refused(429, f"{settings.streams_per_address} live streams are open from this address")
             self.by_session[session] = self.by_session.get(session, 0) + 1
             self.by_address[address] = self.by_address.get(address, 0) + 1
-        try:
-            yield
-        finally:
+        released = threading.Event()
+
+        def release() -> None:
             with self._lock:
+                if released.is_set():
+                    return
+                released.set()
                 _drop(self.by_session, session)
                 _drop(self.by_address, address)
+
+        return release
 
     def open(self) -> int:
         with self._lock:

@@ -26,7 +26,9 @@ _env = Environment(loader=FileSystemLoader(str(files("furnace.web") / "templates
 
 
 def render(request: Request, template: str, **values: Any) -> HTMLResponse:
-    response = HTMLResponse(_env.get_template(template).render(**values))
+    caller = getattr(request.state, "caller", None)
+    signed_in = caller is not None and caller.role != "anonymous"        # the sign-out button is on every page
+    response = HTMLResponse(_env.get_template(template).render(signed_in=signed_in, **values))
     ensure_csrf(response, request)
     return response
 

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from furnace.campaign import access
 from furnace.errors import FurnaceError
+from furnace.web import bell
 from furnace.web.api import Body, store_of
 from furnace.web.auth import SESSION_COOKIE, Asker, Caller, rotate_csrf, set_session
 from furnace.web.pages import campaign_url
@@ -64,6 +65,7 @@ def signout(request: Request, caller: Asker, response: Response) -> dict[str, An
     """End this browser's session (on the server, not only its cookie)."""
     if caller.session is not None:
         access.revoke(store_of(request), caller.session.id)
+        bell.session_ended(store_of(request))
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"signed_out": True}
 
@@ -92,6 +94,7 @@ def every_session(request: Request, caller: Asker) -> dict[str, Any]:
 def end_session(request: Request, caller: Asker, response: Response, sid: int = SessionId) -> dict[str, Any]:
     """End a session at once (its live streams end too); ending one's own signs this browser out."""
     access.revoke(store_of(request), sid)
+    bell.session_ended(store_of(request))
     if caller.session is not None and caller.session.id == sid:
         response.delete_cookie(SESSION_COOKIE, path="/")
     return {"revoked": sid}
@@ -109,4 +112,5 @@ def session_revoke(campaign: str, request: Request, sid: int = SessionId) -> dic
     if sid not in {s.id for s in access.sessions(store, campaign)}:
         raise FurnaceError(f"there is no live session {sid} in this campaign")
     access.revoke(store, sid)
+    bell.session_ended(store)
     return {"revoked": sid}

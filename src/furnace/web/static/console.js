@@ -165,5 +165,11 @@ const Furnace = (() => {
     });
   }
 
+  const signout = document.getElementById("signout");
+  if (signout) {
+    signout.addEventListener("click", () => api("POST", "/api/signout")
+      .then(() => { window.location.assign("/"); }).catch(() => {}));
+  }
+
   return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues };
 })();

@@ -80,7 +80,6 @@
   });
   $("next-turns").addEventListener("click", () => api("POST", base + "/encounter/next").catch(() => {}));
   $("end-fight").addEventListener("click", () => api("POST", base + "/encounter/end").catch(() => {}));
-  $("undo").addEventListener("click", () => api("POST", base + "/undo").then(() => toast("undone")).catch(() => {}));
   $("health").addEventListener("change", (e) => api("POST", base + "/table", { health: e.target.value }).catch(() => {}));
   api("GET", "/api/bestiary").then((b) => $("bestiary").replaceChildren(
     ...b.monsters.map((m) => el("option", { value: m.id, text: m.name })))).catch(() => {});
