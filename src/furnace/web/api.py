@@ -196,10 +196,12 @@ def campaign(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
 @router.get(C + "/log")
 def log(campaign: str, request: Request, caller: Asker, since: int = Query(0, ge=0, le=2**62),
         limit: int = Query(200, ge=1, le=2000)) -> dict[str, Any]:
-    """The log as the caller is told it, after her own number `since` (a player's numbers count only what she
-    was told); `earlier`: how many events from before the log kept facts she is not told."""
+    """The log as the caller is told it, a page of at most `limit` after her own number `since` (a player's
+    numbers count only what she was told); `more`: the page is not the end (ask again from its last number);
+    `earlier`: how many events from before the log kept facts she is not told."""
     reading = feed(store_of(request), campaign, views.audience(caller))
-    return {"events": reading.since(since, limit), "earlier": reading.earlier}
+    page = reading.since(since, limit + 1)
+    return {"events": page[:limit], "more": len(page) > limit, "earlier": reading.earlier}
 
 
 # -- the roster -----------------------------------------------------------------------------------------------

@@ -5,10 +5,11 @@ what came after, each event once: the ids are the caller's own numbers (`web.fee
 a player's count only what she was told), so nothing is missed or repeated and a gap never counts a hidden
 event. A stream sleeps on the process's one watcher (`watch`), woken when anyone writes (the console's bell at
 once, the CLI's writes at the watcher's next look); then it reads what is new — one reading per campaign and
-audience for all their streams, whichever stream reads first — and sleeps again. It checks its session before it
-sends anything, when a session was ended here, and at least every RECHECK seconds: a revoked or expired
-session's stream ends. A change of the table (a monster revealed) is told as a bare `table` event without an id
-or content, so the page reloads what it shows.
+audience for all their streams, read by the first to ask and awaited by the others — and sleeps again. It checks
+its session in the database when a session was ended here (the bell counts them), when its session's time is
+up, and at least every RECHECK seconds (a session ended by another process): a revoked or expired session's
+stream ends, and nothing is sent on it after the bell. A change of the table (a monster revealed) is told as a
+bare `table` event without an id or content, so the page reloads what it shows.
 
 Streams are counted (`limits.Streams`): a session may hold `WebSettings.streams_per_session` open, an address
 `streams_per_address`; one more is a 429.
@@ -18,10 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -36,7 +37,7 @@ from furnace.web.limits import Refused, Streams, client_address
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
 BATCH = 500
-RECHECK = 60.0       # an idle stream checks its session at least this often (one ended here: at once)
+RECHECK = 15.0       # a stream checks its session at least this often (one ended here: at once)
 
 
 def _resume_from(request: Request, since: int | None) -> int | None:
@@ -90,11 +91,11 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
             messages: list[ServerSentEvent] = []
             if generation != seen:
                 seen = generation
-                newest, read, messages = await asyncio.to_thread(_batch, store, campaign, audience, last, read,
-                                                                 (id(watcher), generation))
+                reading = await _read_once(store, campaign, audience, (id(watcher), generation))
+                newest, read, messages = _batch(reading, last, read)
                 last = max(last, newest)
             now = time.monotonic()
-            if messages or now - checked >= RECHECK or bell.sessions_ended(store) != ended:
+            if now - checked >= RECHECK or bell.sessions_ended(store) != ended or _expired(caller):
                 ended, checked = bell.sessions_ended(store), now
                 if not await asyncio.to_thread(_still_allowed, store, caller, campaign):
                     yield ServerSentEvent(event="signed-out", data="{}")
@@ -103,6 +104,15 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
                 yield message
     finally:
         release()
+
+
+def _expired(caller: Caller) -> bool:
+    """The session's time is up (checked before anything more is sent; a revoked one is told by the bell)."""
+    until = caller.session.expires_at if caller.session is not None else ""
+    try:
+        return bool(until) and datetime.fromisoformat(until) <= datetime.now(UTC)
+    except ValueError:
+        return True
 
 
 def _still_allowed(store: Store, caller: Caller, campaign: str) -> bool:
@@ -114,30 +124,37 @@ def _still_allowed(store: Store, caller: Caller, campaign: str) -> bool:
 
 
 Mark = tuple[int, int]          # a watcher's identity and its generation: when a reading was read
+Key = tuple[str, str, Mark]     # a campaign, an audience, a mark
 
-_read_at: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[Mark, Feed]]] = weakref.WeakKeyDictionary()
-_read_lock = threading.Lock()
-
-
-def _reading(store: Store, campaign: str, audience: Audience, generation: Mark) -> Feed:
-    """The audience's reading, read from the database once per generation for all her streams."""
-    key = (campaign, audience.key)
-    with _read_lock:
-        known = _read_at.setdefault(store, {}).get(key)
-    if known is not None and known[0] == generation:
-        return known[1]
-    reading = feed(store, campaign, audience)
-    with _read_lock:
-        _read_at[store][key] = (generation, reading)
-    return reading
+_read: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[Mark, Feed]]] = weakref.WeakKeyDictionary()
+_reading: weakref.WeakKeyDictionary[Store, dict[Key, asyncio.Future[Feed]]] = weakref.WeakKeyDictionary()
 
 
-def _batch(store: Store, campaign: str, audience: Audience, last: int, read: int, generation: Mark,
-           ) -> tuple[int, int, list[ServerSentEvent]]:
+async def _read_once(store: Store, campaign: str, audience: Audience, mark: Mark) -> Feed:
+    """The audience's reading at the watcher's generation: read from the database (in a thread) by the first of
+    her streams to ask, and awaited, not read again, by the others (all of one loop: no lock is needed)."""
+    done = _read.setdefault(store, {}).get((campaign, audience.key))
+    if done is not None and done[0] == mark:
+        return done[1]
+    running = _reading.setdefault(store, {})
+    key = (campaign, audience.key, mark)
+    future = running.get(key)
+    if future is None:
+        future = running[key] = asyncio.ensure_future(asyncio.to_thread(feed, store, campaign, audience))
+
+        def finished(task: asyncio.Future[Feed]) -> None:
+            running.pop(key, None)
+            if not task.cancelled() and task.exception() is None:
+                _read.setdefault(store, {})[(campaign, audience.key)] = (mark, task.result())
+
+        future.add_done_callback(finished)
+    return await asyncio.shield(future)
+
+
+def _batch(reading: Feed, last: int, read: int) -> tuple[int, int, list[ServerSentEvent]]:
     """The audience's items after her number `last`, as messages; the last number sent and the log read; a
     `table` message when the table changed after the log event `read` (a monster revealed), so the page reloads
     what it shows."""
-    reading = _reading(store, campaign, audience, generation)
     items = reading.since(last, BATCH)
     out = [ServerSentEvent(id=str(item["seq"]), event="log", data=json.dumps(item, ensure_ascii=False))
            for item in items]
