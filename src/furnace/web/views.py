@@ -1,11 +1,12 @@
 """What each role may see of a campaign, decided here before anything leaves the server.
 
-The referee sees everything. A player or an observer sees the roster, the clock and the fight as the table shows
-it (`furnace.campaign.table`): concealed monsters are left out altogether, a masked monster goes by its mask, its
-health as the referee set it (hidden, a word, exact), and monsters go by handles (m1, m2 … in the order the table
-first saw them), never by their ids, which carry their names. The log is told to each of them from its facts
-(`web.feed`, `furnace.render.story`), from what she may know; nothing is written and then taken out.
-"""
+The referee sees everything. A player sees her own characters whole; everyone else's, on the roster and in the
+fight, as the table sees them (name, state, HP as the table's health setting shows it), and so does an observer.
+A player or an observer sees the clock and the fight as the table shows it (`furnace.campaign.table`): concealed
+monsters are left out altogether, a masked monster goes by its mask, its health as the referee set it (hidden, a
+word, exact), and monsters go by handles (m1, m2 … in the order the table first saw them), never by their ids,
+which carry their names. The log is told to each of them from its facts (`web.feed`, `furnace.render.story`),
+from what she may know; nothing is written and then taken out."""
 
 from __future__ import annotations
 
