@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from furnace.web.app import CSP
 from furnace.web.auth import CSRF_COOKIE, SESSION_COOKIE
+from furnace.web.config import CSP
 from tests.web.conftest import C, joined
 
 JSON = dict[str, Any]

@@ -1,7 +1,8 @@
 """The referee's page on a 390×844 phone, in Chromium (issue 24): no horizontal scroll — nothing reaches past
 the screen's right edge — and every touch target at least 44 px high, with the page's main actions played by
 tapping them there: a campaign, a funnel, an invite and its QR code, a fight with its monsters' controls, the
-monsters' turns, a hidden roll, undo. The player's page and the table display are held to the same at that size.
+monsters' turns, a hidden roll, undo. The player's page and the table display are held to the same at that size;
+the player's own dice field shows only once the referee allows it, and what she types is what is rolled.
 """
 
 from __future__ import annotations
@@ -90,6 +91,14 @@ def test_the_referees_page_is_played_on_a_phone(served: Served, browser: Any) ->
     ann.wait_for_url(re.compile(r"/c/Keep/player$"))
     ann.wait_for_selector("#mine .member >> nth=1")
     _fits(ann, "the player's page in a fight")
+    assert not ann.is_visible("#faces-label")                 # her own dice only where the referee allows them
+    page.check("#players-dice")
+    ann.wait_for_selector("#faces-label", state="visible")
+    ann.fill("#sheet input[name=faces]", "14")
+    ann.tap("[data-roll=check]")
+    ann.wait_for_selector("#log li.sheet_roll:has(.entered)")  # … and what she typed is what was rolled
+    actions = page.locator("#actions button").all_inner_texts()
+    assert len(actions) == len(set(actions)), actions           # each action once, however the refreshes overlap
     page.goto(served.base + "/c/Keep/table")
     page.wait_for_selector("#roster .member")
     _fits(page, "the table display")

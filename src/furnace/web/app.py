@@ -28,13 +28,8 @@ from furnace.errors import FurnaceError
 from furnace.public import entered
 from furnace.web import api, fights, live, pages, panels, sessions, undo
 from furnace.web.auth import guard, mint_start_link
-from furnace.web.config import WebSettings
+from furnace.web.config import HEADERS, WebSettings
 from furnace.web.limits import Buckets, Gate, Streams
-
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-           "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
 
 
 class PublicPath:

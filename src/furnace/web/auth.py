@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, HTTPException, Request, Response
 from starlette.routing import Match
@@ -23,7 +23,9 @@ from starlette.routing import Match
 from furnace.campaign import access
 from furnace.campaign.store import Store
 from furnace.web.config import WebSettings
-from furnace.web.limits import Buckets
+
+if TYPE_CHECKING:           # limits answers a refusal with an error page, whose module imports this one
+    from furnace.web.limits import Buckets
 
 SESSION_COOKIE = "furnace_session"
 CSRF_COOKIE = "furnace_csrf"

@@ -14,6 +14,13 @@ DEMO = "Demo"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 TEST_HOST = "testserver"          # what Starlette's TestClient sends as Host
 
+# what every answer carries (a refusal at the door too): a Content-Security-Policy that allows no inline script and
+# nothing from another site
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
+
 
 @dataclass
 class WebSettings:

@@ -23,7 +23,7 @@ from urllib.parse import unquote
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from furnace.web.config import WebSettings
+from furnace.web.config import HEADERS, WebSettings
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LONGEST_INTEGER = 2**63 - 1          # what SQLite (and PostgreSQL's bigint) can hold
@@ -159,8 +159,6 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 async def _refuse(scope: Scope, send: Send, refused: Refused) -> None:
-    from furnace.web.app import HEADERS
-
     path = str(scope.get("path", ""))
     if path.startswith("/api/") or path == "/api":
         body, kind = json.dumps({"error": refused.message}).encode(), b"application/json"
