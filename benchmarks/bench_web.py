@@ -45,7 +45,8 @@ def served(folder: Path, sync: str = "full") -> Iterator[tuple[str, str]]:
     referee's sign-in link."""
     port = free_port()
     command = [sys.executable, "-c", "import sys; from furnace.cli import main; sys.exit(main())",
-               "--db", str(folder / "bench.db"), "serve", "--port", str(port)]
+               "--db", str(folder / "bench.db"), "serve", "--port", str(port),
+               "--streams-per-address", "1000"]     # every stream of the benchmark comes from one address
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1", "FURNACE_SQLITE_SYNC": sync})
     try:
@@ -74,8 +75,9 @@ def signed(client: httpx.Client) -> httpx.Client:
 
 def table(base: str, link: str, players: int) -> tuple[httpx.Client, list[tuple[httpx.Client, str]]]:
     """The referee, a campaign with one peasant per player, and each player signed in by her invite."""
-    referee = signed(httpx.Client(base_url=base, timeout=10))
+    referee = httpx.Client(base_url=base, timeout=10)
     referee.get(link.replace(base, ""))
+    signed(referee)                               # the CSRF cookie is a new one at sign-in
     names = [f"P{i}" for i in range(players)]
     referee.post("/api/campaigns", json={"name": "bench"}).raise_for_status()
     for at in range(0, players, 20):                            # a funnel takes 20 players at a time
@@ -90,6 +92,7 @@ def table(base: str, link: str, players: int) -> tuple[httpx.Client, list[tuple[
         player.get(f"/join/{token}")
         player.headers["X-CSRF-Token"] = player.cookies.get("furnace_csrf") or ""
         player.post("/api/join", json={"token": token}).raise_for_status()
+        player.headers["X-CSRF-Token"] = player.cookies.get("furnace_csrf") or ""     # a new one at sign-in
         mine = next(m["id"] for m in roster if m["player"] == name)
         out.append((player, mine))
     return referee, out

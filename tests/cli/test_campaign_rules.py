@@ -168,6 +168,12 @@ def test_campaign_show_names_the_profile_in_force_and_each_override(keep: Run, i
     assert json.loads(ok(keep, "rules", "list", "--json"))["profile"] == "grim"
 
 
+def undo(run: Run) -> None:
+    """`campaign undo --yes N` for the command it would take back (it asks first, and names it)."""
+    shown = json.loads(ok(run, "campaign", "undo", "--show", "--json"))
+    ok(run, "campaign", "undo", "--yes", str(shown["undo"]["command"]))
+
+
 # -- set, remove, undo ---------------------------------------------------------------------------------------------
 @pytest.mark.rule("F-BASE-01")
 def test_set_then_remove_and_undo(keep: Run) -> None:
@@ -188,7 +194,7 @@ def test_set_then_remove_and_undo(keep: Run) -> None:
     assert option(keep, "disease_loss_per_failure")["value"] == 3
     assert ok(keep, "campaign", "override", "list").splitlines() == ["set:disease_loss_per_failure = 3",
                                                                       "set:hazards_disease = true"]
-    ok(keep, "campaign", "undo")
+    undo(keep)
     assert option(keep, "disease_loss_per_failure")["value"] == 2
 
     out = ok(keep, "campaign", "override", "remove", "set:hazards_disease")
@@ -196,7 +202,7 @@ def test_set_then_remove_and_undo(keep: Run) -> None:
     shown = option(keep, "hazards_disease")
     assert (shown["value"], shown["source"]) == (False, "default")
     assert ok(keep, "campaign", "override", "list").splitlines() == ["set:disease_loss_per_failure = 2"]
-    ok(keep, "campaign", "undo")                                              # the removal taken back
+    undo(keep)                                                                # the removal taken back
     assert option(keep, "hazards_disease")["source"] == "campaign override set"
     assert [e["command"] for e in log(keep)[-7:] if e["kind"] == "rule_option"] == [
         "override set", "override set", "override set", "override remove"]

@@ -78,7 +78,8 @@ def test_F_EQ_01_a_shield_given_is_worn_then_put_down_and_undone(furnace: Run, t
     assert c.shield and c.items == [] and c.ac() == 14
     assert "puts down her shield (into her pack): AC 14 → 12" in ok(furnace, "unequip", "Hrolf", "shield")
     assert hero(tmp_path).items == ["shield"] and not hero(tmp_path).shield
-    ok(furnace, "campaign", "undo")
+    shown = json.loads(ok(furnace, "campaign", "undo", "--show", "--json"))     # it asks first; --yes names it
+    ok(furnace, "campaign", "undo", "--yes", str(shown["undo"]["command"]))
     assert hero(tmp_path).shield and hero(tmp_path).ac() == 14
     assert "already bears a shield" in refused(furnace, "equip", "Hrolf", "shield")  # none left in the pack
     assert "no 'lamp' in her pack" in refused(furnace, "equip", "Hrolf", "lamp")

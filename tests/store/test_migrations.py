@@ -137,11 +137,13 @@ def test_upgrade_downgrade_upgrade_keeps_the_data(engine_name: str, db_url: str,
         monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 3)
         again.apply("Old Keep", "damage", fightedit.damage("brak1", 4))
         again.apply("Old Keep", "roll", cmd.roll("d6", random.Random(2)))
+        assert again.undoable("Old Keep").command == "roll"         # a roll counts: undone first, then the damage
+        again.undo("Old Keep")
         assert again.undo("Old Keep").state == expected["Old Keep"]
         again.create("New Crypt")
         assert again.names() == sorted([*CAMPAIGNS, "New Crypt"])
         with again.engine.connect() as conn:
-            assert conn.execute(select(store_module.snapshots.c.seq)).scalars().all() == [9]
+            assert conn.execute(select(store_module.snapshots.c.seq)).scalars().all() == [9, 12]
         for name in again.names():
             assert verify(again, name, deep=True).ok
         assert again.replay("Old Keep") == again.open("Old Keep") == expected["Old Keep"]

@@ -224,30 +224,36 @@ def test_undo_walks_back_as_events_of_its_own(store: Store, characters: Chars) -
     store.apply("Ashes", "damage brak1 23", fightedit.damage("brak1", 23))           # two events: the hit, unconscious
     store.apply("Ashes", "heal wren1 1", fightedit.heal("wren1", 1))                 # changes nothing: Wren is at max
     store.apply("Ashes", "damage wren1 4", fightedit.damage("wren1", 4))
-    store.apply("Ashes", "roll", cmd.roll("d20", random.Random(1)))            # a roll changes nothing to undo
+    store.apply("Ashes", "roll", cmd.roll("d20", random.Random(1)))            # a roll counts as a command
     logged = store.events("Ashes")
     count, version = len(logged), store.version("Ashes")
 
-    first = store.undo("Ashes")
-    assert hp(first.state, "wren1") == 17 and hp(first.state, "brak1") == -1
+    first = store.undo("Ashes")                                                  # the roll: nothing changes
     (undo_event,) = first.events
-    damage_wren = next(e for e in logged if e.command == "damage wren1 4")
-    assert undo_event.command == "undo" and undo_event.undoes == damage_wren.command_id
+    roll = next(e for e in logged if e.command == "roll")
+    assert undo_event.command == "undo" and undo_event.undoes == roll.command_id
     assert undo_event.seq == count + 1 and first.version == version + 1
+    assert hp(first.state, "wren1") == 13
 
-    second = store.undo("Ashes").state                                          # the heal changed nothing
-    assert hp(second, "brak1") == 22 and second.roster["brak1"].character.conditions == []
+    second = store.undo("Ashes")
+    assert hp(second.state, "wren1") == 17 and hp(second.state, "brak1") == -1
+    damage_wren = next(e for e in logged if e.command == "damage wren1 4")
+    assert second.events[0].undoes == damage_wren.command_id
+    assert store.undoable("Ashes").command == "heal wren1 1"                      # the heal, though it changed nothing
+    store.undo("Ashes")
+    third = store.undo("Ashes").state
+    assert hp(third, "brak1") == 22 and third.roster["brak1"].character.conditions == []
     assert store.undo("Ashes").state.roster.keys() == {"brak1"}                  # Wren's join
     assert store.undo("Ashes").state.roster == {}                                # Brakka's join
     with pytest.raises(CampaignError, match="nothing to undo"):
         store.undo("Ashes")
-    assert store.version("Ashes") == version + 4
+    assert store.version("Ashes") == version + 6
 
     # the log keeps everything: every command and every undo, in order
     after = store.events("Ashes")
     assert after[:count] == logged
-    assert [e.command for e in after[count:]] == ["undo"] * 4
-    assert event_count(store, "Ashes") == count + 4
+    assert [e.command for e in after[count:]] == ["undo"] * 6
+    assert event_count(store, "Ashes") == count + 6
     assert store.replay("Ashes") == store.open("Ashes") == rebuild(store, "Ashes")
     assert verify(store, "Ashes", deep=True).ok
 
@@ -264,10 +270,14 @@ def test_undo_after_new_commands_reverses_the_newest(store: Store, characters: C
 
 def test_nothing_to_undo_in_a_new_campaign(store: Store) -> None:
     store.create("Ashes")
-    store.apply("Ashes", "roll", cmd.roll("d6", random.Random(3)))
     with pytest.raises(CampaignError, match="nothing to undo"):
         store.undo("Ashes")
-    assert store.version("Ashes") == 2 and store.count("Ashes") == 2
+    store.apply("Ashes", "roll", cmd.roll("d6", random.Random(3)))
+    assert store.undoable("Ashes").command == "roll"
+    store.undo("Ashes")
+    with pytest.raises(CampaignError, match="nothing to undo"):
+        store.undo("Ashes")
+    assert store.version("Ashes") == 3 and store.count("Ashes") == 3
 
 
 # -- replay and snapshots ---------------------------------------------------------------------------------------

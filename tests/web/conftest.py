@@ -17,6 +17,9 @@ from tests.helpers.chromium import chromium
 from tests.web.live_server import Served
 
 CAMPAIGN = "keep"
+# the rate limits out of the way of tests that send many requests on one session (tests/web/test_hardening_*.py
+# test the limits themselves)
+UNLIMITED: dict[str, Any] = {"write_burst": 10**6, "log_burst": 10**6}
 C = f"/api/campaigns/{CAMPAIGN}"
 
 
@@ -27,7 +30,7 @@ def seeded_dice() -> Any:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> WebSettings:
-    return WebSettings(db=str(tmp_path / "web.db"), rng=seeded_dice(), poll=0.02, keepalive=1)
+    return WebSettings(db=str(tmp_path / "web.db"), rng=seeded_dice(), poll=0.02, keepalive=1, **UNLIMITED)
 
 
 @pytest.fixture
@@ -62,6 +65,7 @@ def joined(app: Any, referee: TestClient, role: str, player: str = "", campaign:
     client.headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""
     answer = client.post("/api/join", json={"token": token})
     assert answer.status_code == 200, answer.text
+    client.headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""     # a new one at sign-in
     return client
 
 

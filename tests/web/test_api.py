@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from furnace.web.app import CSP
 from furnace.web.auth import CSRF_COOKIE, SESSION_COOKIE
+from furnace.web.config import CSP
 from tests.web.conftest import C, joined
 
 JSON = dict[str, Any]
@@ -85,8 +85,11 @@ def test_funnel_promote_fight_rest_clock_roll_and_undo_are_logged_commands(table
     assert ref.get(C).json()["clock"] != before
     rolled = ref.post(f"{C}/roll", json={"expression": "3d6", "label": "wandering monsters"}).json()["events"]
     assert rolled[0]["kind"] == "roll" and "wandering monsters" in rolled[0]["what"]
-    undone = ref.post(f"{C}/undo").json()["events"]
-    assert undone[0]["kind"] == "undo"
+    for taken in ("roll", "clock advance 2 hour"):      # undo names the command it takes back: the roll first
+        shown = ref.get(f"{C}/undo").json()["undo"]
+        assert shown["name"] == taken
+        undone = ref.post(f"{C}/undo", json={"command": shown["command"]}).json()["events"]
+        assert undone[0]["kind"] == "undo"
     assert ref.get(C).json()["clock"] == before
     commands = [e["command"] for e in ref.get(f"{C}/log?limit=2000").json()["events"]]
     for command in ("funnel", "character promote", "encounter start", "encounter end", "rest short",

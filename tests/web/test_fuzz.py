@@ -26,7 +26,7 @@ from furnace.campaign import access  # noqa: E402
 from furnace.campaign.roster import Funnel  # noqa: E402
 from furnace.web import WebSettings, create_app  # noqa: E402
 from furnace.web.auth import CSRF_COOKIE, SESSION_COOKIE  # noqa: E402
-from tests.web.conftest import seeded_dice  # noqa: E402
+from tests.web.conftest import UNLIMITED, seeded_dice  # noqa: E402
 
 EXAMPLES = 4             # per operation and role: the budget of the default run
 ROLES = ("referee", "player", "observer")
@@ -55,7 +55,7 @@ tally: Counter[tuple[str, str]] = Counter()     # (role, 2xx/4xx/5xx)
 def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """One app on a temp database: the campaign `keep` with a funnel, a fight, and a session for each role."""
     db = Path(tmp_path_factory.mktemp("fuzz")) / "fuzz.db"
-    app = create_app(WebSettings(db=str(db), rng=seeded_dice(), demo=False))
+    app = create_app(WebSettings(db=str(db), rng=seeded_dice(), demo=False, **UNLIMITED))
     store = app.state.store
     store.create("keep")
     store.apply("keep", "funnel", Funnel(["Ann", "Bo"], 2, dice.seeded(1)))

@@ -30,7 +30,7 @@ from furnace.campaign import store as store_module
 from furnace.cli.app import main
 from furnace.rules.bestiary import Bestiary
 from furnace.web import WebSettings, create_app
-from tests.web.conftest import C, joined, seeded_dice, signed_in
+from tests.web.conftest import UNLIMITED, C, joined, seeded_dice, signed_in
 from tests.web.live_server import running
 
 MARKER = "the-end-of-the-play"
@@ -85,7 +85,7 @@ def ticking() -> Iterator[None]:
 def play(tmp_path: Path, s: Secret) -> dict[str, list[str]]:
     """The fight played once; every body each viewer received, in order."""
     db = tmp_path / "web.db"
-    web = WebSettings(db=str(db), rng=seeded_dice(), poll=0.02, keepalive=1)
+    web = WebSettings(db=str(db), rng=seeded_dice(), poll=0.02, keepalive=1, **UNLIMITED)
     app = create_app(web)
     got: dict[str, list[str]] = {"ann": [], "bo": [], "tv": []}
     with ticking(), TestClient(app) as referee:

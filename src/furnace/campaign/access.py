@@ -3,7 +3,13 @@
 A token is `secrets.token_urlsafe(32)`, given once to its holder; the database keeps only its SHA-256, so a
 copy of the database opens no door. An invite (`create_invite`) names a role, a campaign and a player, expires
 (24 hours by default) and is used once (`redeem_invite`); a session (`new_session`) is found by its token
-(`session_for`) until it expires or the referee revokes it (`revoke`).
+(`session_for`) until it expires or the referee revokes it (`revoke`); every live session is listed
+(`all_sessions`), the referee's too.
+
+The referee signs in with a sign-in link (`mint_signin`: `furnace serve` makes one at start, `furnace signin-link`
+another, beside a running server, in the same database): it works once (`use_signin`) and within minutes. A
+sign-in link is kept as a row of `web_sessions` whose role is `signin`, its use stamped as `revoked_at`: it
+never opens anything itself, and needs no table of its own.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ Role = Literal["referee", "player", "observer"]
 ROLES: tuple[Role, ...] = ("referee", "player", "observer")
 INVITE_HOURS = 24
 SESSION_DAYS = 30
+SIGNIN_MINUTES = 15
+SIGNIN = "signin"          # the role of a sign-in link's row
 
 web_sessions = Table(
     "web_sessions", metadata,
@@ -58,12 +66,15 @@ class AccessError(CampaignError):
 
 @dataclass(frozen=True)
 class Session:
-    """A signed-in browser: its role, and for a player or observer the campaign (and player) it belongs to."""
+    """A signed-in browser: its role, and for a player or observer the campaign (and player) it belongs to; when
+    it began and when it ends."""
 
     id: int
     role: Role
     campaign: str | None
     player: str
+    created_at: str = ""
+    expires_at: str = ""
 
 
 def hash_token(token: str) -> str:
@@ -146,7 +157,7 @@ def new_session(store: Store, role: str, campaign: str | None = None, player: st
             token_hash=hash_token(token), role=checked, campaign_id=cid, player=player, created_at=_stamp(at),
             expires_at=_stamp(at + timedelta(days=days)))).inserted_primary_key
     assert sid is not None
-    return token, Session(int(sid[0]), checked, campaign, player)
+    return token, Session(int(sid[0]), checked, campaign, player, _stamp(at), _stamp(at + timedelta(days=days)))
 
 
 def session_for(store: Store, token: str, *, now: datetime | None = None) -> Session | None:
@@ -156,26 +167,61 @@ def session_for(store: Store, token: str, *, now: datetime | None = None) -> Ses
         row = conn.execute(select(web_sessions, campaigns.c.name)
                            .outerjoin(campaigns, campaigns.c.id == web_sessions.c.campaign_id)
                            .where(web_sessions.c.token_hash == hash_token(token))).first()
-    if row is None or row.revoked_at is not None or row.expires_at <= at:
+    if row is None or row.role == SIGNIN or row.revoked_at is not None or row.expires_at <= at:
         return None
-    return Session(int(row.id), _role(row.role), row.name, row.player)
+    return Session(int(row.id), _role(row.role), row.name, row.player, row.created_at, row.expires_at)
 
 
 def sessions(store: Store, campaign: str) -> list[Session]:
     """The live sessions of a campaign's players and observers."""
-    at = _stamp(datetime.now(UTC))
-    cid = _campaign_id(store, campaign)
+    return [s for s in all_sessions(store) if s.campaign == campaign]
+
+
+def all_sessions(store: Store, *, now: datetime | None = None) -> list[Session]:
+    """Every live session, the referee's too, oldest first."""
+    at = _stamp(now or datetime.now(UTC))
     with store.transaction() as conn:
-        rows = conn.execute(select(web_sessions).where(
-            web_sessions.c.campaign_id == cid, web_sessions.c.revoked_at.is_(None),
-            web_sessions.c.expires_at > at).order_by(web_sessions.c.id)).all()
-    return [Session(int(r.id), _role(r.role), campaign, r.player) for r in rows]
+        rows = conn.execute(select(web_sessions, campaigns.c.name)
+                            .outerjoin(campaigns, campaigns.c.id == web_sessions.c.campaign_id)
+                            .where(web_sessions.c.role != SIGNIN, web_sessions.c.revoked_at.is_(None),
+                                   web_sessions.c.expires_at > at).order_by(web_sessions.c.id)).all()
+    return [Session(int(r.id), _role(r.role), r.name, r.player, r.created_at, r.expires_at) for r in rows]
+
+
+def mint_signin(store: Store, *, minutes: float = SIGNIN_MINUTES, token: str | None = None,
+                now: datetime | None = None) -> str:
+    """A referee's sign-in link's token: it works once, within `minutes`; kept hashed."""
+    if not 0 < minutes <= 24 * 60:
+        raise AccessError(f"a sign-in link lasts from a moment to a day (1440 minutes), not {minutes} minutes")
+    at, token = now or datetime.now(UTC), token or new_token()
+    with store.transaction(write=True) as conn:
+        conn.execute(insert(web_sessions).values(token_hash=hash_token(token), role=SIGNIN, campaign_id=None,
+                                                 player="", created_at=_stamp(at),
+                                                 expires_at=_stamp(at + timedelta(minutes=minutes))))
+    return token
+
+
+def use_signin(store: Store, token: str, *, days: float = SESSION_DAYS,
+               now: datetime | None = None) -> tuple[str, Session]:
+    """Spend a sign-in link: a new referee session (its token and what it is). A link used, expired or unknown
+    opens nothing."""
+    at = now or datetime.now(UTC)
+    refused = CampaignError("this sign-in link is used, expired or not this console's: run `furnace signin-link` "
+                          "for a new one")
+    with store.transaction(write=True) as conn:
+        done = conn.execute(update(web_sessions).where(
+            web_sessions.c.token_hash == hash_token(token), web_sessions.c.role == SIGNIN,
+            web_sessions.c.revoked_at.is_(None), web_sessions.c.expires_at > _stamp(at))
+            .values(revoked_at=_stamp(at)))
+        if done.rowcount != 1:
+            raise refused
+    return new_session(store, "referee", days=days, now=at)
 
 
 def revoke(store: Store, session_id: int, *, now: datetime | None = None) -> None:
     """End a session at once; its cookie opens nothing after this."""
     with store.transaction(write=True) as conn:
-        done = conn.execute(update(web_sessions).where(web_sessions.c.id == session_id,
+        done = conn.execute(update(web_sessions).where(web_sessions.c.id == session_id, web_sessions.c.role != SIGNIN,
                                                        web_sessions.c.revoked_at.is_(None))
                             .values(revoked_at=_stamp(now or datetime.now(UTC))))
     if done.rowcount != 1:
@@ -187,15 +233,18 @@ __all__ = [
     "AccessError",
     "Role",
     "Session",
+    "all_sessions",
     "create_invite",
     "hash_token",
     "invite_for",
     "invites",
+    "mint_signin",
     "new_session",
     "new_token",
     "redeem_invite",
     "revoke",
     "session_for",
     "sessions",
+    "use_signin",
     "web_sessions",
 ]

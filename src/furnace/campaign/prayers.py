@@ -62,7 +62,7 @@ def _living(state: CampaignState, who: str) -> Member:
 
 
 def _awake(c: Character) -> Character:
-    """Healed above 0 HP she wakes, as from any healing (`campaign.commands.heal`): no longer down."""
+    """Healed above 0 HP she wakes, as from any healing (`campaign.fightedit.heal`): no longer down."""
     if c.hp <= 0 or not DOWN.intersection(c.conditions):
         return c
     return c.model_copy(update={"conditions": [x for x in c.conditions if x not in DOWN]})

@@ -20,13 +20,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from furnace import files
-from furnace.campaign import database
+from furnace.campaign import database, history
+from furnace.campaign.history import Step
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
@@ -102,6 +103,9 @@ COMMAND = declare("command", command="referee", example={"command": "table healt
 CAMPAIGN = declare("campaign", name="public", profile="public", example={"name": "The Keep", "profile": "hazards"})
 # the referee takes back a command (`command`, its first event `event`)
 UNDO = declare("undo", command="referee", event="referee", example={"command": "rest long", "event": 12})
+# the referee puts back a command she took back (`command`, `event`), by undoing her undo (`undo`); its facts follow
+REDO = declare("redo", command="referee", event="referee", undo="referee",
+               example={"command": "rest long", "event": 12, "undo": 15})
 FACT = "fact"      # a row's data: the fact's values, and under this key who, to whom, the rules and the audience
 
 
@@ -113,6 +117,21 @@ def _event_row(e: Event) -> tuple[str, str, str, list[dict[str, Any]], dict[str,
     meta = {k: raw[k] for k in ("actor", "targets", "rules", "cast", "audience")}
     data = json.loads(json.dumps({**raw["data"], FACT: meta}, default=str))
     return e.kind, e.actor, "", rolls, data
+
+
+def _reversal(what: str, step: Step, redone: list[StoredEvent]) -> list[Event]:
+    """The facts of an undo (what it took back), or of a redo (what it puts back, then that command's own facts
+    again, with their dice); the referee's alone when the command was (a hidden roll voided tells players nothing)."""
+    audience: Literal["all", "referee"] = "referee" if step.secret else "all"
+    if what == "undo":
+        return [Event(UNDO, "", (), (), {"command": step.names, "event": step.id}, audience=audience)]
+    first = redone[0] if redone else None
+    original = first.data if first is not None and first.kind == REDO else {
+        "command": first.command if first else "?", "event": first.command_id if first else 0}
+    head = Event(REDO, "", (), (), {"command": original.get("command", "?"), "event": original.get("event", 0),
+                                    "undo": step.id}, audience=audience)
+    facts = [e.fact for e in redone if e.kind not in (UNDO, REDO)]
+    return [head, *(f for f in facts if f is not None)]
 
 
 def _stored(row: Any) -> StoredEvent:
@@ -438,46 +457,59 @@ class Store:
             campaign_id=campaign_id, seq=at.seq, event_hash=at.hash, state=text,
             state_hash=hashlib.sha256((at.hash + text).encode("utf-8")).hexdigest(), created_at=_now()))
 
-    # -- undo ------------------------------------------------------------------------------------------
-    def undo(self, name: str) -> Applied:
-        """Reverse the last command not yet undone, as an event of its own; history is never deleted."""
+    # -- undo and redo ----------------------------------------------------------------------------------
+    def undoable(self, name: str) -> Step | None:
+        """The command `undo` would reverse now (None: nothing to undo), for the referee to confirm by its id."""
+        with self.transaction() as conn:
+            return history.target(conn, self.row(conn, name).id, "undo")
+
+    def redoable(self, name: str) -> Step | None:
+        """The undo `redo` would reverse now (None: nothing to redo)."""
+        with self.transaction() as conn:
+            return history.target(conn, self.row(conn, name).id, "redo")
+
+    def undo(self, name: str, expected: int | None = None) -> Applied:
+        """Reverse the newest command in force (a roll too: `campaign.history`), as an event of its own; history is
+        never deleted. `expected`: the id of the command the referee was shown; another one is refused."""
+        return self._reverse(name, "undo", expected)
+
+    def redo(self, name: str, expected: int | None = None) -> Applied:
+        """Put back what the newest undo took (its state, and its facts with the same dice)."""
+        return self._reverse(name, "redo", expected)
+
+    def _reverse(self, name: str, what: Literal["undo", "redo"], expected: int | None) -> Applied:
         self._must_exist(name)
-        with entered("campaign", "undo"):
+        with entered("campaign", what):
             for attempt in range(RETRIES):
                 try:
-                    return self._undo_once(name)
+                    return self._reverse_once(name, what, expected)
                 except ConflictError:
-                    if attempt == RETRIES - 1:
+                    if expected is not None or attempt == RETRIES - 1:
                         raise
         raise AssertionError("unreachable")
 
-    def _undo_once(self, name: str) -> Applied:
+    def _reverse_once(self, name: str, what: Literal["undo", "redo"], expected: int | None) -> Applied:
         with self.transaction() as conn:
             camp = self.row(conn, name)
-            target = self._last_undoable(conn, camp.id)
-        if target is None:
-            raise CampaignError(f"nothing to undo in {name!r}: only the campaign's creation is logged")
-        reverse = [{"path": c["path"], "before": c["after"], "after": c["before"]} for c in target.changes or []]
+            step = history.target(conn, camp.id, what)
+            rows = history.command_steps(conn, camp.id, step.undoes if what == "redo" and step and step.undoes
+                                         else 0)
+        if step is None:
+            raise CampaignError(f"nothing to {what} in {name!r}" + (
+                ": only the campaign's creation is logged" if what == "undo" else ""))
+        if expected is not None and expected != step.id:
+            raise ConflictError(f"the command to {what} is now {step.said()}, not command {expected}: look again")
+        reverse = [{"path": c["path"], "before": c["after"], "after": c["before"]} for c in step.changes or []]
+        told = _reversal(what, step, [_stored(r) for r in rows])
 
         def restore(state: CampaignState) -> tuple[CampaignState, list[Event]]:
             entities = state.entities()
+            if any(canonical(entities.get(c["path"])) != canonical(c["before"]) for c in reverse):
+                raise CampaignError(f"cannot {what} {step.said()}: the campaign changed since")
             apply_changes(entities, reverse)
-            return CampaignState.from_entities(entities, state.name), [
-                Event(UNDO, "", (), (), {"command": target.command, "event": target.command_id})]
+            return CampaignState.from_entities(entities, state.name), told
 
-        return self._apply_once(name, "undo", restore, camp.version, undoes=target.command_id)
-
-    @staticmethod
-    def _last_undoable(conn: Connection, campaign_id: int) -> StoredEvent | None:
-        undone = set(conn.scalars(select(events.c.undoes).where(events.c.campaign_id == campaign_id,
-                                                                events.c.undoes.is_not(None))))
-        query = select(events).where(
-            events.c.campaign_id == campaign_id, events.c.changes.is_not(None), events.c.undoes.is_(None),
-            events.c.command != "campaign new")
-        if undone:
-            query = query.where(events.c.command_id.not_in(undone))
-        rows = conn.execute(query.order_by(events.c.seq.desc()).limit(1)).first()
-        return _stored(rows) if rows is not None else None
+        return self._apply_once(name, what, restore, camp.version, undoes=step.id)
 
     def count(self, name: str) -> int:
         with self.transaction() as conn:

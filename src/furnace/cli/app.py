@@ -188,7 +188,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
-    **dict.fromkeys(("serve",), "furnace.cli.serve"),
+    **dict.fromkeys(("serve", "signin-link"), "furnace.cli.serve"),
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),

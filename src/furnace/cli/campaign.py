@@ -160,15 +160,51 @@ def campaign_log(since: int, limit: int | None, rolls: bool, as_json: bool) -> N
 
 
 @campaign.command("undo")
+@click.option("--yes", "confirmed", type=click.IntRange(1, 2**62), metavar="ID",
+              help="Undo without asking, if the command to undo is still this one (the id undo shows).")
+@click.option("--show", is_flag=True, help="Only say what undo (and redo) would take back, and do nothing.")
 @json_option
-def campaign_undo(as_json: bool) -> None:
-    """Reverse the last command; the undo is logged, nothing is deleted.
+def campaign_undo(confirmed: int | None, show: bool, as_json: bool) -> None:
+    """Take back the newest command (a roll too), naming it and its id first; the undo is logged, nothing is
+    deleted. It asks before (or takes --yes ID): if another command came in the meantime, the id no longer
+    matches and nothing is undone.
 
-    Example: furnace campaign undo
+    Example: furnace campaign undo --show
     """
-    s = settings()
-    store, name = s.in_use()
-    _show_events(store.undo(name).events, as_json)
+    _reverse("undo", confirmed, show, as_json)
+
+
+@campaign.command("redo")
+@click.option("--yes", "confirmed", type=click.IntRange(1, 2**62), metavar="ID",
+              help="Redo without asking, if the undo to reverse is still this one (the id redo shows).")
+@click.option("--show", is_flag=True, help="Only say what redo (and undo) would do, and do nothing.")
+@json_option
+def campaign_redo(confirmed: int | None, show: bool, as_json: bool) -> None:
+    """Put back what the newest undo took: the state the command made, and its facts with the same dice.
+
+    Example: furnace campaign redo --show
+    """
+    _reverse("redo", confirmed, show, as_json)
+
+
+def _reverse(what: str, confirmed: int | None, show: bool, as_json: bool) -> None:
+    store, name = settings().in_use()
+    steps = {"undo": store.undoable(name), "redo": store.redoable(name)}
+    if show:
+        if as_json:
+            _emit({k: None if v is None else {"command": v.id, "name": v.names} for k, v in steps.items()})
+            return
+        for key, step in steps.items():
+            click.echo(f"{key}: " + (step.said() if step else "nothing"))
+        return
+    step = steps[what]
+    if step is None:
+        raise FurnaceError(f"nothing to {what} in {name!r}")
+    store.require_writable()
+    if confirmed is None and not confirm(f"{what} {step.said()}?", f"--yes {step.id}"):
+        raise FurnaceError(f"nothing done: {step.said()} stands" if what == "undo" else "nothing done")
+    done = store.undo(name, confirmed or step.id) if what == "undo" else store.redo(name, confirmed or step.id)
+    _show_events(done.events, as_json)
 
 
 @campaign.command("replay")

@@ -179,5 +179,5 @@ def _asked(prompt: Callable[[], Any], question: str, flag: str) -> Any:
         raise FurnaceError(f"{question.rstrip('?')}: there is no terminal to answer; pass {flag}")
     try:
         return prompt()
-    except (click.exceptions.Abort, EOFError, RuntimeError):   # end of input, or no stdin at all
+    except (click.exceptions.Abort, EOFError, RuntimeError, OSError):   # end of input, no stdin, a captured one
         raise FurnaceError(f"{question.rstrip('?')}: no answer came; pass {flag}") from None

@@ -1,9 +1,16 @@
-"""`furnace serve`: the table console (`furnace.web`) on uvicorn, with the referee's sign-in link printed.
+"""`furnace serve`: the table console (`furnace.web`) on uvicorn, with the referee's sign-in link printed; and
+`furnace signin-link`, another sign-in link for a console already running on the same database.
 
 Everything that can stop the server starting is found before it starts, each one `error:` line (exit 2): the
 socket is bound here and handed to uvicorn, so a port taken, a host that is no address (256.1.1.1) or not
 one of this machine's is said in words; the database must open and be writable (the console writes every
 roll). `--check` binds the host on a free port, which proves the address without taking the port.
+
+The console's public URL — what invite links and the sign-in link are made of, and the only origin its pages'
+changes may come from — is `--public-url` (or FURNACE_PUBLIC_URL: behind a reverse proxy, its address), else
+the bound address; for `--host 0.0.0.0` (every interface) the machine's address on the local network, the one
+players' phones reach. A request naming any other host is refused (DNS rebinding). Uvicorn's own reading of
+X-Forwarded-For is off: only `--trusted-proxy ADDR`'s is believed (`furnace.web.limits.client_address`).
 """
 
 from __future__ import annotations
@@ -12,11 +19,15 @@ import errno
 import ipaddress
 import re
 import socket
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
 
 import click
 
 from furnace.cli.app import cli
 from furnace.cli.context import settings
+from furnace.cli.numbers import Finite
 from furnace.errors import FurnaceError
 
 PLAIN_HTTP = ("warning: the console listens on every network interface over plain HTTP: anyone on the network "
@@ -24,40 +35,81 @@ PLAIN_HTTP = ("warning: the console listens on every network interface over plai
               "a reverse proxy with HTTPS.")
 
 
+def _checked_url(ctx: Any, param: Any, value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment or (
+            parts.path not in ("", "/")):
+        raise click.BadParameter(f"{value!r} is not the console's address: give scheme and host (and port), as "
+                                 "http://192.168.1.20:8000 or https://table.example", ctx=ctx, param=param)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _checked_address(ctx: Any, param: Any, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return str(ipaddress.ip_address(value.strip()))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an IP address (the proxy's, as the console sees it)",
+                                 ctx=ctx, param=param) from None
+
+
+def public_url_option(fn: Any) -> Any:
+    return click.option("--public-url", envvar="FURNACE_PUBLIC_URL", metavar="URL", callback=_checked_url,
+                        help="The address players reach the console at (env FURNACE_PUBLIC_URL), e.g. "
+                             "https://table.example behind a proxy; invite links are made of it.")(fn)
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every interface, for players' phones on the local network).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@public_url_option
+@click.option("--trusted-proxy", metavar="ADDR", callback=_checked_address,
+              help="A reverse proxy's address: its X-Forwarded-For names the players (for their stream limits).")
+@click.option("--streams-per-address", type=click.IntRange(1, 100_000), default=32, show_default=True,
+              help="Live streams one address may hold open (raise it behind a NAT that hides many phones).")
 @click.option("--check", is_flag=True, help="Prepare everything and print the sign-in link, but do not serve.")
-def serve(host: str, port: int, check: bool) -> None:
+def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | None, streams_per_address: int,
+          check: bool) -> None:
     """Serve the table console: the referee's screen, the players' phones and the table display.
 
-    On a first start with no campaign it makes a demo one. It prints the referee's sign-in link (with a token,
-    new at each start); players join with the invite links the referee makes on her screen.
+    On a first start with no campaign it makes a demo one. It prints the address phones reach and the referee's
+    sign-in link, which works once, for 15 minutes (`furnace signin-link` makes another); players join with the
+    invite links the referee makes on her screen.
 
     Example: furnace serve --port 8765 --check
     """
+    from furnace.campaign.access import mint_signin
     from furnace.web import WebSettings, create_app
     from furnace.web.demo import ensure_demo
 
     listening = listen(host, port, check=check)
     try:
         s = settings()
-        web = WebSettings(db=s.db)
+        where = addresses(host, port, public_url)
+        web = WebSettings(db=s.db, public_url=where.public_url, hosts=where.hosts, origins=where.origins,
+                          trusted_proxy=trusted_proxy, streams_per_address=streams_per_address, referee_token="")
         store = s.store()
         store.require_writable()
         made = ensure_demo(store, web.rng())
+        token = mint_signin(store, minutes=web.signin_minutes)
     except BaseException:
         if listening is not None:
             listening.close()
         raise
     if made:
         click.echo(f"made the demo campaign “{made}” in {store.where()}")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in ("127.0.0.1", "localhost", "::1") and not where.public_url.startswith("https:"):
         click.echo(PLAIN_HTTP, err=True)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    click.echo(f"Furnace table console on http://{shown}:{port}/ — the referee signs in with:\n"
-               f"    http://{shown}:{port}/signin?token={web.referee_token}", nl=True)
+    if where.lan is None and host in WILDCARD:
+        click.echo("warning: this machine has no address on a local network that phones could reach; it answers "
+                   "on its own loopback only until it joins one", err=True)
+    click.echo(f"Furnace table console on {where.public_url}/ — players' phones open the invites made there; "
+               f"the referee signs in with (once, within {web.signin_minutes:g} minutes):\n"
+               f"    {where.public_url}/signin?token={token}", nl=True)
     if listening is None:
         return
     import gc
@@ -72,12 +124,94 @@ def serve(host: str, port: int, check: bool) -> None:
     gc.freeze()
     stop_syncing = store.sync_every(1.0)          # FURNACE_SQLITE_SYNC=normal: the disk synced each second
     try:
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=True,
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
                                 server_header=False)
         uvicorn.Server(config).run(sockets=[listening])
     finally:
         listening.close()
         stop_syncing()
+
+
+@cli.command("signin-link")
+@public_url_option
+@click.option("--minutes", type=Finite(1, 1440), default=15, show_default=True,
+              help="How long the link works (it works once).")
+def signin_link(public_url: str | None, minutes: float) -> None:
+    """A new sign-in link for the referee, for a console running on the same database (the one `furnace serve`
+    printed is used, or has run out): it works once, within --minutes.
+
+    Example: furnace signin-link --public-url http://192.168.1.20:8000 --minutes 5
+    """
+    from furnace.campaign.access import mint_signin
+
+    store = settings().store()
+    store.require_writable()
+    token = mint_signin(store, minutes=minutes)
+    base = public_url or "http://127.0.0.1:8000"
+    click.echo(f"{base}/signin?token={token}")
+    if public_url is None:
+        click.echo("(on the console's own address if it is not this one: --public-url or FURNACE_PUBLIC_URL)",
+                   err=True)
+
+
+# -- where the console is reached ----------------------------------------------------------------------------
+WILDCARD = ("0.0.0.0", "::")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True)
+class Where:
+    """The console's public URL, the host names a request may carry, the origins its pages may be served from,
+    and the machine's address on the local network (None: none found)."""
+
+    public_url: str
+    hosts: tuple[str, ...]
+    origins: tuple[str, ...]
+    lan: str | None
+
+
+def addresses(host: str, port: int, public_url: str | None) -> Where:
+    wildcard = host in WILDCARD
+    lan = lan_address() if wildcard else None
+    own = local_addresses() if wildcard else [host]
+    shown = (lan or "127.0.0.1") if wildcard else host
+    public = public_url or f"http://{_bracketed(shown)}:{port}"
+    names = [*LOOPBACK, *own, *(_machine_names() if wildcard else [])]
+    hosts = tuple(dict.fromkeys(n.lower() for n in names if n))
+    origins = tuple(f"http://{_bracketed(n)}:{port}" for n in hosts)
+    return Where(public.rstrip("/"), hosts, origins, lan)
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def lan_address() -> str | None:
+    """The address this machine reaches the local network from (the one its default route leaves by); a UDP
+    socket is only pointed at a documentation address, no packet is sent. None without a network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            found = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if found.startswith("127.") or found == "0.0.0.0" else found
+
+
+def local_addresses() -> list[str]:
+    """This machine's own addresses (its name's, and the one the network is reached from)."""
+    found = {a for a in (lan_address(),) if a}
+    for name in _machine_names():
+        try:
+            found |= {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
+        except (OSError, UnicodeError):
+            continue
+    return sorted(found)
+
+
+def _machine_names() -> list[str]:
+    name = socket.gethostname()
+    return [name, f"{name}.local"] if name else []
 
 
 _DOTTED = re.compile(r"^[0-9]+(\.[0-9]+){3}$")

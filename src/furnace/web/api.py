@@ -10,10 +10,10 @@ import threading
 import weakref
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from furnace.campaign import access, commands
+from furnace.campaign import commands
 from furnace.campaign import table as tables
 from furnace.campaign.session import with_faces
 from furnace.campaign.state import CampaignState
@@ -23,7 +23,7 @@ from furnace.dice.source import EnteredFaces
 from furnace.errors import FurnaceError
 from furnace.events import Event
 from furnace.web import bell, views
-from furnace.web.auth import Asker, Caller, set_session
+from furnace.web.auth import Asker, Caller
 from furnace.web.feed import feed
 
 router = APIRouter(prefix="/api")
@@ -91,16 +91,6 @@ class MonsterBody(Body):
     revealed: bool | None = None
     mask: str | None = Field(None, max_length=60)
     health: Literal["hidden", "word", "exact"] | None = None
-
-
-class InviteBody(Body):
-    role: Literal["player", "observer"]
-    player: str = Field("", max_length=60)
-    hours: float = Field(24, gt=0, le=720)
-
-
-class JoinBody(Body):
-    token: str = Field(min_length=10, max_length=200)
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
@@ -179,24 +169,6 @@ def me(caller: Asker) -> dict[str, Any]:
     return {"role": caller.role, "campaign": caller.campaign, "player": caller.player}
 
 
-@router.post("/join")
-def join(body: JoinBody, request: Request, response: Response) -> dict[str, Any]:
-    """Use an invite: a player's or observer's session for its campaign (its cookie set)."""
-    token, session = access.redeem_invite(store_of(request), body.token)
-    set_session(response, request, token)
-    page = "player" if session.role == "player" else "table"
-    return {"role": session.role, "campaign": session.campaign, "player": session.player,
-            "page": f"/c/{session.campaign}/{page}"}
-
-
-@router.post("/signout")
-def signout(request: Request, caller: Asker, response: Response) -> dict[str, Any]:
-    if caller.session is not None:
-        access.revoke(store_of(request), caller.session.id)
-    response.delete_cookie("furnace_session", path="/")
-    return {"signed_out": True}
-
-
 # -- campaigns ------------------------------------------------------------------------------------------------
 @router.get("/campaigns")
 def campaign_list(request: Request) -> dict[str, Any]:
@@ -222,11 +194,14 @@ def campaign(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
 
 
 @router.get(C + "/log")
-def log(campaign: str, request: Request, caller: Asker, since: int = 0, limit: int = 200) -> dict[str, Any]:
-    """The log as the caller is told it, after her own number `since` (a player's numbers count only what she
-    was told); `earlier`: how many events from before the log kept facts she is not told."""
+def log(campaign: str, request: Request, caller: Asker, since: int = Query(0, ge=0, le=2**62),
+        limit: int = Query(200, ge=1, le=2000)) -> dict[str, Any]:
+    """The log as the caller is told it, a page of at most `limit` after her own number `since` (a player's
+    numbers count only what she was told); `more`: the page is not the end (ask again from its last number);
+    `earlier`: how many events from before the log kept facts she is not told."""
     reading = feed(store_of(request), campaign, views.audience(caller))
-    return {"events": reading.since(max(0, since), max(1, min(limit, 2000))), "earlier": reading.earlier}
+    page = reading.since(since, limit + 1)
+    return {"events": page[:limit], "more": len(page) > limit, "earlier": reading.earlier}
 
 
 # -- the roster -----------------------------------------------------------------------------------------------
@@ -253,9 +228,18 @@ def promote(campaign: str, body: PromoteBody, request: Request, caller: Asker) -
 def sheet_roll(campaign: str, who: str, body: SheetRollBody, request: Request,
                caller: Asker) -> dict[str, Any]:
     """A player's button: a CHECK, SAVE, ATK or SPELLCHECK for her character, rolled here, never by the page."""
+    _known_skill(body.skill)
     rng = dice_for(request, caller, campaign, body.faces)
     fn = tables.sheet_roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
     return run_rolled(request, caller, campaign, f"roll {body.kind}", owned(caller, who, fn), rng)
+
+
+def _known_skill(skill: str | None) -> None:
+    from furnace.play.skills import SKILL_ABILITY
+
+    if skill and skill not in SKILL_ABILITY:
+        said = f"there is no skill named {skill[:40]!r}: the skills are {', '.join(sorted(SKILL_ABILITY))}"
+        raise FurnaceError(said).for_all(said)
 
 
 # -- the session ------------------------------------------------------------------------------------------------
@@ -270,7 +254,7 @@ def roll(campaign: str, body: RollBody, request: Request, caller: Asker) -> dict
 
 
 @router.post(C + "/rolls/{seq}/show")
-def show_roll(campaign: str, seq: int, request: Request, caller: Asker) -> dict[str, Any]:
+def show_roll(campaign: str, request: Request, caller: Asker, seq: int = Path(ge=1, le=2**62)) -> dict[str, Any]:
     store = store_of(request)
     found = store.events(campaign, since=max(0, seq - 1), limit=1)
     return run(request, caller, campaign, "table", tables.show_roll(seq, found))
@@ -291,14 +275,6 @@ def clock(campaign: str, body: ClockBody, request: Request, caller: Asker) -> di
     rng = dice_for(request, caller, campaign, body.faces)
     fn = on_clock(advancing(body.amount, body.unit, rng))
     return run_rolled(request, caller, campaign, f"clock advance {body.amount} {body.unit}", fn, rng)
-
-
-@router.post(C + "/undo")
-def undo(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    with _writer(store_of(request)):
-        applied = store_of(request).undo(campaign)
-    bell.ring(store_of(request))
-    return {"events": views.visible_events(list(applied.events), applied.state, caller, store_of(request))}
 
 
 @router.get(C + "/odds")
@@ -334,30 +310,3 @@ def monster(campaign: str, cid: str, body: MonsterBody, request: Request,
             caller: Asker) -> dict[str, Any]:
     fn = tables.set_monster(cid, revealed=body.revealed, mask=body.mask, health=body.health)
     return run(request, caller, campaign, "table", fn)
-
-
-# -- invites and sessions -------------------------------------------------------------------------------------------
-@router.post(C + "/invites")
-def invite(campaign: str, body: InviteBody, request: Request) -> dict[str, Any]:
-    """A single-use invite link for a player or an observer, and its QR code (inline SVG, drawn here)."""
-    import segno
-
-    token = access.create_invite(store_of(request), campaign, body.role, body.player, hours=body.hours)
-    url = f"{str(request.base_url).rstrip('/')}/join/{token}"
-    svg = segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
-    return {"url": url, "svg": svg, "role": body.role, "player": body.player, "hours": body.hours}
-
-
-@router.get(C + "/sessions")
-def session_list(campaign: str, request: Request) -> dict[str, Any]:
-    return {"sessions": [{"id": s.id, "role": s.role, "player": s.player}
-                         for s in access.sessions(store_of(request), campaign)]}
-
-
-@router.post(C + "/sessions/{sid}/revoke")
-def session_revoke(campaign: str, sid: int, request: Request) -> dict[str, Any]:
-    store = store_of(request)
-    if sid not in {s.id for s in access.sessions(store, campaign)}:
-        raise FurnaceError(f"there is no live session {sid} in this campaign")
-    access.revoke(store, sid)
-    return {"revoked": sid}

@@ -3,8 +3,10 @@
 A user's error (`FurnaceError`) is a 4xx with one sentence (`{"error": …}`): the referee's message for the
 referee; for a player or an observer the wording meant for everyone (`FurnaceError.public`) or the plain words of
 its code, so an error never names a concealed monster nor repeats what was sent. Anything else is a
-500 saying only that it is a bug. Every answer carries a Content-Security-Policy that allows no inline script
-and nothing from another site.
+500 saying only that it is a bug. A request that is not valid (FastAPI's 422) is told which field and why, never
+what was sent (a 10 MB token is not sent back). Every answer carries a Content-Security-Policy that allows no
+inline script and nothing from another site. Before all of it, `limits.Gate` refuses a foreign Host, a body over
+the limit and numbers or strings no command could take.
 """
 
 from __future__ import annotations
@@ -13,23 +15,21 @@ from importlib.resources import files
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import StatementError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
 from furnace.public import entered
-from furnace.web import api, fights, live, pages, panels, rules
-from furnace.web.auth import guard
-from furnace.web.config import WebSettings
-
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-           "X-Frame-Options": "DENY", "Cache-Control": "no-store"}
+from furnace.web import api, fights, live, pages, panels, rules, sessions, undo
+from furnace.web.auth import guard, mint_start_link
+from furnace.web.config import HEADERS, WebSettings
+from furnace.web.limits import Buckets, Gate, Streams
 
 
 class PublicPath:
@@ -63,16 +63,25 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
                   dependencies=[Depends(guard)])
     app.state.settings = settings
     app.state.store = store or Store(resolve_url(settings.db))
+    mint_start_link(app.state.store, settings)
+    app.state.writes = Buckets(settings.write_rate, settings.write_burst)
+    app.state.reads = Buckets(settings.log_rate, settings.log_burst)
+    app.state.streams = Streams()
     app.add_middleware(SecurityHeaders)
     app.add_middleware(PublicPath)
+    app.add_middleware(Gate, settings=settings)      # the outermost: refusals before any work
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
-    for router in (pages.router, api.router, fights.router, panels.router, rules.router, live.router):
+    for router in (pages.router, api.router, sessions.router, undo.router, fights.router, panels.router,
+                   rules.router, live.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,
                               include_in_schema=route.include_in_schema)
     app.add_exception_handler(FurnaceError, _furnace_error)
     app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(OverflowError, _too_large)
+    app.add_exception_handler(StatementError, _too_large)
     app.add_exception_handler(Exception, _bug)
     return app
 
@@ -108,11 +117,34 @@ async def _furnace_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _answer(request, exc.status_code, str(exc.detail))
+    answer = _answer(request, exc.status_code, str(exc.detail))
+    for key, value in (exc.headers or {}).items():        # Retry-After on a 429
+        answer.headers[key] = value
+    return answer
+
+
+async def _invalid(request: Request, exc: Exception) -> Response:
+    """A request that is not what the route takes: each field's place and what is wrong with it, in FastAPI's
+    words, but never the value sent (nor a field name longer than a name: an unknown key is the sender's)."""
+    assert isinstance(exc, RequestValidationError)
+    said = []
+    for error in list(exc.errors())[:5]:
+        where = ".".join(str(part)[:40] for part in error.get("loc", ()) if part != "body")
+        said.append(f"{where}: {str(error.get('msg', 'not valid'))[:120]}" if where else
+                    str(error.get("msg", "not valid"))[:120])
+    return _answer(request, 422, "the request is not valid: " + "; ".join(said))
 
 
 async def _bug(request: Request, exc: Exception) -> Response:
     return _answer(request, 500, "an internal error: please report it (the server's log has the details)")
+
+
+async def _too_large(request: Request, exc: Exception) -> Response:
+    """A number past what the database holds, from a route that did not bound it (the Gate refuses the longest
+    ones first): the asker's mistake, not a bug; anything else the database's driver raised is one."""
+    if isinstance(exc, OverflowError) or isinstance(getattr(exc, "orig", None), OverflowError):
+        return _answer(request, 422, "a number in the request is too large")
+    raise exc
 
 
 def _answer(request: Request, status: int, message: str) -> Response:

@@ -5,20 +5,27 @@ matrix is refused to everyone (deny by default; tests/web/test_roles.py walks ev
 or an observer's session belongs to one campaign: any other campaign in the path is refused. The session
 token lives in an HttpOnly, SameSite=Lax cookie (Secure when the request came over HTTPS, directly or through a
 proxy saying X-Forwarded-Proto: https). A state-changing request must carry the CSRF cookie's value in the
-X-CSRF-Token header (double submit), and an Origin header, when sent, must be this server's.
+X-CSRF-Token header (double submit), and an Origin header, when sent, must be the console's public URL's (or
+another origin it was told it is served from: `WebSettings.origins`), never whatever the request's Host says. The
+CSRF cookie is a new one at each sign-in. Each session's writes and log reads are rate-limited (429 with
+Retry-After: `limits.Buckets`).
 """
 
 from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, HTTPException, Request, Response
 from starlette.routing import Match
 
 from furnace.campaign import access
 from furnace.campaign.store import Store
+from furnace.web.config import WebSettings
+
+if TYPE_CHECKING:           # limits answers a refusal with an error page, whose module imports this one
+    from furnace.web.limits import Buckets
 
 SESSION_COOKIE = "furnace_session"
 CSRF_COOKIE = "furnace_csrf"
@@ -48,6 +55,8 @@ ALLOW: dict[str, frozenset[str]] = {
     "GET /api/me": EVERYONE,
     "POST /api/join": EVERYONE,
     "POST /api/signout": SIGNED_IN,
+    "GET /api/sessions": frozenset({REF}),
+    "POST /api/sessions/{sid}/revoke": frozenset({REF}),
     "GET /api/campaigns": frozenset({REF}),
     "POST /api/campaigns": frozenset({REF}),
     "GET /api/bestiary": frozenset({REF}),
@@ -69,7 +78,9 @@ ALLOW: dict[str, frozenset[str]] = {
     f"POST {C}/roll": frozenset({REF}),
     f"POST {C}/rolls/{{seq}}/show": frozenset({REF}),
     f"POST {C}/characters/{{who}}/roll": frozenset({REF, PLAY}),
+    f"GET {C}/undo": frozenset({REF}),
     f"POST {C}/undo": frozenset({REF}),
+    f"POST {C}/redo": frozenset({REF}),
     f"POST {C}/invites": frozenset({REF}),
     f"GET {C}/sessions": frozenset({REF}),
     f"POST {C}/sessions/{{sid}}/revoke": frozenset({REF}),
@@ -146,8 +157,20 @@ def guard(request: Request) -> Caller:
         raise HTTPException(403, f"a {who.role} may only see their own campaign")
     if request.method not in SAFE:
         check_csrf(request)
+    _within_rate(request, who)
     request.state.caller = who
     return who
+
+
+def _within_rate(request: Request, who: Caller) -> None:
+    """A write, or a read of the log, takes a token from the caller's bucket; an empty bucket is a 429."""
+    if who.session is None or (request.method in SAFE and not route_key(request).endswith("/log")):
+        return              # an anonymous caller writes nothing but a join, with a token no one guesses
+    buckets: Buckets = request.app.state.writes if request.method not in SAFE else request.app.state.reads
+    wait = buckets.take(str(who.session.id))
+    if wait > 0:
+        raise HTTPException(429, "too many requests at once: wait a moment", headers={"Retry-After": str(
+            max(1, round(wait + 0.5)))})
 
 
 Asker = Annotated[Caller, Depends(guard)]   # a route's parameter: who asks, already checked
@@ -159,13 +182,9 @@ def check_csrf(request: Request) -> None:
     if not cookie or not header or not hmac.compare_digest(cookie.encode(), header.encode()):
         raise HTTPException(403, "the request lacks its CSRF token: reload the page")
     origin = request.headers.get("origin")
-    if origin and origin.rstrip("/") != _own_origin(request):
+    settings: WebSettings = request.app.state.settings
+    if origin and not settings.allowed_origin(origin):
         raise HTTPException(403, "a request from another site is refused")
-
-
-def _own_origin(request: Request) -> str:
-    scheme = "https" if secure(request) else request.url.scheme
-    return f"{scheme}://{request.headers.get('host', request.url.netloc)}"
 
 
 def secure(request: Request) -> bool:
@@ -181,8 +200,20 @@ def set_session(response: Response, request: Request, token: str) -> None:
 def ensure_csrf(response: Response, request: Request) -> None:
     """The CSRF cookie, readable by the page's script (it must copy it into a header), set once."""
     if not request.cookies.get(CSRF_COOKIE):
-        response.set_cookie(CSRF_COOKIE, access.new_token(), httponly=False, samesite="lax", secure=secure(request),
-                            path="/")
+        rotate_csrf(response, request)
+
+
+def rotate_csrf(response: Response, request: Request) -> None:
+    """A new CSRF cookie (at each sign-in: a value someone saw before it is worth nothing after)."""
+    response.set_cookie(CSRF_COOKIE, access.new_token(), httponly=False, samesite="lax", secure=secure(request),
+                        path="/")
+
+
+def mint_start_link(store: Store, settings: WebSettings) -> None:
+    """The referee's start link (`settings.referee_token`): kept hashed in the database, once, for
+    `settings.signin_minutes` (a database opened for reading gets none: the console cannot be used there)."""
+    if settings.referee_token and not store.read_only:
+        access.mint_signin(store, minutes=settings.signin_minutes, token=settings.referee_token)
 
 
 def matched_key(app: Any, method: str, path: str) -> str | None:

@@ -3,11 +3,16 @@
 A browser that loses the connection reconnects with `Last-Event-ID` (EventSource does it by itself) and gets
 what came after, each event once: the ids are the caller's own numbers (`web.feed`: the referee's are the log's,
 a player's count only what she was told), so nothing is missed or repeated and a gap never counts a hidden
-event. The stream looks at the log as soon as the console writes to it (`bell`) and every `WebSettings.poll`
-seconds (another process, the CLI, may write to it too), and checks the session again before it sends anything
-(and every few seconds when idle): a revoked session's stream ends. Each audience (the referee, the table, each
-player) has its own telling, read once and kept for all its streams. A change of the table (a monster
-revealed) is told as a bare `table` event without an id or content, so the page reloads what it shows.
+event. A stream sleeps on the process's one watcher (`watch`), woken when anyone writes (the console's bell at
+once, the CLI's writes at the watcher's next look); then it reads what is new — one reading per campaign and
+audience for all their streams, read by the first to ask and awaited by the others — and sleeps again. It checks
+its session in the database when a session was ended here (the bell counts them), when its session's time is
+up, and at least every RECHECK seconds (a session ended by another process): a revoked or expired session's
+stream ends, and nothing is sent on it after the bell. A change of the table (a monster revealed) is told as a
+bare `table` event without an id or content, so the page reloads what it shows.
+
+Streams are counted (`limits.Streams`): a session may hold `WebSettings.streams_per_session` open, an address
+`streams_per_address`; one more is a 429.
 """
 
 from __future__ import annotations
@@ -15,26 +20,29 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
 
 from furnace.campaign import access
 from furnace.campaign.store import Store
-from furnace.web import bell, views
+from furnace.web import bell, views, watch
 from furnace.web.auth import Asker, Caller
-from furnace.web.feed import Audience, feed
+from furnace.web.feed import Audience, Feed, feed
+from furnace.web.limits import Refused, Streams, client_address
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
 BATCH = 500
-TICK = 0.03          # how often a stream listens for the bell (seconds)
-RECHECK = 5.0        # an idle stream checks its session at least this often; one with news, before it sends
+RECHECK = 15.0       # a stream checks its session at least this often (one ended here: at once)
 
 
 def _resume_from(request: Request, since: int | None) -> int | None:
     header = request.headers.get("last-event-id", "").strip()
-    if header.isdigit() and len(header) <= 12:
+    if header.isascii() and header.isdigit() and len(header) <= 12:
         return int(header)
     if since is None:   # a new page: from now on (it loads the log's past over /log)
         return None
@@ -49,8 +57,21 @@ async def live(campaign: str, request: Request, caller: Asker, since: int | None
     start = _resume_from(request, since)
     if start is None:
         start = await asyncio.to_thread(_newest, store, campaign, views.audience(caller))
-    return EventSourceResponse(_stream(store, campaign, caller, start, settings.poll, request),
-                               ping=int(settings.keepalive), headers={"X-Accel-Buffering": "no"})
+    release = _counted(request, caller)
+    stream = _stream(store, campaign, caller, start, settings.poll, release)
+    return EventSourceResponse(stream, ping=int(settings.keepalive), headers={"X-Accel-Buffering": "no"},
+                               background=BackgroundTask(release))
+
+
+def _counted(request: Request, caller: Caller) -> Callable[[], None]:
+    """Count the stream against its session's and its address's share (429 past either)."""
+    streams: Streams = request.app.state.streams
+    settings = request.app.state.settings
+    session = caller.session.id if caller.session is not None else 0
+    try:
+        return streams.take(session, client_address(request.scope, settings), settings)
+    except Refused as refused:
+        raise HTTPException(refused.status, refused.message, headers={"Retry-After": "10"}) from None
 
 
 def _newest(store: Store, campaign: str, audience: Audience) -> int:
@@ -59,25 +80,39 @@ def _newest(store: Store, campaign: str, audience: Audience) -> int:
 
 
 async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: float,
-                  request: Request) -> AsyncIterator[ServerSentEvent]:
-    heard, looked, checked = -1, 0.0, 0.0
-    audience = views.audience(caller)
-    read = await asyncio.to_thread(lambda: feed(store, campaign, audience).last)   # the log read: table news after
-    while not await request.is_disconnected():
-        now = time.monotonic()
-        if bell.rung(store) == heard and now - looked < poll:
-            await asyncio.sleep(TICK)        # nothing written here since the last look, and no poll due yet
-            continue
-        heard, looked = bell.rung(store), now
-        newest, read, messages = await asyncio.to_thread(_batch, store, campaign, audience, last, read)
-        if (messages or now - checked >= RECHECK) and not await asyncio.to_thread(_still_allowed, store, caller,
-                                                                                  campaign):
-            yield ServerSentEvent(event="signed-out", data="{}")
-            return
-        checked = now if messages or now - checked >= RECHECK else checked
-        for message in messages:
-            yield message
-        last = max(last, newest)
+                  release: Callable[[], None]) -> AsyncIterator[ServerSentEvent]:
+    try:
+        watcher = watch.watcher(store, poll)
+        audience = views.audience(caller)
+        read = await asyncio.to_thread(lambda: feed(store, campaign, audience).last)  # the log read: table news after
+        seen, ended, checked = -1, bell.sessions_ended(store), time.monotonic()
+        while True:
+            generation = await watcher.wait(seen, RECHECK)
+            messages: list[ServerSentEvent] = []
+            if generation != seen:
+                seen = generation
+                reading = await _read_once(store, campaign, audience, (id(watcher), generation))
+                newest, read, messages = _batch(reading, last, read)
+                last = max(last, newest)
+            now = time.monotonic()
+            if now - checked >= RECHECK or bell.sessions_ended(store) != ended or _expired(caller):
+                ended, checked = bell.sessions_ended(store), now
+                if not await asyncio.to_thread(_still_allowed, store, caller, campaign):
+                    yield ServerSentEvent(event="signed-out", data="{}")
+                    return
+            for message in messages:
+                yield message
+    finally:
+        release()
+
+
+def _expired(caller: Caller) -> bool:
+    """The session's time is up (checked before anything more is sent; a revoked one is told by the bell)."""
+    until = caller.session.expires_at if caller.session is not None else ""
+    try:
+        return bool(until) and datetime.fromisoformat(until) <= datetime.now(UTC)
+    except ValueError:
+        return True
 
 
 def _still_allowed(store: Store, caller: Caller, campaign: str) -> bool:
@@ -88,12 +123,38 @@ def _still_allowed(store: Store, caller: Caller, campaign: str) -> bool:
     return session.role == "referee" or session.campaign == campaign
 
 
-def _batch(store: Store, campaign: str, audience: Audience, last: int, read: int,
-           ) -> tuple[int, int, list[ServerSentEvent]]:
+Mark = tuple[int, int]          # a watcher's identity and its generation: when a reading was read
+Key = tuple[str, str, Mark]     # a campaign, an audience, a mark
+
+_read: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[Mark, Feed]]] = weakref.WeakKeyDictionary()
+_reading: weakref.WeakKeyDictionary[Store, dict[Key, asyncio.Future[Feed]]] = weakref.WeakKeyDictionary()
+
+
+async def _read_once(store: Store, campaign: str, audience: Audience, mark: Mark) -> Feed:
+    """The audience's reading at the watcher's generation: read from the database (in a thread) by the first of
+    her streams to ask, and awaited, not read again, by the others (all of one loop: no lock is needed)."""
+    done = _read.setdefault(store, {}).get((campaign, audience.key))
+    if done is not None and done[0] == mark:
+        return done[1]
+    running = _reading.setdefault(store, {})
+    key = (campaign, audience.key, mark)
+    future = running.get(key)
+    if future is None:
+        future = running[key] = asyncio.ensure_future(asyncio.to_thread(feed, store, campaign, audience))
+
+        def finished(task: asyncio.Future[Feed]) -> None:
+            running.pop(key, None)
+            if not task.cancelled() and task.exception() is None:
+                _read.setdefault(store, {})[(campaign, audience.key)] = (mark, task.result())
+
+        future.add_done_callback(finished)
+    return await asyncio.shield(future)
+
+
+def _batch(reading: Feed, last: int, read: int) -> tuple[int, int, list[ServerSentEvent]]:
     """The audience's items after her number `last`, as messages; the last number sent and the log read; a
     `table` message when the table changed after the log event `read` (a monster revealed), so the page reloads
     what it shows."""
-    reading = feed(store, campaign, audience)
     items = reading.since(last, BATCH)
     out = [ServerSentEvent(id=str(item["seq"]), event="log", data=json.dumps(item, ensure_ascii=False))
            for item in items]

@@ -1,13 +1,13 @@
 """The console's pages: shells rendered by Jinja2 (every value escaped) that the page's script fills from the API.
 
-`/signin?token=…` is the referee's start link printed by `furnace serve` (compared in constant time); it makes a
-referee session and sets its cookie. `/join/{token}` shows what an invite is for and asks before using it (a
-link previewer fetching the page does not spend it). Pages set the CSRF cookie their script sends back.
+`/signin?token=…` is a referee's sign-in link (printed by `furnace serve`, or made by `furnace signin-link`): it
+works once and for minutes (`access.use_signin`), makes a referee session, sets its cookie and a new CSRF
+cookie. `/join/{token}` shows what an invite is for and asks before using it (a link previewer fetching the page
+does not spend it). Pages set the CSRF cookie their script sends back.
 """
 
 from __future__ import annotations
 
-import hmac
 from importlib.resources import files
 from typing import Any
 from urllib.parse import quote
@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from furnace.campaign import access
 from furnace.errors import FurnaceError
-from furnace.web.auth import Asker, ensure_csrf, set_session
+from furnace.web.auth import Asker, ensure_csrf, rotate_csrf, set_session
 
 router = APIRouter(include_in_schema=False)
 _env = Environment(loader=FileSystemLoader(str(files("furnace.web") / "templates")),
@@ -26,7 +26,9 @@ _env = Environment(loader=FileSystemLoader(str(files("furnace.web") / "templates
 
 
 def render(request: Request, template: str, **values: Any) -> HTMLResponse:
-    response = HTMLResponse(_env.get_template(template).render(**values))
+    caller = getattr(request.state, "caller", None)
+    signed_in = caller is not None and caller.role != "anonymous"        # the sign-out button is on every page
+    response = HTMLResponse(_env.get_template(template).render(signed_in=signed_in, **values))
     ensure_csrf(response, request)
     return response
 
@@ -54,12 +56,12 @@ def home(request: Request, caller: Asker) -> Response:
 
 @router.get("/signin")
 def signin(request: Request, token: str = "") -> Response:
-    expected = request.app.state.settings.referee_token
-    if not token or not hmac.compare_digest(token.encode(), expected.encode()):
-        raise FurnaceError("this sign-in link is not this server's: use the one `furnace serve` printed")
-    cookie, _ = access.new_session(request.app.state.store, "referee")
+    if not token or len(token) > 200:
+        raise FurnaceError("this sign-in link is not this console's: run `furnace signin-link` for a new one")
+    cookie, _ = access.use_signin(request.app.state.store, token)
     response = _to("/")
     set_session(response, request, cookie)
+    rotate_csrf(response, request)
     return response
 
 

@@ -1,11 +1,12 @@
 """What each role may see of a campaign, decided here before anything leaves the server.
 
-The referee sees everything. A player or an observer sees the roster, the clock and the fight as the table shows
-it (`furnace.campaign.table`): concealed monsters are left out altogether, a masked monster goes by its mask, its
-health as the referee set it (hidden, a word, exact), and monsters go by handles (m1, m2 … in the order the table
-first saw them), never by their ids, which carry their names. The log is told to each of them from its facts
-(`web.feed`, `furnace.render.story`), from what she may know; nothing is written and then taken out.
-"""
+The referee sees everything. A player sees her own characters whole; everyone else's, on the roster and in the
+fight, as the table sees them (name, state, HP as the table's health setting shows it), and so does an observer.
+A player or an observer sees the clock and the fight as the table shows it (`furnace.campaign.table`): concealed
+monsters are left out altogether, a masked monster goes by its mask, its health as the referee set it (hidden, a
+word, exact), and monsters go by handles (m1, m2 … in the order the table first saw them), never by their ids,
+which carry their names. The log is told to each of them from its facts (`web.feed`, `furnace.render.story`),
+from what she may know; nothing is written and then taken out."""
 
 from __future__ import annotations
 
@@ -66,13 +67,19 @@ def member_view(m: Member, referee: bool = True) -> dict[str, Any]:
 
 
 def campaign_view(state: CampaignState, caller: Caller, store: Store) -> dict[str, Any]:
-    """The campaign as the caller may see it: the roster, the clock, the fight, and (referee) the table."""
+    """The campaign as the caller may see it: the roster, the clock, the fight, and (referee) the table. A player
+    gets her own characters whole and everyone else's as the table sees them (`others`); during a fight a
+    character's HP is the fight's, the one source of it."""
     from furnace.campaign.roster import members
 
-    roster = [dict(member_view(m, caller.referee), mine=own(m, caller)) for m in members(state)]
+    health = tables.table_of(state).health
+    fighting = _fight_hp(state)
+    roster = []
+    for m in members(state):
+        whole = dict(member_view(m, caller.referee), mine=own(m, caller)) | fighting.get(m.id, {})
+        roster.append(whole if caller.referee or whole["mine"] else others(whole, health))
     if caller.role == "observer":
-        roster = [{k: r[k] for k in ("id", "name", "player", "status", "hp", "hp_max", "conditions")}
-                  for r in roster if r["status"] in ("alive", "dying")]
+        roster = [r for r in roster if r["status"] in ("alive", "dying")]
     out: dict[str, Any] = {"name": state.name, "profile": state.profile, "role": caller.role,
                            "player": caller.player, "session": state.session, "clock": state.clock.describe(),
                            "roster": roster, "encounter": encounter_view(state, caller, store),
@@ -81,6 +88,29 @@ def campaign_view(state: CampaignState, caller: Caller, store: Store) -> dict[st
         out["table"] = tables.table_of(state).model_dump(mode="json")
         out["prompts"] = prompts(store, state.name)
     return out
+
+
+def others(whole: dict[str, Any], health: str) -> dict[str, Any]:
+    """Someone else's character as the table sees it: her name, whose she is, her state, and her HP as the
+    table's health setting shows it (exact, a word, or hidden); no scores, spells, Luck, injuries nor class."""
+    seen = {k: whole[k] for k in ("id", "name", "player", "status")} | {"mine": False, "hp": None, "hp_max": None,
+                                                                         "health": None}
+    if health == "exact":
+        seen.update(hp=whole["hp"], hp_max=whole["hp_max"])
+    elif health == "word":
+        seen["health"] = tables.health_word(int(whole["hp"]), int(whole["hp_max"]),
+                                            "dead" if whole["status"] == "dead" else "up")
+    return seen
+
+
+def _fight_hp(state: CampaignState) -> dict[str, dict[str, int]]:
+    """The HP of each character in the fight in progress, by member id (the fight's, not the sheet's of before)."""
+    if state.encounter is None:
+        return {}
+    from furnace.campaign import encounters
+
+    fight = encounters.current(state).turns.encounter
+    return {c.id: {"hp": int(c.hp), "hp_max": int(c.hp_max)} for c in fight.combatants if c.kind == "pc"}
 
 
 PROMPTED = frozenset({"referee", "crit", "fumble", "injury", "timer", "morale"})
@@ -113,9 +143,10 @@ def encounter_view(state: CampaignState, caller: Caller, store: Store) -> dict[s
     shown = [c for c in enc.combatants if c.kind == "pc" or c.id in seen.revealed]
     plain = all(c.id in seen.revealed and c.id not in seen.masks for c in enc.combatants if c.kind != "pc")
     due_view = {"id": due.id, "name": due.name, "side": due.side} if due is not None and due.kind == "pc" else None
+    mine = {m.id for m in state.roster.values() if own(m, caller)}
     return {"name": now.name if plain else "the fight", "round": enc.round, "over": enc.over,
             "winner": _winner(enc, plain), "due": due_view,
-            "combatants": [_public(c, seen) for c in shown]}
+            "combatants": [_public(c, seen, c.id in mine, table.health) for c in shown]}
 
 
 def _winner(enc: Any, plain: bool) -> str | None:
@@ -139,19 +170,21 @@ def _secrets(c: Any, table: tables.Table) -> dict[str, Any]:
             "health": table.monster_health.get(c.id, table.health)}
 
 
-def _public(c: Any, seen: Sight) -> dict[str, Any]:
-    """A combatant as the table sees it: a PC whole, her conditions in words; a revealed monster by its handle
-    and its name or mask, its health as the referee shows it, nothing else (no AC, no side's name)."""
+def _public(c: Any, seen: Sight, mine: bool, health: str) -> dict[str, Any]:
+    """A combatant as the table sees it: the caller's own PC whole; another PC by name, state and zone, her HP as
+    the table's health setting shows it; a revealed monster by its handle and its name or mask, its health as the
+    referee shows it, nothing else (no AC, no side's name)."""
     conditions = [condition_words(h.name) for h in c.held] if c.kind == "pc" or c.id not in seen.masks else []
     view = {"id": c.id if c.kind == "pc" else seen.handles.get(c.id, "m?"), "name": c.name, "kind": c.kind,
             "zone": c.zone, "status": c.status, "conditions": conditions}
-    if c.kind == "pc":
+    if c.kind == "pc" and mine:
         return view | {"side": c.side, "hp": c.hp, "hp_max": c.hp_max, "ac": c.ac, "dying_turns": c.dying_turns}
-    health = seen.health_of(c.id)
-    view.update(name=seen.masks.get(c.id) or c.name, side="foes", hp=None, hp_max=None, ac=None, health=None)
-    if health == "exact":
+    shown = health if c.kind == "pc" else seen.health_of(c.id)
+    view.update(name=seen.masks.get(c.id) or c.name, side=c.side if c.kind == "pc" else "foes", hp=None,
+                hp_max=None, ac=None, health=None)
+    if shown == "exact":
         view.update(hp=c.hp, hp_max=c.hp_max)
-    elif health == "word":
+    elif shown == "word":
         view["health"] = tables.health_word(c.hp, c.hp_max, c.status)
     return view
 

@@ -93,6 +93,14 @@ def undo(e: Event, v: View) -> Told:
     return Told("", f"undo: {e.data.get('command')} (event {e.data.get('event')}) is reversed", (), e.rules)
 
 
+@teller("redo")
+def redo(e: Event, v: View) -> Told:
+    if not v.referee:
+        return Told("", "the referee puts back a command she took back")
+    return Told("", f"redo: {e.data.get('command')} (event {e.data.get('event')}) is put back, with the same dice",
+                (), e.rules)
+
+
 @teller("override")
 def override(e: Event, v: View) -> Told | None:
     if not v.referee:

@@ -76,7 +76,8 @@ const Furnace = (() => {
                   m.status !== "alive" ? m.status : ""].filter(Boolean).join(" ");
     const card = el("div", { class: "member " + m.status, "data-id": m.id },
       el("div", { class: "name" }, el("strong", { text: m.name }), " ", el("small", { text: m.id + " " + bits })),
-      el("div", { class: "hp" }, hpBar(m.hp, m.hp_max), " HP " + m.hp + "/" + m.hp_max));
+      m.hp === null || m.hp === undefined ? el("div", { class: "hp", text: m.health || "" })
+        : el("div", { class: "hp" }, hpBar(m.hp, m.hp_max), " HP " + m.hp + "/" + m.hp_max));
     const notes = [];
     if (m.conditions && m.conditions.length) notes.push("conditions: " + m.conditions.join(", "));
     if (m.injuries && m.injuries.length) notes.push("injuries: " + m.injuries.join(", "));
@@ -163,6 +164,12 @@ const Furnace = (() => {
       try { await handler(formValues(form)); } catch (error) { /* told in the toast */ }
       finally { if (button) button.disabled = false; }
     });
+  }
+
+  const signout = document.getElementById("signout");
+  if (signout) {
+    signout.addEventListener("click", () => api("POST", "/api/signout")
+      .then(() => { window.location.assign("/"); }).catch(() => {}));
   }
 
   return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues };

@@ -6,22 +6,26 @@
   const $ = (id) => document.getElementById(id);
   const sheet = $("sheet");
 
+  let asked = 0;     // refreshes overlap (a burst of live events): only the newest one's buttons are shown
   async function showActions(view) {
     const box = $("actions");
-    box.replaceChildren();
+    const current = ++asked;
     const enc = view.encounter;
     const mine = view.roster.filter((m) => m.mine).map((m) => m.id);
-    if (!enc || enc.over || !enc.due || !mine.includes(enc.due.id)) return;
+    if (!enc || enc.over || !enc.due || !mine.includes(enc.due.id)) { box.replaceChildren(); return; }
     const menu = await api("GET", base + "/encounter/actions?who=" + encodeURIComponent(enc.due.id));
+    if (current !== asked) return;
+    const buttons = [];
     for (const a of menu.actions.filter((x) => x.legal)) {
       const targets = a.targets.length ? a.targets : [null];
       for (const t of targets) {
         const name = t ? ((enc.combatants.find((c) => c.id === t) || {}).name || t) : "";
-        box.append(el("button", { type: "button", "data-action": a.kind, text: a.kind + (t ? " → " + name : ""),
+        buttons.push(el("button", { type: "button", "data-action": a.kind, text: a.kind + (t ? " → " + name : ""),
           onclick: () => api("POST", base + "/encounter/act", { who: menu.who, action: a.kind, target: t,
             spell: a.details.length ? a.details[0] : null }).catch(() => {}) }));
       }
     }
+    box.replaceChildren(...buttons);
   }
 
   async function refresh() {

@@ -19,21 +19,25 @@
     return el("td", { class: "secret" }, el("label", {}, reveal, " shown"), " ", mask, " ", health);
   }
 
+  let asked = 0;     // refreshes overlap (a burst of live events): only the newest one's buttons are shown
   async function showActions() {
     const box = $("actions");
-    box.replaceChildren();
-    if (!view.encounter || view.encounter.over || !view.encounter.due) return;
+    const mine = ++asked;
+    if (!view.encounter || view.encounter.over || !view.encounter.due) { box.replaceChildren(); return; }
     const menu = await api("GET", base + "/encounter/actions");
+    if (mine !== asked) return;
     const who = menu.who;
+    const buttons = [];
     for (const a of menu.actions) {
       const targets = a.targets.length ? a.targets : [null];
       for (const t of targets) {
         const label = a.kind + (t ? " → " + t : "");
-        box.append(el("button", { type: "button", disabled: !a.legal, title: a.reason || "", "data-action": a.kind,
+        buttons.push(el("button", { type: "button", disabled: !a.legal, title: a.reason || "", "data-action": a.kind,
           onclick: () => api("POST", base + "/encounter/act", { who, action: a.kind, target: t,
             spell: a.details.length ? a.details[0] : null }).catch(() => {}) , text: label }));
       }
     }
+    box.replaceChildren(...buttons);
   }
 
   async function refresh() {
@@ -80,7 +84,6 @@
   });
   $("next-turns").addEventListener("click", () => api("POST", base + "/encounter/next").catch(() => {}));
   $("end-fight").addEventListener("click", () => api("POST", base + "/encounter/end").catch(() => {}));
-  $("undo").addEventListener("click", () => api("POST", base + "/undo").then(() => toast("undone")).catch(() => {}));
   $("health").addEventListener("change", (e) => api("POST", base + "/table", { health: e.target.value }).catch(() => {}));
   api("GET", "/api/bestiary").then((b) => $("bestiary").replaceChildren(
     ...b.monsters.map((m) => el("option", { value: m.id, text: m.name })))).catch(() => {});

@@ -1,0 +1,116 @@
+"""Who is at the table: invites (their links and QR codes), joining by one, signing out, and the sessions the
+referee sees and ends.
+
+An invite's link is made from the console's public URL (`WebSettings.public_url`: `furnace serve --public-url`,
+or the machine's address on the local network), never from the request's Host, which the asker chooses. Its QR
+code is an SVG with its namespace, so that a browser parsing it as SVG draws it. Joining makes a session and a
+new CSRF cookie. Every live session, the referee's own too, is listed for the referee (`GET /api/sessions`) and
+can be ended (`POST /api/sessions/{sid}/revoke`); a campaign's own list keeps to its players and observers.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Literal
+
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import Field
+
+from furnace.campaign import access
+from furnace.errors import FurnaceError
+from furnace.web import bell
+from furnace.web.api import Body, store_of
+from furnace.web.auth import SESSION_COOKIE, Asker, Caller, rotate_csrf, set_session
+from furnace.web.pages import campaign_url
+
+router = APIRouter(prefix="/api")
+C = "/campaigns/{campaign}"
+SessionId = Path(ge=1, le=2**62)
+
+
+class InviteBody(Body):
+    role: Literal["player", "observer"]
+    player: str = Field("", max_length=60)
+    hours: float = Field(24, gt=0, le=720, allow_inf_nan=False)
+
+
+class JoinBody(Body):
+    token: str = Field(min_length=10, max_length=200)
+
+
+def qr_svg(url: str, title: str) -> str:
+    """The link as a QR code: an inline SVG with its namespace (a browser parsing it as image/svg+xml without one
+    makes plain XML of it, drawn at 0×0), sized in pixels, on white."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False, scale=4, dark="#111",
+                                     light="#fff", title=title)
+    return out.getvalue().decode("utf-8")
+
+
+@router.post("/join")
+def join(body: JoinBody, request: Request, response: Response) -> dict[str, Any]:
+    """Use an invite: a player's or observer's session for its campaign (its cookie set, and a new CSRF one)."""
+    token, session = access.redeem_invite(store_of(request), body.token)
+    set_session(response, request, token)
+    rotate_csrf(response, request)
+    page = "player" if session.role == "player" else "table"
+    return {"role": session.role, "campaign": session.campaign, "player": session.player,
+            "page": campaign_url(session.campaign or "", page)}
+
+
+@router.post("/signout")
+def signout(request: Request, caller: Asker, response: Response) -> dict[str, Any]:
+    """End this browser's session (on the server, not only its cookie)."""
+    if caller.session is not None:
+        access.revoke(store_of(request), caller.session.id)
+        bell.session_ended(store_of(request))
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"signed_out": True}
+
+
+@router.post(C + "/invites")
+def invite(campaign: str, body: InviteBody, request: Request) -> dict[str, Any]:
+    """A single-use invite link for a player or an observer, on the console's public URL, and its QR code."""
+    token = access.create_invite(store_of(request), campaign, body.role, body.player, hours=body.hours)
+    url = f"{request.app.state.settings.public_url.rstrip('/')}/join/{token}"
+    title = f"Invite for {body.player or body.role} to {campaign}"
+    return {"url": url, "svg": qr_svg(url, title), "role": body.role, "player": body.player, "hours": body.hours}
+
+
+def _view(s: access.Session, caller: Caller) -> dict[str, Any]:
+    return {"id": s.id, "role": s.role, "campaign": s.campaign, "player": s.player, "since": s.created_at,
+            "until": s.expires_at, "yours": caller.session is not None and caller.session.id == s.id}
+
+
+@router.get("/sessions")
+def every_session(request: Request, caller: Asker) -> dict[str, Any]:
+    """Every live session: the referees' (this one's marked `yours`), the players' and the observers'."""
+    return {"sessions": [_view(s, caller) for s in access.all_sessions(store_of(request))]}
+
+
+@router.post("/sessions/{sid}/revoke")
+def end_session(request: Request, caller: Asker, response: Response, sid: int = SessionId) -> dict[str, Any]:
+    """End a session at once (its live streams end too); ending one's own signs this browser out."""
+    access.revoke(store_of(request), sid)
+    bell.session_ended(store_of(request))
+    if caller.session is not None and caller.session.id == sid:
+        response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"revoked": sid}
+
+
+@router.get(C + "/sessions")
+def session_list(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
+    """The live sessions of the campaign's players and observers."""
+    return {"sessions": [_view(s, caller) for s in access.sessions(store_of(request), campaign)]}
+
+
+@router.post(C + "/sessions/{sid}/revoke")
+def session_revoke(campaign: str, request: Request, sid: int = SessionId) -> dict[str, Any]:
+    store = store_of(request)
+    if sid not in {s.id for s in access.sessions(store, campaign)}:
+        raise FurnaceError(f"there is no live session {sid} in this campaign")
+    access.revoke(store, sid)
+    bell.session_ended(store)
+    return {"revoked": sid}
