@@ -145,7 +145,7 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         raise CampaignError('name the monsters: --monsters "goblin x4, ogre" or a fight file, one of them')
     specs, dc, label_, chosen, surprised = _monsters(state, monsters, fight_file, room_dc)
     dc = room_dc if room_dc is not None else dc
-    combatants = [_pc(m, rules) for m in members]
+    combatants = [_pc(state, m, rules) for m in members]
     taken = {c.id for c in combatants}
     rolls: list[dice.RollResult] = []
     rolled: list[str] = []
@@ -172,9 +172,12 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening)
 
 
-def _pc(member: Member, rules: Ruleset) -> Combatant:
+def _pc(state: CampaignState, member: Member, rules: Ruleset) -> Combatant:
+    from furnace.campaign.luck import pool_of  # her player's one pool (F-LUCK-01, luck_owner)
+
     c = from_character(member.character, "party", rules, id=member.id)
-    return c.model_copy(update={"luck_dice": member.character.luck_dice})
+    pool = pool_of(state, member)
+    return c.model_copy(update={"luck_dice": pool.dice, "luck_streak": pool.streak})
 
 
 def _monsters(state: CampaignState, text: str | None, fight_file: FightFile | None, room_dc: int | None,

@@ -189,6 +189,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("serve",), "furnace.cli.serve"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
+    **dict.fromkeys(("luck",), "furnace.cli.character_luck"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations"), "furnace.cli.session"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
     # `campaign session start` and `spell learn` to their groups: their names load it (these override the above)
