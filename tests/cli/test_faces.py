@@ -33,9 +33,10 @@ ROLLING = [
     ["travel", "--days", "2"],
     ["fall", "30"], ["disease", "Green River Fever", "--days", "20"],
     ["language", "--int", "1", "--kind", "local"], ["age", "--race", "Human", "--from", "38", "--to", "45"],
-    ["funnel", "--players", "1", "--per-player", "1"], ["character", "new", "--class", "Fighter"],
+    ["funnel", "--players", "1", "--per-player", "1"], ["character", "new", "--class", "Fighter", "--random"],
     ["character", "promote", "examples/characters/hob.json", "--class", "Fighter", "--archetype", "Barbarian",
-     "--skill", "Athletics", "--save", "DEX", "--style", "Defense", "--no-write"],
+     "--skill", "Athletics", "--save", "DEX", "--style", "Defense", "--kit", "shield", "--kit", "martial ranged",
+     "--kit", "leather", "--swap", "none", "--no-write"],
     ["character", "level-up", "examples/characters/brakka.json", "--ability", "STR", "--no-write"],
     ["demo", "--count", "1"],
 ]

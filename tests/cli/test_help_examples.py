@@ -82,7 +82,7 @@ WORLD: tuple[str, ...] = (
 FIGHT: tuple[Step, ...] = ('furnace encounter start --party brak1 --monsters "goblin x4" --seed 3',)   # Brakka is due
 CLOCK: tuple[Step, ...] = ("furnace clock light Agna torch", "furnace clock light Brakka torch",      # entries #1, #2
                            'furnace clock timer "the ceiling gives way" --in 1d4 turns')              # entry #3
-HERO: tuple[Step, ...] = ("furnace character new --class Fighter --level 3 --seed 2 --json > hero.json",)
+HERO: tuple[Step, ...] = ("furnace character new --class Fighter --level 3 --random --seed 2 --json > hero.json",)
 PRECONDITIONS: dict[str, tuple[Step, ...]] = {
     "furnace campaign delete old-test --yes": ("furnace campaign new old-test",),
     "furnace campaign import keep.json --as keep-copy": ("furnace campaign export keep --out keep.json",),

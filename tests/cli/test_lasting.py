@@ -258,7 +258,7 @@ def test_the_party_leaves_home_the_peasants_of_a_player_who_promoted_one(furnace
 
     ok(run, "funnel", "--player", "Ann", "--player", "Bo", "--per-player", "2", "--seed", "1")
     ok(run, "character", "promote", "ann2", "--class", "Fighter", "--archetype", "Barbarian", "--save", "DEX",
-       "--style", "Defense", "--seed", "1")
+       "--style", "Defense", "--random", "--seed", "1")
     ok(run, "xp", "award", "30", "--party", "--reason", "the cave")
     state = reopened(_db(tmp_path))
     assert {m: xp.total(state.roster[m].character) for m in state.roster} == {"ann1": 0, "ann2": 10, "bo1": 10,

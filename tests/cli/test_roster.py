@@ -21,6 +21,9 @@ from furnace.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "characters"
+# the first alternative of each pick of the starting kit (F-TAB-40), and a Human's swap declined (F-RACE-02)
+FIGHTER_KIT = ("--swap", "none", "--kit", "shield", "--kit", "martial ranged", "--kit", "leather")
+CLERIC_KIT = ("--kit", "shield", "--kit", "simple ranged", "--kit", "leather")
 Run = Callable[..., tuple[int, str, str]]
 
 
@@ -126,7 +129,8 @@ def test_F_CHAR_03_F_CHAR_04_promote_with_every_choice_given(cli: Run) -> None:
     join(cli, "hob")
     before = member(cli, "Hob")
     out = ok(cli, "character", "promote", "Hob", "--class", "Fighter", "--archetype", "Barbarian",
-             "--skill", "Athletics", "--save", "dex", "--style", "defense", "--name", "Hob the Bold", "--seed", "3")
+             "--skill", "Athletics", "--save", "dex", "--style", "defense", "--name", "Hob the Bold", "--seed", "3",
+             *FIGHTER_KIT)
     assert "becomes a level-1 Fighter (Barbarian)" in out and "Hob is now called Hob the Bold" in out
     assert "picked at random" not in out
     after = member(cli, "Hob the Bold")
@@ -146,10 +150,11 @@ def test_F_CHAR_03_promote_at_random_says_what_it_picked(cli: Run) -> None:
     assert dry == ok(cli, "character", "promote", "hob1", "--random", "--seed", "5", "--no-write")   # the seed
     assert member(cli, "hob1")["character"]["level"] == 0                                           # not kept
     out = ok(cli, "character", "promote", "hob1", "--class", "Rogue", "--random", "--seed", "5")
-    picked = next(line for line in out.splitlines() if "picked at random:" in line)
+    picked = "; ".join(line for line in out.splitlines() if "picked at random:" in line)   # one line per pick
     c = member(cli, "hob1")["character"]
     assert c["char_class"] == "Rogue" and "class" not in picked                      # given, not picked
-    assert f"archetype {c['archetype']}" in picked and f"save {c['saves'][1]}" in picked
+    assert c["archetype"] == "Arcane Trickster" and "archetype" not in picked        # the one open: no choice
+    assert f"save {c['saves'][1]}" in picked
     chosen = [s for s in c["skills"] if s not in ("Arcana", "Insight")]               # the archetype's two
     assert f"skills {', '.join(chosen)}" in picked and len(chosen) == 3                # Rogue 3 + INT -1, +1 Human
     assert f"expertise {', '.join(c['expertise'])}" in picked and len(c["expertise"]) == 2
@@ -168,7 +173,7 @@ def test_F_ARCH_03_a_half_orc_only_archetype_is_refused_listing_the_open_ones(cl
     assert "no Cleric archetype in force is open to a Human" in err
     assert len(events(cli)) == count                                                   # nothing logged
     ok(cli, "character", "promote", "Corra", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
-       "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--seed", "1")
+       "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--seed", "1", *CLERIC_KIT)
     c = member(cli, "Corra")["character"]
     assert (c["archetype"], c["spells"], c["saves"]) == ("Bloodshaman", ["Fireball", "Chill Touch"], ["WIS", "CON"])
 
@@ -216,7 +221,7 @@ def test_F_MU_05_F_MU_06_a_magic_user_chooses_spells_and_cantrips(cli: Run) -> N
 def test_F_ADV_02_F_ADV_03_AMB_46_level_up_asks_for_the_feature_and_the_ability(cli: Run) -> None:
     join(cli, "hob")
     ok(cli, "character", "promote", "Hob", "--class", "Fighter", "--archetype", "Barbarian", "--skill", "Athletics",
-       "--save", "DEX", "--style", "Dueling", "--seed", "1")
+       "--save", "DEX", "--style", "Dueling", "--seed", "1", *FIGHTER_KIT)
     err = refused(cli, "character", "level-up", "Hob", "--seed", "1")
     assert "level 2 gives one unused Barbarian feature" in err
     assert "rage, melee-crit-19, d12-hit-die, fearless, intimidating" in err
@@ -244,7 +249,7 @@ def test_F_ARCH_03_the_bloodshamans_martial_weapon_is_asked_and_gives_prof(cli: 
 
     join(cli, "corra")
     ok(cli, "character", "promote", "Corra", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
-       "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--seed", "1")
+       "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--seed", "1", *CLERIC_KIT)
     level_up = ["character", "level-up", "Corra", "--spell", "Flame Shield", "--seed", "1"]
     err = refused(cli, *level_up, "--feature", "martial-weapon")
     assert "martial-weapon gives PROF with one martial melee weapon" in err and "--weapon" in err
@@ -272,14 +277,14 @@ def test_F_MU_05_a_level_opens_a_spell_to_choose(cli: Run) -> None:
     known = member(cli, "Agna")["character"]["spells"]
     assert len(known) == 3
     err = refused(cli, "character", "level-up", "Agna", "--feature", "arcanist", "--seed", "1")
-    assert "knows up to 4 spell(s)" in err and "knows 3: choose 1 more with --spell" in err
+    assert "knows up to 4 spell(s)" in err and "and knows 3]" in err and "--spell" in err
     fresh = next(s for s in ("Fireball", "Chill Touch", "Animate Dead", "Ember Swarm", "Flame Shield")
                  if s not in known)
     out = ok(cli, "character", "level-up", "Agna", "--feature", "bookworm", "--spell", fresh, "--random", "--seed", "1")
     c = member(cli, "Agna")["character"]
     assert c["level"] == 2 and c["archetype_features"] == ["bookworm"]
     assert len(c["spells"]) == 5 and fresh in c["spells"]                         # 1 + 2 + 1, +2 Bookworm: 5 spells
-    assert "picked at random: spells" in out                                      # the fifth, by the dice
+    assert "picked at random" not in out and "learns spells" in out               # the fifth: the one left
 
 
 # -- the sheets of a member -----------------------------------------------------------------------------------
@@ -312,7 +317,7 @@ def test_a_file_is_still_a_file_with_a_campaign_chosen(cli: Run, isolated: Path)
     hero = isolated / "hob.json"
     hero.write_text((EXAMPLES / "hob.json").read_text(encoding="utf-8"), encoding="utf-8")
     ok(cli, "character", "promote", str(hero), "--class", "Fighter", "--archetype", "Barbarian", "--skill", "Nature",
-       "--save", "CON", "--style", "Archery", "--seed", "1")
+       "--save", "CON", "--style", "Archery", "--seed", "1", *FIGHTER_KIT)
     assert json.loads(hero.read_text(encoding="utf-8"))["fighting_style"] == "Archery"
     assert roster(cli) == []
 
@@ -405,9 +410,9 @@ def test_F_ARCH_01_override_add_list_remove_and_a_referees_archetype_is_offered(
     err = refused(cli, "character", "promote", "Hob", "--class", "Fighter", "--archetype", "Brute")
     assert "Brute needs a Dwarf" in err and "Barbarian (Fighter), Arcane Trickster (Rogue)" in err
     err = refused(cli, "character", "promote", "Gisla", "--class", "Fighter", "--save", "DEX")
-    assert "one of Barbarian, Brute" in err                                        # offered with the packaged one
+    assert "--archetype Barbarian, Brute" in err                                        # offered with the packaged one
     ok(cli, "character", "promote", "Gisla", "--archetype", "brute", "--skill", "Athletics", "--save", "DEX",
-       "--style", "Defense", "--seed", "4")
+       "--style", "Defense", "--seed", "4", *FIGHTER_KIT[2:])
     c = member(cli, "Gisla")["character"]
     assert (c["char_class"], c["archetype"]) == ("Fighter", "Brute")              # the class from the archetype
     assert "unknown override" in refused(cli, "campaign", "override", "remove", "table:F-TAB-99")

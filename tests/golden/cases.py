@@ -12,5 +12,6 @@ CASES: dict[str, list[str]] = {
     **{f"funnel-seed{s}": ["funnel", "--players", "4", "--seed", str(s)] for s in (1, 2, 3)},
     "funnel-json-seed7": ["funnel", "--players", "2", "--seed", "7", "--json"],
     "demo-seed1": ["demo", "--seed", "1"],
-    "character-new-seed2": ["character", "new", "--class", "Fighter", "--level", "3", "--seed", "2", "--json"],
+    "character-new-seed2": ["character", "new", "--class", "Fighter", "--level", "3", "--seed", "2", "--random",
+                            "--json"],
 }

@@ -21,6 +21,11 @@ FIVE = faces(
     peasant([18, 5, 12, 3, 15, 8], "Half-orc", 4, 4),        # Ditch digger again
 )
 
+# the first alternative of each pick of the starting kit (F-TAB-40: asked at promotion), a Human's swap declined
+FIGHTER_KIT = ("--kit", "shield", "--kit", "martial ranged", "--kit", "leather", "--swap", "none")
+CLERIC_KIT = ("--kit", "shield", "--kit", "simple ranged", "--kit", "leather")
+ROGUE_KIT = ("--kit", "martial one-handed", "--kit", "simple ranged", "--swap", "none")
+
 
 def funnel_of_five(keep: Keep, *flags: str) -> None:
     keep.new(*flags)
@@ -90,7 +95,7 @@ LEVELS = [  # level-up flags and faces for Ann-1, the Human Fighter (Barbarian) 
 def promote_fighter(keep: Keep, *flags: str) -> None:
     funnel_of_five(keep, *flags)
     keep.ok("character", "promote", "Ann-1", "--class", "Fighter", "--archetype", "Barbarian", "--skill", "Perception",
-            "--skill", "Stealth", "--save", "DEX", "--style", "Defense", "--faces", "2")
+            "--skill", "Stealth", "--save", "DEX", "--style", "Defense", "--faces", "2", *FIGHTER_KIT)
 
 
 @pytest.mark.rule("F-HP-01", "F-HP-02", "F-HP-03", "F-HP-04", "F-FTR-01", "F-ADV-01", "F-HP-06", "F-ABIL-03")
@@ -142,7 +147,7 @@ def test_F_FTR_02_F_FTR_05_a_human_fighters_saves_skills_kit_and_armor(keep: Kee
                                                           "--save", "STR")
     assert "2 skills, not 3" in keep.refused(*base, "--skill", "Perception", "--skill", "Stealth", "--skill",
                                              "History", "--save", "DEX")
-    keep.ok(*base, "--skill", "Perception", "--skill", "Stealth", "--save", "DEX", "--faces", "2")
+    keep.ok(*base, "--skill", "Perception", "--skill", "Stealth", "--save", "DEX", "--faces", "2", *FIGHTER_KIT)
     sheet, c = keep.sheet("Ann-1"), keep.character("Ann-1")
     assert [sheet[a] for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")] == \
         ["13 +1", "10 +0", "16 +2", "9 +0", "12 +0", "13 +1"]
@@ -174,10 +179,11 @@ def three_classes(keep: Keep, *flags: str) -> None:
     keep.new(*flags)
     keep.ok("funnel", "--player", "Bo", "--per-player", "4", "--faces", CASTERS)
     keep.ok("character", "promote", "Bo-1", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
-            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5")
+            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5", *CLERIC_KIT)
     keep.ok("character", "promote", "Bo-2", "--class", "Rogue", "--archetype", "Arcane Trickster", "--skill",
             "Stealth", "--skill", "Acrobatics", "--skill", "Perception", "--skill", "Persuasion", "--skill", "History",
-            "--expertise", "Sleight of Hand", "--expertise", "Investigation", "--save", "INT", "--faces", "6")
+            "--expertise", "Sleight of Hand", "--expertise", "Investigation", "--save", "INT", "--faces", "6",
+            *ROGUE_KIT)
     keep.ok("character", "promote", "Bo-3", "--class", "Magic-user", "--archetype", "Wizard", "--skill", "Nature",
             "--skill", "Religion", "--skill", "Medicine", "--save", "WIS", "--spell", "Fireball", "--spell",
             "Ember Swarm", "--spell", "Chill Touch", "--spell", "Animate Dead", "--cantrip", "Torchlight",
@@ -233,8 +239,8 @@ def test_F_TAB_08_09_10_the_archetypes_skills_and_features_at_the_table(keep: Ke
     keep.ok("character", "level-up", "Bo-2", "--feature", "arcane-strike", "--faces", "2")
     strike = keep.sheet_roll("Bo-2", "attack", [10], dc=12)
     assert (strike.data["total"], strike.data["success"]) == (12, True)                 # INT 1 + PROF 1
-    assert "up to 7 spell(s) (1 + LVL + INT + 2 for Bookworm" in keep.refused(
-        "character", "level-up", "Bo-3", "--feature", "bookworm", "--faces", "2")
+    assert "up to 7 spell(s) (1 + LVL + INT + 2 for Bookworm" in keep.refused(       # Fireball: known already
+        "character", "level-up", "Bo-3", "--feature", "bookworm", "--spell", "Fireball", "--faces", "2")
     keep.ok("character", "level-up", "Bo-3", "--feature", "arcanist", "--spell", "Flame Shield", "--faces", "2")
     arcana = keep.sheet_roll("Bo-3", "check", [10], skill="Arcana", dc=12)
     assert (arcana.data["total"], arcana.data["dc"]) == (13, 9)                          # INT 2 + PROF 1 vs EASY
@@ -327,7 +333,7 @@ def test_F_ABIL_04_F_BASE_07_each_task_uses_its_ability_and_prof_when_proficient
     assert (athletics["modifiers"], athletics["total"]) == ([[1, "STR"], [2, "PROF"]], 13)
     keep.ok("funnel", "--player", "Bo", "--per-player", "4", "--faces", CASTERS)
     keep.ok("character", "promote", "Bo-1", "--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion",
-            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5")
+            "--save", "CON", "--spell", "Fireball", "--spell", "Chill Touch", "--faces", "5", *CLERIC_KIT)
     keep.ok("character", "promote", "Bo-3", "--class", "Magic-user", "--archetype", "Wizard", "--skill", "Nature",
             "--skill", "Religion", "--skill", "Medicine", "--save", "WIS", "--spell", "Fireball", "--spell",
             "Ember Swarm", "--spell", "Chill Touch", "--spell", "Animate Dead", "--cantrip", "Torchlight",

@@ -17,9 +17,11 @@ from furnace.cli.app import main
 from tests.helpers.factories import EXAMPLES, dice
 
 CLERIC = ["--class", "Cleric", "--archetype", "Bloodshaman", "--skill", "Religion", "--save", "CON",
-          "--spell", "Chill Touch", "--spell", "Flame Shield"]
+          "--spell", "Chill Touch", "--spell", "Flame Shield", "--kit", "shield", "--kit", "simple ranged", "--kit",
+          "leather"]
 ROGUE = ["--class", "Rogue", "--archetype", "Arcane Trickster", "--skill", "Stealth", "--skill", "Acrobatics",
-         "--skill", "Sleight of Hand", "--expertise", "Perception", "--expertise", "Athletics", "--save", "INT"]
+         "--skill", "Sleight of Hand", "--expertise", "Perception", "--expertise", "Athletics", "--save", "INT",
+         "--kit", "martial one-handed", "--kit", "simple ranged"]
 MAGE = ["--class", "Magic-user", "--archetype", "Wizard", "--skill", "Investigation", "--skill", "Medicine",
         "--save", "WIS", "--spell", "Fireball", "--spell", "Chill Touch", "--spell", "Ember Swarm",
         "--cantrip", "Spark", "--cantrip", "Mending"]
@@ -86,7 +88,8 @@ def test_F_CLR_01_a_cleric_rolls_d8_with_the_floor_then_gains_2_a_level(
     assert code == 2 and "d8" in err
     fixed = promoted(capsys, corra, CLERIC, "--seed", "1", "--profile", profile(tmp_path, level1_hp="fixed"))
     assert fixed["hp_max"] == 4 + 3 + 1 and fixed["hp_history"][0]["die"] is None
-    six = ok(capsys, "character", "new", "--class", "Cleric", "--level", "6", "--seed", "11")
+    six = ok(capsys, "character", "new", "--class", "Cleric", "--level", "6", "--seed", "11",
+              "--random")
     assert [g["level"] for g in six["hp_history"]] == [1, 2, 3, 4, 5, 6] and six["hit_dice"] == 5
     check_levels(six["hp_history"], modifier_of(six["scores"]["CON"]), "d8", 4, 2)
 
@@ -107,7 +110,8 @@ def test_F_ROG_01_a_rogue_rolls_d8_per_rogue_level_then_gains_2(
     wren = survivor(tmp_path, "wren")          # a level-3 Rogue, 17 HP, CON 5 (−2): the floor is 1 − 2
     up = ok(capsys, "character", "level-up", wren, "--ability", "DEX", "--faces", "5", "--no-write")["character"]
     assert up["level"] == 4 and up["hp_max"] == 17 + 5 and up["hp_history"][-1]["die"] == "d8"
-    six = ok(capsys, "character", "new", "--class", "Rogue", "--level", "7", "--seed", "11")
+    six = ok(capsys, "character", "new", "--class", "Rogue", "--level", "7", "--seed", "11",
+              "--random")
     check_levels(six["hp_history"], modifier_of(six["scores"]["CON"]), "d8", 4, 2)
 
 
@@ -126,7 +130,8 @@ def test_F_MU_01_a_magic_user_rolls_d6_with_the_floor_capped_at_3_then_gains_1(
                     "--profile", profile(tmp_path, level1_hp="fixed"))["hp_max"] == 1 + 2
     d8 = promoted(capsys, dunstan, MAGE, "--faces", "8", "--profile", profile(tmp_path, magic_user_hit_die="d8"))
     assert d8["hp_max"] == 1 + 8 and d8["hp_history"][0]["die"] == "d8"
-    seven = ok(capsys, "character", "new", "--class", "Magic-user", "--level", "7", "--seed", "4")
+    seven = ok(capsys, "character", "new", "--class", "Magic-user", "--level", "7", "--seed", "4",
+              "--random")
     check_levels(seven["hp_history"], modifier_of(seven["scores"]["CON"]), "d6", 3, 1)
     assert sum(g["gained"] for g in seven["hp_history"][5:]) == 2
 
@@ -177,8 +182,8 @@ def test_F_CLR_02_03_a_clerics_saves_skills_armor_weapons_and_prayers_known(
     c = promoted(capsys, corra, CLERIC, "--faces", "6")
     assert c["saves"] == ["WIS", "CON"] and c["spells"] == ["Chill Touch", "Flame Shield"]
     ilse = survivor(tmp_path, "ilse")
-    code, _, err = run(capsys, "character", "level-up", ilse, "--ability", "WIS", "--faces", "5", "--no-write")
-    assert code == 2 and "knows up to 5 spell" in err
+    code, out, _ = run(capsys, "character", "level-up", ilse, "--ability", "WIS", "--faces", "5", "--no-write")
+    assert code == 0 and "learns spells Fireball, Ember Swarm, Flame Shield (5 known)" in out   # the 3 left: no choice
     data = json.loads(Path(ilse).read_text(encoding="utf-8"))
     data.update(armor="scale-mail", weapons=[{"name": "warbow", "category": "martial", "kind": "ranged",
                                               "damage": "1d8"}])
@@ -221,8 +226,8 @@ def test_F_ROG_02_03_ARCH_04_a_rogue_chooses_3_plus_INT_skills_and_2_expertise(
     assert code == 2 and "Expertise is 2 more skills" in err and "2 expertise, not 3" in err
     general = profile(tmp_path, rogue_skills="general_table")
     one = promoted(capsys, edda, ["--class", "Rogue", "--archetype", "Arcane Trickster", "--skill", "Stealth",
-                                  "--expertise", "Perception", "--expertise", "Athletics", "--save", "INT"],
-                   "--faces", "1", "--profile", general)
+                                  "--expertise", "Perception", "--expertise", "Athletics", "--save", "INT",
+                                  *ROGUE[-4:]], "--faces", "1", "--profile", general)
     assert one["skills"] == ["Insight", "Arcana", "Stealth"]
     c = promoted(capsys, edda, ROGUE, "--faces", "1")
     assert c["saves"] == ["DEX", "INT"] and c["expertise"] == ["Perception", "Athletics"]
@@ -233,7 +238,7 @@ def test_F_ROG_02_03_ARCH_04_a_rogue_chooses_3_plus_INT_skills_and_2_expertise(
         where.mkdir()
         db, furnace = campaign_of(capsys, where, edda, options=options)
         expertise = ["Acrobatics", "Sleight of Hand"] if options else ["Perception", "Athletics"]   # 5e: of her skills
-        furnace("character", "promote", "Edda", *ROGUE[:10], "--save", "INT", "--faces", "1",
+        furnace("character", "promote", "Edda", *ROGUE[:10], *ROGUE[-4:], "--save", "INT", "--faces", "1",
                 *(a for skill in expertise for a in ("--expertise", skill)))
         perception = sheet(db, "Edda", "check", 10, skill="Perception")
         arcana = sheet(db, "Edda", "check", 10, skill="Arcana")
@@ -266,9 +271,9 @@ def test_F_MU_02_ARCH_05_a_wizards_saves_skills_shield_only_and_her_features(
     assert c["saves"] == ["INT", "WIS"] and c["skills"] == ["Insight", "Arcana", "History", "Investigation", "Medicine"]
     assert c["armor"] is None and not c["shield"] and [w["category"] for w in c["weapons"]] == ["simple", "simple"]
     assert run(capsys, "character", "promote", dunstan, *MAGE, "--faces", "6")[0] == 0       # written back
-    code, _, err = run(capsys, "character", "level-up", dunstan, "--feature", "bookworm", "--faces", "3",
+    code, out, _ = run(capsys, "character", "level-up", dunstan, "--feature", "bookworm", "--faces", "3",
                        "--no-write")
-    assert code == 2 and "knows up to 6 spell(s) (1 + LVL + INT + 2 for Bookworm" in err
+    assert code == 0 and "(5 known)" in out          # up to 6 (1 + LVL + INT + 2 for Bookworm): the 2 left, no choice
     up = ok(capsys, "character", "level-up", dunstan, "--feature", "arcanist", "--spell", "Animate Dead",
             "--faces", "3")["character"]
     assert up["archetype_features"] == ["arcanist"] and len(up["spells"]) == 1 + 2 + 1
@@ -297,7 +302,8 @@ def test_F_ARCH_04_05_a_scroll_is_HARD_for_a_trickster_and_EASY_for_a_wizard(
     (ROOM DC − 3). A level-2 Trickster (INT +0, PROF 1) rolls 17: 18 against DC 12 + 3 = 15; without a scroll
     a Rogue casts nothing. Maelis (INT −1, PROF 2) rolls 13: 14 against DC 14 − 3 = 11."""
     rogue = str(tmp_path / "rogue.json")
-    code, out, _ = run(capsys, "character", "new", "--class", "Rogue", "--level", "1", "--seed", "5", "--json")
+    code, out, _ = run(capsys, "character", "new", "--class", "Rogue", "--level", "1", "--seed", "5", "--random",
+                       "--json")
     Path(rogue).write_text(out, encoding="utf-8")
     int_mod = modifier_of(json.loads(out)["scores"]["INT"])
     up = ok(capsys, "character", "level-up", rogue, "--feature", "scroll-reader", "--faces", "4")["character"]

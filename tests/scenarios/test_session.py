@@ -150,7 +150,8 @@ def promote(run: Run) -> None:
     """B-1 (INT 6: 1 + INT < 0 skills, F-CHAR-04) and D-1 (INT 11: 1 skill) become Fighters (Barbarian), seed 1."""
     for who, skills in (("b1", ()), ("d1", ("--skill", "Athletics"))):
         run("character", "promote", who, "--class", "Fighter", "--archetype", "Barbarian", *skills,
-            "--save", "DEX", "--style", "Defense", "--seed", "1")
+            "--save", "DEX", "--style", "Defense", "--seed", "1",
+            "--kit", "shield", "--kit", "martial ranged", "--kit", "leather")       # the first of each (F-TAB-40)
 
 
 def level_1_hp(funnel_hp: int, face: int, con: int) -> int:

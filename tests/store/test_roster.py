@@ -21,6 +21,8 @@ from furnace.rules.ruleset import load_ruleset
 from tests.helpers.telling import what
 
 RULES = load_ruleset()
+FIGHTER_KIT = ("shield", "martial ranged", "leather")     # the first alternative of each pick (F-TAB-40)
+ROGUE_KIT = ("martial one-handed", "simple ranged")
 Chars = dict[str, Character]
 
 
@@ -54,13 +56,17 @@ def test_F_CHAR_01_a_funnel_joins_the_roster_and_replays(store: Store) -> None:
 def test_F_CHAR_03_the_dice_pick_what_is_missing_and_the_log_keeps_it(store: Store, characters: Chars) -> None:
     store.create("keep")
     store.apply("keep", "join", commands.join(characters["hob"], "Ann"))
-    script = ScriptedDice([4, 1, 2, 7])          # skill d16 → Athletics, save d5 → DEX, style d6 → Defense, HP d10
+    # skill d16 → Athletics, save d5 → DEX, style d6 → Defense, the kit's three d2s, HP d10
+    script = ScriptedDice([4, 1, 2, 2, 1, 2, 7])
     wanted = Choices(char_class="Fighter", random=True)
     applied = store.apply("keep", "character promote", roster.promote("Hob", wanted, script, name="Hob Ironfist"))
-    assert script.used == [(4, 16), (1, 5), (2, 6), (7, 10)]                     # Barbarian: the only one open
-    picked = applied.events[0]
-    assert what(picked) == "picked at random: archetype Barbarian; skills Athletics; save DEX; style Defense"
-    assert [r["total"] for r in picked.rolls] == [4, 1, 2]
+    assert script.used == [(4, 16), (1, 5), (2, 6), (2, 2), (1, 2), (2, 2), (7, 10)]   # Barbarian: the only one open
+    picked = [e for e in applied.events if e.kind == "choice"]
+    assert [what(e) for e in picked] == [                                     # one fact per pick (swap: no die)
+        "picked at random: swap none", "picked at random: skills Athletics", "picked at random: save DEX",
+        "picked at random: style Defense", "picked at random: kit martial two-handed weapon",
+        "picked at random: kit martial ranged weapon", "picked at random: kit scalemail"]
+    assert [[r["total"] for r in e.rolls] for e in picked] == [[], [4], [1], [2], [2], [1], [2]]
     c = applied.state.member("hob1").character
     assert (c.name, c.archetype, c.saves, c.fighting_style) == ("Hob Ironfist", "Barbarian", ["STR", "DEX"], "Defense")
     assert c.hp_max == characters["hob"].hp_max + 7
@@ -87,7 +93,8 @@ def test_CF_08_a_rogues_skill_count_follows_the_option(characters: Chars, option
     rules = load_ruleset("furnace", {"rogue_skills": option}) if option == "general_table" else \
         load_ruleset("furnace", {"rogue_skills": "class_section"})
     bertil = characters["bertil"]                                                 # an Elf, INT 11 (+0)
-    wanted = Choices(char_class="Rogue", archetype="Arcane Trickster", save="INT", expertise=("Acrobatics", "Stealth"))
+    wanted = Choices(char_class="Rogue", archetype="Arcane Trickster", save="INT", expertise=("Acrobatics", "Stealth"),
+                     kit=ROGUE_KIT)
     error = refused(ChoiceError, lambda: promote_character(bertil, wanted, dice.seeded(1), rules),
                     f"chooses {count} skill(s) ({count} + INT")
     assert "Arcana" not in error.allowed and "Insight" not in error.allowed       # the archetype gives those
@@ -104,7 +111,7 @@ def test_F_ROG_03_AMB_43_expertise_is_new_skills_or_doubled_ones(characters: Cha
 
     def rogue(*expertise: str) -> Choices:
         return Choices(char_class="Rogue", archetype="Arcane Trickster", save="INT",
-                       skills=("Athletics", "Perception", "Nature"), expertise=expertise)
+                       skills=("Athletics", "Perception", "Nature"), expertise=expertise, kit=ROGUE_KIT)
 
     held = ["Arcana", "Athletics", "Insight", "Nature", "Perception"]
     new, doubled = ("Acrobatics", "Stealth"), ("Arcana", "Perception")
@@ -120,8 +127,8 @@ def test_F_ROG_03_AMB_43_expertise_is_new_skills_or_doubled_ones(characters: Cha
 
 def test_F_CLR_03_a_cleric_level_opens_prayers_and_F_ADV_03_asks_for_the_score(characters: Chars) -> None:
     ilse = characters["ilse"]                                                     # Cleric 3, 2 prayers of 4
-    refused(ChoiceError, lambda: level_up_character(ilse, Choices(ability="STR"), dice.seeded(1), RULES),
-            "knows up to 5 spell(s) (1 + LVL, F-CLR-03) and knows 2: choose 3 more with --spell")
+    forced, _ = level_up_character(ilse, Choices(ability="STR"), ScriptedDice([5]), RULES)
+    assert len(forced.spells) == 5                     # the three prayers left are the three she learns: no choice
     refused(ChoiceError, lambda: level_up_character(ilse, Choices(), dice.seeded(1), RULES),
             "level 4 gives +1 to an ability score", "STR, DEX")
     prayers = ("Fireball", "Ember Swarm", "Flame Shield")
@@ -162,7 +169,8 @@ def test_retire_and_rename_on_the_store(store: Store, characters: Chars) -> None
 def test_F_ARCH_01_a_feature_at_level_1_is_asked_under_the_referees_rule(characters: Chars, at_level_1: bool) -> None:
     rules = load_ruleset("furnace", {"archetype_feature_at_level_1": True}) if at_level_1 else \
         load_ruleset("furnace", {"archetype_feature_at_level_1": False})
-    wanted = Choices(char_class="Fighter", archetype="Barbarian", skills=("Athletics",), save="DEX", style="Defense")
+    wanted = Choices(char_class="Fighter", archetype="Barbarian", skills=("Athletics",), save="DEX", style="Defense",
+                     kit=FIGHTER_KIT, swap=())
     with_feature = dataclasses.replace(wanted, feature="d12-hit-die")
     if not at_level_1:
         refused(ChoiceError, lambda: promote_character(characters["hob"], with_feature, dice.seeded(1), rules),

@@ -11,10 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from furnace import dice
+from furnace.campaign import upgrades  # noqa: F401  (adds the upgrades of older campaigns to the store's)
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
 from furnace.characters.character import Character
 from furnace.events import Event, Part, declare
+from furnace.play import luck
 from furnace.rules.ruleset import Ruleset
 
 JOIN = declare("join", id="public", player="public", file="referee",
@@ -51,7 +53,12 @@ def put(state: CampaignState, member: Member, character: Character, cause: str =
     death = member.death
     if status == "dead" and death is None:
         death = Death(cause=character.dead or cause or "unknown", at=state.clock.now, facts=death_facts(facts))
-    return state.with_member(member.model_copy(update={"character": character, "status": status, "death": death}))
+    after = state.with_member(member.model_copy(update={"character": character, "status": status, "death": death}))
+    if luck.held_by(character) == luck.held_by(member.character):
+        return after
+    from furnace.campaign.luck import spread  # her Luck Dice are her player's: each of her characters holds them
+
+    return spread(after, after.roster[member.id])
 
 
 def death_facts(events: Sequence[Event]) -> tuple[dict[str, Any], ...]:

@@ -175,7 +175,7 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
     specs, dc, label_, chosen, surprised = _monsters(state, monsters, fight_file, room_dc)
     dc = room_dc if room_dc is not None else dc
     held = {m.id: lasting.owned(state.clock, m.character.name, lasting.SUSPENDED) for m in members}
-    combatants = [enter(m.character, rules, m.id, held[m.id], state.clock.now) for m in members]
+    combatants = [_pc(state, m, rules, held[m.id]) for m in members]
     taken = {c.id for c in combatants}
     rolls: list[dice.RollResult] = []
     rolled: list[str] = []
@@ -200,6 +200,15 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         "monsters": {c.id: c.name for c in foes}, "hp": {c.id: c.hp for c in foes}, "ac": {c.id: c.ac for c in foes},
         "rolled": rolled}, (), {c.id: Part(c.name, c.kind, c.player or "") for c in combatants})
     return Lineup(title, enc, {m.id: m.id for m in members}, xp_of, opening, held)
+
+
+def _pc(state: CampaignState, member: Member, rules: Ruleset, held: Sequence[Scheduled]) -> Combatant:
+    """Her combatant, with what lasts from her entries and her player's one Luck pool (F-LUCK-01, luck_owner)."""
+    from furnace.campaign.luck import pool_of
+
+    c = enter(member.character, rules, member.id, held, state.clock.now)
+    pool = pool_of(state, member)
+    return c.model_copy(update={"luck_dice": pool.dice, "luck_streak": pool.streak})
 
 
 def _monsters(state: CampaignState, text: str | None, fight_file: FightFile | None, room_dc: int | None,

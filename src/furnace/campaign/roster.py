@@ -20,6 +20,7 @@ from furnace.campaign.choices import (
     fighting_styles,
     level_up_character,
     open_archetypes,
+    parse_swap,
     promote_character,
     renamed,
 )
@@ -227,6 +228,7 @@ __all__ = [
     "members",
     "name_players",
     "open_archetypes",
+    "parse_swap",
     "promote",
     "promote_character",
     "rename",

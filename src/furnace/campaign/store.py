@@ -39,6 +39,11 @@ GENESIS = "0" * 64
 SNAPSHOT_EVERY = 1000
 RETRIES = 8
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
+# what brings a campaign written by an older Furnace up to date before a command writes to it: each returns the
+# command to run first (logged as UPGRADE), or None; `furnace.campaign.upgrades` adds its own (the store cannot
+# import it: an upgrade reads the campaign's rules, and their overrides read the store)
+UPGRADES: list[Callable[[CampaignState], Command | None]] = []
+UPGRADE = "upgrade"
 
 
 class ConflictError(CampaignError):
@@ -403,8 +408,13 @@ class Store:
             return self._run(conn, camp, command, fn, undoes)
 
     def _run(self, conn: Connection, camp: Any, command: str, fn: Command, undoes: int | None = None) -> Applied:
-        """Inside a write transaction holding the campaign's row: run the command and log what it did."""
+        """Inside a write transaction holding the campaign's row: run the command and log what it did (a campaign
+        of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`)."""
         before = self._state(conn, camp) if camp.event_count else None
+        for due in UPGRADES if command != UPGRADE and undoes is None else ():   # an undo restores as it was
+            if before is not None and (upgrade := due(before)) is not None:
+                before = self._run(conn, camp, UPGRADE, upgrade).state
+                camp = self.row(conn, camp.name, lock=True)
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
         changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
                                                                                         camp.name)

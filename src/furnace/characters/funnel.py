@@ -109,11 +109,8 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
     if swap is not None:
         if race != "Human":
             raise CharacterError("only a Human may swap two ability scores (F-RACE-02)")
-        a, b = swap
-        if a not in ABILITIES or b not in ABILITIES:
-            raise CharacterError(f"a swap names two of {', '.join(ABILITIES)}, not {a} and {b}")
-        scores[a], scores[b] = scores[b], scores[a]
-        events.append(Event(SWAP, name, (), (), {"swapped": [a, b]}, ("F-RACE-02",), cast))
+        scores = _swapped(scores, *swap)
+        events.append(Event(SWAP, name, (), (), {"swapped": list(swap)}, ("F-RACE-02",), cast))
     scores = apply_race(scores, race, rules)
     hp = dice.parse("1d4").roll(rng, label="HP")
     occupation, occ_roll = roll_occupation(rng, rules)
@@ -129,6 +126,23 @@ def new_zero_level(rng: DiceSource, rules: Ruleset | None = None, *, name: str =
                           items=[occupation.item] if occupation.item else [], swapped=swap,
                           weapons=trade_weapon(occupation, rules))
     return character, events
+
+
+def _swapped(scores: dict[Ability, int], a: Ability, b: Ability) -> dict[Ability, int]:
+    if a not in ABILITIES or b not in ABILITIES or a == b:
+        raise CharacterError(f"a swap names two different scores of {', '.join(ABILITIES)}, not {a} and {b}")
+    out = dict(scores)
+    out[a], out[b] = scores[b], scores[a]
+    return out
+
+
+def swap_scores(character: Character, a: Ability, b: Ability) -> tuple[Character, list[Event]]:
+    """A Human's one swap of two scores (F-RACE-02), made when she is asked (AMB-10: at creation, before her
+    class; a Human's race changes no score, so the swap after the race's ±1 is the same as before it)."""
+    if character.swapped is not None or character.level != 0:
+        raise CharacterError(f"{character.name} may swap two scores only once, at creation (F-RACE-02, AMB-10)")
+    after = character.model_copy(update={"scores": _swapped(character.scores, a, b), "swapped": (a, b)})
+    return after, [fact(SWAP, character, (), ("F-RACE-02",), swapped=[a, b])]
 
 
 @dataclass(frozen=True)
@@ -264,4 +278,4 @@ def _unique(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-__all__ = ["ABILITIES", "RACES", "Party", "new_zero_level", "promote", "roll_occupation", "run_funnel"]
+__all__ = ["ABILITIES", "RACES", "Party", "new_zero_level", "promote", "roll_occupation", "run_funnel", "swap_scores"]

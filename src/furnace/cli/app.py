@@ -192,6 +192,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
+    **dict.fromkeys(("luck",), "furnace.cli.character_luck"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",
                      "orison"), "furnace.cli.session"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,

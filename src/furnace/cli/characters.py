@@ -156,7 +156,7 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
 def character() -> None:
     """Characters: the campaign's roster (by name or id), or JSON files when no campaign is chosen.
 
-    Example: furnace character new --class Fighter --level 3 --seed 2 --json > hero.json
+    Example: furnace character new --class Fighter --level 3 --random --seed 2 --json > hero.json
     """
 
 
@@ -179,34 +179,100 @@ def _show_character(c: Any, rules: Any, as_json: bool, note: str = "") -> None:
     character_sheet(c, rules, note)
 
 
+def _write_option(fn: Any) -> Any:
+    return click.option("--write/--no-write", default=True, show_default=True,
+                        help="Keep the result (in the campaign's log, or back in FILE); --no-write only shows it.")(fn)
+
+
+def _random_option(fn: Any) -> Any:
+    return click.option("--random", "at_random", is_flag=True,
+                        help="Let the dice pick every choice not given (seeded with --seed) and say what they "
+                             "picked.")(fn)
+
+
+def _magic_options(fn: Any) -> Any:
+    fn = click.option("--cantrip", "cantrips", multiple=True,
+                      help="A cantrip (repeatable): a Magic-user knows 2, an Arcane Trickster's Trickster 1.")(fn)
+    return click.option("--spell", "spells", multiple=True,
+                        help="A spell known (repeatable): a Magic-user 1 + LVL + INT, a Cleric 1 + LVL prayers.")(fn)
+
+
+def _swap_option(fn: Any) -> Any:
+    return click.option("--swap", default=None, metavar="A,B|none",
+                        help="A Human's one swap of two scores after the 3d6 (F-RACE-02), e.g. STR,CHA; none keeps "
+                             "them as rolled.")(fn)
+
+
+def _class_options(fn: Any) -> Any:
+    """The choices of a promotion (F-CHAR-03/04, F-FTR-04, F-ROG-03, AMB-62, F-TAB-40)."""
+    for option in reversed((
+            click.option("--class", "char_class", default=None, help="Fighter, Cleric, Rogue or Magic-user."),
+            click.option("--archetype", default=None,
+                         help="An archetype in force whose prerequisite she meets (Barbarian, Bloodshaman for a "
+                              "Half-orc, Arcane Trickster, Wizard, or the referee's own)."),
+            click.option("--skill", "skills", multiple=True,
+                         help="A skill (repeatable): 1 + INT, a Rogue 3 + INT, a Human +1."),
+            click.option("--expertise", multiple=True, help="A Rogue's Expertise skill (repeatable, 2)."),
+            click.option("--save", "extra_save", default=None, help="The one save besides the class's own."),
+            click.option("--style", default=None, help="A Fighter's fighting style (Archery, Defense, Dueling, 2H "
+                                                       "weapon master, Protection, 2 weapon fighting)."),
+            click.option("--kit", multiple=True,
+                         help="An alternative of each pick of the class's starting kit (repeatable; a part of its "
+                              "name will do), e.g. --kit two-handed --kit \"martial ranged\" --kit scalemail."),
+            _swap_option)):
+        fn = option(fn)
+    return fn
+
+
+def _picks_to(events: Sequence[Any], err: bool) -> None:
+    """What --random picked, one line per pick (on stderr when stdout is JSON)."""
+    from furnace.render import story
+
+    view = story.View()
+    for e in events:
+        told = story.tell(e, view) if e.kind == "choice" else None
+        for line in told.render(False)[:1] if told is not None else []:
+            click.echo(line, err=err)
+
+
 @character.command("new")
-@click.option("--class", "char_class", required=True, help="Fighter, Cleric, Rogue or Magic-user.")
-@click.option("--archetype", default=None, help="Default: the class's example archetype.")
+@_class_options
 @click.option("--race", default=None, help="Human, Dwarf, Elf, Halfling or Half-orc (default: rolled).")
 @click.option("--level", type=click.IntRange(1, 10), default=1, show_default=True)
 @click.option("--name", default="", help="The character's name.")
+@click.option("--ability", "abilities", multiple=True,
+              help="The score raised at level 4, 6, 8 and 10 (repeatable, in the order of those levels).")
+@click.option("--feature", "features", multiple=True,
+              help="An archetype feature (repeatable, in the order of the levels that give one).")
+@click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with.")
+@_magic_options
+@_random_option
 @seed_option
 @faces_option
 @profile_option
 @json_option
-def character_new(char_class: str, archetype: str | None, race: str | None, level: int, name: str,
+def character_new(char_class: str | None, archetype: str | None, skills: Sequence[str], expertise: Sequence[str],
+                  extra_save: str | None, style: str | None, kit: Sequence[str], swap: str | None,
+                  race: str | None, level: int, name: str, abilities: Sequence[str], features: Sequence[str],
+                  weapon: str | None, spells: Sequence[str], cantrips: Sequence[str], at_random: bool,
                   seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
-    """A new character of a class and level: a funnel peasant promoted and levelled.
+    """A new character of a class and level: 3d6 in order, race, occupation, then promoted and levelled with every
+    choice each level asks, given or (--random) picked by the dice and said, one line per pick.
 
-    Example: furnace character new --class Rogue --level 5 --seed 4 --json
+    Example: furnace character new --class Rogue --level 5 --random --seed 4 --json
     """
-    from furnace.characters.advancement import level_up
-    from furnace.characters.funnel import DEFAULT_ARCHETYPES, new_zero_level, promote
+    from furnace.campaign.choices import Choices, new_character, parse_swap
     from furnace.rules.ruleset import load_ruleset
 
     rules, rng = load_ruleset(profile), rng_from(seed, faces)
-    archetype = archetype or DEFAULT_ARCHETYPES.get(char_class, "")
-    race = race or ("Half-orc" if archetype == "Bloodshaman" else None)
-    c, _ = new_zero_level(rng, rules, name=name, race=race)
-    c, _ = promote(c, char_class, archetype, rng, rules)
-    while c.level < level:
-        c, _ = level_up(c, rng, rules, ability=best_ability(c))
+    choices = Choices(char_class=char_class, archetype=archetype, skills=tuple(skills), expertise=tuple(expertise),
+                      save=extra_save, style=style, weapon=weapon, spells=tuple(spells), cantrips=tuple(cantrips),
+                      kit=tuple(kit), swap=parse_swap(swap) if swap is not None else None, random=at_random)
+    race = race or ("Half-orc" if (archetype or "").strip().lower() == "bloodshaman" else None)
+    c, events = new_character(rng, rules, choices, level=level, name=name, race=race, abilities=abilities,
+                              features=features)
     finish(rng)
+    _picks_to(events, err=as_json)
     _show_character(c, rules, as_json)
 
 
@@ -280,42 +346,14 @@ def _note(member: Any) -> str:
     return f"{member.id} · player {member.player or '—'} · {member.status}{died}"
 
 
-def _write_option(fn: Any) -> Any:
-    return click.option("--write/--no-write", default=True, show_default=True,
-                        help="Keep the result (in the campaign's log, or back in FILE); --no-write only shows it.")(fn)
-
-
-def _random_option(fn: Any) -> Any:
-    return click.option("--random", "at_random", is_flag=True,
-                        help="Let the dice pick every choice not given (seeded with --seed) and say what they "
-                             "picked.")(fn)
-
-
-def _magic_options(fn: Any) -> Any:
-    fn = click.option("--cantrip", "cantrips", multiple=True,
-                      help="A cantrip (repeatable): a Magic-user knows 2, an Arcane Trickster's Trickster 1.")(fn)
-    return click.option("--spell", "spells", multiple=True,
-                        help="A spell known (repeatable): a Magic-user 1 + LVL + INT, a Cleric 1 + LVL prayers.")(fn)
-
-
 @character.command("promote")
 @click.argument("who")
-@click.option("--class", "char_class", default=None, help="Fighter, Cleric, Rogue or Magic-user.")
-@click.option("--archetype", default=None,
-              help="An archetype in force whose prerequisite she meets (Barbarian, Bloodshaman for a Half-orc, "
-                   "Arcane Trickster, Wizard, or the referee's own).")
-@click.option("--skill", "skills", multiple=True, help="A skill (repeatable): 1 + INT, a Rogue 3 + INT, a Human +1.")
-@click.option("--expertise", multiple=True, help="A Rogue's Expertise skill (repeatable, 2).")
-@click.option("--save", "extra_save", default=None, help="The one save besides the class's own.")
-@click.option("--style", default=None, help="A Fighter's fighting style (Archery, Defense, Dueling, 2H weapon "
-                                            "master, Protection, 2 weapon fighting).")
+@_class_options
 @click.option("--feature", default=None, help="An archetype feature at level 1 (only under the referee's optional "
                                               "rule archetype_feature_at_level_1).")
 @click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with "
                                             "(the Bloodshaman's martial-weapon).")
 @_magic_options
-@click.option("--kit", multiple=True, help="An alternative of the class's starting kit (repeatable), e.g. "
-                                           "--kit \"two-handed mace\" --kit scalemail; the first of each otherwise.")
 @click.option("--name", default=None, help="Her new name (a survivor of the funnel earns one).")
 @_random_option
 @_write_option
@@ -324,23 +362,22 @@ def _magic_options(fn: Any) -> Any:
 @profile_option
 @json_option
 def character_promote(who: str, char_class: str | None, archetype: str | None, skills: Sequence[str],
-                      expertise: Sequence[str], extra_save: str | None, style: str | None, feature: str | None,
-                      weapon: str | None, spells: Sequence[str],
-                      cantrips: Sequence[str], kit: Sequence[str], name: str | None, at_random: bool, write: bool,
-                      seed: int | None,
-                      faces: str | None,
-                      profile: str, as_json: bool) -> None:
+                      expertise: Sequence[str], extra_save: str | None, style: str | None, kit: Sequence[str],
+                      swap: str | None, feature: str | None, weapon: str | None, spells: Sequence[str],
+                      cantrips: Sequence[str], name: str | None, at_random: bool, write: bool, seed: int | None,
+                      faces: str | None, profile: str, as_json: bool) -> None:
     """Promote a funnel survivor to level 1: every choice asked (or --random), a missing one refused with the list.
 
     Example: furnace character promote examples/characters/hob.json --class Fighter --archetype Barbarian
-    --skill Athletics --save DEX --style Defense --seed 3 --no-write
+    --skill Athletics --save DEX --style Defense --kit shield --kit "martial ranged" --kit leather --swap none
+    --seed 3 --no-write
     """
     from furnace.campaign import roster
 
     choices = roster.Choices(char_class=char_class, archetype=archetype, skills=tuple(skills),
                              expertise=tuple(expertise), save=extra_save, style=style, feature=feature,
-                             weapon=weapon, spells=tuple(spells),
-                             cantrips=tuple(cantrips), kit=tuple(kit), random=at_random)
+                             weapon=weapon, spells=tuple(spells), cantrips=tuple(cantrips), kit=tuple(kit),
+                             swap=roster.parse_swap(swap) if swap is not None else None, random=at_random)
     campaign, rng = _campaign_for(who), rng_from(seed, faces)
     if campaign is not None:
         _no_profile(profile)

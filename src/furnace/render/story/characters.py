@@ -163,3 +163,23 @@ def xp(e: Event, v: View) -> Told | str:
 
 def _signed(value: object) -> str:
     return f"{value:+,}" if isinstance(value, int) else str(value)
+
+
+# -- Luck Dice on the campaign: the referee's hand, split pools made one (furnace.campaign.luck) -----------------
+@teller("luck_adjust")
+def luck_adjust(e: Event, v: View) -> str:
+    before, after = _n(v, e, "before") or "?", _n(v, e, "after") or "?"
+    held = [str(h) for h in e.data.get("holders") or []]
+    whose = f"{e.data.get('player')}'s pool, held by {', '.join(held)}" if e.data.get("owner") == "player" else \
+        "her own pool"
+    why = f" ({e.data['reason']})" if e.data.get("reason") else ""
+    return f"the referee sets her Luck Dice {before} → {after}{why}: {whose}"
+
+
+@teller("luck_merged")
+def luck_merged(e: Event, v: View) -> str:
+    pools = v.value(e, "pools")
+    split = listed([f"{k} {n}" for k, n in pools.items()]) if isinstance(pools, Mapping) else ""
+    dice = _n(v, e, "dice") or "?"
+    return (f"{e.data.get('player')}'s Luck Dice, held apart ({split}), are one pool again: {dice} "
+            f"{'Die' if dice == '1' else 'Dice'}, one run of failures")
