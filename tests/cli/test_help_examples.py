@@ -98,6 +98,8 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
     'furnace clock cure Agna "Green River Fever"': ('furnace clock infect Agna "Green River Fever"',),
     "furnace encounter act brak1 attack goblin-2 --seed 5": FIGHT,
     "furnace encounter actions brak1": FIGHT,
+    "furnace encounter answer q1 --rage": (*FIGHT, "furnace encounter act brak1 attack goblin-2 --seed 5"),
+    "furnace encounter standing --policy Ann=dying --quiet sunder": FIGHT,
     "furnace encounter end": FIGHT,
     "furnace encounter next --seed 4": FIGHT,
     "furnace encounter status": FIGHT,

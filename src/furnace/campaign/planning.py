@@ -12,6 +12,7 @@ from furnace import dice
 from furnace.campaign import encounters
 from furnace.campaign.commands import rules_of
 from furnace.campaign.state import CampaignState
+from furnace.play.answering import standing_in
 from furnace.play.encounter import run_fight
 from furnace.play.simulate import Fighter, Fought
 from furnace.rules.bestiary import parse_monsters
@@ -31,6 +32,7 @@ class CampaignSource:
     options: tuple[tuple[str, Any], ...] = ()
     initiative: str | None = None
     counts: tuple[tuple[str, int], ...] = ()      # a sweep's monster counts, by name or id
+    policies: tuple[tuple[str, str], ...] = ()    # standing answers (who, policy): `furnace.play.policies`
 
     def _listed(self) -> list[tuple[Any, int]]:
         wanted = {name.lower(): n for name, n in self.counts}
@@ -54,6 +56,7 @@ class CampaignSource:
             rng = dice.seeded(seed)
             lineup = encounters.line_up(self.state, members, rng, rules, monsters=monsters, room_dc=self.room_dc)
             start = lineup.encounter.model_copy(update=order) if order else lineup.encounter
+            start = standing_in(start, dict(self.policies))
             after, events = run_fight(start, rng, rules, self.rounds)
             return start, after, events
 

@@ -16,6 +16,7 @@ from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.output import explain_option, plain, tell
+from furnace.cli.standing import answer_flags, policy_option, prompt_open, refuse_open, with_standing
 
 
 def party_option(fn: Any) -> Any:
@@ -108,13 +109,14 @@ def encounter() -> None:
 @fight_options
 @click.option("--file", "file", default=None, help="A fight file: its ROOM DC, initiative, surprise and monsters "
                                                    "(the party comes from the roster).")
+@policy_option
 @seed_option
 @faces_option
 @explain_option
 @json_option
 def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int | None, initiative: str | None,
-                    name: str | None, options: tuple[str, ...], file: str | None, seed: int | None,
-                    faces: str | None, as_json: bool) -> None:
+                    name: str | None, options: tuple[str, ...], file: str | None, policies: tuple[str, ...],
+                    seed: int | None, faces: str | None, as_json: bool) -> None:
     """Start a fight: the roster's living characters against monsters; initiative, then the first turn.
 
     Example: furnace encounter start --party all --monsters "goblin x4" --room-dc 12 --seed 3
@@ -127,6 +129,7 @@ def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int |
     rng = rng_from(seed, faces)
     command = encounters.begin(party, rng, monsters=monsters, fight_file=spec, room_dc=room_dc, name=name,
                                initiative=initiative, options=fight_overrides(options, store, name_))
+    command = with_standing(command, policies)
     _status(name_, as_json, events=_apply(store, name_, "encounter start", command, rng))
 
 
@@ -158,15 +161,18 @@ def encounter_status(as_json: bool) -> None:
 @explain_option
 @json_option
 def encounter_next(seed: int | None, faces: str | None, as_json: bool) -> None:
-    """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due.
+    """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due or a
+    question is open (a choice of a player's: `furnace encounter answer`).
 
     Example: furnace encounter next --seed 4
     """
-    from furnace.campaign import encounters
+    from furnace.campaign import encounters, questions
     from furnace.play import turns
 
     store, name = _store_and_name()
-    now = encounters.current(store.open(name))
+    state = store.open(name)
+    refuse_open(state)
+    now = encounters.current(state)
     c = turns.due(now.turns)
     if c is None or c.kind == "pc":
         who = f"{c.name} ({c.id}) is due: `furnace encounter act {c.id} …`" if c else \
@@ -178,7 +184,8 @@ def encounter_next(seed: int | None, faces: str | None, as_json: bool) -> None:
             click.echo(who)
         return
     rng = rng_from(seed, faces)
-    _status(name, as_json, events=_apply(store, name, "encounter next", encounters.next_turns(rng), rng))
+    _status(name, as_json, events=_apply(store, name, "encounter next", questions.next_turns(rng), rng))
+    prompt_open(name, as_json)
 
 
 @encounter.command("actions")
@@ -222,12 +229,14 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
 @click.option("--note", default="", help="A free-form action, for the referee.")
 @click.option("--item", default=None, help="The magic item whose power to use (with `use`).")
 @click.option("--bloodmagic", is_flag=True, help="A Bloodshaman spends 1d6 HP to add as much to the blow's DAM.")
+@answer_flags
 @seed_option
 @faces_option
 @explain_option
 @json_option
 def encounter_act(who: str, verb: str, target: str | None, spell: str | None, note: str, item: str | None,
-                  bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool) -> None:
+                  bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool,
+                  standing: dict[str, str]) -> None:
     """One action on WHO's turn: attack FOE (going NEAR first if need be), move FOE|RANGED, cast TARGET --spell S,
     use [TARGET] --item I, stabilise ALLY, dodge, disengage, wait, free --note; attack FOE --bloodmagic for a
     Bloodshaman. Out of turn or not allowed: refused with the reason.
@@ -237,9 +246,12 @@ def encounter_act(who: str, verb: str, target: str | None, spell: str | None, no
     from furnace.campaign import encounters
 
     store, name = _store_and_name()
+    refuse_open(store.open(name))
     rng = rng_from(seed, faces)
-    command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic)
+    command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic,
+                             standing=standing)
     _status(name, as_json, events=_apply(store, name, f"encounter act {verb}", command, rng))
+    prompt_open(name, as_json)
 
 
 @encounter.command("end")
@@ -254,3 +266,7 @@ def encounter_end(as_json: bool) -> None:
 
     store, name = _store_and_name()
     show_log(store.apply(name, "encounter end", encounters.end()).events, as_json)
+
+
+# the players' choices join the group: `encounter answer` and `encounter standing` (furnace.cli.answer)
+from furnace.cli import answer as _answer  # noqa: E402, F401

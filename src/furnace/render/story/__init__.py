@@ -70,6 +70,7 @@ def tellers() -> dict[str, Teller]:
             hazards,
             magic,
             middle_sea,
+            questions,
             scene,
             wounds,
         )
