@@ -93,7 +93,8 @@ def _as_json(now: Any) -> dict[str, Any] | None:
     return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
             "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
             "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
-            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns)}
+            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns),
+            "questions": [q.public() for q in now.turns.encounter.asking.open()]}
 
 
 @cli.group()

@@ -7,8 +7,8 @@
 A step that asks changes nothing in the fight: the encounter keeps the step waiting (`Asking.waiting`: the
 action, or the tactic's turn, the dice it rolled before asking, the answers given so far, the facts it told) and
 the facts up to the question, which the table has seen, with a question fact. The answer runs the step again from
-its start with the same dice — a seeded generator from its state, entered or scripted faces replayed, then the
-answer's own dice — and the answers given, so the facts already told come again the same and are not told twice;
+its start with the same dice — the faces it drew replayed, then the answer's own dice (its seed, its entered
+faces) — and the answers given, so the facts already told come again the same and are not told twice;
 the step may stop again at its next question. No other step is taken while a question is open
 (`QuestionOpen`, naming it).
 """
@@ -45,45 +45,34 @@ class QuestionOpen(IllegalActionError):
 
 
 # -- the dice of a step that may run again ----------------------------------------------------------------------
+FLOAT_SOURCES = (random.Random, random.SystemRandom)
+
+
 class Recorder:
-    """A dice source that remembers each face it hands out (entered or scripted faces), after replaying the faces a
-    step drew before it asked."""
+    """A step's dice that remember each face handed out, after replaying the faces the step drew before it asked.
+
+    A generator's faces are drawn as the dice roller draws them from it (`int(random() * sides) + 1`), so a seed
+    gives the same dice as without a recorder; entered or scripted faces are asked for one by one."""
 
     def __init__(self, then: DiceSource, replay: tuple[tuple[int, int], ...] = ()) -> None:
         self.then = then
-        self.replay = list(replay)
+        self.replay = replay
         self.drawn: list[tuple[int, int]] = []
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         low, high = (0, start) if stop is None else (start, stop)
         sides = high - low
-        if len(self.drawn) < len(self.replay):
-            want, face = self.replay[len(self.drawn)]
+        at = len(self.drawn)
+        if at < len(self.replay):
+            want, face = self.replay[at]
             if want != sides:      # the step did not run again as it ran: a defect, not the table's mistake
                 raise FurnaceError(f"the step waiting ran differently: a d{sides} where it rolled a d{want}")
+        elif type(self.then) in FLOAT_SOURCES:
+            face = low + int(self.then.random() * sides)  # type: ignore[attr-defined]
         else:
             face = self.then.randrange(low, high)
         self.drawn.append((sides, face))
         return face
-
-
-def _dice(rng: DiceSource) -> tuple[DiceSource, list[int] | None]:
-    """The step's dice, and a seeded generator's state at its start (None: faces recorded as drawn)."""
-    if type(rng) is random.SystemRandom:      # the system's dice, drawn through a generator whose state is kept
-        rng = random.Random(rng.getrandbits(64))
-    if type(rng) is random.Random:
-        version, internal, gauss = rng.getstate()
-        if gauss is None:          # (no roll draws a gaussian: the state is its version and its words)
-            return rng, [version, *internal]
-    return Recorder(rng), None
-
-
-def _restore(waiting: Waiting, rng: DiceSource) -> DiceSource:
-    if waiting.seeded is not None:
-        again = random.Random()
-        again.setstate((waiting.seeded[0], tuple(waiting.seeded[1:]), None))
-        return again
-    return Recorder(rng, waiting.faces)
 
 
 # -- taking a step ------------------------------------------------------------------------------------------------
@@ -144,10 +133,7 @@ _NONE = Question(id="", owner="", kind="", options=(), default="")
 def _attempt(turns: play.Turns, waiting: Waiting, rng: DiceSource, rules: Ruleset,
              ) -> tuple[play.Turns, list[Event]]:
     """Run the step (again) with its answers; stop at its next question, or finish it."""
-    source = _restore(waiting, rng) if waiting.question.id else None
-    seeded = waiting.seeded
-    if source is None:
-        source, seeded = _dice(rng)
+    source = Recorder(rng, waiting.faces)
     context = Context(rng=source, base=waiting.base, answers=waiting.answers, actor=waiting.who,
                       standing=waiting.standing)
     try:
@@ -155,8 +141,7 @@ def _attempt(turns: play.Turns, waiting: Waiting, rng: DiceSource, rules: Rulese
             after, events = _run(turns, waiting, source, rules)
     except Asked as asked:
         seen = list(getattr(context, "seen", []))
-        faces = tuple(source.drawn) if isinstance(source, Recorder) else ()
-        stop = waiting.model_copy(update={"seeded": seeded, "faces": faces, "logged": len(seen),
+        stop = waiting.model_copy(update={"faces": tuple(source.drawn), "logged": len(seen),
                                           "question": asked.question})
         return _with(turns, turns.encounter.asking.model_copy(update={"waiting": stop})), [
             *seen[waiting.logged:], _asked(turns, asked.question)]

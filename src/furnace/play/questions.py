@@ -69,8 +69,7 @@ class Waiting(BaseModel):
     who: str = ""                             # whose action (mode act)
     action: dict[str, Any] | None = None      # the action (mode act): kind, target, note, sneak, detail
     standing: dict[str, str] = Field(default_factory=dict)   # the actor's answers given with the action
-    seeded: list[int] | None = None           # the dice: a seeded generator's state at the step's start …
-    faces: tuple[tuple[int, int], ...] = ()   # … or the (sides, face) drawn from entered or scripted dice
+    faces: tuple[tuple[int, int], ...] = ()   # the dice it drew before asking: (sides, face from 0), in order
     base: int = 0                             # questions asked in the fight before this step
     answers: dict[str, str] = Field(default_factory=dict)   # by question id, this step's
     logged: int = 0                           # the step's facts already told (before the question)

@@ -1,0 +1,171 @@
+"""The players decide: each choice the rules give a player is asked (`encounter status` lists it with its id), and
+`encounter answer` (or a flag given with the action) changes the outcome as the rule says. Dice are entered
+(`--faces`), so every number below is the rule's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Run
+
+BRAKKA = Path(__file__).parents[2] / "examples" / "characters" / "brakka.json"
+
+
+def _brakka(folder: Path, **changes: object) -> str:
+    """Brakka (Fighter 3, Barbarian with Rage; AC 14 with her shield; HP 22; ATK +3, 1d8+1), with changes."""
+    data = {**json.loads(BRAKKA.read_text()), **changes}
+    path = folder / "brakka.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+@pytest.fixture
+def table(furnace: Run, tmp_path: Path) -> Run:
+    """A campaign with Bo's Brakka holding 2 Luck Dice, in a fight with one goblin (HP 4, AC 10, ATK +0, 1d6)."""
+    assert furnace("campaign", "new", "keep")[0] == 0
+    assert furnace("--campaign", "keep", "campaign", "join", _brakka(tmp_path, luck_dice=2), "--player", "Bo")[0] == 0
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return furnace("--campaign", "keep", *args)
+
+    return run
+
+
+def _monsters_first(run: Run) -> None:
+    # the goblin's HP 1d8−1 = 4; initiative: the party 1, the monsters 6 (F-INIT-01)
+    code, _, err = run("encounter", "start", "--party", "Brakka", "--monsters", "goblin", "--faces", "5,1,6")
+    assert code == 0, err
+
+
+def _party_first(run: Run) -> None:
+    code, _, err = run("encounter", "start", "--party", "Brakka", "--monsters", "goblin", "--faces", "5,6,1")
+    assert code == 0, err
+
+
+def _status(run: Run) -> dict[str, object]:
+    code, out, err = run("encounter", "status", "--json")
+    assert code == 0, err
+    return json.loads(out)["encounter"]  # type: ignore[no-any-return]
+
+
+def _brakka_now(run: Run) -> dict[str, object]:
+    found = [c for c in _status(run)["combatants"] if c["id"] == "brak1"]  # type: ignore[attr-defined]
+    return found[0]  # type: ignore[no-any-return]
+
+
+# -- shield sunder -----------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-EQ-03")
+def test_F_EQ_03_the_bearer_is_asked_and_a_sunder_halves_the_blow_rounded_up_and_costs_the_shield(table: Run) -> None:
+    _monsters_first(table)
+    code, out, _ = table("encounter", "next", "--faces", "18,5")       # the goblin hits (18 vs AC 14) for 5
+    assert code == 0 and "may sunder her shield against a blow of 5 at HP 22" in out and "(question q1)" in out
+    code, out, _ = table("encounter", "status")
+    assert "open questions:" in out and "q1: Brakka (brak1, Bo's) may sunder her shield" in out
+    assert _brakka_now(table)["hp"] == 22                               # the blow waits for her answer
+    code, out, _ = table("encounter", "answer", "q1", "--sunder")
+    assert code == 0 and "takes 3 of 5; the shield is destroyed, AC 14 → 12" in out   # ceil(5 / 2) = 3
+    brakka = _brakka_now(table)
+    assert (brakka["hp"], brakka["ac"], brakka["shield"]) == (19, 12, False)
+
+
+@pytest.mark.rule("F-EQ-03")
+def test_F_EQ_03_keeping_the_shield_takes_the_whole_blow(table: Run) -> None:
+    _monsters_first(table)
+    table("encounter", "next", "--faces", "18,5")
+    code, out, _ = table("encounter", "answer", "q1", "--no-sunder")
+    assert code == 0 and "sunders" not in out
+    brakka = _brakka_now(table)
+    assert (brakka["hp"], brakka["ac"], brakka["shield"]) == (17, 14, True)
+
+
+# -- Luck Dice on a roll just seen -------------------------------------------------------------------------------
+@pytest.mark.rule("F-LUCK-03")
+def test_F_LUCK_03_a_failed_atk_asks_and_a_luck_die_added_turns_it_into_a_hit(table: Run) -> None:
+    _party_first(table)
+    code, out, _ = table("encounter", "act", "brak1", "attack", "goblin", "--no-rage", "--faces", "5")
+    assert code == 0 and "may spend Luck Dice on ATK 8 (2 held): 0 | 1 | 2? (question q1)" in out   # 5 + 3 = 8
+    code, out, _ = table("encounter", "answer", "q1", "--luck", "1", "--faces", "4,6")   # the d6 shows 4: 12
+    assert code == 0 and "hits Goblin with arming sword (12 vs AC 10)" in out
+    assert _brakka_now(table)["luck_dice"] == 1
+
+
+@pytest.mark.rule("F-LUCK-03")
+def test_F_LUCK_03_no_luck_leaves_the_miss_and_the_dice(table: Run) -> None:
+    _party_first(table)
+    table("encounter", "act", "brak1", "attack", "goblin", "--no-rage", "--faces", "5")
+    code, out, _ = table("encounter", "answer", "q1", "--no-luck")
+    assert code == 0 and "misses Goblin with arming sword (8 vs AC 10)" in out
+    assert _brakka_now(table)["luck_dice"] == 2
+
+
+@pytest.mark.rule("F-LUCK-03")
+def test_F_LUCK_03_luck_given_with_the_action_is_spent_without_asking(table: Run) -> None:
+    _party_first(table)
+    code, out, _ = table("encounter", "act", "brak1", "attack", "goblin", "--no-rage", "--luck", "2",
+                         "--faces", "5,1,1,6")                       # 8 + 1 + 1 = 10: a hit, then DAM 1d8+1 = 7
+    assert code == 0 and "question" not in out and "hits Goblin with arming sword (10 vs AC 10)" in out
+    assert _brakka_now(table)["luck_dice"] == 0
+
+
+@pytest.mark.rule("F-LUCK-03")
+def test_F_LUCK_03_before_roll_timing_asks_before_the_atk_is_rolled(table: Run) -> None:
+    table("campaign", "override", "set", "luck_spend_timing=before_roll")
+    _party_first(table)
+    code, out, _ = table("encounter", "act", "brak1", "attack", "goblin", "--no-rage")
+    assert code == 0 and "may spend Luck Dice on ATK before the roll (2 held)" in out and "ATK:" not in out
+    code, out, _ = table("encounter", "answer", "q1", "--luck", "1", "--faces", "5,4,6")
+    assert code == 0 and "hits Goblin with arming sword (12 vs AC 10)" in out
+
+
+# -- Rage --------------------------------------------------------------------------------------------------------
+@pytest.mark.rule("F-ARCH-02")
+def test_F_ARCH_02_rage_is_asked_and_raging_adds_prof_to_dam_and_takes_it_from_ac(table: Run) -> None:
+    _party_first(table)
+    code, out, _ = table("encounter", "act", "brak1", "attack", "goblin")
+    assert code == 0 and "may rage (+2 DAM, −2 AC; 1 left): yes | no? (question q1)" in out
+    code, out, _ = table("encounter", "answer", "q1", "--rage", "--faces", "15,3")
+    assert code == 0 and "1d8+1+2" in out and "= 6" in out            # 3 + 1 + PROF 2
+    assert _brakka_now(table)["ac"] == 12
+
+
+@pytest.mark.rule("F-ARCH-02")
+def test_F_ARCH_02_no_rage_keeps_her_ac_and_her_rage(table: Run) -> None:
+    _party_first(table)
+    table("encounter", "act", "brak1", "attack", "goblin")
+    code, out, _ = table("encounter", "answer", "q1", "--no-rage", "--faces", "15,3")
+    assert code == 0 and "rages" not in out and "1d8+1 → [3] + 1 = 4" in out
+    brakka = _brakka_now(table)
+    assert (brakka["ac"], brakka["rages_spent"]) == (14, 0)
+
+
+# -- the table waits ---------------------------------------------------------------------------------------------
+def test_an_open_question_stops_the_table_with_one_error_line_naming_it(table: Run) -> None:
+    _monsters_first(table)
+    table("encounter", "next", "--faces", "18,5")
+    for step in (("encounter", "next"), ("encounter", "act", "brak1", "dodge")):
+        code, _, err = table(*step)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error: q1: Brakka (brak1, Bo's) may sunder")
+        assert "yes | no" in err and "furnace encounter answer q1 --sunder | --no-sunder" in err
+    code, _, err = table("encounter", "answer", "q1", "--luck", "1")
+    assert code == 2 and "q1 asks about sunder, not luck" in err
+    code, _, err = table("encounter", "answer", "q9", "--sunder")
+    assert code == 2 and "no open question 'q9'; open: q1" in err
+
+
+def test_status_json_lists_the_open_questions_safely(table: Run) -> None:
+    _monsters_first(table)
+    table("encounter", "next", "--faces", "18,5")
+    asked = _status(table)["questions"]
+    assert asked == [{"id": "q1", "owner": "brak1", "player": "Bo", "kind": "sunder", "options": ["yes", "no"],
+                      "about": {"amount": 5, "hp": 22, "halved": 3}, "rules": ["F-EQ-03", "AMB-36"]}]
+
+
+def test_standing_answers_and_quiet_kinds_let_the_table_flow(table: Run) -> None:
+    _monsters_first(table)
+    code, out, _ = table("encounter", "standing", "--policy", "Bo=always", "--quiet", "sunder")
+    assert code == 0 and "standing answers: Bo=always; not asked: sunder" in out
+    code, out, _ = table("encounter", "next", "--faces", "18,5")       # not asked: "always" sunders
+    assert code == 0 and "question" not in out and "takes 3 of 5" in out
