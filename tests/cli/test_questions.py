@@ -169,3 +169,70 @@ def test_standing_answers_and_quiet_kinds_let_the_table_flow(table: Run) -> None
     assert code == 0 and "standing answers: Bo=always; not asked: sunder" in out
     code, out, _ = table("encounter", "next", "--faces", "18,5")       # not asked: "always" sunders
     assert code == 0 and "question" not in out and "takes 3 of 5" in out
+
+
+# -- Lay on Hands ------------------------------------------------------------------------------------------------
+ILSE = Path(__file__).parents[2] / "examples" / "characters" / "ilse.json"
+
+
+@pytest.fixture
+def chapel(furnace: Run, tmp_path: Path) -> Run:
+    """Bo's Brakka (HP 5 of 22, 3 Hit Dice of d10, POISONED) and Cy's Sister Ilse (Cleric 3: WIS −1, PROF +2, Lay on
+    Hands) against a goblin; the party acts first, Brakka waits, and Ilse is due."""
+    assert furnace("campaign", "new", "keep")[0] == 0
+    brakka = _brakka(tmp_path, hp=5, conditions=["POISONED"])
+    assert furnace("--campaign", "keep", "campaign", "join", brakka, "--player", "Bo")[0] == 0
+    assert furnace("--campaign", "keep", "campaign", "join", str(ILSE), "--player", "Cy")[0] == 0
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return furnace("--campaign", "keep", *args)
+
+    code, _, err = run("encounter", "start", "--party", "Brakka", "--party", "Sister Ilse", "--monsters", "goblin",
+                       "--faces", "5,6,1")
+    assert code == 0, err
+    assert run("encounter", "act", "brak1", "wait")[0] == 0
+    return run
+
+
+def _roster(run: Run, who: str) -> dict[str, object]:
+    code, out, err = run("character", "show", who, "--json")
+    assert code == 0, err
+    return json.loads(out)["character"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.rule("F-CLR-05", "F-TAB-06")
+def test_F_CLR_05_lay_on_hands_is_a_fight_action_and_the_recipient_chooses_her_hit_dice(chapel: Run) -> None:
+    code, out, _ = chapel("encounter", "actions", "sist1")
+    assert code == 0 and "lay_on_hands: yes" in out
+    code, out, _ = chapel("encounter", "act", "sist1", "lay", "brak1", "--faces", "17")   # 17 − 1 + 2 = 18
+    assert code == 0 and "18 → 2 HD; Brakka may spend 2" in out                        # F-TAB-06: 16–20 → 2 HD
+    assert "q1: Brakka (brak1, Bo's) may spend her Hit Dice on the Lay on Hands (up to 2): 0 | 1 | 2" in out
+    code, out, _ = chapel("encounter", "answer", "q1", "--hit-dice", "2", "--faces", "4,6")
+    assert code == 0 and "HP 5 → 9" in out and "HP 9 → 15" in out
+    assert chapel("encounter", "end")[0] == 0
+    brakka = _roster(chapel, "brak1")
+    assert (brakka["hp"], brakka["hit_dice"], brakka["healed_today"]) == (15, 1, 2)
+
+
+@pytest.mark.rule("F-CLR-05")
+def test_F_CLR_05_the_recipient_may_keep_her_hit_dice(chapel: Run) -> None:
+    chapel("encounter", "act", "sist1", "lay", "brak1", "--faces", "17")
+    code, out, _ = chapel("encounter", "answer", "q1", "--hit-dice", "0")
+    assert code == 0 and "heals" not in out
+    chapel("encounter", "end")
+    assert (_roster(chapel, "brak1")["hp"], _roster(chapel, "brak1")["hit_dice"]) == (5, 3)
+
+
+@pytest.mark.rule("F-CLR-06")
+def test_F_CLR_06_the_cleric_may_cure_a_condition_instead(chapel: Run) -> None:
+    code, out, _ = chapel("encounter", "act", "sist1", "lay", "brak1", "--cure", "poisoned", "--faces", "17")
+    assert code == 0 and "Lay on Hands cures Brakka's poisoned (no HP healed)" in out and "question" not in out
+    chapel("encounter", "end")
+    brakka = _roster(chapel, "brak1")
+    assert (brakka["conditions"], brakka["hp"], brakka["hit_dice"]) == ([], 5, 3)
+
+
+@pytest.mark.rule("F-CLR-05")
+def test_F_CLR_05_a_failed_spellcheck_heals_nothing_and_asks_nothing(chapel: Run) -> None:
+    code, out, _ = chapel("encounter", "act", "sist1", "lay", "brak1", "--faces", "5")   # 6 < 12
+    assert code == 0 and "question" not in out and "heals" not in out

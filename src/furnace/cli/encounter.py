@@ -224,11 +224,13 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
 @encounter.command("act")
 @click.argument("who")
 @click.argument("verb", type=click.Choice(["attack", "cast", "use", "stabilise", "stabilize", "dodge", "move",
-                                           "disengage", "wait", "free"], case_sensitive=False))
+                                           "disengage", "wait", "free", "lay"], case_sensitive=False))
 @click.argument("target", required=False)
 @click.option("--spell", default=None, help="The spell (or cantrip) to cast.")
 @click.option("--note", default="", help="A free-form action, for the referee.")
 @click.option("--item", default=None, help="The magic item whose power to use (with `use`).")
+@click.option("--cure", default=None, metavar="CONDITION",
+              help="With `lay`: the Lay on Hands cures this condition instead of healing (F-CLR-06).")
 @click.option("--bloodmagic", is_flag=True, help="A Bloodshaman spends 1d6 HP to add as much to the blow's DAM.")
 @answer_flags
 @seed_option
@@ -236,11 +238,12 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
 @explain_option
 @json_option
 def encounter_act(who: str, verb: str, target: str | None, spell: str | None, note: str, item: str | None,
-                  bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool,
+                  cure: str | None, bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool,
                   standing: dict[str, str]) -> None:
     """One action on WHO's turn: attack FOE (going NEAR first if need be), move FOE|RANGED, cast TARGET --spell S,
     use [TARGET] --item I, stabilise ALLY, dodge, disengage, wait, free --note; attack FOE --bloodmagic for a
-    Bloodshaman. Out of turn or not allowed: refused with the reason.
+    Bloodshaman; lay ALLY [--cure CONDITION] for a Cleric's Lay on Hands (the ally answers for her Hit Dice). Out of
+    turn or not allowed: refused with the reason.
 
     Example: furnace encounter act brak1 attack goblin-2 --seed 5
     """
@@ -249,6 +252,7 @@ def encounter_act(who: str, verb: str, target: str | None, spell: str | None, no
     store, name = _store_and_name()
     refuse_open(store.open(name))
     rng = rng_from(seed, faces)
+    note = f"cure:{cure}" if cure and verb.lower() == "lay" else note
     command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic,
                              standing=standing)
     _status(name, as_json, events=_apply(store, name, f"encounter act {verb}", command, rng))

@@ -36,6 +36,7 @@ from furnace.magic.casting import (
     table_values,
 )
 from furnace.magic.item_powers import UseItem, carry_items, settle_items
+from furnace.magic.laying_on import LayOnHands, settle_laying_on
 from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
 from furnace.magic.spellcheck import spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
@@ -115,8 +116,10 @@ class Cast:
 
 ACTIONS.add("cast", Cast())
 ACTIONS.add("use", UseItem())
+ACTIONS.add("lay_on_hands", LayOnHands())
 COMBATANT_HOOKS.add("magic-items", carry_items)
 AFTERMATH_HOOKS.add("magic-items", settle_items)
+AFTERMATH_HOOKS.add("lay-on-hands", settle_laying_on)
 
 
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:
