@@ -236,3 +236,30 @@ def test_F_CLR_06_the_cleric_may_cure_a_condition_instead(chapel: Run) -> None:
 def test_F_CLR_05_a_failed_spellcheck_heals_nothing_and_asks_nothing(chapel: Run) -> None:
     code, out, _ = chapel("encounter", "act", "sist1", "lay", "brak1", "--faces", "5")   # 6 < 12
     assert code == 0 and "question" not in out and "heals" not in out
+
+
+# -- Luck on a SPELLCHECK and on a crit table ----------------------------------------------------------------------
+MAELIS = Path(__file__).parents[2] / "examples" / "characters" / "maelis.json"
+
+
+@pytest.mark.rule("F-SPELL-09", "F-LUCK-03")
+def test_F_SPELL_09_a_failed_spellcheck_asks_and_luck_lifts_it_one_step(furnace: Run, tmp_path: Path) -> None:
+    data = {**json.loads(MAELIS.read_text()), "luck_dice": 1}          # INT −1, PROF +2, Fireball
+    (tmp_path / "maelis.json").write_text(json.dumps(data))
+    furnace("campaign", "new", "keep")
+    furnace("--campaign", "keep", "campaign", "join", str(tmp_path / "maelis.json"), "--player", "Di")
+    furnace("--campaign", "keep", "encounter", "start", "--party", "Maelis", "--monsters", "goblin", "--faces", "5,6,1")
+    code, out, _ = furnace("--campaign", "keep", "encounter", "act", "mael1", "cast", "goblin", "--spell", "Fireball",
+                           "--faces", "9")                                   # 9 − 1 + 2 = 10: a Failure
+    assert code == 0 and "may spend Luck Dice on SPELLCHECK 10 (1 held): 0 | 1? (question q1)" in out
+    code, out, _ = furnace("--campaign", "keep", "encounter", "answer", "q1", "--luck", "1", "--faces", "4,3")
+    assert code == 0 and "total 10 → 14, SL 0 → 1 (at most one step)" in out and "Fireball deals 3 fire DAM" in out
+
+
+@pytest.mark.rule("F-LUCK-03", "F-CRIT-01")
+def test_F_LUCK_03_luck_may_be_added_to_a_crit_table_roll(table: Run) -> None:
+    _party_first(table)
+    code, out, _ = table("encounter", "act", "brak1", "attack", "goblin", "--no-rage", "--faces", "20,3")
+    assert code == 0 and "may spend Luck Dice on crit die 3 (2 held)" in out      # the level-3 crit die, a d10
+    code, out, _ = table("encounter", "answer", "q1", "--luck", "1", "--faces", "4")
+    assert code == 0 and "crit table: 7 on the d10 for level 3" in out

@@ -18,10 +18,12 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event
 from furnace.magic.casting import CURE, LAY_ON_HANDS, SPELLCHECK
-from furnace.magic.spellcheck import spellcheck
+from furnace.magic.spell_luck import with_luck
+from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.play.apply import HEAL
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import CARRIED
@@ -59,8 +61,11 @@ class LayOnHands:
         why = refusal(step.enc, c, target, bool(step.rules["loh_self"]))
         if why is not None:
             raise IllegalActionError(why)
-        check = spellcheck(step.rng, c.spell_mod or 0, c.prof, step.enc.room_dc, step.rules, ability="WIS",
-                           label="SPELLCHECK")
+        def roll(rng: DiceSource, luck_dice: int = 0) -> Spellcheck:
+            return spellcheck(rng, c.spell_mod or 0, c.prof, step.enc.room_dc, step.rules, ability="WIS",
+                              label="SPELLCHECK", luck_dice=luck_dice)
+
+        check = with_luck(step, cid, roll(step.rng), roll)      # she may spend Luck Dice on it (F-SPELL-09)
         condition = detail[len(CURE_PREFIX):] if detail and detail.startswith(CURE_PREFIX) else ""
         values: dict[str, Any] = {"prayer": "lay_on_hands", **({"condition": condition} if condition else {}),
                                   **check.values}

@@ -365,10 +365,13 @@ def _crit_table(step: Step, actor: str, target: str) -> None:
     level = crit_level(a, step.rules)
     by_level = step.rules.tables.get(table).die_table is not None
     rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None, label="crit die")
+    top = max(r.min or 0 for r in rolled.table.rows)
+    spent = choosing.luck_on_table(step, actor, rolled.roll, top)    # she may add Luck Dice (F-LUCK-03)
+    total = rolled.roll.total if spent is None else spent.total
+    row = rolled.row if spent is None else rolled.table.lookup(total)
     step.fact(CRIT, actor, (target,), (rolled.roll,), ("F-CRIT-02",), table=rolled.table.id, name=rolled.table.name,
-              row=rolled.row.span,
-              total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, level=level)
-    apply_all(step, rolled.row.effect_list(), actor=actor, target=target)
+              row=row.span, total=total, text=row.text, die=rolled.die_reason, level=level)
+    apply_all(step, row.effect_list(), actor=actor, target=target)
 
 
 def _fumble(step: Step, actor: str) -> None:

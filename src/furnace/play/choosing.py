@@ -49,6 +49,20 @@ def luck_on(step: Step, cid: str, roll: dice.RollResult, *, needed: int | None, 
     return spend(step, c, roll, int(answer))
 
 
+def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck.LuckSpend | None:
+    """F-LUCK-03 ("You can always use Luck Dice!" on the crit tables): Luck Dice added to a table roll she made, for
+    a higher row; asked when one is held and the total is below the top row (`top`, its lowest total). A die that
+    rolls the d20 again has no meaning on a table's own die: only an added die is offered."""
+    c = step.c(cid)
+    held = step.luck(c).dice if c.kind == "pc" else 0
+    if held < 1 or roll.total >= top or step.rules["luck_die_effect"] != "add" \
+            or step.rules["luck_spend_timing"] != "after_roll":
+        return None
+    answer = ask(step, c, "luck", _counts(held), {"saves": True, "roll": roll.label},
+                 {"roll": roll.label, "total": roll.total, "held": held, "effect": "add"})
+    return spend(step, c, roll, int(answer))
+
+
 def luck_before(step: Step, cid: str, label: str) -> int:
     """Under luck_spend_timing before_roll: the Luck Dice she declares on the roll about to be made."""
     c = step.c(cid)
@@ -96,5 +110,5 @@ def rages(step: Step, c: Combatant, left: int) -> bool:
     return ask(step, c, "rage", (YES, NO), {}, {"left": left, "bonus": c.prof}) == YES
 
 
-__all__ = ["LUCK", "SHIELD_BONUS", "halved", "luck_before", "luck_on", "rages", "rerolled_natural", "spend",
-           "sunders"]
+__all__ = ["LUCK", "SHIELD_BONUS", "halved", "luck_before", "luck_on", "luck_on_table", "rages", "rerolled_natural",
+           "spend", "sunders"]
