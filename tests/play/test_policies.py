@@ -14,11 +14,15 @@ from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import dice, encounter, monster, pc, step
 
 RULES = load_ruleset()
+POLICY = {"keen": RULES, "never": RULES.with_options({"default_policy": "never"}),
+          "dying": RULES.with_options({"default_policy": "dying"}),
+          "sunder": RULES.with_options({"default_policy": "sunder"}),
+          "always": RULES.with_options({"default_policy": "always"})}
 
 
 def _miss_by_4(policy: str) -> list[str]:
     """A (ATK +3, one Luck Die) rolls 5 against AC 12: 8, four short; a d6 Luck Die would show 4."""
-    s, _ = step(pc(luck_dice=1), monster(), faces=[5, 4, 3], rules=RULES.with_options({"default_policy": policy}))
+    s, _ = step(pc(luck_dice=1), monster(), faces=[5, 4, 3], rules=POLICY[policy])
     attack(s, "a", "b")
     return [e.kind for e in s.events]
 
@@ -38,7 +42,7 @@ def test_never_dying_and_sunder_keep_the_luck_die_on_an_atk() -> None:
     ("keen", 1, False), ("sunder", 1, False), ("always", 1, False), ("never", -1, True), ("dying", -1, True)])
 def test_a_blow_that_would_drop_her(policy: str, hp_after: int, shield: bool) -> None:
     s, _ = step(monster(), pc("c", hp=4, shield=True, ac=14, side="a"), faces=[18, 5, 1],
-                rules=RULES.with_options({"default_policy": policy}))
+                rules=POLICY[policy])
     attack(s, "b", "c")
     assert (s.c("c").hp, s.c("c").shield) == (hp_after, shield)      # sundered: ceil(5 / 2) = 3 taken
 
@@ -46,7 +50,7 @@ def test_a_blow_that_would_drop_her(policy: str, hp_after: int, shield: bool) ->
 def test_only_always_sunders_a_blow_she_can_stand() -> None:
     for policy, shield in (("always", False), ("keen", True), ("sunder", True)):
         s, _ = step(monster(), pc("c", hp=10, shield=True, ac=14), faces=[18, 5],
-                    rules=RULES.with_options({"default_policy": policy}))
+                    rules=POLICY[policy])
         attack(s, "b", "c")
         assert s.c("c").shield is shield
 
@@ -54,7 +58,7 @@ def test_only_always_sunders_a_blow_she_can_stand() -> None:
 def test_rage_is_the_keen_and_the_always_answer() -> None:
     for policy, rages in (("keen", True), ("always", True), ("never", False), ("dying", False)):
         s, _ = step(pc(features=("rage",)), monster(), faces=[15, 3],
-                    rules=RULES.with_options({"default_policy": policy}))
+                    rules=POLICY[policy])
         from furnace.play.attacks import rage
 
         rage(s, "a")

@@ -8,17 +8,42 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from furnace.cli.app import json_option, seed_option
+from furnace.cli.app import _emit, json_option, seed_option
 from furnace.cli.dice_options import faces_option, rng_from
-from furnace.cli.encounter import _apply, _status, _store_and_name, encounter
-from furnace.cli.output import explain_option
+from furnace.cli.output import explain_option, tell
 from furnace.cli.standing import given, policy_option, policy_pairs, prompt_open
 from furnace.errors import FurnaceError
 
 
-@encounter.command("answer")
+def _store_and_name() -> tuple[Any, str]:
+    from furnace.cli.context import settings
+
+    return settings().in_use()
+
+
+def _shown(name: str, events: Any, as_json: bool) -> None:
+    """The step's log, then the fight at a glance with its open questions (or both as JSON)."""
+    from furnace.campaign import encounters
+    from furnace.render.story.status import encounter_lines
+
+    store, _ = _store_and_name()
+    state = store.open(name)
+    now = encounters.current(state) if state.encounter is not None else None
+    if as_json:
+        _emit({"events": [e.to_dict() for e in events],
+               "questions": [q.public() for q in now.turns.encounter.asking.open()] if now else []})
+        return
+    tell(events)
+    if now is not None:
+        click.echo("")
+        click.echo("\n".join(encounter_lines(now.turns)))
+
+
+@click.command("answer")
 @click.argument("question")
 @click.option("--luck", type=click.IntRange(0, 3), default=None, metavar="N", help="Spend N Luck Dice.")
 @click.option("--no-luck", is_flag=True, help="Spend no Luck Die.")
@@ -57,13 +82,15 @@ def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: boo
         raise FurnaceError(f"{q.id} asks about {q.kind}, not {kind}")
     if value.isdigit() and value not in q.options:
         raise FurnaceError(f"{q.id} takes {' | '.join(q.options)} (the dice she holds), not {value}")
+    from furnace.campaign.session import with_faces
+
     rng = rng_from(seed, faces)
     command = questions.answer(q.id, value, rng, by="referee" if by_referee else "player")
-    _status(name, as_json, events=_apply(store, name, f"encounter answer {q.id}", command, rng))
+    _shown(name, store.apply(name, f"encounter answer {q.id}", with_faces(command, rng)).events, as_json)
     prompt_open(name, as_json)
 
 
-@encounter.command("standing")
+@click.command("standing")
 @policy_option
 @click.option("--quiet", "quiet", multiple=True, type=click.Choice(["luck", "sunder", "rage", "hit_dice"]),
               help="A kind of choice not asked in this fight: the standing answer decides it (repeatable).")

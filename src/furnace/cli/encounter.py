@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from furnace.cli.answer import encounter_answer, encounter_standing
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
@@ -274,4 +275,5 @@ def encounter_end(as_json: bool) -> None:
 
 
 # the players' choices join the group: `encounter answer` and `encounter standing` (furnace.cli.answer)
-from furnace.cli import answer as _answer  # noqa: E402, F401
+encounter.add_command(encounter_answer)
+encounter.add_command(encounter_standing)
