@@ -263,3 +263,15 @@ def test_F_LUCK_03_luck_may_be_added_to_a_crit_table_roll(table: Run) -> None:
     assert code == 0 and "may spend Luck Dice on crit die 3 (2 held)" in out      # the level-3 crit die, a d10
     code, out, _ = table("encounter", "answer", "q1", "--luck", "1", "--faces", "4")
     assert code == 0 and "crit table: 7 on the d10 for level 3" in out
+
+
+@pytest.mark.rule("F-CLR-05", "F-CLR-07")
+def test_F_CLR_05_lay_on_hands_out_of_a_fight_is_a_command(furnace: Run, tmp_path: Path) -> None:
+    furnace("campaign", "new", "keep")
+    furnace("--campaign", "keep", "campaign", "join", _brakka(tmp_path, hp=5), "--player", "Bo")
+    furnace("--campaign", "keep", "campaign", "join", str(ILSE), "--player", "Cy")
+    code, out, err = furnace("--campaign", "keep", "lay-on-hands", "Sister Ilse", "Brakka", "--faces", "17,4,6")
+    assert code == 0, err
+    assert "18 → 2 HD; Brakka may spend 2 (pool 3, today 0/3)" in out
+    brakka = json.loads(furnace("--campaign", "keep", "character", "show", "brak1", "--json")[1])["character"]
+    assert (brakka["hp"], brakka["hit_dice"], brakka["healed_today"]) == (15, 1, 2)

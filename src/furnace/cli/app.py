@@ -186,6 +186,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
+    **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("serve",), "furnace.cli.serve"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
