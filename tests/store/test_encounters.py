@@ -83,8 +83,7 @@ def test_turn_by_turn_lives_in_the_campaign(store: Store, db_url: str, character
         with pytest.raises(IllegalActionError, match="it is not Goblin 1's turn: Brakka is due"):
             again.apply("keep", "encounter act", encounters.act("goblin-1", "attack", "brak1", dice.seeded(5)))
         assert again.version("keep") == version
-        acted = again.apply("keep", "encounter act", encounters.act("Brakka", "attack", "goblin-1", dice.seeded(5),
-                                                                  standing={"rage": "yes"}))
+        acted = again.apply("keep", "encounter act", encounters.act("Brakka", "attack", "goblin-1", dice.seeded(5)))
         assert again.version("keep") == version + 1 and acted.events[-1].kind == "due"
         assert acted.events[0].who == "brak1" and any(e.rolls for e in acted.events)
         after = encounters.current(again.open("keep"))

@@ -255,7 +255,7 @@ def encounter_act(who: str, verb: str, target: str | None, spell: str | None, no
     rng = rng_from(seed, faces)
     note = f"cure:{cure}" if cure and verb.lower() == "lay" else note
     command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic,
-                             standing=standing)
+                             asked=True, standing=standing)
     _status(name, as_json, events=_apply(store, name, f"encounter act {verb}", command, rng))
     prompt_open(name, as_json)
 

@@ -92,9 +92,12 @@ def describe(q: Question) -> str:
 
 
 def take(turns: play.Turns, who: str, action: Action, rng: DiceSource, rules: Ruleset, *,
-         standing: dict[str, str] | None = None) -> tuple[play.Turns, list[Event]]:
-    """`turns.take`, asking: `standing` holds the actor's answers given with the action (kind → answer)."""
+         standing: dict[str, str] | None = None, ask: bool = True) -> tuple[play.Turns, list[Event]]:
+    """`turns.take`, asking: `standing` holds the actor's answers given with the action (kind → answer). With `ask`
+    False nobody is asked (the standing answers decide), as a front end without questions plays."""
     refuse_if_waiting(turns)
+    if not ask:
+        return play.take(turns, who, action, rng, rules)
     why = play.refusal(turns, who, action, rules)
     if why is not None:
         raise IllegalActionError(why)
