@@ -13,6 +13,7 @@ from furnace import dice
 from furnace.dice import DiceSource
 from furnace.magic.spellcheck import Spellcheck
 from furnace.play.answering import Recorder
+from furnace.play.choosing import held_luck
 from furnace.play.luck import LuckState
 from furnace.play.questions import ask
 from furnace.play.state import Step
@@ -23,7 +24,7 @@ Again = Callable[[DiceSource, int], Spellcheck]     # the same SPELLCHECK rolled
 def with_luck(step: Step, cid: str, check: Spellcheck, again: Again) -> Spellcheck:
     """The SPELLCHECK after the Luck Dice she chooses to spend on it (none: as it was)."""
     c = step.c(cid)
-    held = step.luck(c) if c.kind == "pc" else LuckState()
+    held = held_luck(step, c)
     if held.dice < 1 or check.success or check.mishap or step.rules["luck_spend_timing"] != "after_roll":
         return check
     if check.sl == 0 and not step.rules["luck_lifts_spell_failure"] and int(check.values.get("band", 0)) == 0:

@@ -24,6 +24,12 @@ LUCK = declare("luck", before="actor", after="actor", left="actor")
 SHIELD_BONUS = 2          # a shield's AC (F-TAB-21), lost with it
 
 
+def held_luck(step: Step, c: Combatant) -> luck.LuckState:
+    """The Luck Dice she may spend now: read in this one place (the fight's pool of her owner, `Step.luck`), so
+    that where Luck is kept (the player's pool, luck_owner) can change here alone."""
+    return step.luck(c) if c.kind == "pc" else luck.LuckState()
+
+
 def _counts(held: int) -> tuple[str, ...]:
     return tuple(str(n) for n in range(held + 1))
 
@@ -34,7 +40,7 @@ def luck_on(step: Step, cid: str, roll: dice.RollResult, *, needed: int | None, 
     `natural_needed`: the natural face that does (a dying d20), which only a reroll can change. Returns the spend
     (its total, its dice), or None when none was spent."""
     c = step.c(cid)
-    held = step.luck(c).dice if c.kind == "pc" else 0
+    held = held_luck(step, c).dice
     if held < 1 or step.rules["luck_spend_timing"] != "after_roll":
         return None
     reroll = step.rules["luck_die_effect"] == "reroll"
@@ -54,7 +60,7 @@ def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck
     a higher row; asked when one is held and the total is below the top row (`top`, its lowest total). A die that
     rolls the d20 again has no meaning on a table's own die: only an added die is offered."""
     c = step.c(cid)
-    held = step.luck(c).dice if c.kind == "pc" else 0
+    held = held_luck(step, c).dice
     if held < 1 or roll.total >= top or step.rules["luck_die_effect"] != "add" \
             or step.rules["luck_spend_timing"] != "after_roll":
         return None
@@ -66,7 +72,7 @@ def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck
 def luck_before(step: Step, cid: str, label: str) -> int:
     """Under luck_spend_timing before_roll: the Luck Dice she declares on the roll about to be made."""
     c = step.c(cid)
-    held = step.luck(c).dice if c.kind == "pc" else 0
+    held = held_luck(step, c).dice
     if held < 1 or step.rules["luck_spend_timing"] != "before_roll":
         return 0
     return int(ask(step, c, "luck", _counts(held), {"saves": False, "roll": label},
@@ -77,7 +83,7 @@ def spend(step: Step, c: Combatant, roll: dice.RollResult, n: int) -> luck.LuckS
     """Spend `n` of her Luck Dice on the roll (none: nothing happens), recorded as the luck fact."""
     if n < 1:
         return None
-    state, spent = luck.spend(step.luck(c), step.rng, roll.total, step.rules, n, natural=roll.natural,
+    state, spent = luck.spend(held_luck(step, c), step.rng, roll.total, step.rules, n, natural=roll.natural,
                               label="Luck Die")
     step.hold_luck(c, state)
     step.fact(LUCK, c.id, (), spent.rolls, ("F-LUCK-03",), before=roll.total, after=spent.total, left=state.dice)
@@ -110,5 +116,5 @@ def rages(step: Step, c: Combatant, left: int) -> bool:
     return ask(step, c, "rage", (YES, NO), {}, {"left": left, "bonus": c.prof}) == YES
 
 
-__all__ = ["LUCK", "SHIELD_BONUS", "halved", "luck_before", "luck_on", "luck_on_table", "rages", "rerolled_natural",
-           "spend", "sunders"]
+__all__ = ["LUCK", "SHIELD_BONUS", "halved", "held_luck", "luck_before", "luck_on", "luck_on_table", "rages",
+           "rerolled_natural", "spend", "sunders"]
