@@ -109,6 +109,8 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
     "furnace encounter edit hp brak1 5": FIGHT,
     "furnace encounter edit remove goblin-2": FIGHT,
     'furnace stabilise Brakka --by "Sister Ilse" --seed 7': ("furnace damage Brakka 24 --seed 1",),   # dying at -2
+    "furnace encounter answer q1 --rage": (*FIGHT, "furnace encounter act brak1 attack goblin-2 --seed 5"),
+    "furnace encounter standing --policy Ann=dying --quiet sunder": FIGHT,
     "furnace encounter next --seed 4": FIGHT,
     "furnace encounter status": FIGHT,
     "furnace repair Brakka armor --days 2 --cost 15 --yes": (

@@ -145,7 +145,7 @@ def test_F_CMBT_03_disengaging_leaves_CLOSE_for_NEAR_without_the_opportunity_att
     18; with free_disengage too, she goes RANGED with no blow and no die."""
     def closed(where: str, *options: str) -> list[str]:
         keep = encounter(capsys, tmp_path / where, *options)
-        ok(capsys, *keep, "encounter", "act", "brak1", "move", "ogre", "--faces", "9,8")
+        ok(capsys, *keep, "encounter", "act", "brak1", "move", "ogre", "--faces", "9,8", "--rage")
         ok(capsys, *keep, "encounter", "next", "--faces", "3")
         return keep
 
@@ -154,7 +154,7 @@ def test_F_CMBT_03_disengaging_leaves_CLOSE_for_NEAR_without_the_opportunity_att
     assert not events(out, "opportunity") and not events(out, "hit")
     assert ok(capsys, *keep, "encounter", "status")["encounter"]["combatants"][0]["zone"] == "NEAR"
     keep = closed("flee", "opportunity_attacks=true")
-    out = ok(capsys, *keep, "encounter", "act", "brak1", "move", "RANGED", "--faces", "15,4")
+    out = ok(capsys, *keep, "encounter", "act", "brak1", "move", "RANGED", "--faces", "15,4", "--no-sunder")
     assert events(out, "opportunity")[0]["who"] == "ogre"
     assert events(out, "hit")[0]["data"]["total"] == 17 and events(out, "damage")[0]["data"]["hp_after"] == 18
     keep = closed("free", "opportunity_attacks=true", "free_disengage=true")

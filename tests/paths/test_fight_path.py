@@ -41,16 +41,17 @@ def test_F_TAB_42_F_BASE_05_06_one_action_a_turn_and_the_zones_it_reaches(keep: 
     keep.ok("encounter", "start", "--party", "all", "--monsters", "goblin x2", "--seed", "4")
     first = actions(keep)
     assert list(first) == ["attack", "move_attack", "go_ranged", "dodge", "disengage", "stabilise", "wait", "free",
-                           "cast", "use"]
+                           "cast", "lay_on_hands", "use"]
     assert first["attack"] == (False, "Goblin 1 is out of reach: Brakka is NEAR and Goblin 1 NEAR; a melee blow needs "
                                       "both CLOSE — go NEAR and attack (move_attack) instead (F-BASE-05)")
     assert first["move_attack"][0] and first["go_ranged"][0] and first["dodge"][0] and first["free"][0]
-    hit = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--faces", "12,5")
+    hit = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--faces", "12,5", "--rage")
     assert "Brakka: goes NEAR Goblin 1 and attacks" in hit and "HP 1 → -7" in hit
     assert "it is not Brakka's turn: Wren is due (round 1)" in keep.refused("encounter", "act", "brak1", "dodge")
     keep.ok("encounter", "act", "wren1", "move", "RANGED")
     keep.ok("encounter", "act", "arch1", "move", "RANGED")
     keep.ok("encounter", "next", "--seed", "2")                 # Goblin 2 goes NEAR Brakka and strikes
+    keep.ok("encounter", "answer", "q1", "--no-sunder")         # F-EQ-03: she keeps her shield
     status = keep.ok("encounter", "status")
     assert "Wren (wren1) · HP 17/17 · RANGED" in status and "Archer (arch1) · HP 22/22 · RANGED" in status
     keep.ok("encounter", "act", "brak1", "wait")
@@ -115,7 +116,8 @@ def test_F_TAB_27_the_shield_of_shielding_in_a_fight(keep: Keep) -> None:
     used = keep.ok("encounter", "act", "brak1", "use", "--item", "Shield of Shielding", "--faces", "3")
     assert "+3 AC until her turn in round 2" in used and "1d4 → [3] = 3" in used
     struck = keep.ok("encounter", "next", "--faces", "16,5,5")
-    assert "(20 vs AC 17: AC 14, +3 AC)" in struck and "HP 22 → 10" in struck
+    assert "(20 vs AC 17: AC 14, +3 AC)" in struck and "may sunder her shield" in struck   # F-EQ-03: she is asked
+    assert "HP 22 → 10" in keep.ok("encounter", "answer", "q1", "--no-sunder")
     assert "AC +3" not in keep.ok("encounter", "status")
     assert "no use of Shield of Shielding left today" in keep.refused("encounter", "act", "brak1", "use", "--item",
                                                                       "Shield of Shielding")

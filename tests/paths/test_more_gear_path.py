@@ -58,6 +58,7 @@ def test_F_EQ_03_a_shield_is_sundered_to_soak_half_of_the_blow_that_would_drop_h
         assert ok(capsys, *keep, "character", "show", "Brakka")["character"]["shield"] is True
         ok(capsys, *keep, "encounter", "start", "--party", "brak1", "--file", str(tmp_path / rounding / "ogres.yaml"),
            "--faces", "1,6")
+        ok(capsys, *keep, "encounter", "standing", "--quiet", "sunder")   # not asked: her standing answer
         out = ok(capsys, *keep, "encounter", "next", "--faces", "15,1,1,15,12,12")
         assert [(e["who"], e["data"]["total"], e["data"]["dc"]) for e in facts(out, "hit")] == [
             ("ogre-1", 17, 14), ("ogre-2", 17, 14)]

@@ -112,7 +112,7 @@ def test_an_evening_under_furnace_F_DEATH_01_F_INJ_01(run: Run, refused: Run, db
     run("encounter", "act", "ogre", "attack", "brak1", "--faces", "2")  # 2 + 4 = 6 < AC 14; round 2, Brakka due
     # Brakka rages (+2 DAM) and hits: d20 15 + 3 = 18 ≥ 14, 1d8 6 + 1 + 2 = 9: the ogre (3 HP) dies, and the
     # fight ends there — nobody else's turn comes, so Maelis rolls no d20 in round 2
-    run("encounter", "act", "brak1", "attack", "ogre", "--faces", "15,6")
+    run("encounter", "act", "brak1", "attack", "ogre", "--rage", "--faces", "15,6")
     run("encounter", "end")
     state = reopened(db)
     assert state.encounter is None and {m: hp(state, m) for m in state.roster} == {
@@ -147,7 +147,7 @@ def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db:
         (0, "unconscious"), (-3, "dead"), (16, "up"))
     no_time_in_a_fight(refused)
     run("encounter", "edit", "hp", "ogre", "3")
-    run("encounter", "act", "brak1", "attack", "ogre", "--faces", "15,6")      # 18 hits, 9 damage: it dies
+    run("encounter", "act", "brak1", "attack", "ogre", "--rage", "--faces", "15,6")      # 18 hits, 9 damage: it dies
     run("encounter", "end", "--faces", "2")             # H-HEAL-04: Wren wakes in 1d6 = 2 hours
     state = reopened(db)
     assert state.roster["mael1"].status == "dead" and {m: hp(state, m) for m in ("brak1", "sist1", "wren1")} == {

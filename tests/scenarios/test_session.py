@@ -167,6 +167,7 @@ def second_fight(run: Run) -> int:
     assert monster_init > party_init and "order: monsters; party" in start              # F-INIT-01: group d6
     atk1, atk2, dmg = faces(301, 20, 20, 6)
     run("encounter", "next", "--seed", "301")
+    run("encounter", "answer", "q1", "--no-sunder")     # F-EQ-03: B-1 keeps her shield against the blow of 3
     # D-2: a goblin attacks at ROOM DC 10 − 10 = +0 against B-1's AC 13: 8 misses, 16 hits for 1d6 = 3
     assert (atk1 < 13, atk2 >= 13) == (True, True)
     natural, _crit_die = faces(302, 20, 6)

@@ -38,7 +38,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.events import Event, Part, declare
-from furnace.play import aftermath
+from furnace.play import aftermath, answering
 from furnace.play import turns as play
 from furnace.play.clock import Scheduled
 from furnace.play.combatant import Combatant, monster
@@ -314,9 +314,12 @@ def next_turns(rng: DiceSource) -> Command:
 
 
 def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str | None = None,
-        note: str = "", item: str | None = None, bloodmagic: bool = False) -> Command:
+        note: str = "", item: str | None = None, bloodmagic: bool = False, asked: bool = False,
+        standing: dict[str, str] | None = None) -> Command:
     """One combatant's chosen action on her turn (a player's, or the referee's for a monster); an action she
-    cannot take is refused with the reason and nothing changes."""
+    cannot take is refused with the reason and nothing changes. `asked`: a choice it gives a player is asked
+    (`furnace.play.answering`), else her standing answer decides; `standing`: the actor's answers given with the
+    action (kind → answer)."""
 
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         now = current(state)
@@ -325,7 +328,7 @@ def act(who: str, verb: str, target: str | None, rng: DiceSource, *, spell: str 
         aim = resolve(state, now, target) if target is not None and target.upper() != "RANGED" else target
         action = play.action_for(now.turns, cid, verb, aim, rules, spell=spell, note=note, item=item,
                                  bloodmagic=bloodmagic)
-        turns, events = play.take(now.turns, cid, action, rng, rules)
+        turns, events = answering.take(now.turns, cid, action, rng, rules, standing=standing, ask=asked)
         return _keep(state, _moved(now, turns, events)), [*events, _due(turns)]
 
     return run

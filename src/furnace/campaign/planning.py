@@ -13,6 +13,7 @@ from furnace import dice
 from furnace.campaign import encounters
 from furnace.campaign.commands import rules_of
 from furnace.campaign.state import CampaignState
+from furnace.play.answering import standing_in
 from furnace.play.outcomes import Fought
 from furnace.play.simulate import Fighter, fight_out
 from furnace.rules.bestiary import parse_monsters
@@ -32,6 +33,7 @@ class CampaignSource:
     options: tuple[tuple[str, Any], ...] = ()
     initiative: str | None = None
     counts: tuple[tuple[str, int], ...] = ()      # a sweep's monster counts, by name or id
+    policies: tuple[tuple[str, str], ...] = ()    # standing answers (who, policy): `furnace.play.policies`
 
     def _listed(self) -> list[tuple[Any, int]]:
         wanted = {name.lower(): n for name, n in self.counts}
@@ -55,6 +57,7 @@ class CampaignSource:
             rng = dice.seeded(seed)
             lineup = encounters.line_up(self.state, members, rng, rules, monsters=monsters, room_dc=self.room_dc)
             start = lineup.encounter.model_copy(update=order) if order else lineup.encounter
+            start = standing_in(start, dict(self.policies))
             return fight_out(start, rng, rules, self.rounds)
 
         return fight

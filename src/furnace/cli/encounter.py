@@ -12,10 +12,12 @@ from typing import Any
 
 import click
 
+from furnace.cli.answer import encounter_answer, encounter_standing
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.output import explain_option, plain, tell
+from furnace.cli.standing import answer_flags, policy_option, prompt_open, refuse_open, with_standing
 
 
 def party_option(fn: Any) -> Any:
@@ -92,7 +94,8 @@ def _as_json(now: Any) -> dict[str, Any] | None:
     return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
             "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
             "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
-            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns)}
+            "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns),
+            "questions": [q.public() for q in now.turns.encounter.asking.open()]}
 
 
 @cli.group()
@@ -108,13 +111,14 @@ def encounter() -> None:
 @fight_options
 @click.option("--file", "file", default=None, help="A fight file: its ROOM DC, initiative, surprise and monsters "
                                                    "(the party comes from the roster).")
+@policy_option
 @seed_option
 @faces_option
 @explain_option
 @json_option
 def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int | None, initiative: str | None,
-                    name: str | None, options: tuple[str, ...], file: str | None, seed: int | None,
-                    faces: str | None, as_json: bool) -> None:
+                    name: str | None, options: tuple[str, ...], file: str | None, policies: tuple[str, ...],
+                    seed: int | None, faces: str | None, as_json: bool) -> None:
     """Start a fight: the roster's living characters against monsters; initiative, then the first turn.
 
     Example: furnace encounter start --party all --monsters "goblin x4" --room-dc 12 --seed 3
@@ -127,6 +131,7 @@ def encounter_start(party: tuple[str, ...], monsters: str | None, room_dc: int |
     rng = rng_from(seed, faces)
     command = encounters.begin(party, rng, monsters=monsters, fight_file=spec, room_dc=room_dc, name=name,
                                initiative=initiative, options=fight_overrides(options, store, name_))
+    command = with_standing(command, policies)
     _status(name_, as_json, events=_apply(store, name_, "encounter start", command, rng))
 
 
@@ -158,15 +163,18 @@ def encounter_status(as_json: bool) -> None:
 @explain_option
 @json_option
 def encounter_next(seed: int | None, faces: str | None, as_json: bool) -> None:
-    """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due.
+    """Play the monsters' turns with the tactic (attack the nearest foe) until a player character is due or a
+    question is open (a choice of a player's: `furnace encounter answer`).
 
     Example: furnace encounter next --seed 4
     """
-    from furnace.campaign import encounters
+    from furnace.campaign import encounters, questions
     from furnace.play import turns
 
     store, name = _store_and_name()
-    now = encounters.current(store.open(name))
+    state = store.open(name)
+    refuse_open(state)
+    now = encounters.current(state)
     c = turns.due(now.turns)
     if c is None or c.kind == "pc":
         who = f"{c.name} ({c.id}) is due: `furnace encounter act {c.id} …`" if c else \
@@ -178,7 +186,8 @@ def encounter_next(seed: int | None, faces: str | None, as_json: bool) -> None:
             click.echo(who)
         return
     rng = rng_from(seed, faces)
-    _status(name, as_json, events=_apply(store, name, "encounter next", encounters.next_turns(rng), rng))
+    _status(name, as_json, events=_apply(store, name, "encounter next", questions.next_turns(rng), rng))
+    prompt_open(name, as_json)
 
 
 @encounter.command("actions")
@@ -216,30 +225,39 @@ def encounter_actions(who: str | None, as_json: bool) -> None:
 @encounter.command("act")
 @click.argument("who")
 @click.argument("verb", type=click.Choice(["attack", "cast", "use", "stabilise", "stabilize", "dodge", "move",
-                                           "disengage", "wait", "free"], case_sensitive=False))
+                                           "disengage", "wait", "free", "lay"], case_sensitive=False))
 @click.argument("target", required=False)
 @click.option("--spell", default=None, help="The spell (or cantrip) to cast.")
 @click.option("--note", default="", help="A free-form action, for the referee.")
 @click.option("--item", default=None, help="The magic item whose power to use (with `use`).")
+@click.option("--cure", default=None, metavar="CONDITION",
+              help="With `lay`: the Lay on Hands cures this condition instead of healing (F-CLR-06).")
 @click.option("--bloodmagic", is_flag=True, help="A Bloodshaman spends 1d6 HP to add as much to the blow's DAM.")
+@answer_flags
 @seed_option
 @faces_option
 @explain_option
 @json_option
 def encounter_act(who: str, verb: str, target: str | None, spell: str | None, note: str, item: str | None,
-                  bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool) -> None:
+                  cure: str | None, bloodmagic: bool, seed: int | None, faces: str | None, as_json: bool,
+                  standing: dict[str, str]) -> None:
     """One action on WHO's turn: attack FOE (going NEAR first if need be), move FOE|RANGED, cast TARGET --spell S,
     use [TARGET] --item I, stabilise ALLY, dodge, disengage, wait, free --note; attack FOE --bloodmagic for a
-    Bloodshaman. Out of turn or not allowed: refused with the reason.
+    Bloodshaman; lay ALLY [--cure CONDITION] for a Cleric's Lay on Hands (the ally answers for her Hit Dice). Out of
+    turn or not allowed: refused with the reason.
 
     Example: furnace encounter act brak1 attack goblin-2 --seed 5
     """
     from furnace.campaign import encounters
 
     store, name = _store_and_name()
+    refuse_open(store.open(name))
     rng = rng_from(seed, faces)
-    command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic)
+    note = f"cure:{cure}" if cure and verb.lower() == "lay" else note
+    command = encounters.act(who, verb, target, rng, spell=spell, note=note, item=item, bloodmagic=bloodmagic,
+                             asked=True, standing=standing)
     _status(name, as_json, events=_apply(store, name, f"encounter act {verb}", command, rng))
+    prompt_open(name, as_json)
 
 
 @encounter.command("end")
@@ -373,3 +391,8 @@ def edit_delay(who: str, seed: int | None, faces: str | None, as_json: bool) -> 
 
     rng = rng_from(seed, faces)
     _edit("delay", fightedit.delay(who, rng), rng, as_json)
+
+
+# the players' choices join the group: `encounter answer` and `encounter standing` (furnace.cli.answer)
+encounter.add_command(encounter_answer)
+encounter.add_command(encounter_standing)

@@ -20,6 +20,7 @@ from furnace.cli.app import (
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option, say
+from furnace.cli.standing import policy_line, policy_option, policy_pairs
 
 
 @cli.command()
@@ -39,10 +40,11 @@ from furnace.cli.output import explain_option, explaining, no_roll_option, say
 @click.option("--quiet", is_flag=True, help="Leave the dice out of the log.")
 @click.option("--allow-outside", is_flag=True,
               help="Let the fight file name party files outside its own folder (absolute paths, ../).")
+@policy_option
 @json_option
 def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, profile: str, options: tuple[str, ...],
           party: tuple[str, ...], monsters: str | None, room_dc: int | None, quiet: bool, allow_outside: bool,
-          as_json: bool) -> None:
+          policies: tuple[str, ...], as_json: bool) -> None:
     """Resolve a fight round by round (each side attacks the nearest enemy) and print the log.
 
     With a fight FILE alone, nothing is stored: party files are read from the file's folder (and its
@@ -54,13 +56,20 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
 
     Example: furnace --campaign keep fight --party all --monsters "goblin x4, ogre" --seed 2
     """
+    standing = policy_pairs(policies)
     if party or monsters:
+        if standing:
+            from furnace.errors import FurnaceError
+
+            raise FurnaceError("--policy goes with a fight FILE; a fight of the campaign asks its players "
+                               "(`furnace encounter start`)")
         _campaign_fight(file, rng_from(seed, faces), rounds, profile, options, party, monsters, room_dc, quiet, as_json)
         return
     if file is None:
         from furnace.errors import FurnaceError
 
         raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
+    from furnace.play.answering import standing_in
     from furnace.play.encounter import run_fight
     from furnace.play.fightfile import build, load_fight
     from furnace.render import story
@@ -70,18 +79,21 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
     if room_dc is not None:
         spec = spec.model_copy(update={"room_dc": room_dc})
     encounter = build(spec, Path(file).parent, rng, rules, allow_outside=allow_outside)
-    enc, events = run_fight(encounter, rng, rules, rounds)
+    enc, events = run_fight(standing_in(encounter, dict(standing)), rng, rules, rounds)
     finish(rng)
     if as_json:
         _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,
                "over": enc.over, "combatants": [c.model_dump(mode="json") for c in enc.combatants],
-               "events": [e.to_dict() for e in events]})
+               "events": [e.to_dict() for e in events],
+               **({"policies": dict(standing), "default_policy": rules["default_policy"]} if standing else {})})
         return
     click.echo(f"{spec.name} (ROOM DC {spec.room_dc}, profile {rules.profile})")
     click.echo(story.log(events, story.View(explain=explaining()), rolls=not quiet))
     fallen = [c.name for c in enc.combatants if c.status == "dead"]
     click.echo(f"\nAfter {enc.round} round(s): {enc.winner or 'no side'} "
                f"{'wins' if enc.over else 'still standing (round limit)'}; dead: {', '.join(fallen) or 'none'}")
+    if standing:
+        click.echo(policy_line(standing, rules))
 
 
 def _campaign_fight(file: str | None, rng: Any, rounds: int, profile: str, options: tuple[str, ...],

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import secrets
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
 
 from furnace.cli.app import _emit, _write, cli, force_option, json_option, option_option, profile_option
 from furnace.cli.numbers import WHOLE
+from furnace.cli.standing import policy_line, policy_option, policy_pairs
 
 
 @cli.command()
@@ -33,12 +35,13 @@ from furnace.cli.numbers import WHOLE
                    "(goblin=2..8) or a rule option (option:enemy_morale=true,false); repeatable: every combination.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the fights on this Dask scheduler (tcp://host:8786; the cluster extra), same results.")
+@policy_option
 @force_option
 @json_option
 def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ...], workers: int,
              seed: int | None, rounds: int, party: tuple[str, ...], monsters: str | None, room_dc: int | None,
              allow_outside: bool, plot: str | None, vary: tuple[str, ...], scheduler: str | None,
-             as_json: bool) -> None:
+             policies: tuple[str, ...], as_json: bool) -> None:
     """Fight FILE many times and count: P(the party wins), P(each character dies), P(a total party kill),
     rounds, injuries and Luck Dice spent. Fight i replays with `furnace fight FILE --seed <its seed>`.
     With --vary, a table of P(TPK) and P(victory) for every combination, --fights in each; a cell replays alone
@@ -59,6 +62,8 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
     if plot:
         _check_plot(plot, inputs)
     source = _source(file, profile, options, rounds, party, monsters, room_dc, allow_outside)
+    standing = policy_pairs(policies)
+    source = replace(source, policies=standing)
     seed = secrets.randbits(32) if seed is None else seed
     if vary:
         _sweep(source, vary, profile, fights, seed, workers, scheduler, plot, inputs, as_json)
@@ -69,9 +74,12 @@ def simulate(file: str | None, fights: int, profile: str, options: tuple[str, ..
         _write(plot, simulation_svg(f"{summary.fights:,} fights of {file or monsters}, seed {seed}",
                                     summary.outcomes_count(), summary.rounds(), summary.p_dies()), inputs=inputs)
     if as_json:
-        _emit(summary.to_dict())
+        shown = {"policies": dict(standing), "default_policy": source.rules()["default_policy"]} if standing else {}
+        _emit({**summary.to_dict(), **shown})
         return
     click.echo(summary.explain())
+    if standing:
+        click.echo(policy_line(standing, source.rules()))
     click.echo(text_histogram(summary.rounds()))
     first = summary.outcomes[0]
     click.echo(f"Fight 0 replays with --seed {first.seed}.")

@@ -19,6 +19,7 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
 from furnace.events import declare
 from furnace.magic import cantrips as _cantrips
@@ -36,8 +37,10 @@ from furnace.magic.casting import (
     table_values,
 )
 from furnace.magic.item_powers import UseItem, carry_items, settle_items
+from furnace.magic.laying_on import LayOnHands, settle_laying_on
 from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spell_effects, with_mishap_rounds
-from furnace.magic.spellcheck import spellcheck
+from furnace.magic.spell_luck import with_luck
+from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
 from furnace.magic.wards import ward
 from furnace.play.apply import apply_all
@@ -116,8 +119,10 @@ class Cast:
 
 ACTIONS.add("cast", Cast())
 ACTIONS.add("use", UseItem())
+ACTIONS.add("lay_on_hands", LayOnHands())
 COMBATANT_HOOKS.add("magic-items", carry_items)
 AFTERMATH_HOOKS.add("magic-items", settle_items)
+AFTERMATH_HOOKS.add("lay-on-hands", settle_laying_on)
 
 
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:
@@ -130,8 +135,13 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     if refused:
         raise IllegalActionError(refused)
     state, easy, hard = spellcheck_held(c)
-    check = spellcheck(step.rng, c.spell_mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard,
-                       ability="WIS" if c.char_class == "Cleric" else "INT", label="SPELLCHECK", state=state)
+    mod, ability = c.spell_mod, "WIS" if c.char_class == "Cleric" else "INT"
+
+    def roll(rng: DiceSource, luck_dice: int = 0) -> Spellcheck:
+        return spellcheck(rng, mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard, ability=ability,
+                          label="SPELLCHECK", state=state, luck_dice=luck_dice)
+
+    check = with_luck(step, caster, roll(step.rng), roll)      # she may spend Luck Dice on it (F-SPELL-09)
     step.fact(SPELLCHECK, caster, (target,), (check.roll,), check.rules, spell=spell.name, **check.values)
     mode = str(step.rules["cleric_natural_1"])
     divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"

@@ -16,8 +16,8 @@ from typing import Any
 from furnace import dice
 from furnace.errors import IllegalActionError
 from furnace.events import declare
+from furnace.play import choosing, registry
 from furnace.play import conditions as cond
-from furnace.play import luck, registry
 from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
 from furnace.play.combatant import Combatant
@@ -44,7 +44,7 @@ NOT_DEFENDED = declare("not_defended", targets=1, rolls="target", total="target"
 PROMPT = declare("referee", prompt="referee", example={"prompt": "armor_save_natural_20"})
 POWER = declare("power", targets=1, power="public", before="actor", after="actor", amount="actor",
                 mode="public", example={"power": "rally", "mode": "EASY"})
-LUCK = declare("luck", before="actor", after="actor", left="actor")
+LUCK = choosing.LUCK
 RAGE = declare("rage", bonus="actor", ac_before="actor", ac_after="actor", left="actor")
 DAMAGE_ROLL = declare("damage_roll", targets=1, amount="actor", damage="actor", maximum="public",
                       example={"damage": "1d8+1", "maximum": False})
@@ -115,6 +115,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak)
+    declared = choosing.luck_before(step, actor, "ATK") if a.kind == "pc" and not plain else 0
     roll = step.roll(_signed("d20", a.attack_bonus), "ATK")
     roll = _chosen_one(step, actor, roll, dc, plain)
     _spend_next_attack(step, actor, target)
@@ -125,7 +126,11 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
         _natural_1(step, actor, target, roll)
         return
     natural_hit = not plain and natural >= crit_on   # a natural 20 always hits (F-CRIT-01)
-    total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
+    if declared:   # luck_spend_timing before_roll: the dice declared before the roll are added to it
+        spent = choosing.spend(step, a, roll, declared)
+        total = spent.total if spent is not None else roll.total
+    else:
+        total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
     hit = natural_hit or total >= dc
     record_luck(step, actor, hit, "ATK")
     # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
@@ -277,22 +282,10 @@ def _blood_price(step: Step, actor: str) -> int:
 
 
 def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
-    """F-LUCK-03: a player spends a Luck Die when one could turn this miss into a hit (AMB-02: after seeing the
-    roll, added to the total). Under luck_spend_timing before_roll the spend is declared before the roll, which
-    the engine does not guess for her: no die is spent after it. Returns the total after any spend."""
-    a = step.c(actor)
-    if a.kind != "pc" or step.luck(a).dice < 1:
-        return roll.total
-    die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
-    if dc - roll.total > die_max or step.rules["luck_die_effect"] != "add":
-        return roll.total
-    if step.rules["luck_spend_timing"] != "after_roll":
-        return roll.total
-    state, spent = luck.spend(step.luck(a), step.rng, roll.total, step.rules, natural=roll.natural,
-                              label="Luck Die")
-    step.hold_luck(a, state)
-    step.fact(LUCK, actor, (), spent.rolls, ("F-LUCK-03",), before=roll.total, after=spent.total, left=state.dice)
-    return spent.total
+    """F-LUCK-03: a player may spend Luck Dice on a failed ATK after seeing it (AMB-02: each adds to the total);
+    she is asked (`choosing.luck_on`). Returns the total after any spend."""
+    spent = choosing.luck_on(step, actor, roll, needed=dc)
+    return roll.total if spent is None else spent.total
 
 
 EXTRA_DAMAGE = cond.modifier_name("damage", "EXTRA")   # dice added to each hit while held (Mjölnir's +2d8)
@@ -316,7 +309,7 @@ def rage(step: Step, cid: str) -> None:
     if "rage" not in c.features or any(h.name == "RAGING" for h in c.held):
         return
     left = c.rages_left if c.rages_left is not None else int(step.rules["rage_uses_per_long_rest"])
-    if left < 1:
+    if left < 1 or not choosing.rages(step, c, left):
         return
     step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof,
                 rages_left=left - 1, rages_spent=c.rages_spent + 1)
@@ -349,16 +342,17 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
 
 
 def _sunder(step: Step, target: str, amount: int) -> int:
-    """F-EQ-03, AMB-36: a PC whose shield can take the blow sunders it when the blow would drop her: she takes
-    half the DAM, rounded up (bearer_ceil) or down (bearer_floor, option shield_sunder_damage), and the shield
-    is destroyed (its +2 AC is gone)."""
-    t = step.c(target)
-    if not (t.kind == "pc" and t.shield and t.hp - amount <= 0 and t.hp > 0):
+    """F-EQ-03, AMB-36: the bearer of a shield, the damage rolled, chooses to sunder it (`choosing.sunders`): she
+    takes half the DAM, rounded up (bearer_ceil) or down (bearer_floor, option shield_sunder_damage), and the shield is
+    destroyed (its +2 AC is gone)."""
+    if not choosing.sunders(step, target, amount):
         return amount
-    halved = -(-amount // 2) if step.rules["shield_sunder_damage"] == "bearer_ceil" else amount // 2
-    step.update(target, shield=False, ac=t.ac - 2)
+    t = step.c(target)
+    halved = choosing.halved(step, amount)
+    after = t.ac - choosing.SHIELD_BONUS
+    step.update(target, shield=False, ac=after)
     step.fact(SUNDER, target, (), (), ("F-EQ-03", "AMB-36"), taken=halved, amount=amount, ac_before=t.ac,
-              ac_after=t.ac - 2)
+              ac_after=after)
     return halved
 
 
@@ -393,10 +387,13 @@ def _crit_table(step: Step, actor: str, target: str) -> None:
     level = crit_level(a, step.rules)
     by_level = step.rules.tables.get(table).die_table is not None
     rolled = step.rules.tables.roll(table, step.rng, key=level if by_level else None, label="crit die")
+    top = max(r.min or 0 for r in rolled.table.rows)
+    spent = choosing.luck_on_table(step, actor, rolled.roll, top)    # she may add Luck Dice (F-LUCK-03)
+    total = rolled.roll.total if spent is None else spent.total
+    row = rolled.row if spent is None else rolled.table.lookup(total)
     step.fact(CRIT, actor, (target,), (rolled.roll,), ("F-CRIT-02",), table=rolled.table.id, name=rolled.table.name,
-              row=rolled.row.span,
-              total=rolled.roll.total, text=rolled.row.text, die=rolled.die_reason, level=level)
-    apply_all(step, rolled.row.effect_list(), actor=actor, target=target)
+              row=row.span, total=total, text=row.text, die=rolled.die_reason, level=level)
+    apply_all(step, row.effect_list(), actor=actor, target=target)
 
 
 def _fumble(step: Step, actor: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from furnace.dice import RollResult
 from furnace.events import declare
+from furnace.play import choosing
 from furnace.play.combatant import Combatant
 from furnace.play.registry import DEATH_MODELS, NPC_MODELS
 from furnace.play.state import Step
@@ -75,11 +76,15 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
     if c.knocked_down > 2 and not step.rules["knocked_down_every_later_drop"]:
         return
     save = step.roll("d20+CON", "CON SAVE", {"CON": c.save_bonus("CON")})
-    if save.total < step.enc.room_dc:
-        kill(step, c, "knocked_down_twice", ("F-DEATH-03",), times=c.knocked_down, total=save.total,
+    total = save.total
+    if total < step.enc.room_dc:       # she may spend Luck Dice on her death SAVE (F-LUCK-03)
+        spent = choosing.luck_on(step, c.id, save, needed=step.enc.room_dc, death=True)
+        total = spent.total if spent is not None else total
+    if total < step.enc.room_dc:
+        kill(step, c, "knocked_down_twice", ("F-DEATH-03",), times=c.knocked_down, total=total,
              dc=step.enc.room_dc)
     else:
-        step.fact(KNOCKED_DOWN_TWICE, c.id, (), (save,), ("F-DEATH-03",), times=c.knocked_down, total=save.total,
+        step.fact(KNOCKED_DOWN_TWICE, c.id, (), (save,), ("F-DEATH-03",), times=c.knocked_down, total=total,
                   dc=step.enc.room_dc)
 
 
@@ -116,6 +121,9 @@ def dying_turn(step: Step, cid: str) -> None:
     """F-DEATH-01: at each of a dying character's turns, a d20; a natural 20 gets her up with 1 HP."""
     c = step.c(cid)
     check = step.roll("d20", "dying")
+    if check.natural != 20:            # a Luck Die rolling the d20 again may find the 20 (F-LUCK-03, AMB-02)
+        spent = choosing.luck_on(step, cid, check, needed=None, death=True, natural_needed=20)
+        check = check._replace(natural=choosing.rerolled_natural(spent, check))
     if check.natural == 20:
         step.update(cid, status="up", hp=1, dying_turns=None)
         step.fact(RECOVER, cid, (), (check,), ("F-DEATH-01",))

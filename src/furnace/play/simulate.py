@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol
 
 from furnace import dice
 from furnace.errors import FurnaceError
+from furnace.play.answering import standing_in
 from furnace.play.countdown import count_down
 from furnace.play.encounter import run_fight
 from furnace.play.fightfile import build, load_fight
@@ -89,6 +90,7 @@ class FightFileSource:
     allow_outside: bool = False
     initiative: str | None = None
     counts: tuple[tuple[str, int], ...] = ()      # (monster name, count): a sweep's monster counts
+    policies: tuple[tuple[str, str], ...] = ()    # standing answers (who, policy): `furnace.play.policies`
 
     def rules(self) -> Ruleset:
         rules = load_ruleset(self.profile)
@@ -120,6 +122,7 @@ class FightFileSource:
             else:        # a monster's id would be another with the party there: build the whole fight again
                 rng = dice.seeded(seed)
                 start = build(spec, base, rng, rules, allow_outside=self.allow_outside)
+            start = standing_in(start, dict(self.policies))
             return fight_out(start, rng, rules, rounds)
 
         return fight

@@ -18,6 +18,7 @@ from furnace.events import Audience, Event, Part
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import updated
 from furnace.play.luck import LuckState
+from furnace.play.questions import Asking
 from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
 
@@ -42,6 +43,7 @@ class Encounter(BaseModel):
     morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None
     over: bool = False
+    asking: Asking = Asking()                     # the players' choices: standing answers, the step waiting
 
     def positions(self) -> dict[str, int]:
         """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once. The

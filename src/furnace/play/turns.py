@@ -282,7 +282,9 @@ def action_for(turns: Turns, who: str, verb: str, target: str | None, rules: Rul
     RANGED; `cast TARGET` with a spell; `use [TARGET]` a magic item's power; `stabilise ALLY`; `dodge`,
     `disengage`, `wait`; `free` with a note for the referee. A Rogue's blow at a surprised foe in round 1 is a
     Sneak Attack (F-ROG-04); `bloodmagic` spends the Bloodshaman's HP on the blow (F-ARCH-03). `take` checks it."""
-    verb = {"stabilize": "stabilise"}.get(verb.lower(), verb.lower())
+    verb = {"stabilize": "stabilise", "lay": "lay_on_hands"}.get(verb.lower(), verb.lower())
+    if verb not in VERBS and verb in registry.ACTIONS:     # a chapter's own action by name: `lay` ALLY
+        return Action(verb, target or who, detail=note or None)
     if verb in ("attack", "move") and target is not None and target.upper() not in ("RANGED",):
         enc = turns.encounter
         sneak = enc.round == 1 and "Sneak Attack" in enc.get(who).features and any(

@@ -72,6 +72,7 @@ def tellers() -> dict[str, Teller]:
             lasting,
             magic,
             middle_sea,
+            questions,
             scene,
             wounds,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from furnace.play import conditions as cond
 from furnace.play.combatant import Combatant
+from furnace.play.questions import Question
 from furnace.play.state import Encounter
 from furnace.play.turns import Turns, due
 from furnace.render.story.conditions import condition_words, ending_words
@@ -23,7 +24,21 @@ def encounter_lines(turns: Turns) -> list[str]:
         lines.append(f"{side}:")
         lines += [f"  {'▶' if now is not None and c.id == now.id else ' '} {combatant_line(enc, c)}"
                   for c in enc.combatants if c.side == side]
+    asked = enc.asking.open()
+    if asked:
+        lines.append("open questions:")
+        lines += [f"  {question_line(enc, q)}" for q in asked]
     return lines
+
+
+def question_line(enc: Encounter, q: Question) -> str:
+    """An open question for the referee: its id, who chooses what, the options and her standing answer."""
+    from furnace.render.story.questions import CHOICES, situation
+
+    owner = enc.get(q.owner)
+    player = f", {q.player}'s" if q.player else ""
+    return (f"{q.id}: {owner.name} ({owner.id}{player}) may {CHOICES.get(q.kind, q.kind)} "
+            f"{situation(q.kind, q.about)}: {' | '.join(q.options)} (standing answer: {q.default})").replace("  ", " ")
 
 
 def combatant_line(enc: Encounter, c: Combatant) -> str:

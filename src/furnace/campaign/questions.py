@@ -1,0 +1,83 @@
+"""The players' choices in a campaign's fight: the open question, its answer, the standing answers, and the
+monsters' turns until a player is due or a question is open.
+
+Each is a command for `Store.apply` over the fight in progress (`furnace.campaign.encounters`), with the engine's
+`furnace.play.answering`: a step that asks is logged with the facts the table saw and the question fact, and keeps
+the fight waiting; `answer` logs the answer and what the step did with it.
+"""
+
+from __future__ import annotations
+
+from furnace.campaign import encounters
+from furnace.campaign.state import CampaignError, CampaignState
+from furnace.campaign.store import Command
+from furnace.dice import DiceSource
+from furnace.events import Event, declare
+from furnace.play import answering, policies
+from furnace.play import turns as play
+from furnace.play.questions import KINDS, Question
+
+# the referee sets the fight's standing answers: a policy by player, side or referee, and the kinds not asked
+STANDING = declare("standing", policies="referee", quiet="public",
+                   example={"policies": {"Ann": "dying"}, "quiet": ["sunder"]})
+MAX_TURNS = 1000       # `next` plays at most this many monster turns (a fight nobody ends is not played forever)
+
+
+def open_questions(state: CampaignState) -> list[Question]:
+    """The questions the fight in progress waits on (none without a fight)."""
+    if state.encounter is None:
+        return []
+    return answering.open_questions(encounters.current(state).turns)
+
+
+def next_turns(rng: DiceSource) -> Command:
+    """The tactic's turns for those nobody chooses for (the monsters) until a player character is due, a question
+    is open, or the fight ends."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = encounters.current(state)
+        rules = encounters._rules(state, now.options)
+        turns, events = now.turns, []
+        for _ in range(MAX_TURNS):
+            c = play.due(turns)
+            if c is None or c.kind == "pc" or answering.open_questions(turns):
+                break
+            turns, new = answering.tactic_turn(turns, rng, rules)
+            events += new
+        return encounters._keep(state, encounters._moved(now, turns, events)), [*events, encounters._due(turns)]
+
+    return run
+
+
+def answer(qid: str, value: str, rng: DiceSource, *, by: str = "player") -> Command:
+    """Answer an open question: the step it stopped runs on with the answer (and may ask the next)."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = encounters.current(state)
+        rules = encounters._rules(state, now.options)
+        turns, events = answering.answer(now.turns, qid, value, rng, rules, by=by)
+        return encounters._keep(state, encounters._moved(now, turns, events)), [*events, encounters._due(turns)]
+
+    return run
+
+
+def standing(answers: dict[str, str], quiet: tuple[str, ...] | None = None) -> Command:
+    """The fight's standing answers: a policy per player, side or the referee (`policies.POLICIES`), and the kinds
+    of choice the referee does not ask (the standing answer decides them)."""
+    for kind in quiet or ():
+        if kind not in KINDS:
+            raise CampaignError(f"no kind of choice {kind!r}; the kinds are {', '.join(KINDS)}")
+    for name in answers.values():
+        policies.check(name)
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        now = encounters.current(state)
+        turns = answering.set_standing(now.turns, policies=answers, quiet=quiet)
+        asked = turns.encounter.asking
+        told = Event(STANDING, "", (), (), {"policies": dict(asked.policies), "quiet": list(asked.quiet)})
+        return encounters._keep(state, now.model_copy(update={"turns": turns})), [told]
+
+    return run
+
+
+__all__ = ["MAX_TURNS", "answer", "next_turns", "open_questions", "standing"]

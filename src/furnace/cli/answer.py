@@ -1,0 +1,115 @@
+"""`furnace encounter answer` and `furnace encounter standing`: the players' choices in a fight of the campaign.
+
+    furnace encounter status                    # the open questions, with their ids
+    furnace encounter answer q1 --luck 1        # Ann spends a Luck Die on the roll she has seen
+    furnace encounter answer q2 --no-sunder     # Hrolf keeps her shield and takes the blow
+    furnace encounter standing --policy Ann=dying --quiet sunder   # her standing answer; sunder is not asked
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from furnace.cli.app import _emit, json_option, seed_option
+from furnace.cli.dice_options import faces_option, rng_from
+from furnace.cli.output import explain_option, tell
+from furnace.cli.standing import given, policy_option, policy_pairs, prompt_open
+from furnace.errors import FurnaceError
+
+
+def _store_and_name() -> tuple[Any, str]:
+    from furnace.cli.context import settings
+
+    return settings().in_use()
+
+
+def _shown(name: str, events: Any, as_json: bool) -> None:
+    """The step's log, then the fight at a glance with its open questions (or both as JSON)."""
+    from furnace.campaign import encounters
+    from furnace.render.story.status import encounter_lines
+
+    store, _ = _store_and_name()
+    state = store.open(name)
+    now = encounters.current(state) if state.encounter is not None else None
+    if as_json:
+        _emit({"events": [e.to_dict() for e in events],
+               "questions": [q.public() for q in now.turns.encounter.asking.open()] if now else []})
+        return
+    tell(events)
+    if now is not None:
+        click.echo("")
+        click.echo("\n".join(encounter_lines(now.turns)))
+
+
+@click.command("answer")
+@click.argument("question")
+@click.option("--luck", type=click.IntRange(0, 3), default=None, metavar="N", help="Spend N Luck Dice.")
+@click.option("--no-luck", is_flag=True, help="Spend no Luck Die.")
+@click.option("--sunder/--no-sunder", default=None, help="Sunder the shield (half the damage, the shield destroyed), "
+                                                        "or keep it and take the blow.")
+@click.option("--rage/--no-rage", default=None, help="Rage, or not.")
+@click.option("--hit-dice", type=click.IntRange(0, 20), default=None, metavar="N",
+              help="Spend N of her Hit Dice on the Lay on Hands.")
+@click.option("--referee", "by_referee", is_flag=True, help="The referee answers for the player.")
+@seed_option
+@faces_option
+@explain_option
+@json_option
+def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None,
+                     hit_dice: int | None, by_referee: bool, seed: int | None, faces: str | None,
+                     as_json: bool) -> None:
+    """Answer an open QUESTION (its id from `furnace encounter status`): the step that asked goes on with it.
+
+    Example: furnace encounter answer q1 --rage
+    """
+    from furnace.campaign import questions
+
+    answers = given(luck, no_luck, sunder, rage)
+    if hit_dice is not None:
+        answers["hit_dice"] = str(hit_dice)
+    if len(answers) != 1:
+        raise FurnaceError("give one answer: --luck N | --no-luck | --sunder | --no-sunder | --rage | --no-rage | "
+                           "--hit-dice N")
+    store, name = _store_and_name()
+    open_now = {q.id: q for q in questions.open_questions(store.open(name))}
+    q = open_now.get(question)
+    if q is None:
+        raise FurnaceError(f"no open question {question!r}; open: {', '.join(open_now) or 'none'}")
+    kind, value = next(iter(answers.items()))
+    if kind != q.kind:
+        raise FurnaceError(f"{q.id} asks about {q.kind}, not {kind}")
+    if value.isdigit() and value not in q.options:
+        raise FurnaceError(f"{q.id} takes {' | '.join(q.options)} (the dice she holds), not {value}")
+    from furnace.campaign.session import with_faces
+
+    rng = rng_from(seed, faces)
+    command = questions.answer(q.id, value, rng, by="referee" if by_referee else "player")
+    _shown(name, store.apply(name, f"encounter answer {q.id}", with_faces(command, rng)).events, as_json)
+    prompt_open(name, as_json)
+
+
+@click.command("standing")
+@policy_option
+@click.option("--quiet", "quiet", multiple=True, type=click.Choice(["luck", "sunder", "rage", "hit_dice"]),
+              help="A kind of choice not asked in this fight: the standing answer decides it (repeatable).")
+@click.option("--ask-all", is_flag=True, help="Ask every kind of choice again.")
+@json_option
+def encounter_standing(policies: tuple[str, ...], quiet: tuple[str, ...], ask_all: bool, as_json: bool) -> None:
+    """Set the fight's standing answers: a policy per player, side or the referee, and the kinds not asked.
+
+    Example: furnace encounter standing --policy Ann=dying --quiet sunder
+    """
+    from furnace.campaign import encounters, questions
+
+    store, name = _store_and_name()
+    kinds = () if ask_all else (tuple(quiet) or None)
+    state = store.apply(name, "encounter standing", questions.standing(dict(policy_pairs(policies)), kinds)).state
+    asking = encounters.current(state).turns.encounter.asking
+    if as_json:
+        click.echo(json.dumps({"policies": dict(asking.policies), "quiet": list(asking.quiet)}))
+        return
+    shown = ", ".join(f"{who}={p}" for who, p in asking.policies.items()) or "none (the profile's default_policy)"
+    click.echo(f"standing answers: {shown}; not asked: {', '.join(asking.quiet) or 'nothing'}")

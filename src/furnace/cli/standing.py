@@ -1,0 +1,135 @@
+"""Standing answers on the command line: `--policy WHO=NAME` (simulate, fight, encounter start and standing) and the
+answers given with an action (`encounter act … --luck 1 --no-rage`), or to an open question (`encounter answer`)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from furnace.errors import FurnaceError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def policy_option(fn: F) -> F:
+    """`--policy WHO=NAME` (repeatable; a bare NAME for everyone): the parameter `policies`."""
+    from furnace.play.policies import POLICIES
+
+    return click.option("--policy", "policies", multiple=True, metavar="WHO=NAME",
+                        help="A standing answer: WHO (a side such as party or monsters, a player, or referee) "
+                             f"answers every choice by the policy NAME ({', '.join(POLICIES)}); a bare NAME is "
+                             "everyone's. Default: the profile's default_policy.")(fn)
+
+
+def policy_pairs(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    from furnace.play.policies import parse
+
+    return tuple(parse(specs).items())
+
+
+def policy_line(standing: tuple[tuple[str, str], ...], rules: Any) -> str:
+    """The standing answers a run was played with, for its results."""
+    from furnace.play.policies import POLICIES
+
+    default = str(rules["default_policy"])
+    named = [f"{'everyone' if who == '*' else who}: {name} ({POLICIES[name]})" for who, name in standing]
+    rest = f"{'anyone else' if named else 'everyone'}: {default} ({POLICIES[default]}; the profile's default_policy)"
+    return "Standing answers: " + "; ".join([*named, rest]) + "."
+
+
+def answer_flags(fn: F) -> F:
+    """`--luck N | --no-luck`, `--sunder | --no-sunder`, `--rage | --no-rage` given with an action: the actor's
+    answers to what it asks her (the parameter `standing`: kind → answer)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None,
+                **kwargs: Any) -> Any:
+        return fn(*args, standing=given(luck, no_luck, sunder, rage), **kwargs)
+
+    for option in reversed(_FLAGS):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+_FLAGS = (
+    click.option("--luck", type=click.IntRange(0, 3), default=None, metavar="N",
+                 help="Spend N Luck Dice on a failed roll of hers (F-LUCK-03)."),
+    click.option("--no-luck", is_flag=True, help="Spend no Luck Dice."),
+    click.option("--sunder/--no-sunder", default=None, help="Sunder her shield, or keep it, when a blow lands "
+                                                            "(F-EQ-03)."),
+    click.option("--rage/--no-rage", default=None, help="Rage as she attacks, or not (F-ARCH-02)."),
+)
+
+
+def given(luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None) -> dict[str, str]:
+    """The answers given by the flags, by kind of choice."""
+    if luck is not None and no_luck:
+        raise FurnaceError("--luck N or --no-luck, not both")
+    out: dict[str, str] = {}
+    if luck is not None or no_luck:
+        out["luck"] = str(0 if no_luck else luck)
+    if sunder is not None:
+        out["sunder"] = "yes" if sunder else "no"
+    if rage is not None:
+        out["rage"] = "yes" if rage else "no"
+    return out
+
+
+FLAGS = {"luck": "--luck N | --no-luck", "sunder": "--sunder | --no-sunder", "rage": "--rage | --no-rage",
+         "hit_dice": "--hit-dice N"}
+
+
+def refuse_open(state: Any) -> None:
+    """A step asked for while a question is open: one line naming the open choices and how to answer them."""
+    from furnace.campaign.questions import open_questions
+    from furnace.render.story.status import question_line
+
+    found = open_questions(state)
+    if not found:
+        return
+    enc = _encounter(state)
+    raise FurnaceError("; ".join(f"{question_line(enc, q)}: answer with `furnace encounter answer {q.id} "
+                                 f"{FLAGS.get(q.kind, '')}`" for q in found))
+
+
+def _encounter(state: Any) -> Any:
+    from furnace.campaign import encounters
+
+    return encounters.current(state).turns.encounter
+
+
+def with_standing(command: Any, specs: tuple[str, ...]) -> Any:
+    """A command that starts a fight, then sets its standing answers (`--policy`), as one command."""
+    if not specs:
+        return command
+    from furnace.campaign.questions import standing
+    from furnace.campaign.session import chain
+
+    return chain(command, standing(dict(policy_pairs(specs))))
+
+
+def prompt_open(name: str, as_json: bool) -> None:
+    """At an interactive terminal, each open question is asked at once and answered (the step goes on)."""
+    import sys
+
+    if as_json or not sys.stdin.isatty():
+        return
+    from furnace.campaign.questions import answer, open_questions
+    from furnace.cli.context import settings
+    from furnace.cli.output import tell
+    from furnace.dice import system
+    from furnace.render.story.status import question_line
+
+    store, _ = settings().in_use()
+    for _ in range(100):
+        state = store.open(name)
+        found = open_questions(state)
+        if not found:
+            return
+        q = found[0]
+        value = click.prompt(question_line(_encounter(state), q), type=click.Choice(list(q.options)),
+                             default=q.default)
+        tell(store.apply(name, f"encounter answer {q.id}", answer(q.id, value, system())).events)

@@ -1,0 +1,120 @@
+"""The choices a fight gives a player, each asked (`furnace.play.questions.ask`) where the rule gives it.
+
+- Luck Dice on a roll just seen (F-LUCK-03, AMB-02): a failed ATK, a failed death SAVE (F-DEATH-03), a dying
+  d20 when a spent die rolls the d20 again (luck_die_effect reroll; a die added to the total cannot make a
+  natural 20), a crit-table roll (a higher row); under luck_spend_timing before_roll the spend is declared
+  before the ATK is rolled. The options are 0 to the dice she holds; several may go on one roll.
+- Shield sunder (F-EQ-03, AMB-36): after the damage is rolled and before it is applied, the bearer may halve it
+  (rounded per shield_sunder_damage) and lose the shield and its AC.
+- Rage (F-ARCH-02, AMB-46): as she attacks, a Barbarian with a Rage left may rage.
+
+The answer changes what happens; nobody asked, the owner's standing answer decides (`furnace.play.policies`).
+"""
+
+from __future__ import annotations
+
+from furnace import dice
+from furnace.events import declare
+from furnace.play import luck
+from furnace.play.combatant import Combatant
+from furnace.play.questions import NO, YES, ask
+from furnace.play.state import Step
+
+LUCK = declare("luck", before="actor", after="actor", left="actor")
+SHIELD_BONUS = 2          # a shield's AC (F-TAB-21), lost with it
+
+
+def held_luck(step: Step, c: Combatant) -> luck.LuckState:
+    """The Luck Dice she may spend now: read in this one place (the fight's pool of her owner, `Step.luck`), so
+    that where Luck is kept (the player's pool, luck_owner) can change here alone."""
+    return step.luck(c) if c.kind == "pc" else luck.LuckState()
+
+
+def _counts(held: int) -> tuple[str, ...]:
+    return tuple(str(n) for n in range(held + 1))
+
+
+def luck_on(step: Step, cid: str, roll: dice.RollResult, *, needed: int | None, death: bool = False,
+            natural_needed: int | None = None) -> luck.LuckSpend | None:
+    """A PC's failed roll: she may spend Luck Dice on it (after seeing it). `needed`: the total that succeeds;
+    `natural_needed`: the natural face that does (a dying d20), which only a reroll can change. Returns the spend
+    (its total, its dice), or None when none was spent."""
+    c = step.c(cid)
+    held = held_luck(step, c).dice
+    if held < 1 or step.rules["luck_spend_timing"] != "after_roll":
+        return None
+    reroll = step.rules["luck_die_effect"] == "reroll"
+    if natural_needed is not None and not reroll:
+        return None                                  # AMB-02: a die added to the total leaves the natural face
+    die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
+    short = (needed - roll.total) if needed is not None else None
+    saves = reroll or (short is not None and short <= die_max)
+    answer = ask(step, c, "luck", _counts(held), {"saves": saves, "roll": roll.label, "death": death},
+                 {"roll": roll.label, "total": roll.total, "natural": roll.natural, "held": held,
+                  "effect": str(step.rules["luck_die_effect"])})
+    return spend(step, c, roll, int(answer))
+
+
+def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck.LuckSpend | None:
+    """F-LUCK-03 ("You can always use Luck Dice!" on the crit tables): Luck Dice added to a table roll she made, for
+    a higher row; asked when one is held and the total is below the top row (`top`, its lowest total). A die that
+    rolls the d20 again has no meaning on a table's own die: only an added die is offered."""
+    c = step.c(cid)
+    held = held_luck(step, c).dice
+    if held < 1 or roll.total >= top or step.rules["luck_die_effect"] != "add" \
+            or step.rules["luck_spend_timing"] != "after_roll":
+        return None
+    answer = ask(step, c, "luck", _counts(held), {"saves": True, "roll": roll.label},
+                 {"roll": roll.label, "total": roll.total, "held": held, "effect": "add"})
+    return spend(step, c, roll, int(answer))
+
+
+def luck_before(step: Step, cid: str, label: str) -> int:
+    """Under luck_spend_timing before_roll: the Luck Dice she declares on the roll about to be made."""
+    c = step.c(cid)
+    held = held_luck(step, c).dice
+    if held < 1 or step.rules["luck_spend_timing"] != "before_roll":
+        return 0
+    return int(ask(step, c, "luck", _counts(held), {"saves": False, "roll": label},
+                   {"roll": label, "held": held, "before_roll": True}))
+
+
+def spend(step: Step, c: Combatant, roll: dice.RollResult, n: int) -> luck.LuckSpend | None:
+    """Spend `n` of her Luck Dice on the roll (none: nothing happens), recorded as the luck fact."""
+    if n < 1:
+        return None
+    state, spent = luck.spend(held_luck(step, c), step.rng, roll.total, step.rules, n, natural=roll.natural,
+                              label="Luck Die")
+    step.hold_luck(c, state)
+    step.fact(LUCK, c.id, (), spent.rolls, ("F-LUCK-03",), before=roll.total, after=spent.total, left=state.dice)
+    return spent
+
+
+def rerolled_natural(spent: luck.LuckSpend | None, roll: dice.RollResult) -> int | None:
+    """The natural d20 face after a spend: a reroll's last die, else the roll's own (AMB-02)."""
+    if spent is not None and spent.effect == "reroll" and spent.rolls:
+        return spent.rolls[-1].total
+    return roll.natural
+
+
+def sunders(step: Step, target: str, amount: int) -> bool:
+    """F-EQ-03, AMB-36: the bearer of a shield, struck for `amount`, chooses whether to sunder it."""
+    t = step.c(target)
+    if not (t.kind == "pc" and t.shield and t.hp > 0 and amount > 0):
+        return False
+    return ask(step, t, "sunder", (YES, NO), {"drops": t.hp - amount <= 0},
+               {"amount": amount, "hp": t.hp, "halved": halved(step, amount)}) == YES
+
+
+def halved(step: Step, amount: int) -> int:
+    """The damage a sundered shield lets through: half, rounded up (bearer_ceil) or down (shield_sunder_damage)."""
+    return -(-amount // 2) if step.rules["shield_sunder_damage"] == "bearer_ceil" else amount // 2
+
+
+def rages(step: Step, c: Combatant, left: int) -> bool:
+    """F-ARCH-02: she may rage as she attacks (+PROF DAM, −PROF AC to the end of the fight)."""
+    return ask(step, c, "rage", (YES, NO), {}, {"left": left, "bonus": c.prof}) == YES
+
+
+__all__ = ["LUCK", "SHIELD_BONUS", "halved", "held_luck", "luck_before", "luck_on", "luck_on_table", "rages",
+           "rerolled_natural", "spend", "sunders"]

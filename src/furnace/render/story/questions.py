@@ -1,0 +1,53 @@
+"""The players' choices told: a question asked of its owner, its answer, the fight's standing answers
+(`furnace.play.answering`, `furnace.campaign.questions`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from furnace.events import Event
+from furnace.render.story import teller
+from furnace.render.story.view import View
+
+CHOICES = {"luck": "spend Luck Dice", "sunder": "sunder her shield", "rage": "rage",
+           "hit_dice": "spend her Hit Dice on the Lay on Hands"}
+
+
+def situation(kind: str, about: dict[str, Any]) -> str:
+    """What the owner knows of the choice, in words (her roll, the blow, what she holds)."""
+    if kind == "luck":
+        roll = f"{about.get('roll', 'the roll')} {about['total']}" if "total" in about else about.get("roll", "")
+        when = " before the roll" if about.get("before_roll") else ""
+        return f"on {roll}{when} ({about.get('held', 0)} held)"
+    if kind == "sunder":
+        return (f"against a blow of {about.get('amount')} at HP {about.get('hp')} (sundered: "
+                f"{about.get('halved')} taken, the shield destroyed)")
+    if kind == "rage":
+        return f"(+{about.get('bonus')} DAM, −{about.get('bonus')} AC; {about.get('left')} left)"
+    if kind == "hit_dice":
+        return f"(up to {about.get('allowed')})"
+    return ""
+
+
+@teller("question")
+def question(e: Event, v: View) -> str | None:
+    kind = str(e.data.get("choice"))
+    about = v.value(e, "about")
+    told = situation(kind, about) if isinstance(about, dict) else ""
+    options = " | ".join(str(o) for o in e.data.get("options") or [])
+    return f"may {CHOICES.get(kind, kind)} {told}: {options}? (question {e.data.get('id')})".replace("  ", " ")
+
+
+@teller("answer")
+def answer(e: Event, v: View) -> str:
+    kind = str(e.data.get("choice"))
+    by = {"referee": " (the referee answers)", "standing": " (her standing answer)"}.get(str(e.data.get("by")), "")
+    return f"answers {e.data.get('id')}, {CHOICES.get(kind, kind)}: {e.data.get('answer')}{by}"
+
+
+@teller("standing")
+def standing(e: Event, v: View) -> str:
+    policies = e.data.get("policies") or {}
+    named = ", ".join(f"{who} {name}" for who, name in policies.items()) if v.referee else ""
+    quiet = ", ".join(e.data.get("quiet") or []) or "nothing"
+    return f"standing answers{': ' + named if named else ''}; not asked: {quiet}"
