@@ -191,6 +191,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("serve", "signin-link"), "furnace.cli.serve"),
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
+    **dict.fromkeys(("chapters",), "furnace.cli.chapters"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("luck",), "furnace.cli.character_luck"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 CHAPTER_GROUP = "furnace.chapters"
 _loaded: list[str] = []
+REGISTRIES: list[Registry[object]] = []     # every registry made, in the order made (`furnace chapters` lists them)
 
 
 def load_chapters() -> tuple[str, ...]:
@@ -45,6 +46,23 @@ def load_chapters() -> tuple[str, ...]:
                 getattr(loaded, attr.strip())
             _loaded.append(name)
     return tuple(_loaded[1:])
+
+
+def _caller() -> str:
+    """The module of the first frame outside this one (who made a registry, or added to it)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back  # type: ignore[assignment]
+    return str(frame.f_globals.get("__name__", "?")) if frame is not None else "?"
+
+
+def seams() -> list[tuple[str, str, dict[str, str]]]:
+    """Every registry of the engine — what it holds, the module that made it, and each entry with the module that
+    added it — with the installed chapters loaded: the seams where a chapter plugs in, in one listing."""
+    importlib.import_module("furnace.play.clock")      # the registries made outside this module
+    importlib.import_module("furnace.play.rest")
+    load_chapters()
+    return [(r.what, r.home, r.origins()) for r in sorted(REGISTRIES, key=lambda r: r.what)]
 
 
 def entry_points(group: str) -> dict[str, str]:
@@ -96,12 +114,21 @@ class Registry(Generic[T]):
 
     def __init__(self, what: str) -> None:
         self.what = what
+        self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
         self._entries: dict[str, T] = {}
+        self._origins: dict[str, str] = {}       # entry -> the module that added it
         self._sorted: tuple[dict[str, T], tuple[tuple[str, T], ...]] | None = None   # `items` and what they are of
+        REGISTRIES.append(self)  # type: ignore[arg-type]
 
     def add(self, name: str, value: T) -> T:
         self._entries[name] = value
+        self._origins[name] = _caller()
         return value
+
+    def origins(self) -> dict[str, str]:
+        """Each entry's name and the module that added it (chapters loaded first)."""
+        load_chapters()
+        return dict(sorted(self._origins.items()))
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator form of `add`."""
