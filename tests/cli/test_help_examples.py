@@ -8,7 +8,8 @@ example character joined
 and a funnel of two players (Ann and Bo) run,
 so that examples naming Brakka, Agna, keep, ann1, goblin-2 … have something to work on. An example that needs
 a state first (a fight in progress, a file to read) runs after the steps of PRECONDITIONS. A shell example
-`a && b` runs both commands; `… > FILE` writes the command's output to FILE. Each command must exit 0.
+`a && b` runs both commands; `… > FILE` writes the command's output to FILE, `… < FILE` feeds FILE
+on its input. Each command must exit 0.
 No command starts a server or runs forever today; such an example would be listed in SKIPPED with the reason.
 """
 
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -122,8 +124,18 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
 SKIPPED: dict[str, str] = {}   # example → why it cannot run in a test (a server, a command that never ends)
 
 
+@contextlib.contextmanager
+def _stdin(stream: Any) -> Iterator[None]:
+    saved, sys.stdin = sys.stdin, stream
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
 def run_line(line: str) -> None:
-    """Run a shell line of `furnace` commands in-process: `a && b` runs both, `… > FILE` writes the output."""
+    """Run a shell line of `furnace` commands in-process: `a && b` runs both, `… > FILE` writes the output,
+    `… < FILE` feeds the file on standard input."""
     words = shlex.split(line)
     commands: list[list[str]] = [[]]
     for word in words:
@@ -132,13 +144,17 @@ def run_line(line: str) -> None:
         else:
             commands[-1].append(word)
     for command in commands:
-        target = None
+        target = source = None
         if ">" in command:
             at = command.index(">")
             command, target = command[:at], command[at + 1]
+        if "<" in command:
+            at = command.index("<")
+            command, source = command[:at], command[at + 1]
         assert command[0] == "furnace", f"{line!r}: not a furnace command"
         out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        fed = io.StringIO(Path(source).read_text(encoding="utf-8")) if source else sys.stdin
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _stdin(fed):
             code = main(command[1:])
         assert code == 0, f"{shlex.join(command)!r} exits {code}: {err.getvalue()}{out.getvalue()[-2000:]}"
         if target is not None:

@@ -55,13 +55,21 @@ def readme_commands() -> list[Command]:
 def run(command: str) -> tuple[int, str]:
     words = shlex.split(command)
     assert words[0] == "furnace", f"the README shows a command that is not furnace: {command}"
-    out_file = None
+    out_file = in_file = None
     if ">" in words:
         at = words.index(">")
         words, out_file = words[:at], words[at + 1]
+    if "<" in words:                   # `furnace shell < FILE`: the file on standard input
+        at = words.index("<")
+        words, in_file = words[:at], words[at + 1]
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = main(words[1:])
+    fed = io.StringIO(Path(in_file).read_text(encoding="utf-8")) if in_file else io.StringIO("")
+    saved, sys.stdin = sys.stdin, fed
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            code = main(words[1:])
+    finally:
+        sys.stdin = saved
     if out_file:
         Path(out_file).write_text(out.getvalue(), encoding="utf-8")
     return code, out.getvalue()

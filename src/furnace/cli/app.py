@@ -192,6 +192,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("chapters",), "furnace.cli.chapters"),
+    **dict.fromkeys(("shell",), "furnace.cli.shell"),
     **dict.fromkeys(("funnel", "character"), "furnace.cli.characters"),
     **dict.fromkeys(("luck",), "furnace.cli.character_luck"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",
@@ -495,7 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with entered("cli", " ".join(a for a in args[:3] if not a.startswith("-"))):
             cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
     except FurnaceError as exc:
-        click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)
+        if str(exc):          # an error already told (the shell's last failing command) is only its exit code
+            click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
