@@ -53,7 +53,10 @@ def start(campaign: str, body: StartBody, request: Request, caller: Asker) -> di
 
 @router.post("/next")
 def next_turns(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
-    return run(request, caller, campaign, "encounter next", encounters.next_turns(rng_of(request)))
+    """The monsters' turns until a player character is due, a question is open or the fight ends."""
+    from furnace.campaign import questions
+
+    return run(request, caller, campaign, "encounter next", questions.next_turns(rng_of(request)))
 
 
 @router.post("/end")
@@ -157,7 +160,9 @@ def actions(campaign: str, request: Request, caller: Asker, who: str | None = No
 
 @router.post("/act")
 def act(campaign: str, body: ActBody, request: Request, caller: Asker) -> dict[str, Any]:
-    """One action on a combatant's turn, as the menu names it (attack, move_attack, go_ranged, cast …)."""
+    """One action on a combatant's turn, as the menu names it (attack, move_attack, go_ranged, cast …). A choice it
+    gives a player (Luck on the roll she sees, sunder …) is asked of her (`web.questions`) unless the referee set
+    that kind not to be asked; the step waits for the answer."""
     state = store_of(request).open(campaign)
     cid = _cid(store_of(request), state, caller, body.who)
     _mine(state, caller, cid)
@@ -167,5 +172,5 @@ def act(campaign: str, body: ActBody, request: Request, caller: Asker) -> dict[s
     target = "RANGED" if body.action == "go_ranged" else (
         _cid(store_of(request), state, caller, body.target) if body.target else None)
     rng = dice_for(request, caller, campaign, body.faces)
-    fn = encounters.act(cid, verb, target, rng, spell=body.spell, note=body.note)
+    fn = encounters.act(cid, verb, target, rng, spell=body.spell, note=body.note, asked=True)
     return run_rolled(request, caller, campaign, f"encounter act {verb}", fn, rng)

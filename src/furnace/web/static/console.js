@@ -172,5 +172,39 @@ const Furnace = (() => {
       .then(() => { window.location.assign("/"); }).catch(() => {}));
   }
 
-  return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues };
+  // A question the fight waits on, as a card: who chooses what, what she may know, one button per option. Each
+  // answer names the question's id; the buttons are disabled at the first tap (the server counts an id once).
+  const CHOICE = { luck: "Spend Luck Dice?", sunder: "Sunder your shield?", rage: "Rage?", hit_dice: "Spend Hit Dice?" };
+  const ABOUT = { roll: "roll", total: "total", natural: "die", held: "Luck Dice held", amount: "damage",
+                  halved: "sundered", hp: "HP", left: "Rages left", allowed: "up to", pool: "Hit Dice held" };
+  function questionCard(q, referee) {
+    const facts = Object.entries(q.about || {}).filter(([k]) => ABOUT[k])
+      .map(([k, v]) => ABOUT[k] + " " + v).join(", ");
+    const buttons = q.options.map((option) => el("button", { type: "button", "data-answer": option,
+      text: option + (referee && option === q.default ? " (standing)" : ""),
+      onclick: async (e) => {
+        for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = true;
+        try { await api("POST", base + "/encounter/questions/" + encodeURIComponent(q.id), { answer: option }); }
+        catch (error) { for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = false; }
+      } }));
+    return el("div", { class: "question " + q.kind, "data-question": q.id },
+      el("div", {}, el("strong", { text: q.name + ": " + (CHOICE[q.kind] || q.kind) }), " ",
+        el("small", { text: q.id + (q.rules && q.rules.length ? " · " + q.rules.join(", ") : "") })),
+      facts ? el("div", { class: "about", text: facts }) : null,
+      el("div", { class: "buttons" }, ...buttons));
+  }
+
+  let questionsAsked = 0;    // refreshes overlap: only the newest one's cards are shown
+  async function questions(box, referee) {
+    const current = ++questionsAsked;
+    const open = await api("GET", base + "/encounter/questions");
+    if (current !== questionsAsked) return open;
+    const shown = new Set(open.questions.map((q) => q.id));
+    const kept = [...box.querySelectorAll("[data-question]")].filter((c) => shown.has(c.dataset.question));
+    const have = new Set(kept.map((c) => c.dataset.question));    // a card already shown keeps its state
+    box.replaceChildren(...kept, ...open.questions.filter((q) => !have.has(q.id)).map((q) => questionCard(q, referee)));
+    return open;
+  }
+
+  return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues, questions };
 })();

@@ -1,5 +1,6 @@
 /* A player's page (phone-sized): her characters, buttons for a CHECK, SAVE, ATK or SPELLCHECK rolled on the
-   server, her actions when one of hers is due in a fight, and the public log. */
+   server, her actions when one of hers is due in a fight, a card for each choice the fight asks her (one tap
+   answers it), and the public log. */
 "use strict";
 (() => {
   const { api, base, el, roster, encounter, live } = Furnace;
@@ -37,6 +38,8 @@
       .map((m) => el("option", { value: m.id, selected: m.id === chosen, text: m.name })));
     encounter($("encounter"), view.encounter);
     $("faces-label").hidden = !view.players_dice;
+    if (view.encounter) await Furnace.questions($("questions"), false).catch(() => {});
+    else $("questions").replaceChildren();
     await showActions(view);
   }
 

@@ -1,6 +1,7 @@
 /* The referee's console: the party, the funnel and promotion, the fight (what the players see of each monster,
-   whose turn, the legal actions as buttons), dice (hidden or not, and their odds), rest, the clock, undo,
-   invites with their QR code, and the live log. Every change is a call to the API; the page never rolls. */
+   whose turn, the legal actions as buttons, every open question with a button per answer, the kinds of choice
+   the players are asked), dice (hidden or not, and their odds), rest, the clock, undo, invites with their QR
+   code, and the live log. Every change is a call to the API; the page never rolls. */
 "use strict";
 (() => {
   const { api, base, el, roster, encounter, live, submit, toast } = Furnace;
@@ -40,6 +41,20 @@
     box.replaceChildren(...buttons);
   }
 
+  async function showQuestions() {
+    if (!view.encounter) { $("questions").replaceChildren(); return; }
+    const open = await Furnace.questions($("questions"), true).catch(() => null);
+    if (open && open.kinds) {
+      $("asked-kinds").replaceChildren(...open.kinds.map((k) => el("label", {}, el("input", { type: "checkbox",
+        "data-kind": k, checked: !open.quiet.includes(k), onchange: () => {
+          const quiet = [...document.querySelectorAll("#asked-kinds input")].filter((i) => !i.checked)
+            .map((i) => i.dataset.kind);
+          api("POST", base + "/encounter/standing", { quiet }).then(() => toast("asked: " + (open.kinds
+            .filter((x) => !quiet.includes(x)).join(", ") || "nothing"))).catch(() => {});
+        } }), " " + k)));
+    }
+  }
+
   async function refresh() {
     view = await api("GET", base);
     $("clock").textContent = view.clock;
@@ -49,6 +64,7 @@
     const promotable = view.roster.filter((m) => m.level === 0 && m.status === "alive");
     $("promote").elements.who.replaceChildren(...promotable.map((m) => el("option", { value: m.id, text: m.name })));
     for (const show of Furnace.panels || []) show(view);
+    await showQuestions();
     await showActions();
   }
 

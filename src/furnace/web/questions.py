@@ -1,0 +1,123 @@
+"""The players' choices in the console's fight: the open questions each viewer may see, the answer by question id,
+and the referee's switch of the kinds of choice the table is asked.
+
+Each route is `furnace.campaign.questions` (what `furnace encounter status / answer / standing` run), logged as one
+command. A player sees and answers only the questions of her own characters, told from what she may know (her
+roll, the damage she takes; never the standing answer, which a policy may have worked out from a foe's AC or DC);
+the referee sees every one and may answer for anyone. An answer names the question's id and is checked inside its
+transaction: a second answer to the same id (a double tap, two phones) finds it closed and is refused with 409,
+spending nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from furnace.campaign import encounters
+from furnace.campaign import questions as asking
+from furnace.campaign.state import CampaignState
+from furnace.campaign.store import Command
+from furnace.errors import FurnaceError, IllegalActionError
+from furnace.events import Event
+from furnace.play.questions import KINDS, Question
+from furnace.web import views
+from furnace.web.api import Body, dice_for, run, run_rolled, store_of
+from furnace.web.auth import Asker, Caller
+
+router = APIRouter(prefix="/api/campaigns/{campaign}/encounter")
+# what a question's card may tell its owner of the situation (the engine's `about`): her roll, its total and
+# natural face, the dice she holds, the damage she takes and her HP, her Rages, the Hit Dice offered. Anything
+# else the engine might one day put there stays with the referee.
+TOLD = frozenset({"roll", "total", "natural", "held", "effect", "before_roll", "amount", "hp", "halved", "left",
+                  "bonus", "allowed", "pool", "die"})
+
+
+class NotYours(FurnaceError):
+    """A player answering a question that is another's."""
+
+    http_status = 403
+
+
+class AnswerBody(Body):
+    answer: str = Field(min_length=1, max_length=20)
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
+
+
+class StandingBody(Body):
+    policies: dict[str, str] = Field(default_factory=dict, max_length=50)
+    quiet: list[str] | None = Field(None, max_length=len(KINDS))
+
+
+def _owner_is(state: CampaignState, q: Question, caller: Caller) -> bool:
+    """Whether the caller may answer `q`: the referee any; a player the questions of her own characters."""
+    if caller.referee:
+        return True
+    member = state.roster.get(encounters.current(state).members.get(q.owner, ""))
+    return member is not None and views.own(member, caller)
+
+
+def card(state: CampaignState, q: Question, caller: Caller) -> dict[str, Any]:
+    """A question as the caller's card shows it: the referee's whole, a player's from what she may know."""
+    name = encounters.current(state).turns.encounter.get(q.owner).name
+    if caller.referee:
+        return q.model_dump(mode="json") | {"name": name}
+    public = q.public()
+    return public | {"name": name, "about": {k: v for k, v in public["about"].items() if k in TOLD}}
+
+
+@router.get("/questions")
+def open_questions(campaign: str, request: Request, caller: Asker) -> dict[str, Any]:
+    """The open questions the caller may see and answer: a player her own characters', the referee every one
+    (with the standing answer that decides it if nobody answers, and the kinds of choice not asked)."""
+    state = store_of(request).open(campaign)
+    shown = [card(state, q, caller) for q in asking.open_questions(state) if _owner_is(state, q, caller)]
+    out: dict[str, Any] = {"questions": shown}
+    if caller.referee:
+        quiet = encounters.current(state).turns.encounter.asking.quiet if state.encounter is not None else ()
+        out["quiet"] = list(quiet)
+        out["kinds"] = list(KINDS)
+    return out
+
+
+def _checked(qid: str, value: str, caller: Caller, fn: Command) -> Command:
+    """The answer, refused inside its transaction unless `qid` is open (409: answered already, so a second tap
+    spends nothing), the caller's to answer (403) and one of its options."""
+
+    def run_checked(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        q = next((q for q in asking.open_questions(state) if q.id == qid), None)
+        if q is None:
+            said = f"question {qid} is not open: answered already, or never asked"
+            raise IllegalActionError(said).for_all(said)
+        if not _owner_is(state, q, caller):
+            raise NotYours("that question is another player's to answer").for_all(
+                "that question is another player's to answer")
+        if value not in q.options:
+            said = f"{qid} takes {' | '.join(q.options)}"
+            raise FurnaceError(f"{said}, not {value!r}").for_all(said)
+        after, events = fn(state)
+        return after, list(events)
+
+    return run_checked
+
+
+@router.post("/questions/{qid}")
+def answer(campaign: str, qid: str, body: AnswerBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """Answer the open question `qid` with one of its options (a number of Luck Dice or Hit Dice, yes or no):
+    the step that asked goes on with it. Each id is answered once; a second answer is refused (409)."""
+    if len(qid) > 20 or not qid.isalnum():
+        raise FurnaceError("a question's id is like q1").for_all("a question's id is like q1")
+    rng = dice_for(request, caller, campaign, body.faces)
+    fn = asking.answer(qid, body.answer, rng, by="referee" if caller.referee else "player")
+    return run_rolled(request, caller, campaign, f"encounter answer {qid}", _checked(qid, body.answer, caller, fn),
+                      rng)
+
+
+@router.post("/standing")
+def standing(campaign: str, body: StandingBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """The referee's switch: the kinds of choice not asked in this fight (`quiet`: their standing answer decides;
+    [] asks every kind) and the standing answers (a policy per player, side or `referee`)."""
+    quiet = tuple(body.quiet) if body.quiet is not None else None
+    return run(request, caller, campaign, "encounter standing", asking.standing(dict(body.policies), quiet))
