@@ -18,8 +18,9 @@ What each profile has: furnace, dying (F-DEATH-01) and stabilising (F-INJ-01, AM
 at 0 and a grievous roll instead (M-GRIEV-01): a fatal wound, a broken rib, 2d6 rounds unconscious, nothing to
 stabilise. The long rest gives back what it gives (Rage, F-ARCH-02; the Hit Dice, F-REST-02; "until the next
 rest", D-7) and no daily count (AMB-14): a new in-game day on the clock does (campaign/days.py). Under furnace the
-day's cap on magical Hit Dice (F-CLR-07) refuses a Lay on Hands, a long rest leaves it, midnight resets it; under
-middle-sea a Cleric's one free orison a day (M-ORIS-02..04) is refused a second time until midnight.
+day's cap on magical Hit Dice (F-CLR-07) refuses a Lay on Hands, a long rest leaves it, midnight resets it (and
+under hazards the same count, reset at midnight); under middle-sea a Cleric's one free orison a day (M-ORIS-02..04)
+is refused a second time until midnight.
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ def a_new_day_under_furnace(run: Run, db: Path) -> None:
     assert "may spend 2 (pool 2, today 0/3)" in out and brakka() == (22, 0, 2)
 
 
-@pytest.mark.rule("H-DMG-02", "H-DMG-03", "H-HEAL-04")
+@pytest.mark.rule("H-DMG-02", "H-DMG-03", "H-HEAL-04", "F-CLR-07")
 def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db: Path) -> None:
     the_ogre_attacks(run, "hazards")
     run("damage", "Wren", "17")                        # 17 − 17 = 0: unconscious (H-DMG-02), no roll in the fight
@@ -195,6 +196,27 @@ def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db:
     state = reopened(db)
     assert (hp(state, "wren1"), state.roster["wren1"].character.conditions) == (2, [])
     assert not state.clock.entries and state.clock.now == 6 + 2 * HOUR
+    a_new_day_under_hazards(run, db)
+
+
+def a_new_day_under_hazards(run: Run, db: Path) -> None:
+    """F-CLR-07 under hazards: Wren (level 3, 2/17 HP, her 3 Hit Dice) receives no more than 3 magical Hit Dice
+    today; at 02:00:06 Sister Ilse's SPELLCHECK d20 17 − 1 + 2 = 18 reads 2 HD (F-TAB-06) each time."""
+
+    def wren() -> tuple[int, int, int]:          # her HP, her Hit Dice in the pool, the magical HD received today
+        c = reopened(db).roster["wren1"].character
+        return c.hp, c.hit_dice, c.healed_today
+
+    run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17,1,1")              # 2 + 1 + 1 = 4, today 2/3
+    assert wren() == (4, 1, 2)
+    assert "may spend 1 (pool 1, today 2/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17,1")
+    assert "may spend 0 (pool 0, today 3/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17")
+    assert wren() == (5, 0, 3)      # her count's end goes on the clock at the next midnight as soon as time moves
+    out = run("clock", "advance", "22", "hours")                                # day 2, 00:00:06: the count is 0
+    assert "[day 2, 00:00] Wren: a new day" in out
+    assert wren() == (5, 0, 0) and not reopened(db).clock.entries
+    # the cap is free again; what stops a Lay on Hands now is her spent pool
+    assert "may spend 0 (pool 0, today 0/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17")
 
 
 @pytest.mark.rule("M-GRIEV-01", "M-GRIEV-05", "M-GRIEV-06", "M-GRIEV-07", "M-BONE-01", "M-HEAL-01",
