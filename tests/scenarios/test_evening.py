@@ -16,8 +16,11 @@ Magic-user 3, 13 HP, CON 7 (−1), a d6 Hit Die. F-DEATH-02: dead at −(3 + LVL
 What each profile has: furnace, dying (F-DEATH-01) and stabilising (F-INJ-01, AMB-28); hazards, unconscious at 0
 (H-DMG-02) waking in 1d6 hours (H-HEAL-04) and dead at −3 (H-DMG-03), nothing to stabilise; middle-sea, HP stop
 at 0 and a grievous roll instead (M-GRIEV-01): a fatal wound, a broken rib, 2d6 rounds unconscious, nothing to
-stabilise. The daily caps reset at a new in-game day (F-CLR-07) is another branch's (campaign/days.py); here the
-long rest gives back what it gives (Rage, F-ARCH-02; the Hit Dice, F-REST-02; "until the next rest", D-7).
+stabilise. The long rest gives back what it gives (Rage, F-ARCH-02; the Hit Dice, F-REST-02; "until the next
+rest", D-7) and no daily count (AMB-14): a new in-game day on the clock does (campaign/days.py). Under furnace the
+day's cap on magical Hit Dice (F-CLR-07) refuses a Lay on Hands, a long rest leaves it, midnight resets it (and
+under hazards the same count, reset at midnight); under middle-sea a Cleric's one free orison a day (M-ORIS-02..04)
+is refused a second time until midnight.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ def party_wins_and_shares(state: CampaignState, survivors: int) -> None:
     assert state.xp_pool == left and earned == [share] * survivors
 
 
-@pytest.mark.rule("F-DEATH-01", "F-INJ-01", "F-REST-02", "F-INIT-01")
+@pytest.mark.rule("F-DEATH-01", "F-INJ-01", "F-REST-02", "F-INIT-01", "F-CLR-07")
 def test_an_evening_under_furnace_F_DEATH_01_F_INJ_01(run: Run, refused: Run, db: Path) -> None:
     the_ogre_attacks(run, "furnace")
     # the ogre's blows, told by the referee while the encounter runs: the encounter takes them, the roster waits
@@ -134,9 +137,38 @@ def test_an_evening_under_furnace_F_DEATH_01_F_INJ_01(run: Run, refused: Run, db
     state = reopened(db)
     assert (hp(state, "brak1"), hp(state, "wren1"), hp(state, "sist1")) == (17, 13, 11)
     assert state.roster["wren1"].character.until_rest == [] and state.clock.now == 12 + MINUTE + 8 * HOUR
+    a_new_day_under_furnace(run, db)
 
 
-@pytest.mark.rule("H-DMG-02", "H-DMG-03", "H-HEAL-04")
+def a_new_day_under_furnace(run: Run, db: Path) -> None:
+    """F-CLR-07: a recipient receives no more magical Hit Dice a day than her level (Brakka 3), counted until a new
+    in-game day starts on the clock, not at a long rest (AMB-14). At 08:01:12 Brakka is 17/22 with her 3 Hit Dice.
+    Sister Ilse's SPELLCHECK d20 17 − 1 (WIS) + 2 (PROF) = 18 reads 2 HD on F-TAB-06 (16-20) each time."""
+
+    def brakka() -> tuple[int, int, int]:        # her HP, her Hit Dice in the pool, the magical HD received today
+        c = reopened(db).roster["brak1"].character
+        return c.hp, c.hit_dice, c.healed_today
+
+    run("lay-on-hands", "Sister Ilse", "Brakka", "--faces", "17,1,1")   # 2 HD: 17 + 1 + 1 = 19, pool 1, today 2/3
+    assert brakka() == (19, 1, 2)
+    # a long rest (F-REST-02) until 16:01:12: her last Hit Die 1 (19 + 1 = 20), and the pool comes back; the
+    # day's count does not (AMB-14)
+    run("rest", "long", "Brakka", "--faces", "1")
+    assert brakka() == (20, 3, 2)
+    out = run("lay-on-hands", "Sister Ilse", "Brakka", "--faces", "17,1")  # 2 HD, 3 − 2 = 1 left today: 20 + 1 = 21
+    assert "may spend 1 (pool 3, today 2/3)" in out and brakka() == (21, 2, 3)
+    out = run("lay-on-hands", "Sister Ilse", "Brakka", "--faces", "17")     # 3/3 today: none, with Hit Dice left
+    assert "may spend 0 (pool 2, today 3/3)" in out and brakka() == (21, 2, 3)
+    (day,) = reopened(db).clock.entries                                      # her count ends at midnight
+    assert (day.kind, day.owner, day.at) == ("day_ends", "Brakka", DAY)
+    out = run("clock", "advance", "8", "hours")               # 16:01:12 + 8 hours = day 2, 00:01:12
+    assert "a new day" in out and brakka() == (21, 2, 0) and not reopened(db).clock.entries
+    # today 0/3 again: 2 HD from her pool of 2, 21 + 1 = 22 and the second stops at her maximum
+    out = run("lay-on-hands", "Sister Ilse", "Brakka", "--faces", "17,1,1")
+    assert "may spend 2 (pool 2, today 0/3)" in out and brakka() == (22, 0, 2)
+
+
+@pytest.mark.rule("H-DMG-02", "H-DMG-03", "H-HEAL-04", "F-CLR-07")
 def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db: Path) -> None:
     the_ogre_attacks(run, "hazards")
     run("damage", "Wren", "17")                        # 17 − 17 = 0: unconscious (H-DMG-02), no roll in the fight
@@ -164,9 +196,31 @@ def test_an_evening_under_hazards_H_DMG_02_H_HEAL_04(run: Run, refused: Run, db:
     state = reopened(db)
     assert (hp(state, "wren1"), state.roster["wren1"].character.conditions) == (2, [])
     assert not state.clock.entries and state.clock.now == 6 + 2 * HOUR
+    a_new_day_under_hazards(run, db)
 
 
-@pytest.mark.rule("M-GRIEV-01", "M-GRIEV-05", "M-GRIEV-06", "M-GRIEV-07", "M-BONE-01", "M-HEAL-01")
+def a_new_day_under_hazards(run: Run, db: Path) -> None:
+    """F-CLR-07 under hazards: Wren (level 3, 2/17 HP, her 3 Hit Dice) receives no more than 3 magical Hit Dice
+    today; at 02:00:06 Sister Ilse's SPELLCHECK d20 17 − 1 + 2 = 18 reads 2 HD (F-TAB-06) each time."""
+
+    def wren() -> tuple[int, int, int]:          # her HP, her Hit Dice in the pool, the magical HD received today
+        c = reopened(db).roster["wren1"].character
+        return c.hp, c.hit_dice, c.healed_today
+
+    run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17,1,1")              # 2 + 1 + 1 = 4, today 2/3
+    assert wren() == (4, 1, 2)
+    assert "may spend 1 (pool 1, today 2/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17,1")
+    assert "may spend 0 (pool 0, today 3/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17")
+    assert wren() == (5, 0, 3)      # her count's end goes on the clock at the next midnight as soon as time moves
+    out = run("clock", "advance", "22", "hours")                                # day 2, 00:00:06: the count is 0
+    assert "[day 2, 00:00] Wren: a new day" in out
+    assert wren() == (5, 0, 0) and not reopened(db).clock.entries
+    # the cap is free again; what stops a Lay on Hands now is her spent pool
+    assert "may spend 0 (pool 0, today 0/3)" in run("lay-on-hands", "Sister Ilse", "Wren", "--faces", "17")
+
+
+@pytest.mark.rule("M-GRIEV-01", "M-GRIEV-05", "M-GRIEV-06", "M-GRIEV-07", "M-BONE-01", "M-HEAL-01",
+                  "M-ORIS-02", "M-ORIS-04")
 def test_an_evening_under_middle_sea_M_GRIEV_06_M_GRIEV_07(run: Run, refused: Run, db: Path) -> None:
     the_ogre_attacks(run, "middle-sea")
     # M-GRIEV-01: HP stop at 0, EXCESS = damage − HP; 3d6 + EXCESS on the grievous injury table (M-TAB-01)
@@ -206,3 +260,18 @@ def test_an_evening_under_middle_sea_M_GRIEV_06_M_GRIEV_07(run: Run, refused: Ru
     run("clock", "advance", "12", "weeks")                   # the rib has knit: the injury and its −3 end
     wren = reopened(db).roster["wren1"].character
     assert wren.injuries == [] and "fight" not in wren.extensions and not reopened(db).clock.entries
+    a_new_day_under_middle_sea(run, refused, db)
+
+
+def a_new_day_under_middle_sea(run: Run, refused: Run, db: Path) -> None:
+    """M-ORIS-02..04: a Cleric's free orison is one a day, counted until a new in-game day starts on the clock. The
+    clock stands at 84 days + 1 minute + 10 minutes + 1 hour (day 85, 01:11)."""
+    now = MINUTE + 10 * MINUTE + HOUR + 12 * 7 * DAY
+    out = run("orison", "Sister Ilse", "Bless")                     # her free one: 1 of 1 today
+    (day,) = reopened(db).clock.entries                              # her count ends at the next midnight
+    assert "(1 of 1 today)" in out and reopened(db).clock.now == now and (day.kind, day.owner, day.at) == (
+        "day_ends", "Sister Ilse", 85 * DAY)
+    assert "M-ORIS" in refused("orison", "Sister Ilse", "Bless")    # a second today is refused
+    out = run("clock", "advance", "23", "hours")                    # day 86, 00:11: the count starts again
+    assert "a new day" in out and not reopened(db).clock.entries
+    assert "(1 of 1 today)" in run("orison", "Sister Ilse", "Bless")

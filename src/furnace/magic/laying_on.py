@@ -100,13 +100,14 @@ def _heal(step: Step, cid: str, target: str, total: int, crit: bool) -> None:
     hd = int(step.rules.tables.get("lay-on-hands").lookup(total).data.get("hd", 0))
     extra = int(step.rules["loh_nat20_extra_hd"]) if crit else 0
     cap = t.level if t.level > 0 else int(step.rules["zero_level_heal_cap"])
-    allowed = max(0, min(hd + extra, t.hit_dice, cap))
+    allowed = max(0, min(hd + extra, t.hit_dice, cap - t.healed_today))    # what she received today counts
     step.fact(LAY_ON_HANDS, cid, (target,), (), ("F-CLR-05", "F-CLR-07"), total=total, hd=hd + extra,
-              allowed=allowed, pool=t.hit_dice, today=0, cap=cap, crit_hd=extra)
+              allowed=allowed, pool=t.hit_dice, today=t.healed_today, cap=cap, crit_hd=extra)
     if allowed < 1:
         return
     spent = int(ask(step, t, "hit_dice", tuple(str(n) for n in range(allowed + 1)), {},
                     {"allowed": allowed, "pool": t.hit_dice, "die": t.hit_die}))
+    step.update(target, healed_today=t.healed_today + spent)
     for _ in range(spent):
         _hit_die(step, target)
 

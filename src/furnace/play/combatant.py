@@ -89,6 +89,7 @@ class Combatant(BaseModel):
     skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)
     powers: dict[str, dict[str, Any]] = Field(default_factory=dict)   # archetype powers left this fight, by feature
     item_uses: dict[str, int | None] = Field(default_factory=dict)    # magic items: uses left today (None: not yet)
+    healed_today: int = 0                   # HD of magical healing received today, before and in this fight (F-CLR-07)
 
     @property
     def active(self) -> bool:
@@ -224,6 +225,7 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         weapon_cracked=bool(weapon and weapon.cracked),
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
+        healed_today=c.healed_today,
         hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval,
         spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
         skills=tuple(dict.fromkeys((*c.skills, *c.expertise))),

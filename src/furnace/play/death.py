@@ -81,8 +81,8 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
         spent = choosing.luck_on(step, c.id, save, needed=step.enc.room_dc, death=True)
         total = spent.total if spent is not None else total
     if total < step.enc.room_dc:
-        kill(step, c, "knocked_down_twice", ("F-DEATH-03",), times=c.knocked_down, total=total,
-             dc=step.enc.room_dc)
+        kill(step, c, "knocked_down_twice", ("F-DEATH-03",), rolls=(save,), times=c.knocked_down, total=total,
+             dc=step.enc.room_dc)         # the SAVE that killed her is shown with her death
     else:
         step.fact(KNOCKED_DOWN_TWICE, c.id, (), (save,), ("F-DEATH-03",), times=c.knocked_down, total=total,
                   dc=step.enc.room_dc)
