@@ -66,11 +66,13 @@ def test_streams_are_capped_per_session_and_per_address_and_freed_when_closed(li
         bo.close()
 
 
-def _wait(condition: Any) -> None:
-    deadline = time.monotonic() + 60           # a wait, not a bound
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
+def _wait(condition: Any, polls: int = 6_000) -> None:
+    """Poll until the condition holds: a wait, not a bound (the count of polls fails it, never the clock)."""
+    for _ in range(polls):
+        if condition():
+            return
         time.sleep(0.01)
+    pytest.fail(f"the condition never held in {polls} polls")
 
 
 class Counted:
