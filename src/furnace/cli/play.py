@@ -19,7 +19,7 @@ from furnace.cli.app import (
 )
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
-from furnace.cli.output import explain_option, explaining, no_roll_option, say
+from furnace.cli.output import explain_option, explaining, no_roll_option, shown
 from furnace.cli.standing import policy_line, policy_option, policy_pairs
 
 
@@ -244,11 +244,7 @@ def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advan
     rng = rng_from(seed, faces)
     result = run_check(rng, target, _modifiers(mods), kind=kind, advantage=advantage,  # type: ignore[arg-type]
                        rules=rules)
-    finish(rng)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    say(result.explain())
+    shown(result, rng, as_json)
 
 
 @cli.command()
@@ -268,11 +264,7 @@ def reaction(cha: int, seed: int | None, faces: str | None, profile: str, as_jso
 
     rng = rng_from(seed, faces)
     result = run_reaction(rng, cha, load_ruleset(profile))
-    finish(rng)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    say(result.explain())
+    shown(result, rng, as_json)
 
 
 @cli.command()
@@ -297,8 +289,4 @@ def morale(room_dc: int, value: int | None, seed: int | None, faces: str | None,
         rules = rules.with_options({"enemy_morale": True}, "the morale command")
     rng = rng_from(seed, faces)
     result = enemy_morale(rng, room_dc, rules, morale=value)
-    finish(rng)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    say(result.explain())
+    shown(result, rng, as_json)

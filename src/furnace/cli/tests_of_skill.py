@@ -18,7 +18,7 @@ from furnace.cli.app import _emit, _load_character, cli, json_option, load_rules
 from furnace.cli.app import seed_option as _seed_option
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import whole
-from furnace.cli.output import explain_option, say
+from furnace.cli.output import explain_option, say, shown
 
 SCORE = whole(1, 30)        # an ability score, raised by magic past 18 (F-ABIL-03)
 ATTEMPTS = whole(1, 100)    # attempts at one task, bounded before any die is rolled
@@ -51,11 +51,7 @@ def contest(a_score: int, b_score: int, names: str, seed: int | None, faces: str
     rng = rng_from(seed, faces)
     result = contested(rng, a_score, b_score, a_label=a_name.strip(), b_label=b_name.strip(),
                        rules=load_rules(profile, options))
-    finish(rng)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    say(result.explain())
+    shown(result, rng, as_json)
 
 
 @cli.command()
@@ -119,11 +115,7 @@ def challenge(dc: int, needs: int, mods: Sequence[int], seed: int | None, faces:
         if running.status != "running":
             break
         running, _ = running.attempt(rng, [Modifier(mod, "MOD")], label=f"CHECK {n}", rules=rules)
-    finish(rng)
-    if as_json:
-        _emit(running.to_dict())
-        return
-    say(running.explain())
+    shown(running, rng, as_json)
 
 
 @cli.command()
@@ -167,11 +159,7 @@ def pc_morale(file: str, room_dc: int, seed: int | None, faces: str | None, prof
     rng = rng_from(seed, faces)
     result = run_morale(rng, c.mod("WIS", rules), c.prof(rules), "WIS" in c.saves, room_dc, rules,
                         label=f"{c.name}: morale (WIS SAVE)")
-    finish(rng)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    say(result.explain())
+    shown(result, rng, as_json)
 
 
 __all__ = ["challenge", "contest", "effort", "pc_morale", "stunt"]
