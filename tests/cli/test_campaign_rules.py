@@ -11,39 +11,15 @@ Each test has its own SQLite file (--db) and its own config and data folders.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from furnace.cli.app import main
+from tests.cli.conftest import Run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "characters"
-Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FURNACE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("FURNACE_DATA_DIR", str(tmp_path / "data"))
-    for name in ("FURNACE_CAMPAIGN", "FURNACE_DATABASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
-@pytest.fixture
-def furnace(isolated: Path, capsys: pytest.CaptureFixture[str]) -> Run:
-    """`furnace(*args)`: `furnace --db <tmp>/furnace.db *args` → (exit code, stdout, stderr)."""
-    db = isolated / "furnace.db"
-
-    def run(*args: str) -> tuple[int, str, str]:
-        code = main(["--db", str(db), *args])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture
@@ -98,11 +74,11 @@ def log(cli: Run) -> list[dict[str, Any]]:
 
 # -- where each value comes from --------------------------------------------------------------------------------
 @pytest.mark.rule("F-BASE-01")
-def test_rules_in_a_campaign_say_where_each_value_comes_from(furnace: Run, isolated: Path) -> None:
+def test_rules_in_a_campaign_say_where_each_value_comes_from(furnace: Run, tmp_path: Path) -> None:
     """Under the hazards profile, with an option file and an option set: each value from its own place."""
     ok(furnace, "campaign", "new", "keep", "--profile", "hazards")
     ok(furnace, "campaign", "use", "keep")
-    ok(furnace, "campaign", "override", "add", write(isolated, "house.yaml", "enemy_morale: true\n"))
+    ok(furnace, "campaign", "override", "add", write(tmp_path, "house.yaml", "enemy_morale: true\n"))
     ok(furnace, "campaign", "override", "set", "monster_crits=true")
 
     options = listed(furnace)
@@ -125,7 +101,7 @@ def test_rules_in_a_campaign_say_where_each_value_comes_from(furnace: Run, isola
 
 
 def test_a_profile_named_shows_the_profile_and_without_a_campaign_rules_are_as_before(
-        furnace: Run, isolated: Path) -> None:
+        furnace: Run, tmp_path: Path) -> None:
     assert option(furnace, "death_model")["source"] == "default"      # no campaign: the furnace profile
     assert "campaign" not in json.loads(ok(furnace, "rules", "list", "--json"))
     ok(furnace, "campaign", "new", "keep")
@@ -140,11 +116,11 @@ def test_a_profile_named_shows_the_profile_and_without_a_campaign_rules_are_as_b
 
 
 # -- campaign show ------------------------------------------------------------------------------------------------
-def test_campaign_show_names_the_profile_in_force_and_each_override(keep: Run, isolated: Path) -> None:
+def test_campaign_show_names_the_profile_in_force_and_each_override(keep: Run, tmp_path: Path) -> None:
     assert ok(keep, "campaign", "show").splitlines()[0].startswith("keep (profile furnace) — ")
-    grim = write(isolated, "grim.yaml", "name: grim\nextends: hazards\noptions:\n  enemy_morale: true\n")
+    grim = write(tmp_path, "grim.yaml", "name: grim\nextends: hazards\noptions:\n  enemy_morale: true\n")
     ok(keep, "campaign", "override", "add", grim)
-    ok(keep, "campaign", "override", "add", write(isolated, "house.yaml", "pc_morale: true\n"))
+    ok(keep, "campaign", "override", "add", write(tmp_path, "house.yaml", "pc_morale: true\n"))
     ok(keep, "campaign", "override", "set", "hazards_light=false")
 
     lines = ok(keep, "campaign", "show").splitlines()
@@ -230,13 +206,13 @@ def test_a_bad_set_is_one_error_line_and_changes_nothing(keep: Run, setting: str
     assert says in refused(keep, "campaign", "override", "set", setting)
 
 
-def test_an_option_is_set_in_one_place(keep: Run, isolated: Path) -> None:
+def test_an_option_is_set_in_one_place(keep: Run, tmp_path: Path) -> None:
     """A set and an option file of the same option refuse each other, naming the other."""
-    ok(keep, "campaign", "override", "add", write(isolated, "house.yaml", "enemy_morale: true\n"))
+    ok(keep, "campaign", "override", "add", write(tmp_path, "house.yaml", "enemy_morale: true\n"))
     err = refused(keep, "campaign", "override", "set", "enemy_morale=false")
     assert "option enemy_morale is set by option:house (house.yaml) already" in err
     ok(keep, "campaign", "override", "set", "pc_morale=true")
-    err = refused(keep, "campaign", "override", "add", write(isolated, "more.yaml", "pc_morale: false\n"))
+    err = refused(keep, "campaign", "override", "add", write(tmp_path, "more.yaml", "pc_morale: false\n"))
     assert "option pc_morale is set by set:pc_morale already" in err
     err = refused(keep, "campaign", "override", "remove", "set:hazards_light")
     assert "unknown override 'set:hazards_light'" in err and "set:pc_morale" in err
@@ -270,10 +246,10 @@ def test_the_death_model_set_in_a_campaign_decides_who_dies(keep: Run) -> None:
 
 
 @pytest.mark.rule("F-BASE-01", "H-DMG-03")
-def test_a_referees_profile_mixes_the_rules(keep: Run, isolated: Path) -> None:
+def test_a_referees_profile_mixes_the_rules(keep: Run, tmp_path: Path) -> None:
     """A referee's profile file: the Furnace rules with the Hazards death at −3, named by `campaign show`."""
     ok(keep, "campaign", "join", str(EXAMPLES / "maelis.json"), str(EXAMPLES / "brakka.json"))
-    grim = write(isolated, "grim.yaml", "name: grim\nextends: furnace\noptions:\n  death_model: hazards\n")
+    grim = write(tmp_path, "grim.yaml", "name: grim\nextends: furnace\noptions:\n  death_model: hazards\n")
     ok(keep, "campaign", "override", "add", grim)
     assert option(keep, "death_model")["source"] == "profile grim"
     assert option(keep, "healing_model")["source"] == "default"       # the rest is Furnace's
