@@ -8,7 +8,6 @@ a file refuses to overwrite one unless `furnace --force …` (or the command's o
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from itertools import takewhile
@@ -20,7 +19,7 @@ from furnace import dice
 from furnace.cli.context import Settings as RunOptions
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
-from furnace.cli.output import explain_option, explaining, no_roll_option
+from furnace.cli.output import emit, explain_option, explaining, no_roll_option
 from furnace.errors import FurnaceError
 from furnace.public import entered
 
@@ -49,8 +48,7 @@ def _rng(seed: int | None) -> dice.DiceSource:
     return dice.seeded(seed) if seed is not None else dice.system()
 
 
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+_emit = emit      # the commands' name for it (`furnace.cli.output.emit`)
 
 
 def json_option(fn: F) -> F:

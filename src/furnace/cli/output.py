@@ -50,15 +50,21 @@ def plain(text: str, names: Iterable[str] = ()) -> str:
     return text if explaining() else without_rule_ids(text, names)
 
 
+def emit(data: Any) -> None:
+    """Print a command's result as JSON."""
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
 def shown(result: Any, rng: object, as_json: bool) -> None:
     """The end of a command that rolls and does not log: entered faces it did not use refused, then the result as
     JSON (`to_dict`) or in words (`explain`)."""
-    from furnace.cli.app import _emit
     from furnace.cli.dice_options import finish
 
     finish(rng)
     if as_json:
-        _emit(result.to_dict())
+        emit(result.to_dict())
         return
     say(result.explain())
 
