@@ -102,7 +102,16 @@ def read_override(path: str | os.PathLike[str], kind: str | None = None) -> list
 def _read(where: str, kind: str | None) -> list[_Read]:
     if kind is not None and kind not in OVERRIDE_KINDS:
         raise CampaignError(f"unknown override kind {kind!r}: use one of {', '.join(OVERRIDE_KINDS)}")
-    text = files.read_text(where, limit=YAML_LIMIT, what="the override file")
+    return _read_text(files.read_text(where, limit=YAML_LIMIT, what="the override file"), where, kind)
+
+
+def _read_text(text: str, where: str, kind: str | None, *, beside: bool = True) -> list[_Read]:
+    """The override(s) of a file's text; `beside`: a profile's tables are read from files beside it (never for a
+    text sent without its folder, such as the console's: it names no file of the server's)."""
+    if kind is not None and kind not in OVERRIDE_KINDS:
+        raise CampaignError(f"unknown override kind {kind!r}: use one of {', '.join(OVERRIDE_KINDS)}")
+    if len(text.encode("utf-8")) > YAML_LIMIT:
+        raise CampaignError(f"an override file is at most {YAML_LIMIT:,} bytes")
     data = parse_yaml(text, where, "override file")
     found = kind or _kind_of(data, where)
     source = os.path.basename(where)
@@ -118,6 +127,9 @@ def _read(where: str, kind: str | None) -> list[_Read]:
     if found == "monster":
         return [_Read(Override(kind="monster", id=_monster(data, where), text=text, source=source), where)]
     profile = _profile(data, where)
+    if profile.tables and not beside:
+        raise CampaignError(f"{where}: a profile that lists table files is added with its folder, from the command "
+                            "line (`furnace campaign override add FILE`); add its tables one by one here")
     tables = [t for ref in profile.tables for t in _read(os.fspath(Path(where).parent / ref), "table")]
     return [_Read(Override(kind="profile", id=profile.name, text=text, source=source), where), *tables]
 
@@ -336,8 +348,17 @@ def add_override(store: Store, name: str, path: str | os.PathLike[str], *, kind:
         add_override(store, "keep", "house/cave-bear.yaml", kind="monster")
     """
     where = os.fspath(path)
-    adding = _read(where, kind)
+    return store.apply(name, "override add", _adding(_read(where, kind), where))
 
+
+def adding_text(text: str, source: str, kind: str | None = None) -> Command:
+    """The command `add_override` runs, for a file's text sent without the file (the console's form): `source`
+    is the file's name the log and `override list` show; a profile that lists table files is refused."""
+    where = os.path.basename(source.replace("\\", "/")) or "override.yaml"
+    return _adding(_read_text(text, where, kind, beside=False), where)
+
+
+def _adding(adding: list[_Read], where: str) -> Command:
     def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
         overrides = dict(state.overrides)
         logged = []
@@ -357,7 +378,7 @@ def add_override(store: Store, name: str, path: str | os.PathLike[str], *, kind:
         _check_in(after, adding, where)
         return after, logged
 
-    return store.apply(name, "override add", run)
+    return run
 
 
 def _same_slot(new: Override, old: Override, old_key: str, key: str) -> bool:
@@ -500,5 +521,5 @@ def _option_fact(action: str, option: str, before: Ruleset, now: Ruleset) -> Eve
                  ("F-BASE-01",), audience="referee")
 
 
-__all__ = ["Listed", "ProfileInForce", "add_override", "campaign_ruleset", "list_overrides", "listed",
+__all__ = ["Listed", "ProfileInForce", "add_override", "adding_text", "campaign_ruleset", "list_overrides", "listed",
            "profile_in_force", "read_override", "remove_override", "removing", "set_option", "setting_option"]

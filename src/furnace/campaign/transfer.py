@@ -165,10 +165,13 @@ def write_export(store: Store, name: str, path: Source, *, force: bool = False) 
         write_export(store, "keep", "keep.json")                 # refuses if keep.json exists
         write_export(store, "keep", "keep.json", force=True)
     """
-    doc = export_campaign(store, name)
-    text = json.dumps(doc, ensure_ascii=False, indent=1)
-    files.write_text(path, text, force=force, inputs=store.files(), what="the campaign export")
+    files.write_text(path, export_text(store, name), force=force, inputs=store.files(), what="the campaign export")
     return Path(path)
+
+
+def export_text(store: Store, name: str) -> str:
+    """The export as the file holds it (`write_export` writes it, the console hands it over as a download)."""
+    return json.dumps(export_campaign(store, name), ensure_ascii=False, indent=1)
 
 
 # -- import -------------------------------------------------------------------------------------------------
@@ -346,12 +349,19 @@ def backup(store: Store, path: Source, *, force: bool = False,
         files.write_with(path, lambda temp: _sqlite_backup(store, temp, path), force=force, inputs=store.files(),
                          what="the backup")
         return "sqlite"
-    with store.transaction() as conn:
-        exported = [_export(conn, camp) for camp in conn.execute(select(campaigns).order_by(campaigns.c.name))]
-    doc = {"format": BACKUP_FORMAT, "format_version": FORMAT_VERSION, "exported_at": _now(), "campaigns": exported}
-    text = json.dumps(doc, ensure_ascii=False, indent=1)
-    files.write_text(path, text, force=force, inputs=store.files(), what="the backup")
+    files.write_text(path, backup_text(store), force=force, inputs=store.files(), what="the backup")
     return "json"
+
+
+def backup_text(store: Store, names: Iterable[str] | None = None) -> str:
+    """The portable backup (JSON) as its file holds it: every campaign of the store, or only those `names` (a
+    referee's whose session runs only some: the console's download), each as its export; `restore` reads it."""
+    wanted = None if names is None else set(names)
+    with store.transaction() as conn:
+        exported = [_export(conn, camp) for camp in conn.execute(select(campaigns).order_by(campaigns.c.name))
+                    if wanted is None or camp.name in wanted]
+    doc = {"format": BACKUP_FORMAT, "format_version": FORMAT_VERSION, "exported_at": _now(), "campaigns": exported}
+    return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
 def _sqlite_backup(store: Store, temp: str, path: Source) -> None:
@@ -535,5 +545,5 @@ def _adopt_clock(old: Any, source: str) -> Command:
     return run
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "backup", "export_campaign", "import_campaign", "import_files", "restore",
-           "write_export"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "backup", "backup_text", "export_campaign", "export_text", "import_campaign",
+           "import_files", "restore", "write_export"]

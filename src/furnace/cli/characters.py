@@ -340,10 +340,9 @@ def character_show(who: str, profile: str, markdown: bool, html: str | None, as_
 
 
 def _note(member: Any) -> str:
-    from furnace.render.story.campaign import death_words
+    from furnace.render.roster import sheet_note
 
-    died = f": {death_words(member.death.cause, member.death.facts)}" if member.death else ""
-    return f"{member.id} · player {member.player or '—'} · {member.status}{died}"
+    return sheet_note(member)
 
 
 @character.command("promote")

@@ -8,7 +8,6 @@ worked out, never a second computation. The expression form imports no rules, so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -44,14 +43,6 @@ def odds() -> None:
     """
 
 
-def _p(p: Fraction) -> str:
-    return f"{float(p):.2%} ({p})"
-
-
-def _dist_json(dist: dict[int, Fraction]) -> dict[str, str]:
-    return {str(k): str(v) for k, v in sorted(dist.items())}
-
-
 @odds.command("dice", cls=ExpressionCommand)
 @click.argument("expression")
 @click.option("--dc", type=WHOLE, default=None, help="Also show P(total ≥ DC) (meet or beat).")
@@ -65,13 +56,14 @@ def odds_dice(expression: str, dc: int | None, variables: Sequence[str], as_json
     from furnace import dice
     from furnace.dice.odds import at_least
     from furnace.dice.values import check_dc
+    from furnace.render.odds import dist_json
     from furnace.render.plots import odds_chart
 
     expr = dice.parse(expression)
     dist = expr.distribution(_parse_vars(variables))
     chance = at_least(dist, check_dc(dc)) if dc is not None else None
     if as_json:
-        _emit({"expression": expr.text, "distribution": _dist_json(dist), "dc": dc,
+        _emit({"expression": expr.text, "distribution": dist_json(dist), "dc": dc,
                "p_at_least_dc": None if chance is None else str(chance),
                "p_at_least_dc_float": None if chance is None else float(chance)})
         return
@@ -105,14 +97,15 @@ def odds_attack(atk: str | None, ac: int, damage: str | None, char_class: str | 
     Example: furnace odds attack --atk d20+3 --ac 14 --damage 1d8+2 --class fighter --level 3
     """
     from furnace.play import odds as play_odds
+    from furnace.render.odds import attack_json, attack_text
 
     rules = load_rules(profile, options)
     attacker = _attacker(rules, atk, damage, char_class, level, crit_on, ranged, monster, character_file)
     found = play_odds.attack_odds(attacker, ac, rules, easy=easy, hard=hard, foe_armed=not unarmed_foe)
     if as_json:
-        _emit(_attack_json(found))
+        _emit(attack_json(found))
         return
-    click.echo(_attack_text(found, attacker))
+    click.echo(attack_text(found, attacker))
 
 
 def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str | None, level: int, crit_on: int,
@@ -131,50 +124,6 @@ def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str |
                               crit_on=crit_on, ranged=ranged, monster=monster)
 
 
-def _who(a: Any) -> str:
-    if a.kind == "monster":
-        return "a monster"
-    if a.name != "the attacker":
-        return f"{a.name}, level {a.level} {a.char_class or '0-level'}"
-    return f"a level-{a.level} {a.char_class}" if a.level and a.char_class else "a 0-level character"
-
-
-def _attack_text(o: Any, a: Any) -> str:
-    from furnace.dice.odds import mean
-    from furnace.render.plots import odds_chart
-
-    lines = [f"{o.attack} against {o.why} ({_who(a)}, {a.damage} damage, crits on a natural {o.crit_on}"
-             f"{'' if o.crit_on == 20 else ' or more'}):",
-             f"  hits {_p(o.p_hit)}, of which crits {_p(o.p_crit)}; fumbles {_p(o.p_fumble)}.",
-             f"  An ordinary hit deals {float(mean(o.hit_damage)):.2f} on average (at least 1)."]
-    if o.crit_table:
-        lines.append(f"  A crit deals {float(mean(o.crit_damage)):.2f} on average: the maximum plus a row of "
-                     f"{o.crit_table} rolled with {o.crit_die}.")
-        if o.p_kill_row:
-            lines.append(f"  A crit row that can kill outright comes up on {_p(o.p_kill_row)} of attacks.")
-    else:
-        lines.append("  No crit table: a natural 20 only hits.")
-    lines.append(f"  Damage per attack: {float(o.expected):.3f} on average ({o.expected}).")
-    lines.append(odds_chart("damage per attack", o.damage, None, None))
-    if o.crit_rows:
-        lines.append(f"Crit rows ({o.crit_table}, {o.crit_die}), given a crit:")
-        lines += [f"  {r.span:>5} {float(r.chance):6.2%}  +{float(mean(r.extra)):.2f} DAM  {r.text}"
-                  for r in o.crit_rows]
-    return "\n".join(lines)
-
-
-def _attack_json(o: Any) -> dict[str, Any]:
-    from furnace.dice.odds import mean
-
-    return {"attack": o.attack, "ac": o.ac, "crit_on": o.crit_on, "p_hit": str(o.p_hit), "p_crit": str(o.p_crit),
-            "p_fumble": str(o.p_fumble), "p_hit_float": float(o.p_hit), "expected_damage": str(o.expected),
-            "expected_damage_float": float(o.expected), "crit_table": o.crit_table, "crit_die": o.crit_die,
-            "p_crit_row_kills": str(o.p_kill_row), "damage": _dist_json(o.damage),
-            "hit_damage": _dist_json(o.hit_damage), "crit_damage": _dist_json(o.crit_damage),
-            "crit_rows": [{"row": r.span, "text": r.text, "p": str(r.chance), "extra_damage_mean": str(mean(r.extra)),
-                           "kills": r.kills} for r in o.crit_rows]}
-
-
 @odds.command("dying")
 @profile_option
 @option_option
@@ -186,14 +135,10 @@ def odds_dying(profile: str, options: tuple[str, ...], as_json: bool) -> None:
     Example: furnace odds dying
     """
     from furnace.play import odds as play_odds
+    from furnace.render.odds import dying_json, dying_text
 
     found = play_odds.dying_odds(load_rules(profile, options))
     if as_json:
-        _emit({"timer": _dist_json(found.timer), "p_gets_up": str(found.gets_up),
-               "p_gets_up_float": float(found.gets_up),
-               "p_gets_up_by_turns": {str(t): str(p) for t, p in found.by_turns.items()}})
+        _emit(dying_json(found))
         return
-    click.echo(f"A dying character gets up before her timer ends in {_p(found.gets_up)} of cases "
-               f"(timer {play_odds.DYING_TIMER} turns, a natural 20 on each turn's d20).")
-    for t, p in found.by_turns.items():
-        click.echo(f"  with {t} turn(s) ({_p(found.timer[t])} of timers): gets up {_p(p)}")
+    click.echo(dying_text(found, play_odds.DYING_TIMER))

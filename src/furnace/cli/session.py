@@ -330,13 +330,12 @@ def campaign_recap(number: int | None, as_json: bool) -> None:
     Example: furnace campaign recap
     """
     from furnace.campaign.recap import recap
-    from furnace.render.recap import member_lines, recap_text
+    from furnace.render.recap import recap_json, recap_text
 
     s = settings()
     result = recap(*s.in_use(), number)
     if as_json:
-        told = {m.id: member_lines(m) for m in result.members}
-        _emit({**result.to_dict(), "members": [{**m, "lines": told[m["id"]]} for m in result.to_dict()["members"]]})
+        _emit(recap_json(result))
         return
     click.echo(recap_text(result))
 

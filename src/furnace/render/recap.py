@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from furnace.campaign.recap import MemberRecap, Recap
 from furnace.campaign.timekeeping import span_text
 from furnace.render.story.campaign import death_words
@@ -35,3 +37,10 @@ def recap_text(report: Recap) -> str:
     told = [line for m in report.members for line in member_lines(m)]
     lines += [f"  {line}" for line in told] or ["  no deaths, injuries, experience or levels"]
     return "\n".join(lines)
+
+
+def recap_json(report: Recap) -> dict[str, Any]:
+    """The recap as JSON: its facts, each member's with her lines in words."""
+    told = {m.id: member_lines(m) for m in report.members}
+    facts = report.to_dict()
+    return {**facts, "members": [{**m, "lines": told[m["id"]]} for m in facts["members"]]}

@@ -27,6 +27,12 @@ def _notes(m: Member) -> str:
     return ", ".join(c.conditions + c.injuries)
 
 
+def sheet_note(m: Member) -> str:
+    """The line under a member's sheet's title: her id, her player, her status and how she died."""
+    died = f": {death_words(m.death.cause, m.death.facts)}" if m.death else ""
+    return f"{m.id} · player {m.player or '—'} · {m.status}{died}"
+
+
 def roster_rows(members: Sequence[Member]) -> list[tuple[str, ...]]:
     return [(m.id, m.character.name, m.player or "—", m.status, _level(m), f"{m.character.hp}/{m.character.hp_max}",
              _notes(m)) for m in members]
@@ -57,4 +63,4 @@ def roster_json(members: Sequence[Member]) -> list[dict[str, Any]]:
              if m.death else None} for m in members]
 
 
-__all__ = ["roster_json", "roster_rows", "roster_table"]
+__all__ = ["roster_json", "roster_rows", "roster_table", "sheet_note"]

@@ -36,7 +36,8 @@ from furnace.rules.tables import check_shape
 
 __all__ = [
     "FEATURES", "MAX_COUNT", "MAX_HD", "WEAPON_CLASSES", "ZONES", "Bestiary", "Monster", "MonsterFileError",
-    "UnknownMonsterError", "default_hp", "hd_value", "markdown_list", "parse_monsters", "validate_entries",
+    "UnknownMonsterError", "default_hp", "hd_value", "listing", "markdown_list", "parse_monsters", "row",
+    "validate_entries",
 ]
 
 T = TypeVar("T")
@@ -535,13 +536,34 @@ def _cell(text: str) -> str:
 
 def markdown_list(bestiary: Bestiary | None = None) -> str:
     """The monsters as a Markdown table sorted by name (docs/monsters.md holds the packaged ones)."""
-    book = Bestiary.packaged() if bestiary is None else bestiary
     lines = ["| Monster | id | HD | HP | AC | damage | morale | ROOM DC | XP | features | tags |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for m in sorted(book.values(), key=lambda m: (m.name.lower(), m.id)):
-        ac = "ROOM DC" if m.ac is None else str(m.ac)
-        morale = "½ ROOM DC" if m.morale is None else str(m.morale)
-        attack = f"{m.damage} {m.weapon}" + (" (ranged)" if m.ranged else "")
-        lines.append(f"| {_cell(m.name)} | `{m.id}` | {m.hd} | {m.hp} | {ac} | {_cell(attack)} | {morale} | "
-                     f"{m.room_dc} | {m.xp:,} | {', '.join(m.features) or '—'} | {', '.join(m.tags) or '—'} |")
+    for m in listing(bestiary):
+        r = row(m)
+        lines.append(f"| {_cell(r['name'])} | `{r['id']}` | {r['hd']} | {r['hp']} | {r['ac']} | {_cell(r['damage'])} | "
+                     f"{r['morale']} | {r['room_dc']} | {m.xp:,} | {r['features'] or '—'} | {r['tags'] or '—'} |")
     return "\n".join(lines) + "\n"
+
+
+MAX_QUERY = 60
+
+
+def listing(bestiary: Bestiary | None = None, query: str = "") -> list[Monster]:
+    """The monsters sorted by name, as the list shows them; with `query`, those whose name, id or a tag holds it
+    (any case): what the console's bestiary browser searches."""
+    book = Bestiary.packaged() if bestiary is None else bestiary
+    if len(query) > MAX_QUERY:
+        raise FurnaceError(f"a search of the bestiary is at most {MAX_QUERY} characters")
+    wanted = query.strip().lower()
+    found = [m for m in book.values()
+             if not wanted or wanted in m.name.lower() or wanted in m.id or any(wanted in t for t in m.tags)]
+    return sorted(found, key=lambda m: (m.name.lower(), m.id))
+
+
+def row(m: Monster) -> dict[str, Any]:
+    """A monster's line of the list, each column in words: AC and morale as the ROOM DC sets them unless given."""
+    return {"name": m.name, "id": m.id, "hd": str(m.hd), "hp": str(m.hp),
+            "ac": "ROOM DC" if m.ac is None else str(m.ac),
+            "damage": f"{m.damage} {m.weapon}" + (" (ranged)" if m.ranged else ""),
+            "morale": "½ ROOM DC" if m.morale is None else str(m.morale), "room_dc": m.room_dc, "xp": m.xp,
+            "features": ", ".join(m.features), "tags": ", ".join(m.tags), "description": m.description}
