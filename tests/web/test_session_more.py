@@ -296,3 +296,30 @@ def test_bad_input_is_a_4xx_that_does_not_repeat_it(table: dict[str, TestClient]
                    referee.get(f"{C}/odds/attack", params={"ac": "NaN"}),
                    ann.get(f"{C}/characters/{sent}/sheet")):
         assert 400 <= answer.status_code < 500 and sent not in answer.text and "alert" not in answer.text
+
+
+def test_a_player_reads_her_dead_characters_death_without_what_dealt_the_blow(table: dict[str, TestClient]) -> None:
+    """The referee's note names the last blow (perhaps a foe the table never saw); hers says how she died in the
+    words the roster tells her."""
+    referee, ann = table["referee"], table["ann"]
+    assert referee.post(f"{C}/fight", json={"monsters": "goblin x2"}).status_code == 200
+    dead = [m["id"] for m in ann.get(C).json()["roster"] if m["mine"] and m["status"] == "dead"]
+    assert dead, "the seeded fight kills one of Ann's"
+    told = {m["id"]: m["death"] for m in ann.get(C).json()["roster"] if m["mine"]}
+    for who in dead:
+        theirs = referee.get(f"{C}/characters/{who}/sheet?format=markdown").text
+        hers = ann.get(f"{C}/characters/{who}/sheet?format=markdown").text
+        assert "the last blow" in theirs and "Goblin" in theirs
+        assert "the last blow" not in hers and "Goblin" not in hers and f"· dead: {told[who]}*" in hers
+
+
+def test_the_routes_are_documented_in_the_openapi(table: dict[str, TestClient]) -> None:
+    paths = table["referee"].get("/api/openapi.json").json()["paths"]
+    T = "/api/campaigns/{campaign}"
+    wanted = {(f"{T}/characters/{{who}}/sheet", "get"), (f"{T}/export", "get"), ("/api/backup", "get"),
+              (f"{T}/recap", "get"), (f"{T}/verify", "get"), (f"{T}/overrides", "post"),
+              (f"{T}/overrides/{{key}}/remove", "post"), (f"{T}/bestiary", "get"), (f"{T}/fight", "post"),
+              (f"{T}/odds/attack", "get"), (f"{T}/odds/dying", "get")}
+    for path, method in wanted:
+        said = paths[path][method]["description"]     # each names the CLI command (or the list) it stands for
+        assert "`furnace " in said or "docs/monsters.md" in said, path

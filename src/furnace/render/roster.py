@@ -27,10 +27,11 @@ def _notes(m: Member) -> str:
     return ", ".join(c.conditions + c.injuries)
 
 
-def sheet_note(m: Member) -> str:
-    """The line under a member's sheet's title: her id, her player, her status and how she died."""
-    died = f": {death_words(m.death.cause, m.death.facts)}" if m.death else ""
-    return f"{m.id} · player {m.player or '—'} · {m.status}{died}"
+def sheet_note(m: Member, death: str | None = None) -> str:
+    """The line under a member's sheet's title: her id, her player, her status and how she died (`death`: in the
+    words the reader may be told, for a player who may not know what dealt the last blow; default the referee's)."""
+    told = death if death is not None else death_words(m.death.cause, m.death.facts) if m.death else ""
+    return f"{m.id} · player {m.player or '—'} · {m.status}" + (f": {told}" if m.death and told else "")
 
 
 def roster_rows(members: Sequence[Member]) -> list[tuple[str, ...]]:

@@ -131,7 +131,9 @@ def sheet(campaign: str, who: str, request: Request, caller: Asker, format: Shee
         return answer
     if format == "json":
         return _json(member.model_dump(mode="json"))
-    rules, note = campaign_ruleset(state), sheet_note(member)
+    # her death as she may be told it: the referee's words name what dealt the last blow, perhaps a concealed foe
+    rules = campaign_ruleset(state)
+    note = sheet_note(member) if caller.referee else sheet_note(member, views.member_view(member, False)["death"])
     if format == "markdown":
         return download(character_markdown(c, rules, note), "text/markdown; charset=utf-8", c.name, "md")
     answer = download(character_html(c, rules, note), "text/html; charset=utf-8", c.name, "html",
