@@ -130,8 +130,9 @@ class Step:
     _changed: bool                        # a change since the last freeze
     _pcs: dict[str, tuple[str, ...]] | None     # each player's PCs
     # Luck Dice and streaks as they are now, by owner (F-LUCK-01, luck_owner): a roll changes its owner's pool
-    # here, and the pool is written into each of the owner's PCs when the state freezes (`_luck_stale`: the owners
-    # whose PCs do not hold theirs yet), not into every PC of a player at every roll
+    # here, and the pool is written into each of the owner's PCs only when the state freezes (`_luck_stale`: the
+    # owners whose PCs do not hold theirs yet), not into every PC of a player at every roll: within a step the
+    # engine reads Luck through `luck`, never from a combatant's fields
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
 
@@ -143,6 +144,7 @@ class Step:
         self.events: list[Event] = [] if events is None else events
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
+        self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
         self.enc = enc
 
     @property
@@ -184,8 +186,7 @@ class Step:
         return self._frozen.round
 
     def c(self, cid: str) -> Combatant:
-        if self._luck_stale:          # a roll changed a pool: each PC of its owner holds it before anyone reads her
-            self._hand_out_luck()
+        """The combatant as she is now (her Luck Dice as of the last freeze: the pool is `luck`)."""
         try:
             return self._working[self._positions[cid]]
         except KeyError:
@@ -288,18 +289,22 @@ class Step:
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
-        cast = {cid: self.part(cid) for cid in (actor, *targets) if cid}
+        parts = self._parts
+        cast = {}
+        for cid in (actor, *targets) if targets else (actor,):
+            if cid:
+                found = parts.get(cid)
+                cast[cid] = found if found is not None else self.part(cid)
         self.events.append(Event(kind, actor, targets, rolls, {"round": self._frozen.round, **data}, rules, cast,
                                  audience))
 
     def part(self, cid: str) -> Part:
         """The combatant as facts name her (her name, pc or monster, her player), made once a fight step."""
-        parts = self.__dict__.setdefault("_parts", {})
-        found = parts.get(cid)
+        found = self._parts.get(cid)
         if found is None:
             c = self.c(cid)
-            found = parts[cid] = Part(c.name, c.kind, c.player or "")
-        return found  # type: ignore[no-any-return]
+            found = self._parts[cid] = Part(c.name, c.kind, c.player or "")
+        return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
         return dice.roll(expression, self.rng, variables, label)
