@@ -30,7 +30,6 @@ Audience = Literal["all", "referee", "player"]
 Knowledge = Literal["public", "referee", "actor", "target", "player"]
 KNOWLEDGE: tuple[Knowledge, ...] = ("public", "referee", "actor", "target", "player")
 EMPTY: Mapping[str, Any] = MappingProxyType({})
-_set = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +44,12 @@ class Part:
         return [self.name, self.kind, self.player]
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(slots=True, init=False)
 class Event:
+    """One fact. A value, never changed once recorded (a changed copy is `dataclasses.replace` or `with_data`); not
+    a frozen dataclass only because a fight records about a hundred of them and a frozen one's fields are set
+    through `object.__setattr__`, several times the cost of plain slots."""
+
     kind: str
     actor: str
     targets: tuple[str, ...]
@@ -59,15 +62,14 @@ class Event:
     def __init__(self, kind: str, actor: str = "", targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
                  data: Mapping[str, Any] | None = None, rules: tuple[str, ...] = (),
                  cast: Mapping[str, Part] | None = None, audience: Audience = "all") -> None:
-        # the fields set in one step, not one frozen setattr each: a fight records about a hundred events
-        _set(self, "kind", kind)
-        _set(self, "actor", actor)
-        _set(self, "targets", targets)
-        _set(self, "rolls", rolls)
-        _set(self, "data", EMPTY if data is None else data)
-        _set(self, "rules", rules)
-        _set(self, "cast", EMPTY if cast is None else cast)
-        _set(self, "audience", audience)
+        self.kind = kind
+        self.actor = actor
+        self.targets = targets
+        self.rolls = rolls
+        self.data = EMPTY if data is None else data
+        self.rules = rules
+        self.cast = EMPTY if cast is None else cast
+        self.audience = audience
 
     @property
     def who(self) -> str:

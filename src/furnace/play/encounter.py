@@ -82,9 +82,19 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
 def _attack(c: Combatant, target: str, unaware: bool) -> Action:
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
     sneak = unaware and "Sneak Attack" in c.features
-    if c.ranged or c.zone == "CLOSE":
-        return Action("attack", target, sneak=sneak)
-    return Action("move_attack", target, sneak=sneak)
+    key = ("attack" if c.ranged or c.zone == "CLOSE" else "move_attack", target, sneak)
+    made = _ATTACKS.get(key)
+    if made is None:
+        if len(_ATTACKS) >= MADE_ATTACKS:
+            _ATTACKS.clear()
+        made = _ATTACKS[key] = Action(*key[:2], sneak=sneak)
+    return made
+
+
+# the attack actions made before, by kind, target and sneak: a value, so one serves every turn that takes it (a
+# fight chooses an action at every turn, and making a frozen dataclass costs more than finding one)
+_ATTACKS: dict[tuple[str, str, bool], Action] = {}
+MADE_ATTACKS = 4096
 
 
 def _choose(step: Step, cid: str, choose: Tactic) -> Action:

@@ -20,17 +20,31 @@ _new = object.__new__
 # by model class: None when it allows extra fields (copied the pydantic way), else whether it is frozen (then a copy
 # whose fields set would not change shares it: nothing adds to a frozen model's fields set in place)
 _KIND: dict[type, bool | None] = {}
+_PLAIN: set[type] = set()       # frozen, no extra fields, no private attributes: only its fields to copy
 
 
 def updated(model: M, changes: Mapping[str, Any]) -> M:
     """`model.model_copy(update=changes)`, faster; a model allowing extra fields goes the pydantic way (it sorts
     the changes into fields and extras)."""
     cls = type(model)
+    if cls in _PLAIN:
+        new = _new(cls)
+        fields = model.__dict__.copy()
+        fields.update(changes)
+        _set(new, "__dict__", fields)
+        fields_set = model.__pydantic_fields_set__
+        _set(new, "__pydantic_fields_set__",
+             fields_set if fields_set.issuperset(changes) else fields_set | changes.keys())
+        _set(new, "__pydantic_extra__", None)
+        _set(new, "__pydantic_private__", None)
+        return new
     try:
         frozen = _KIND[cls]
     except KeyError:
         config = cls.model_config
         frozen = _KIND[cls] = None if config.get("extra") == "allow" else bool(config.get("frozen"))
+        if frozen and not cls.__private_attributes__:
+            _PLAIN.add(cls)
     if frozen is None:
         return model.model_copy(update=changes)
     new = _new(cls)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
@@ -23,12 +23,27 @@ from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
 
 InitiativeModel = Literal["group", "simultaneous"]
-_POSITIONS = "_positions"       # an Encounter's cached indexes of its combatants, beside its fields (not fields)
-_STANDING = "_standing"
 _MISSING = object()
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(Combatant.model_fields) - {"id", "side", "zone", "hp", "status", "held"}
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
+
+# What is worked out once for a tuple of combatants — each one's place by id, who stands nearest first — kept beside
+# the encounters holding that tuple, never in them (a model is its fields): by the tuple's identity, each entry
+# holding its tuple (so that no other tuple takes its id while it is kept), [combatants, positions, standing]. An
+# engine's step makes an encounter's next tuple knowing both (`with_combatants`); the last INDEXES_KEPT are kept.
+_INDEXES: dict[int, list[Any]] = {}
+INDEXES_KEPT = 256
+
+
+def _index(combatants: tuple[Combatant, ...]) -> list[Any]:
+    """The entry of these combatants (a new, empty one when they have none)."""
+    entry = _INDEXES.get(id(combatants))
+    if entry is None or entry[0] is not combatants:
+        if len(_INDEXES) >= INDEXES_KEPT:
+            _INDEXES.clear()           # (clear at once: a cache others may read from other threads)
+        entry = _INDEXES[id(combatants)] = [combatants, None, None]
+    return entry
 
 
 class Encounter(BaseModel):
@@ -43,20 +58,18 @@ class Encounter(BaseModel):
     morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None
     over: bool = False
-    asking: Asking = Asking()                     # the players' choices: standing answers, the step waiting
+    asking: Asking = Field(default_factory=Asking)   # the players' choices: standing answers, the step waiting
 
     def positions(self) -> dict[str, int]:
-        """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once. The
-        cache sits beside the fields and names the tuple it indexes: a copy with other combatants (model_copy
-        copies it along) does not trust it. Never changed once made: a Step shares it."""
-        combatants = self.combatants
-        cached = self.__dict__.get(_POSITIONS)
-        if cached is not None and cached[0] is combatants:
-            return cached[1]  # type: ignore[no-any-return]
-        positions: dict[str, int] = {}
-        for i, c in enumerate(combatants):
-            positions.setdefault(c.id, i)
-        self.__dict__[_POSITIONS] = (combatants, positions)
+        """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once for these
+        combatants (`_INDEXES`). Never changed once made: a Step shares it."""
+        entry = _index(self.combatants)
+        positions: dict[str, int] | None = entry[1]
+        if positions is None:
+            positions = {}
+            for i, c in enumerate(self.combatants):
+                positions.setdefault(c.id, i)
+            entry[1] = positions
         return positions
 
     def get(self, cid: str) -> Combatant:
@@ -81,22 +94,22 @@ class Encounter(BaseModel):
                         standing: Standing | None = None) -> Encounter:
         """A copy with these combatants, whose ids stand in the places `positions` gives (kept as its index), and
         who stands in the order `standing` gives (when known)."""
-        new = updated(self, {"combatants": combatants})
-        new.__dict__[_POSITIONS] = (combatants, positions)
+        entry = _index(combatants)
+        entry[1] = positions
         if standing is not None:
-            new.__dict__[_STANDING] = (combatants, standing)
-        return new
+            entry[2] = standing
+        return updated(self, {"combatants": combatants})
 
     def cached_standing(self) -> Standing | None:
-        cached = self.__dict__.get(_STANDING)
-        return cached[1] if cached is not None and cached[0] is self.combatants else None
+        entry = _INDEXES.get(id(self.combatants))
+        return entry[2] if entry is not None and entry[0] is self.combatants else None
 
     def standing(self) -> Standing:
         """Who stands on each side, nearest first (worked out once for these combatants; never changed)."""
-        standing = self.cached_standing()
+        entry = _index(self.combatants)
+        standing: Standing | None = entry[2]
         if standing is None:
-            standing = Standing.of(self.combatants)
-            self.__dict__[_STANDING] = (self.combatants, standing)
+            standing = entry[2] = Standing.of(self.combatants)
         return standing
 
     def nearest_foe(self, c: Combatant, near: bool = False) -> str | None:
@@ -121,7 +134,9 @@ class Step:
     `enc` freezes the list into an Encounter only when it is read after a change; setting `enc` starts again
     from that encounter. A change that changes nothing is not made."""
 
-    _frozen: Encounter                    # the encounter last frozen (or set)
+    # the encounter as last frozen (or set): all its fields but `combatants` are current (a combatant's change
+    # changes none of them), read without freezing
+    frame: Encounter
     _positions: dict[str, int]            # its index: never changes within it
     _working: list[Combatant]             # the combatants as they are now, in its order
     _unique: bool                         # no id repeats
@@ -130,8 +145,9 @@ class Step:
     _changed: bool                        # a change since the last freeze
     _pcs: dict[str, tuple[str, ...]] | None     # each player's PCs
     # Luck Dice and streaks as they are now, by owner (F-LUCK-01, luck_owner): a roll changes its owner's pool
-    # here, and the pool is written into each of the owner's PCs when the state freezes (`_luck_stale`: the owners
-    # whose PCs do not hold theirs yet), not into every PC of a player at every roll
+    # here, and the pool is written into a PC of the owner's when she is read (`c`) and into all of them when the
+    # state freezes (`_luck_stale`: the owners whose PCs may not hold theirs yet), not into every PC of a player at
+    # every roll
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
 
@@ -143,6 +159,7 @@ class Step:
         self.events: list[Event] = [] if events is None else events
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
+        self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
         self.enc = enc
 
     @property
@@ -150,14 +167,14 @@ class Step:
         if self._luck_stale:
             self._hand_out_luck()
         if self._changed:
-            self._frozen = self._frozen.with_combatants(tuple(self._working), self._positions, self._standing)
+            self.frame = self.frame.with_combatants(tuple(self._working), self._positions, self._standing)
             self._standing_mine = False        # the frozen encounter keeps it: forked before the next move in it
             self._changed = False
-        return self._frozen
+        return self.frame
 
     @enc.setter
     def enc(self, enc: Encounter) -> None:
-        self._frozen = enc
+        self.frame = enc
         self._positions = enc.positions()
         self._working = list(enc.combatants)
         self._unique = len(self._positions) == len(self._working)     # else every change goes the slow way
@@ -171,25 +188,25 @@ class Step:
     def reframe(self, **changes: Any) -> None:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
         the working state: the next freeze keeps them."""
-        self._frozen = updated(self._frozen, changes)
-
-    @property
-    def frame(self) -> Encounter:
-        """The encounter as last frozen: all its fields but `combatants` are current (a combatant's change changes
-        none of them), read without freezing."""
-        return self._frozen
+        self.frame = updated(self.frame, changes)
 
     @property
     def round(self) -> int:
-        return self._frozen.round
+        return self.frame.round
 
     def c(self, cid: str) -> Combatant:
-        if self._luck_stale:          # a roll changed a pool: each PC of its owner holds it before anyone reads her
-            self._hand_out_luck()
+        """The combatant as she is now: a PC read after a roll changed her owner's pool holds it from then on
+        (her alone: the owner's other PCs take it when read, or at the freeze)."""
         try:
-            return self._working[self._positions[cid]]
+            c = self._working[self._positions[cid]]
         except KeyError:
-            return self._frozen.get(cid)      # refused, naming the combatants
+            return self.frame.get(cid)      # refused, naming the combatants
+        if self._luck_stale and c.kind == "pc":
+            held = self._luck.get(self.luck_owner(c))
+            if held is not None and (c.luck_dice != held.dice or c.luck_streak != held.streak):
+                c = updated(c, {"luck_dice": held.dice, "luck_streak": held.streak})
+                self._place(c, False)
+        return c
 
     def put(self, combatant: Combatant) -> None:
         """Replace the combatant of her id (none such: nothing changes, as `Encounter.put`)."""
@@ -205,7 +222,7 @@ class Step:
             self.enc = self.enc.put(combatant)
             return
         if not self._changed and self._standing is None:    # the frozen one's index, if it has one, goes on
-            self._standing = self._frozen.cached_standing()
+            self._standing = self.frame.cached_standing()
         old = self._working[place]
         self._working[place] = combatant
         self._changed = True
@@ -237,7 +254,7 @@ class Step:
             if self._changed:
                 self._standing, self._standing_mine = Standing.of(self._working), True
             else:
-                self._standing, self._standing_mine = self._frozen.standing(), False
+                self._standing, self._standing_mine = self.frame.standing(), False
         return self._standing
 
     def working(self) -> list[Combatant]:
@@ -280,7 +297,7 @@ class Step:
         """The ids of the player's PCs, in order (who is whose PC never changes within a fight's encounter)."""
         if self._pcs is None:
             self._pcs = {}
-            for c in self._frozen.combatants:
+            for c in self.frame.combatants:
                 if c.kind == "pc" and c.player:
                     self._pcs[c.player] = (*self._pcs.get(c.player, ()), c.id)
         return self._pcs.get(player, ())
@@ -288,25 +305,30 @@ class Step:
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
-        cast = {cid: self.part(cid) for cid in (actor, *targets) if cid}
-        self.events.append(Event(kind, actor, targets, rolls, {"round": self._frozen.round, **data}, rules, cast,
+        parts = self._parts
+        cast = {}
+        if actor:
+            cast[actor] = parts.get(actor) or self.part(actor)
+        for cid in targets:
+            if cid and cid not in cast:
+                cast[cid] = parts.get(cid) or self.part(cid)
+        self.events.append(Event(kind, actor, targets, rolls, {"round": self.frame.round, **data}, rules, cast,
                                  audience))
 
     def part(self, cid: str) -> Part:
         """The combatant as facts name her (her name, pc or monster, her player), made once a fight step."""
-        parts = self.__dict__.setdefault("_parts", {})
-        found = parts.get(cid)
+        found = self._parts.get(cid)
         if found is None:
             c = self.c(cid)
-            found = parts[cid] = Part(c.name, c.kind, c.player or "")
-        return found  # type: ignore[no-any-return]
+            found = self._parts[cid] = Part(c.name, c.kind, c.player or "")
+        return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
         return dice.roll(expression, self.rng, variables, label)
 
     def variables(self, actor: Combatant) -> dict[str, int | str]:
         """What a row's dice may name: the attacker's level (PC_LVL, LVL) and the ROOM DC."""
-        return {"PC_LVL": actor.level, "LVL": actor.level, "ROOM_DC": self._frozen.room_dc,
+        return {"PC_LVL": actor.level, "LVL": actor.level, "ROOM_DC": self.frame.room_dc,
                 "HD": actor.hit_die, "CON": actor.con_mod}
 
     def choose(self, options: list[Combatant]) -> Combatant | None:
