@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
 from furnace.public import entered
-from furnace.web import api, fights, live, pages, panels, questions, rules, sessions, undo
+from furnace.web import api, fights, live, pages, panels, questions, rules, session_routes, sessions, undo
 from furnace.web.auth import guard, mint_start_link
 from furnace.web.config import HEADERS, WebSettings
 from furnace.web.limits import Buckets, Gate, Streams
@@ -77,6 +77,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,
                               include_in_schema=route.include_in_schema)
+    app.include_router(session_routes.router)    # the session's commands (damage, heal, xp, gear, roster …), guarded
     app.add_exception_handler(FurnaceError, _furnace_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _invalid)
