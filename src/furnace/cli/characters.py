@@ -280,7 +280,8 @@ def character_new(char_class: str | None, archetype: str | None, skills: Sequenc
         fn = roster.new_member(rng, choices, player=player, level=level, name=name, race=race, abilities=abilities,
                                features=features)
         applied = store.apply(campaign, "character new", with_faces(fn, rng))
-        _picks_to(applied.events, err=as_json)
+        for picked in (e for e in applied.events if as_json and e.kind == "choice"):   # told on stdout otherwise
+            click.echo(picked.what, err=True)
         _stored_events(applied.events, as_json)
         return
     c, events = new_character(rng, rules, choices, level=level, name=name, race=race, abilities=abilities,
