@@ -72,12 +72,11 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.add_middleware(Gate, settings=settings)      # the outermost: refusals before any work
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
     for router in (pages.router, api.router, sessions.router, undo.router, fights.router, questions.router,
-                   panels.router, rules.router, live.router):
+                   panels.router, rules.router, live.router, session_routes.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,
                               include_in_schema=route.include_in_schema)
-    app.include_router(session_routes.router)    # the session's commands (damage, heal, xp, gear, roster …), guarded
     app.add_exception_handler(FurnaceError, _furnace_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _invalid)
