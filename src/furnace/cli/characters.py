@@ -280,8 +280,7 @@ def character_new(char_class: str | None, archetype: str | None, skills: Sequenc
         fn = roster.new_member(rng, choices, player=player, level=level, name=name, race=race, abilities=abilities,
                                features=features)
         applied = store.apply(campaign, "character new", with_faces(fn, rng))
-        for picked in (e for e in applied.events if as_json and e.kind == "choice"):   # told on stdout otherwise
-            click.echo(picked.what, err=True)
+        _stored_picks_to_stderr(applied.events if as_json else [])      # told on stdout otherwise
         _stored_events(applied.events, as_json)
         return
     c, events = new_character(rng, rules, choices, level=level, name=name, race=race, abilities=abilities,
@@ -289,6 +288,16 @@ def character_new(char_class: str | None, archetype: str | None, skills: Sequenc
     finish(rng)
     _picks_to(events, err=as_json)
     _show_character(c, rules, as_json)
+
+
+def _stored_picks_to_stderr(events: Sequence[Any]) -> None:
+    """What --random picked, from the campaign's log, one line per pick on stderr (stdout is JSON)."""
+    from furnace.render import story
+
+    view = story.View()
+    for e in events:
+        for line in story.stored(e, view, rolls=False)[:1] if e.kind == "choice" else []:
+            click.echo(line, err=True)
 
 
 def best_ability(c: Any) -> Any:
