@@ -19,6 +19,7 @@ from furnace.campaign.choices import (
     check_name,
     fighting_styles,
     level_up_character,
+    new_character,
     open_archetypes,
     parse_swap,
     promote_character,
@@ -100,6 +101,21 @@ def rename(who: str, new: str) -> Command:
         member = state.member(who)
         after, event = renamed(member.character, _free_name(state, new, member))
         return state.with_member(member.model_copy(update={"character": after})), [event]
+
+    return run
+
+
+def new_member(rng: DiceSource, choices: Choices, *, player: str = "", level: int = 1, name: str = "",
+               race: str | None = None, abilities: Sequence[str] = (), features: Sequence[str] = ()) -> Command:
+    """`character new` onto the roster: a character of a class and level made by the campaign's rules, every
+    choice given or (`random`) picked and said, who joins with her player (as `campaign join` would a file)."""
+    player = check_players([player])[0] if player else ""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        made, events = new_character(rng, rules_of(state), choices, level=level, race=race, abilities=abilities,
+                                     features=features, name=_free_name(state, name) if name else "")
+        state, joined = join(made.model_copy(update={"player": player}), player)(state)
+        return state, [*events, *joined]
 
     return run
 

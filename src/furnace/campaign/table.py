@@ -78,6 +78,11 @@ TABLE_ROLL = declare("table_roll", rolls="public", table="public", name="public"
                      key_name="public", total="public", span="public", text="public",
                      example={"table": "F-TAB-36", "name": "fumble", "die": "d20", "key": "light",
                               "key_name": "armor", "total": 7, "span": "6-10", "text": "you drop your weapon"})
+# the referee's reaction roll for NPCs met (F-NPC-01, F-TAB-29): 2d6 + the speaker's `cha` modifier, the `total`,
+# the row's `span` and its `attitude`; rolled hidden it is the referee's alone
+REACTION = declare("reaction", rolls="public", cha="public", speaker="public", total="public", span="public",
+                   attitude="public", example={"cha": 1, "speaker": "Agna", "total": 8, "span": "6-8",
+                                               "attitude": "neutral"})
 
 
 class Table(BaseModel):
@@ -408,6 +413,21 @@ def morale(room_dc: int, rng: DiceSource, *, value: int | None = None, hidden: b
     return run
 
 
+def reaction(cha: int, rng: DiceSource, *, speaker: str = "", hidden: bool = False) -> Command:
+    """How NPCs met greet the party (F-NPC-01): 2d6 + the speaker's CHA modifier on F-TAB-29 (`furnace reaction`),
+    logged; hidden unless shown."""
+    from furnace.play.reaction import reaction as greeted
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        met = greeted(rng, cha, rules_of(state), speaker=speaker)
+        return state, [Event(REACTION, speaker, (), (met.table_roll.roll,), {
+            "hidden": hidden, "cha": cha, "speaker": speaker, "total": met.table_roll.roll.total,
+            "span": met.table_roll.row.span, "attitude": met.attitude}, ("F-NPC-01", "F-TAB-29"),
+            audience="referee" if hidden else "all")]
+
+    return run
+
+
 def table_roll(name: str, rng: DiceSource, *, level: int | None = None, armor: str | None = None,
                hidden: bool = False) -> Command:
     """A roll on a rules table (`rules.tables`, as `furnace table roll`): the die and why, the row; logged."""
@@ -429,5 +449,5 @@ def table_roll(name: str, rng: DiceSource, *, level: int | None = None, armor: s
 
 
 __all__ = ["HEALTH", "SHEET_ROLLS", "UNSEEN", "Health", "Table", "allow_player_dice", "cast", "current", "fight_key",
-           "health_word", "hidden", "hidden_roll", "is_hidden", "monsters", "morale", "set_monster", "sheet_roll",
-           "show_health", "show_roll", "table_of", "table_roll", "with_table"]
+           "health_word", "hidden", "hidden_roll", "is_hidden", "monsters", "morale", "reaction", "set_monster",
+           "sheet_roll", "show_health", "show_roll", "table_of", "table_roll", "with_table"]

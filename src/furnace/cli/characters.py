@@ -245,6 +245,8 @@ def _picks_to(events: Sequence[Any], err: bool) -> None:
 @click.option("--feature", "features", multiple=True,
               help="An archetype feature (repeatable, in the order of the levels that give one).")
 @click.option("--weapon", default=None, help="The martial melee weapon an archetype feature makes her PROF with.")
+@click.option("--join", "player", default=None, metavar="PLAYER",
+              help="She joins the campaign in use with her player, made by its rules (not --profile), logged.")
 @_magic_options
 @_random_option
 @seed_option
@@ -254,8 +256,8 @@ def _picks_to(events: Sequence[Any], err: bool) -> None:
 def character_new(char_class: str | None, archetype: str | None, skills: Sequence[str], expertise: Sequence[str],
                   extra_save: str | None, style: str | None, kit: Sequence[str], swap: str | None,
                   race: str | None, level: int, name: str, abilities: Sequence[str], features: Sequence[str],
-                  weapon: str | None, spells: Sequence[str], cantrips: Sequence[str], at_random: bool,
-                  seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
+                  weapon: str | None, player: str | None, spells: Sequence[str], cantrips: Sequence[str],
+                  at_random: bool, seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
     """A new character of a class and level: 3d6 in order, race, occupation, then promoted and levelled with every
     choice each level asks, given or (--random) picked by the dice and said, one line per pick.
 
@@ -269,11 +271,33 @@ def character_new(char_class: str | None, archetype: str | None, skills: Sequenc
                       save=extra_save, style=style, weapon=weapon, spells=tuple(spells), cantrips=tuple(cantrips),
                       kit=tuple(kit), swap=parse_swap(swap) if swap is not None else None, random=at_random)
     race = race or ("Half-orc" if (archetype or "").strip().lower() == "bloodshaman" else None)
+    if player is not None:
+        from furnace.campaign import roster
+        from furnace.campaign.session import with_faces
+
+        _no_profile(profile)
+        store, campaign = settings().in_use()
+        fn = roster.new_member(rng, choices, player=player, level=level, name=name, race=race, abilities=abilities,
+                               features=features)
+        applied = store.apply(campaign, "character new", with_faces(fn, rng))
+        _stored_picks_to_stderr(applied.events if as_json else [])      # told on stdout otherwise
+        _stored_events(applied.events, as_json)
+        return
     c, events = new_character(rng, rules, choices, level=level, name=name, race=race, abilities=abilities,
                               features=features)
     finish(rng)
     _picks_to(events, err=as_json)
     _show_character(c, rules, as_json)
+
+
+def _stored_picks_to_stderr(events: Sequence[Any]) -> None:
+    """What --random picked, from the campaign's log, one line per pick on stderr (stdout is JSON)."""
+    from furnace.render import story
+
+    view = story.View()
+    for e in events:
+        for line in story.stored(e, view, rolls=False)[:1] if e.kind == "choice" else []:
+            click.echo(line, err=True)
 
 
 def best_ability(c: Any) -> Any:

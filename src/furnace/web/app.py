@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
 from furnace.public import entered
-from furnace.web import api, fights, live, pages, panels, questions, rules, session_more, sessions, undo
+from furnace.web import api, fights, live, pages, panels, questions, rules, session_more, session_routes, sessions, undo
 from furnace.web.auth import guard, mint_start_link
 from furnace.web.config import HEADERS, WebSettings
 from furnace.web.limits import Buckets, Gate, Streams
@@ -72,7 +72,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.add_middleware(Gate, settings=settings)      # the outermost: refusals before any work
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
     for router in (pages.router, api.router, sessions.router, undo.router, fights.router, questions.router,
-                   panels.router, rules.router, session_more.router, live.router):
+                   panels.router, rules.router, session_more.router, session_routes.router, live.router):
         for route in router.routes:   # flat on the app: one APIRoute per path, each guarded by the app's guard
             assert isinstance(route, APIRoute)
             app.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()), name=route.name,

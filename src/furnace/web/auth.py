@@ -101,6 +101,11 @@ ALLOW: dict[str, frozenset[str]] = {
     f"POST {C}/fight": frozenset({REF}),
     f"GET {C}/odds/attack": frozenset({REF}),
     f"GET {C}/odds/dying": frozenset({REF}),
+    # the session's commands (web.session_routes)
+    **{f"POST {C}{path}": frozenset({REF}) for path in (
+        "/characters", "/xp", "/loot", "/travel", "/reaction", "/clock/entries/{entry}/snuff",
+        *(f"/characters/{{who}}/{verb}" for verb in ("damage", "heal", "give", "take", "purse", "repair", "equip",
+                                                      "unequip", "rename", "retire")))},
     # the referee's panels (web.panels)
     f"GET {C}/clock": frozenset({REF}),
     f"POST {C}/clock/timer": frozenset({REF}),

@@ -285,6 +285,14 @@ def enemy_morale(e: Event, v: View) -> Told:
                     f"it): {outcome}", tuple(r.explain() for r in e.rolls), e.rules)
 
 
+@teller("reaction")
+def reaction(e: Event, v: View) -> Told:
+    d = e.data
+    speaker = f"{d.get('speaker')} speaks: " if d.get("speaker") else ""
+    return Told("", f"reaction: {speaker}{d.get('total')} (CHA {int(d.get('cha') or 0):+d}) → {d.get('span')}: the "
+                    f"NPCs are {d.get('attitude')}", tuple(r.explain() for r in e.rolls), e.rules)
+
+
 @teller("table_roll")
 def table_roll(e: Event, v: View) -> Told:
     d = e.data
