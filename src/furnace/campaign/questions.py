@@ -115,7 +115,8 @@ def by_time(qid: str, rng: DiceSource) -> Command:
         q = next((q for q in open_questions(state) if q.id == qid), None)
         if q is None:
             raise CampaignError(f"question {qid} is not open: answered already")
-        return answer(qid, q.default, rng, by="time")(state)
+        after, events = answer(qid, q.default, rng, by="time")(state)
+        return after, list(events)
 
     return run
 
