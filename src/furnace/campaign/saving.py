@@ -10,7 +10,8 @@
   gives her morale (Liquid Courage's +1, CF-45).
 
 What a failure does is the referee's (REF-20, the hazard's own rule). The roll is logged as a fact; nothing else
-changes.
+changes but her player's Luck Dice: she may spend them on the SAVE she has seen (F-LUCK-03), given ahead
+(`luck`), else her lasting standing answer decides (`furnace.campaign.luck.on_roll`).
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from collections.abc import Callable
 from typing import Any
 
 from furnace.campaign.commands import cast_of, rules_of
-from furnace.campaign.state import CampaignError, CampaignState
+from furnace.campaign.luck import on_roll as luck_on_roll
+from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Command
 from furnace.campaign.timekeeping import ClockFn
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
-from furnace.play.checks import Modifier, check
+from furnace.play.checks import CheckResult, Modifier, check, succeeds
+from furnace.play.choosing import rerolled_natural
 from furnace.play.combatant import from_character
+from furnace.play.luck import LuckSpend
 from furnace.play.registry import state_modifiers
 from furnace.rules.ruleset import Ruleset
 
@@ -36,13 +40,14 @@ WHATS = (*ABILITIES, *AGAINST, "morale")
 # a SAVE the referee called out of a fight: the `ability` rolled, what it is `against` (poison, fear … or morale),
 # the `modifiers` added to the d20 (value, source), the `total` against the `dc`, whether she `saved`, the `natural`
 SAVE_ROLL = declare("save_roll", rolls="actor", ability="public", against="public", modifiers="actor", total="actor",
-                    dc="public", saved="public", natural="actor",
+                    dc="public", saved="public", natural="actor", luck_before="actor", luck_dice="actor",
                     example={"ability": "WIS", "against": "morale", "modifiers": [[1, "WIS"], [1, "Liquid Courage"]],
                              "total": 13, "dc": 12, "saved": True, "natural": 11})
 
 
-def save(who: str, what: str, rng: DiceSource, *, dc: int = 12) -> Command:
-    """`who` makes a SAVE: an ability (STR … CHA), one against poison, paralysis, death or fear, or her morale."""
+def save(who: str, what: str, rng: DiceSource, *, dc: int = 12, luck: int | None = None) -> Command:
+    """`who` makes a SAVE: an ability (STR … CHA), one against poison, paralysis, death or fear, or her morale.
+    `luck`: the Luck Dice she spends on it once seen (None: her standing answer decides)."""
     wanted = what.strip()
     key = wanted.upper() if wanted.upper() in ABILITIES else wanted.lower()
     if key not in WHATS:
@@ -64,9 +69,25 @@ def save(who: str, what: str, rng: DiceSource, *, dc: int = 12) -> Command:
         ids = ("F-OPT-05",) if against == "morale" else ("AMB-05",) if against else ()
         if _courage(mods):
             ids = (*ids, "M-DRINK-01")
-        return state, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member]))]
+        after, spent, told = lucky(state, member, rng, rules, result, luck, death=against == "death")
+        if spent is not None:
+            natural = rerolled_natural(spent, result.roll) or 0
+            values |= {"luck_before": result.total, "luck_dice": spent.spent, "total": spent.total,
+                       "saved": succeeds("SAVE", spent.total, result.dc.value, natural, rules)}
+            ids = (*ids, "F-LUCK-03")
+        return after, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member])),
+                       *told]
 
     return run
+
+
+def lucky(state: CampaignState, member: Member, rng: DiceSource, rules: Ruleset, result: CheckResult,
+          given: int | None, *, death: bool = False) -> tuple[CampaignState, LuckSpend | None, list[Event]]:
+    """Her Luck Dice on a failed roll she has seen (F-LUCK-03): given, or her standing answer; none on a success."""
+    if result.success and not given:
+        return state, None, []
+    return luck_on_roll(state, member, rng, rules, roll=result.roll, total=result.total,
+                        needed=result.total + 1 if result.success else result.dc.value, given=given, death=death)
 
 
 def _bonus(character: Any, key: str, rules: Ruleset) -> tuple[str, str, list[Modifier]]:

@@ -22,6 +22,7 @@ from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.numbers import WHOLE, whole
 from furnace.cli.output import tell
+from furnace.cli.standing import luck_ahead, seen_first
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
@@ -264,20 +265,23 @@ def place(kind: str, as_json: bool) -> None:
 @click.argument("what", metavar="ABILITY|poison|paralysis|death|fear|morale")
 @click.option("--dc", type=click.IntRange(1, 60), default=12, show_default=True,
               help="The DC: the ROOM DC, or the hazard's (hazard_save_dc).")
+@luck_ahead
 @seed_option
 @faces_option
 @json_option
-def save(who: str, what: str, dc: int, seed: int | None, faces: str | None, as_json: bool) -> None:
+def save(who: str, what: str, dc: int, luck: int | None, seed: int | None, faces: str | None, as_json: bool) -> None:
     """A SAVE the referee calls out of a fight: by ability (CON), against poison, paralysis, death or fear (the
     ability the campaign's rules read it as, D-5), or a PC's morale (a WIS SAVE, F-OPT-05, option pc_morale);
-    what her state adds is added (Liquid Courage: +1 to morale and to SAVEs vs fear, M-DRINK-01).
+    what her state adds is added (Liquid Courage: +1 to morale and to SAVEs vs fear, M-DRINK-01). She may spend
+    her player's Luck Dice on it once seen (F-LUCK-03).
 
-    Example: furnace save Brakka fear --dc 14 --seed 3
+    Example: furnace save Brakka fear --dc 14 --luck 1 --seed 3
     """
     from furnace.campaign.saving import save as run
 
-    rng = rng_from(seed, faces)
-    apply(f"save {what}", run(who, what, rng, dc=dc), as_json, rng)
+    command, rng = seen_first(lambda dice, n: run(who, what, dice, dc=dc, luck=n), rng_from(seed, faces), luck,
+                              as_json)
+    apply(f"save {what}", command, as_json, rng)
 
 
 @cli.command()
