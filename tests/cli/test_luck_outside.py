@@ -45,7 +45,8 @@ def _facts(run: Run, *args: str) -> list[dict[str, object]]:
 
 
 def _pools(run: Run) -> dict[str, int]:
-    code, out, _ = run("campaign", "show", "--json")
+    code, out, err = run("campaign", "show", "--json")
+    assert code == 0, err
     return {m["character"]["name"]: m["character"]["luck_dice"] for m in json.loads(out)["roster"].values()}
 
 
