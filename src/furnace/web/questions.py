@@ -24,12 +24,12 @@ from furnace.campaign import encounters
 from furnace.campaign import questions as asking
 from furnace.campaign import standing as lasting
 from furnace.campaign.state import CampaignState
-from furnace.campaign.store import Command
+from furnace.campaign.store import Command, Store
 from furnace.errors import FurnaceError, IllegalActionError
 from furnace.events import Event
 from furnace.play.questions import KINDS, Question
 from furnace.web import bell, views
-from furnace.web.api import Body, _writer, dice_for, rng_of, run, run_rolled, store_of
+from furnace.web.api import Body, _writer, dice_for, run, run_rolled, store_of
 from furnace.web.auth import Asker, Caller
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
@@ -65,20 +65,22 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def now_of(request: Request) -> datetime:
+def now_of(app: Any) -> datetime:
     """The server's clock: `app.state.now` when set (a test's settable clock), else the time now."""
-    clock: Callable[[], datetime] = getattr(request.app.state, "now", _utc_now)
+    clock: Callable[[], datetime] = getattr(app.state, "now", _utc_now)
     return clock()
 
 
-def overdue(request: Request, campaign: str) -> None:
-    """The open question answered by its standing answer when it has waited past the campaign's time limit."""
-    store, now = store_of(request), now_of(request)
+def overdue(app: Any, campaign: str) -> None:
+    """The open question answered by its standing answer when it has waited past the campaign's time limit: asked
+    when the questions are read and as the live feed ticks (`web.live`)."""
+    store: Store = app.state.store
+    now = now_of(app)
     due = asking.deadline(store, campaign, store.open(campaign))
     if due is None or now < due[1]:
         return                      # the usual answer, without waiting on the writers
     with _writer(store):
-        answered = asking.fall_back(store, campaign, now, rng_of(request))
+        answered = asking.fall_back(store, campaign, now, app.state.settings.rng())
     if answered:
         bell.ring(store)
 
@@ -105,7 +107,7 @@ def open_questions(campaign: str, request: Request, caller: Asker) -> dict[str, 
     """The open questions the caller may see and answer: a player her own characters', the referee every one
     (with the standing answer that decides it if nobody answers, the moment the time limit lets it decide, and the
     kinds of choice not asked). A question past its time is answered by its standing answer first."""
-    overdue(request, campaign)
+    overdue(request.app, campaign)
     store = store_of(request)
     state = store.open(campaign)
     shown = [card(state, q, caller) for q in asking.open_questions(state) if _owner_is(state, q, caller)]
