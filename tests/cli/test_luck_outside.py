@@ -5,6 +5,7 @@ pool, shared by all her characters (F-LUCK-01), and are logged. Dice are entered
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -114,3 +115,24 @@ def test_F_SPELL_09_luck_dice_on_a_spellcheck_move_the_sl_one_step_at_most(table
     assert _pools(table)["Maelis"] == 1
     code, out, _ = table("spellcheck", "--who", "Maelis", "--dc", "12", "--no-luck", "--faces", "7")
     assert code == 0 and "SPELLCHECK 8 vs DC 12: fails" in out and _pools(table)["Maelis"] == 1
+
+
+class _Terminal(io.StringIO):
+    """Standard input as an interactive terminal that types the player's answer."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.rule("F-LUCK-03")
+def test_F_LUCK_03_at_a_terminal_she_is_asked_after_seeing_the_roll(table: Run, monkeypatch: pytest.MonkeyPatch,
+                                                                     ) -> None:
+    monkeypatch.setattr("sys.stdin", _Terminal("1\n"))
+    code, out, err = table("save", "Brakka", "CON", "--dc", "8", "--faces", "5,4")
+    assert code == 0, err
+    seen, asked = out.index("CON SAVE 5 +0 (CON SAVE) = 5 vs DC 8: failed"), out.index("spend Luck Dice on it (2 held)")
+    assert seen < asked                                                   # the roll first, then the question
+    assert "= 5, 1 Luck Die → 9 vs DC 8: saved" in out[asked:]           # the same d20, then her die: 5 + 4
+    assert _pools(table)["Brakka"] == 1
+    code, out, _ = table("campaign", "log", "--json")
+    assert [e["kind"] for e in json.loads(out)].count("save_roll") == 1     # the roll seen first is not logged twice

@@ -165,6 +165,7 @@ def seen_first(make: Callable[[Any, int | None], Any], rng: Any, luck: int | Non
     from furnace.campaign.luck import pool_of
     from furnace.cli.context import settings
     from furnace.cli.output import tell
+    from furnace.dice.source import EnteredFaces
     from furnace.play.answering import Recorder
 
     store, name = settings().in_use()
@@ -172,7 +173,8 @@ def seen_first(make: Callable[[Any, int | None], Any], rng: Any, luck: int | Non
     seen = Recorder(rng)
     _, events = make(seen, 0)(state)
     rolled = next((e for e in events if e.kind in ("save_roll", "sheet_roll")), None)
-    again = Recorder(rng, tuple(seen.drawn))
+    # the same faces again: entered ones are read again from the first (`with_faces` rewinds them), others replayed
+    again = rng if isinstance(rng, EnteredFaces) else Recorder(rng, tuple(seen.drawn))
     if rolled is None:
         return make(again, 0), rng
     held = pool_of(state, state.member(str(rolled.data.get("member") or rolled.actor))).dice
