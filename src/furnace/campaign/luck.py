@@ -14,12 +14,16 @@ with the longest streak. The referee adjusts a pool with `adjust` (`furnace luck
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Command
 from furnace.dice import DiceSource, RollResult
 from furnace.events import Event, Part, declare
 from furnace.play import luck
+from furnace.play.checks import CheckResult, succeeds
+from furnace.play.choosing import rerolled_natural
 from furnace.play.luck import MAX_DICE, LuckSpend, LuckState
 from furnace.rules.ruleset import Ruleset
 
@@ -158,6 +162,37 @@ def on_roll(state: CampaignState, member: Member, rng: DiceSource, rules: Rulese
     return state, spent, [told]
 
 
+@dataclass(frozen=True)
+class Lucky:
+    """A CHECK, SAVE or ATK after the Luck Dice spent on it: the total rolled, the dice, the new total, success."""
+
+    before: int
+    dice: int
+    total: int
+    success: bool
+
+    def values(self, success_key: str = "success") -> dict[str, Any]:
+        """What the roll's fact keeps of it."""
+        return {"luck_before": self.before, "luck_dice": self.dice, "total": self.total, success_key: self.success}
+
+
+def on_check(state: CampaignState, member: Member, rng: DiceSource, rules: Ruleset, result: CheckResult,
+             given: int | None, *, death: bool = False, crit_on: int = 20,
+             ) -> tuple[CampaignState, Lucky | None, list[Event]]:
+    """Her Luck Dice on a CHECK, SAVE or ATK she has seen (`on_roll`; none on a success unless given), and the
+    roll read again by `play.checks`' own verdict (the natural face as it stands, or the d20 rolled again)."""
+    if result.success and not given:
+        return state, None, []
+    needed = result.total + 1 if result.success else result.dc.value
+    state, spent, told = on_roll(state, member, rng, rules, roll=result.roll, total=result.total, needed=needed,
+                                 given=given, death=death)
+    if spent is None:
+        return state, None, told
+    natural = rerolled_natural(spent, result.roll) or 0
+    ok = succeeds(result.kind, spent.total, result.dc.value, natural, rules, crit_on)
+    return state, Lucky(result.total, spent.spent, spent.total, ok), told
+
+
 # -- the merge of split pools ------------------------------------------------------------------------------------
 def split(state: CampaignState) -> dict[str, list[Member]]:
     """Each player whose living characters hold pools that differ (a campaign of an older Furnace)."""
@@ -187,5 +222,5 @@ def _cast(members: Sequence[Member]) -> dict[str, Part]:
     return {m.character.name: Part(m.character.name, "pc", m.player) for m in members}
 
 
-__all__ = ["ADJUST", "MERGED", "adjust", "by_player", "hold", "holders", "merge_pools", "merged", "on_roll", "pool_of",
-           "spent_from_pool", "split", "spread", "wanted"]
+__all__ = ["ADJUST", "MERGED", "Lucky", "adjust", "by_player", "hold", "holders", "merge_pools", "merged", "on_check",
+           "on_roll", "pool_of", "spent_from_pool", "split", "spread", "wanted"]

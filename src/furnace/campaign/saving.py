@@ -11,7 +11,7 @@
 
 What a failure does is the referee's (REF-20, the hazard's own rule). The roll is logged as a fact; nothing else
 changes but her player's Luck Dice: she may spend them on the SAVE she has seen (F-LUCK-03), given ahead
-(`luck`), else her lasting standing answer decides (`furnace.campaign.luck.on_roll`).
+(`luck`), else her lasting standing answer decides (`furnace.campaign.luck.on_check`).
 """
 
 from __future__ import annotations
@@ -20,16 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from furnace.campaign.commands import cast_of, rules_of
-from furnace.campaign.luck import on_roll as luck_on_roll
-from furnace.campaign.state import CampaignError, CampaignState, Member
+from furnace.campaign.luck import on_check
+from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
 from furnace.campaign.timekeeping import ClockFn
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
-from furnace.play.checks import CheckResult, Modifier, check, succeeds
-from furnace.play.choosing import rerolled_natural
+from furnace.play.checks import Modifier, check
 from furnace.play.combatant import from_character
-from furnace.play.luck import LuckSpend
 from furnace.play.registry import state_modifiers
 from furnace.rules.ruleset import Ruleset
 
@@ -69,25 +67,14 @@ def save(who: str, what: str, rng: DiceSource, *, dc: int = 12, luck: int | None
         ids = ("F-OPT-05",) if against == "morale" else ("AMB-05",) if against else ()
         if _courage(mods):
             ids = (*ids, "M-DRINK-01")
-        after, spent, told = lucky(state, member, rng, rules, result, luck, death=against == "death")
-        if spent is not None:
-            natural = rerolled_natural(spent, result.roll) or 0
-            values |= {"luck_before": result.total, "luck_dice": spent.spent, "total": spent.total,
-                       "saved": succeeds("SAVE", spent.total, result.dc.value, natural, rules)}
+        after, lucky, told = on_check(state, member, rng, rules, result, luck, death=against == "death")
+        if lucky is not None:
+            values |= lucky.values("saved")
             ids = (*ids, "F-LUCK-03")
         return after, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member])),
                        *told]
 
     return run
-
-
-def lucky(state: CampaignState, member: Member, rng: DiceSource, rules: Ruleset, result: CheckResult,
-          given: int | None, *, death: bool = False) -> tuple[CampaignState, LuckSpend | None, list[Event]]:
-    """Her Luck Dice on a failed roll she has seen (F-LUCK-03): given, or her standing answer; none on a success."""
-    if result.success and not given:
-        return state, None, []
-    return luck_on_roll(state, member, rng, rules, roll=result.roll, total=result.total,
-                        needed=result.total + 1 if result.success else result.dc.value, given=given, death=death)
 
 
 def _bonus(character: Any, key: str, rules: Ruleset) -> tuple[str, str, list[Modifier]]:

@@ -293,6 +293,7 @@ def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = No
 
 def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, skill: str | None, dc: int,
             state: CampaignState, luck: int | None) -> tuple[CampaignState, list[Event]]:
+    from furnace.campaign.luck import on_check
     from furnace.play.checks import Modifier, check
     from furnace.play.combatant import from_character
 
@@ -335,25 +336,11 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
         "dc": result.dc.value, "room_dc": result.dc.room_dc, "easy": list(result.dc.easy),
         "hard": list(result.dc.hard), "success": result.success, "natural": result.natural, "member": member.id,
         **({"suggested_easy": suggested} if suggested else {})}
-    after, spent, told = _lucky(state, member, rng, rules, result, luck)
-    ids: tuple[str, ...] = ()
-    if spent is not None:
-        from furnace.play.checks import succeeds
-        from furnace.play.choosing import rerolled_natural
-
-        values |= {"luck_before": result.total, "luck_dice": spent.spent, "total": spent.total,
-                   "success": succeeds(result.kind, spent.total, result.dc.value,
-                                       rerolled_natural(spent, result.roll) or 0, rules, crit_on)}
-        ids = ("F-LUCK-03",)
-    return after, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), values, ids,
-                         cast_of([member])), *told]
-
-
-def _lucky(state: CampaignState, member: Member, rng: DiceSource, rules: Any, result: Any,
-           luck: int | None) -> tuple[CampaignState, Any, list[Event]]:
-    from furnace.campaign.saving import lucky
-
-    return lucky(state, member, rng, rules, result, luck)
+    after, lucky, told = on_check(state, member, rng, rules, result, luck, crit_on=crit_on)
+    if lucky is not None:
+        values |= lucky.values()
+    return after, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), values,
+                         ("F-LUCK-03",) if lucky else (), cast_of([member])), *told]
 
 
 def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState,
