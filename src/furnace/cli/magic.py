@@ -75,7 +75,7 @@ def spellcheck(mod: int | None, prof: int | None, who: str | None, dc: int, spel
 def _sheet_spellcheck(who: str, dc: int, luck: int | None, rng: Any, as_json: bool) -> None:
     """`spellcheck --who`: the SPELLCHECK from her sheet on the campaign in use (`campaign.table.sheet_roll`)."""
     from furnace.campaign.table import sheet_roll
-    from furnace.cli.session import apply
+    from furnace.cli.output import apply
     from furnace.cli.standing import seen_first
 
     command, rng = seen_first(lambda dice, n: sheet_roll(who, "spellcheck", dice, dc=dc, luck=n), rng, luck, as_json)

@@ -143,7 +143,7 @@ def stabilise(who: str, healer: str | None, referee: bool, seed: int | None, fac
     Example: furnace stabilise Brakka --by "Sister Ilse" --seed 7
     """
     from furnace.campaign.fightedit import stabilise as run
-    from furnace.cli.session import apply
+    from furnace.cli.output import apply
 
     rng = rng_from(seed, faces)
     apply("stabilise", run(who, rng, by=healer, referee=referee), as_json, rng)
@@ -313,7 +313,7 @@ def _sheet_check(who: str, kind: str, ability: str | None, skill: str | None, dc
                  as_json: bool, *, unused: bool) -> None:
     """`check --who`: the roll from her sheet on the campaign in use (`campaign.table.sheet_roll`), logged."""
     from furnace.campaign.table import sheet_roll
-    from furnace.cli.session import apply
+    from furnace.cli.output import apply
     from furnace.cli.standing import seen_first
     from furnace.errors import FurnaceError
 

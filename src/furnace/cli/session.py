@@ -9,8 +9,6 @@ module also adds `spell learn` to the `spell` group and `recap` and `session sta
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,34 +19,14 @@ from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.numbers import WHOLE, whole
-from furnace.cli.output import tell
+from furnace.cli.output import apply, show
 from furnace.cli.standing import luck_ahead, seen_first
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
-    from furnace.campaign.store import Command, StoredEvent
-    from furnace.dice import DiceSource
+    pass
 
 NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
-
-
-def show(events: Sequence[StoredEvent], as_json: bool, *, stamp: bool = True) -> None:
-    """The events a command logged: its number, the game time of what fell due on the clock (`stamp`), who and
-    what, and every roll (entered or not)."""
-    if as_json:
-        _emit([dataclasses.asdict(e) for e in events])
-        return
-    tell(events, seq=True, stamp=stamp)
-
-
-def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:
-    """Run a command on the campaign chosen (its entered faces checked inside the transaction) and show it."""
-    from furnace.campaign.session import with_faces
-
-    s = settings()
-    store, name = s.in_use()
-    applied = store.apply(name, command, with_faces(fn, rng) if rng is not None else fn)
-    show(applied.events, as_json)
 
 
 def who_option(fn: Any) -> Any:
