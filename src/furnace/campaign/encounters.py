@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace import dice
-from furnace.campaign import lasting
+from furnace.campaign import lasting, standing
 from furnace.campaign.commands import cast_of, kept, put, rules_of
 from furnace.campaign.handover import Leaving, enter, kept_facts, leave
 from furnace.campaign.overrides import SLUG, label
@@ -191,8 +191,8 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         combatants.append(monster(spec, side, dc, rng, id=cid, rules=rules))
         xp_of[cid] = worth
     mode = initiative or chosen or str(rules["initiative_model"])
-    enc = Encounter(room_dc=dc, combatants=tuple(combatants), initiative=mode,
-                    surprised=tuple(surprised))
+    enc = standing.started(Encounter(room_dc=dc, combatants=tuple(combatants), initiative=mode,
+                                     surprised=tuple(surprised)), state)
     title = name or label_
     foes = [c for c in combatants if c.kind != "pc"]
     opening = Event(ENCOUNTER, "", tuple(c.id for c in combatants), tuple(rolls), {

@@ -14,12 +14,18 @@ with the longest streak. The referee adjusts a pool with `adjust` (`furnace luck
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from furnace.campaign.state import CampaignError, CampaignState, Member
 from furnace.campaign.store import Command
+from furnace.dice import DiceSource, RollResult
 from furnace.events import Event, Part, declare
 from furnace.play import luck
-from furnace.play.luck import MAX_DICE, LuckState
+from furnace.play.checks import CheckResult, succeeds
+from furnace.play.choosing import rerolled_natural
+from furnace.play.luck import MAX_DICE, LuckSpend, LuckState
+from furnace.rules.ruleset import Ruleset
 
 # the referee changes a pool (`owner`: "player" or "character"; `holders`: the characters holding it); a split pool
 # made one (`player`, each character's `pools` before, the `dice` and `streak` kept)
@@ -107,6 +113,86 @@ def adjust(who: str, change: str, reason: str = "") -> Command:
     return run
 
 
+# -- Luck Dice on a roll out of a fight (F-LUCK-03) ----------------------------------------------------------------
+def wanted(state: CampaignState, member: Member, rules: Ruleset, *, held: int, short: int, roll: str,
+           given: int | None, death: bool = False) -> int:
+    """The Luck Dice she spends on a roll she has seen: given ahead (`--luck N`, more than she holds is all she
+    holds), else her lasting standing answer (`furnace.campaign.standing.policy_for`, the engine's policies) —
+    which spends only when one die can save the roll (`short`: what the total lacks) under luck_spend_timing
+    after_roll."""
+    if given is not None:
+        return max(0, min(given, held))
+    if held < 1 or short <= 0 or rules["luck_spend_timing"] != "after_roll":
+        return 0
+    from furnace import dice
+    from furnace.campaign.standing import policy_for
+    from furnace.play import policies
+
+    die_max = dice.parse(str(rules["luck_die_size"])).bounds()[1]
+    saves = rules["luck_die_effect"] == "reroll" or short <= die_max
+    options = tuple(str(n) for n in range(held + 1))
+    return int(policies.decide(policy_for(state, member.player, rules), "luck",
+                               {"saves": saves, "roll": roll, "death": death}, options))
+
+
+def spent_from_pool(state: CampaignState, member: Member, n: int, before: int, after: int,
+                    rolls: Sequence[RollResult]) -> tuple[CampaignState, Event]:
+    """`n` Luck Dice out of her player's pool (every holder holds what is left), told as the fight tells a spend."""
+    from furnace.play.choosing import LUCK
+
+    pool = pool_of(state, member)
+    state = hold(state, member, LuckState(pool.dice - n, pool.streak))
+    return state, Event(LUCK, member.character.name, (), tuple(rolls), {"before": before, "after": after,
+                                                                         "left": pool.dice - n}, ("F-LUCK-03",),
+                        _cast([member]))
+
+
+def on_roll(state: CampaignState, member: Member, rng: DiceSource, rules: Ruleset, *, roll: RollResult, total: int,
+            needed: int, given: int | None, death: bool = False) -> tuple[CampaignState, LuckSpend | None, list[Event]]:
+    """F-LUCK-03 out of a fight: Luck Dice of her player's pool spent on a CHECK, SAVE or ATK she has seen
+    (`wanted`), by the engine's rule (`play.luck.spend`: a die added, or the d20 rolled again); the spend and the
+    new total, or None."""
+    pool = pool_of(state, member)
+    n = wanted(state, member, rules, held=pool.dice, short=needed - total, roll=roll.label, given=given,
+               death=death)
+    if n < 1:
+        return state, None, []
+    _, spent = luck.spend(pool, rng, total, rules, n, natural=roll.natural, label="Luck Die")
+    state, told = spent_from_pool(state, member, n, total, spent.total, spent.rolls)
+    return state, spent, [told]
+
+
+@dataclass(frozen=True)
+class Lucky:
+    """A CHECK, SAVE or ATK after the Luck Dice spent on it: the total rolled, the dice, the new total, success."""
+
+    before: int
+    dice: int
+    total: int
+    success: bool
+
+    def values(self, success_key: str = "success") -> dict[str, Any]:
+        """What the roll's fact keeps of it."""
+        return {"luck_before": self.before, "luck_dice": self.dice, "total": self.total, success_key: self.success}
+
+
+def on_check(state: CampaignState, member: Member, rng: DiceSource, rules: Ruleset, result: CheckResult,
+             given: int | None, *, death: bool = False, crit_on: int = 20,
+             ) -> tuple[CampaignState, Lucky | None, list[Event]]:
+    """Her Luck Dice on a CHECK, SAVE or ATK she has seen (`on_roll`; none on a success unless given), and the
+    roll read again by `play.checks`' own verdict (the natural face as it stands, or the d20 rolled again)."""
+    if result.success and not given:
+        return state, None, []
+    needed = result.total + 1 if result.success else result.dc.value
+    state, spent, told = on_roll(state, member, rng, rules, roll=result.roll, total=result.total, needed=needed,
+                                 given=given, death=death)
+    if spent is None:
+        return state, None, told
+    natural = rerolled_natural(spent, result.roll) or 0
+    ok = succeeds(result.kind, spent.total, result.dc.value, natural, rules, crit_on)
+    return state, Lucky(result.total, spent.spent, spent.total, ok), told
+
+
 # -- the merge of split pools ------------------------------------------------------------------------------------
 def split(state: CampaignState) -> dict[str, list[Member]]:
     """Each player whose living characters hold pools that differ (a campaign of an older Furnace)."""
@@ -136,5 +222,5 @@ def _cast(members: Sequence[Member]) -> dict[str, Part]:
     return {m.character.name: Part(m.character.name, "pc", m.player) for m in members}
 
 
-__all__ = ["ADJUST", "MERGED", "adjust", "by_player", "hold", "holders", "merge_pools", "merged", "pool_of", "split",
-           "spread"]
+__all__ = ["ADJUST", "MERGED", "Lucky", "adjust", "by_player", "hold", "holders", "merge_pools", "merged", "on_check",
+           "on_roll", "pool_of", "spent_from_pool", "split", "spread", "wanted"]

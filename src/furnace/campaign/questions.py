@@ -8,9 +8,11 @@ the fight waiting; `answer` logs the answer and what the step did with it.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from furnace.campaign import encounters
 from furnace.campaign.state import CampaignError, CampaignState
-from furnace.campaign.store import Command
+from furnace.campaign.store import Command, Store
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
 from furnace.play import answering, policies
@@ -21,6 +23,7 @@ from furnace.play.questions import KINDS, Question
 STANDING = declare("standing", policies="referee", quiet="public",
                    example={"policies": {"Ann": "dying"}, "quiet": ["sunder"]})
 MAX_TURNS = 1000       # `next` plays at most this many monster turns (a fight nobody ends is not played forever)
+LOOK_BACK = 5000       # the log rows read back for the fact of the open question (a step tells far fewer)
 
 
 def open_questions(state: CampaignState) -> list[Question]:
@@ -80,4 +83,57 @@ def standing(answers: dict[str, str], quiet: tuple[str, ...] | None = None) -> C
     return run
 
 
-__all__ = ["MAX_TURNS", "answer", "next_turns", "open_questions", "standing"]
+# -- the time limit: a question left waiting falls to the standing answer ---------------------------------------
+def asked_at(store: Store, name: str, qid: str) -> datetime | None:
+    """When the open question `qid` was asked: the time the log wrote its question fact (the newest of that id, as
+    ids begin again with each fight), or None when the log no longer shows it."""
+    end = store.count(name)
+    since = end
+    while since > 0 and end - since < LOOK_BACK:
+        since = max(0, since - 200)
+        for row in reversed(store.events(name, since=since, limit=200)):
+            if row.kind == "question" and row.data.get("id") == qid:
+                return datetime.fromisoformat(row.created_at)
+    return None
+
+
+def deadline(store: Store, name: str, state: CampaignState) -> tuple[Question, datetime] | None:
+    """The open question and the moment its standing answer decides it (the campaign's `question_seconds` after it
+    was asked); None without a limit or an open question."""
+    found = open_questions(state)
+    if not state.question_seconds or not found:
+        return None
+    at = asked_at(store, name, found[0].id)
+    return (found[0], at + timedelta(seconds=state.question_seconds)) if at is not None else None
+
+
+def by_time(qid: str, rng: DiceSource) -> Command:
+    """The open question `qid` answered by its standing answer, as its time ran out: refused (nothing written)
+    when it is no longer open, answered meanwhile."""
+
+    def run(state: CampaignState) -> tuple[CampaignState, list[Event]]:
+        q = next((q for q in open_questions(state) if q.id == qid), None)
+        if q is None:
+            raise CampaignError(f"question {qid} is not open: answered already")
+        after, events = answer(qid, q.default, rng, by="time")(state)
+        return after, list(events)
+
+    return run
+
+
+def fall_back(store: Store, name: str, now: datetime, rng: DiceSource) -> bool:
+    """Whether the open question had waited past the campaign's time limit at `now` and was answered by its
+    standing answer (logged as answered "by time"); the server asks this when a question is read or the live feed
+    ticks. `now` is the caller's clock (a test's settable one)."""
+    due = deadline(store, name, store.open(name))
+    if due is None or now < due[1]:
+        return False
+    try:
+        store.apply(name, f"encounter answer {due[0].id} (time)", by_time(due[0].id, rng))
+    except CampaignError:
+        return False            # answered meanwhile
+    return True
+
+
+__all__ = ["MAX_TURNS", "answer", "asked_at", "by_time", "deadline", "fall_back", "next_turns", "open_questions",
+           "standing"]

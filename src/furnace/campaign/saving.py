@@ -10,7 +10,8 @@
   gives her morale (Liquid Courage's +1, CF-45).
 
 What a failure does is the referee's (REF-20, the hazard's own rule). The roll is logged as a fact; nothing else
-changes.
+changes but her player's Luck Dice: she may spend them on the SAVE she has seen (F-LUCK-03), given ahead
+(`luck`), else her lasting standing answer decides (`furnace.campaign.luck.on_check`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from furnace.campaign.commands import cast_of, rules_of
+from furnace.campaign.luck import on_check
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
 from furnace.campaign.timekeeping import ClockFn
@@ -36,13 +38,14 @@ WHATS = (*ABILITIES, *AGAINST, "morale")
 # a SAVE the referee called out of a fight: the `ability` rolled, what it is `against` (poison, fear … or morale),
 # the `modifiers` added to the d20 (value, source), the `total` against the `dc`, whether she `saved`, the `natural`
 SAVE_ROLL = declare("save_roll", rolls="actor", ability="public", against="public", modifiers="actor", total="actor",
-                    dc="public", saved="public", natural="actor",
+                    dc="public", saved="public", natural="actor", luck_before="actor", luck_dice="actor",
                     example={"ability": "WIS", "against": "morale", "modifiers": [[1, "WIS"], [1, "Liquid Courage"]],
                              "total": 13, "dc": 12, "saved": True, "natural": 11})
 
 
-def save(who: str, what: str, rng: DiceSource, *, dc: int = 12) -> Command:
-    """`who` makes a SAVE: an ability (STR … CHA), one against poison, paralysis, death or fear, or her morale."""
+def save(who: str, what: str, rng: DiceSource, *, dc: int = 12, luck: int | None = None) -> Command:
+    """`who` makes a SAVE: an ability (STR … CHA), one against poison, paralysis, death or fear, or her morale.
+    `luck`: the Luck Dice she spends on it once seen (None: her standing answer decides)."""
     wanted = what.strip()
     key = wanted.upper() if wanted.upper() in ABILITIES else wanted.lower()
     if key not in WHATS:
@@ -64,7 +67,12 @@ def save(who: str, what: str, rng: DiceSource, *, dc: int = 12) -> Command:
         ids = ("F-OPT-05",) if against == "morale" else ("AMB-05",) if against else ()
         if _courage(mods):
             ids = (*ids, "M-DRINK-01")
-        return state, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member]))]
+        after, lucky, told = on_check(state, member, rng, rules, result, luck, death=against == "death")
+        if lucky is not None:
+            values |= lucky.values("saved")
+            ids = (*ids, "F-LUCK-03")
+        return after, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member])),
+                       *told]
 
     return run
 

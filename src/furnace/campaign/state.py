@@ -78,6 +78,12 @@ class CampaignState(BaseModel):
     encounter: dict[str, Any] | None = None                     # the fight in progress, as JSON
     table: dict[str, Any] = Field(default_factory=dict)         # the web console's table (campaign.table)
     xp_pool: int = Field(0, ge=0, le=10**9)   # XP a fight's share left over (REF-24), added to the next fight's
+    # the standing answers kept between fights (`furnace.campaign.standing`): a policy per player (or side, `referee`,
+    # `*`), the kinds of choice the referee does not ask, and the seconds a question waits in the console before
+    # her standing answer decides it (0: it waits for her)
+    standing: dict[str, str] = Field(default_factory=dict, max_length=200)
+    quiet: tuple[str, ...] = Field((), max_length=20)
+    question_seconds: int = Field(0, ge=0, le=86_400)
 
     # -- the roster ---------------------------------------------------------------------------------------
     def member(self, who: str) -> Member:
@@ -112,7 +118,9 @@ class CampaignState(BaseModel):
     def entities(self) -> dict[str, Any]:
         """The state as JSON values by path; a change to the campaign is a change to some of these."""
         # the name is the campaign row's, not the log's: a renamed or imported campaign keeps its events
-        kept = {"profile", "options", "flags", "session", *(("xp_pool",) if self.xp_pool else ())}
+        kept = {"profile", "options", "flags", "session", *(("xp_pool",) if self.xp_pool else ()),
+                *(("standing",) if self.standing else ()), *(("quiet",) if self.quiet else ()),
+                *(("question_seconds",) if self.question_seconds else ())}
         out: dict[str, Any] = {"campaign": self.model_dump(mode="json", include=kept),
                                "clock": self.clock.model_dump(mode="json")}
         if self.encounter is not None:
@@ -143,7 +151,8 @@ class CampaignState(BaseModel):
             raise CampaignError(f"the stored campaign does not validate: {exc}") from None
 
 
-CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session", "xp_pool"})   # the "campaign" entity's
+CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session", "xp_pool", "standing", "quiet",
+                             "question_seconds"})   # the "campaign" entity's
 
 
 def check_entity(path: Any, value: Any) -> None:

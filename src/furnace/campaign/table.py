@@ -59,7 +59,8 @@ REVEAL = declare("reveal", seq="referee", shown="public", old_who="public", old_
 SHEET_ROLL = declare("sheet_roll", rolls="actor", roll="public", ability="public", skill="public", weapon="actor",
                      modifiers="actor", total="actor", dc="public", room_dc="public", easy="public", hard="public",
                      success="public", natural="actor", sl="actor", spell_dice="actor", mishap="public",
-                     member="public", suggested_easy="public",
+                     member="public", suggested_easy="public", luck_before="actor", luck_dice="actor",
+                     sl_before="actor",
                      example={"roll": "check", "ability": "DEX", "skill": "Stealth", "weapon": "",
                               "modifiers": [[2, "DEX"], [1, "PROF"]], "total": 15, "dc": 15, "room_dc": 12,
                               "easy": [], "hard": ["heavy armor"], "success": True, "natural": 12, "sl": None,
@@ -272,9 +273,11 @@ def health_word(hp: int, hp_max: int, status: str = "up") -> str:
 
 # -- a player's buttons ----------------------------------------------------------------------------------------
 def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = None, skill: str | None = None,
-               dc: int = 12) -> Command:
+               dc: int = 12, luck: int | None = 0) -> Command:
     """A CHECK (an ability, or a skill), a SAVE, an ATK with the weapon in hand, or a SPELLCHECK for a living
-    member of the roster, against `dc` (the ROOM DC, or the foe's AC); logged with its dice, nothing changed."""
+    member of the roster, against `dc` (the ROOM DC, or the foe's AC); logged with its dice, nothing changed but
+    the Luck Dice she spends on it once seen (F-LUCK-03; a SPELLCHECK's SL moves at most one step, F-SPELL-09):
+    `luck` of them, or None for her standing answer's (`furnace.campaign.luck.wanted`)."""
     if kind not in SHEET_ROLLS:
         raise CampaignError(f"a roll from the sheet is {', '.join(SHEET_ROLLS)}, not {kind!r}")
     if isinstance(dc, bool) or not isinstance(dc, int) or not 1 <= dc <= 60:
@@ -286,19 +289,21 @@ def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = No
         member = state.member(who)
         if member.status in ("dead", "retired"):
             raise CampaignError(f"{member.character.name} ({member.id}) is {member.status} and rolls nothing")
-        return state, [_rolled(member, kind, rng, ability.upper() if ability else None, skill, dc, state)]
+        if kind == "spellcheck":
+            return _spellcheck(member, rng, dc, state, luck)
+        return _rolled(member, kind, rng, ability.upper() if ability else None, skill, dc, state, luck)
 
     return run
 
 
 def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, skill: str | None, dc: int,
-            state: CampaignState) -> Event:
+            state: CampaignState, luck: int | None) -> tuple[CampaignState, list[Event]]:
+    from furnace.campaign.luck import on_check
     from furnace.play.checks import Modifier, check
     from furnace.play.combatant import from_character
 
     c, rules = member.character, rules_of(state)
-    if kind == "spellcheck":
-        return _spellcheck(member, rng, dc, state)
+    crit_on = 20
     what: dict[str, str]
     suggested: list[str] = []      # a race's EASY whose situation the referee judges (racial_easy: suggest, AMB-63)
     if kind == "check" and skill:
@@ -329,13 +334,18 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
             target, advantage = _marked_dc(c, dc, ("atk", "ranged_atk") if fighter.ranged else ("atk",), state)
             result = check(rng, target, [Modifier(fighter.attack_bonus, fighter.weapon)], kind="ATK",
                            label="ATK", rules=rules, crit_on=fighter.crit_range, advantage=advantage)
-            what = {"weapon": fighter.weapon}
+            what, crit_on = {"weapon": fighter.weapon}, fighter.crit_range
     label = f"{skill} CHECK" if "skill" in what else result.label     # the die's role, not her name
-    return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), {
+    values: dict[str, Any] = {
         "roll": kind, **what, "modifiers": [[m.value, m.source] for m in result.modifiers], "total": result.total,
         "dc": result.dc.value, "room_dc": result.dc.room_dc, "easy": list(result.dc.easy),
         "hard": list(result.dc.hard), "success": result.success, "natural": result.natural, "member": member.id,
-        **({"suggested_easy": suggested} if suggested else {})}, (), cast_of([member]))
+        **({"suggested_easy": suggested} if suggested else {})}
+    after, lucky, told = on_check(state, member, rng, rules, result, luck, crit_on=crit_on)
+    if lucky is not None:
+        values |= lucky.values()
+    return after, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), values,
+                         ("F-LUCK-03",) if lucky else (), cast_of([member])), *told]
 
 
 def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState,
@@ -361,10 +371,13 @@ def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState
     return make_dc(dc, easy, hard, rules), "dis" if disadvantage else None
 
 
-def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) -> Event:
+def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState,
+                luck: int | None) -> tuple[CampaignState, list[Event]]:
+    from furnace.campaign.luck import pool_of, spent_from_pool, wanted
     from furnace.characters.markers import casting_refusal
     from furnace.magic.casting import casting_ability, spellcheck_state
-    from furnace.magic.spellcheck import spellcheck
+    from furnace.magic.spellcheck import Spellcheck, spellcheck
+    from furnace.play.answering import Recorder
 
     c, rules = member.character, rules_of(state)
     if not c.char_class or (c.char_class not in ("Magic-user", "Cleric") and not c.spells):
@@ -373,13 +386,33 @@ def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState) 
     if refused:
         raise CampaignError(refused)
     ability = casting_ability(c)
-    result = spellcheck(rng, c.mod(ability, rules), c.prof(rules), dc, rules, ability=ability,
-                        label="SPELLCHECK", state=spellcheck_state(c))
-    return Event(SHEET_ROLL, c.name, (), (result.roll._replace(label="SPELLCHECK"),), {
+
+    def rolled(source: DiceSource, n: int) -> Spellcheck:   # the SPELLCHECK's own rule spends the dice (F-SPELL-09)
+        return spellcheck(source, c.mod(ability, rules), c.prof(rules), dc, rules, ability=ability,
+                          label="SPELLCHECK", state=spellcheck_state(c), luck_dice=n)
+
+    seen = Recorder(rng)
+    result = rolled(seen, 0)
+    held = pool_of(state, member).dice
+    # luck cancels no mishap, and lifts no Failure under luck_lifts_spell_failure off (AMB-19, as `spell_luck`)
+    stuck = result.mishap or (int(result.values.get("band", 0)) == 0 and not rules["luck_lifts_spell_failure"])
+    short = 0 if result.success else int(result.values.get("needed", 12)) - result.total
+    n = 0 if stuck or not held else wanted(state, member, rules, held=held, short=short, roll="SPELLCHECK",
+                                           given=luck)
+    told: list[Event] = []
+    values: dict[str, Any] = {}
+    if n > 0:          # the same d20 (its faces replayed), then her Luck Dice
+        first, result = result, rolled(Recorder(rng, tuple(seen.drawn)), n)
+        state, spent = spent_from_pool(state, member, n, first.total, result.total,
+                                       result.luck_rolls)
+        told = [spent]
+        values = {"luck_before": first.total, "luck_dice": n, "sl_before": first.sl}
+    return state, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label="SPELLCHECK"),), {
         "roll": "spellcheck", "ability": ability, "total": result.total, "dc": result.dc.value,
         "room_dc": result.dc.room_dc, "easy": list(result.dc.easy), "hard": list(result.dc.hard),
         "success": result.success, "natural": result.natural, "sl": result.sl, "spell_dice": result.spell_dice,
-        "mishap": result.mishap, "member": member.id}, ("F-SPELL-02",), cast_of([member]))
+        "mishap": result.mishap, "member": member.id, **values},
+        ("F-SPELL-02", *(("F-LUCK-03", "F-SPELL-09") if n > 0 else ())), cast_of([member])), *told]
 
 
 # -- the referee's tools: a spell cast from the sheet, enemy morale, a rules table ---------------------------------

@@ -4,6 +4,7 @@
     furnace encounter answer q1 --luck 1        # Ann spends a Luck Die on the roll she has seen
     furnace encounter answer q2 --no-sunder     # Hrolf keeps her shield and takes the blow
     furnace encounter standing --policy Ann=dying --quiet sunder   # her standing answer; sunder is not asked
+    furnace standing --policy Ann=dying --seconds 60               # between fights: every new fight starts so
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from typing import Any
 
 import click
 
-from furnace.cli.app import _emit, json_option, seed_option
+from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.output import explain_option, tell
 from furnace.cli.standing import given, policy_option, policy_pairs, prompt_open
 from furnace.errors import FurnaceError
+from furnace.play.questions import KINDS
 
 
 def _store_and_name() -> tuple[Any, str]:
@@ -113,3 +115,45 @@ def encounter_standing(policies: tuple[str, ...], quiet: tuple[str, ...], ask_al
         return
     shown = ", ".join(f"{who}={p}" for who, p in asking.policies.items()) or "none (the profile's default_policy)"
     click.echo(f"standing answers: {shown}; not asked: {', '.join(asking.quiet) or 'nothing'}")
+
+
+@cli.command("standing")
+@policy_option
+@click.option("--clear", "clear", multiple=True, metavar="WHO",
+              help="Drop WHO's lasting standing answer: the profile's default_policy answers for her (repeatable).")
+@click.option("--quiet", "quiet", multiple=True, type=click.Choice(list(KINDS)),
+              help="A kind of choice not asked in the campaign's fights from now on (repeatable).")
+@click.option("--ask-all", is_flag=True, help="Ask every kind of choice again.")
+@click.option("--seconds", type=click.IntRange(0, 86_400), default=None, metavar="N",
+              help="How long a question waits in the console before her standing answer decides it (0: no limit).")
+@json_option
+def standing(policies: tuple[str, ...], clear: tuple[str, ...], quiet: tuple[str, ...], ask_all: bool,
+             seconds: int | None, as_json: bool) -> None:
+    """The standing answers that last between fights: a policy per player (or side, referee), the kinds of choice
+    not asked, and the console's time limit on a question. Each new fight starts from them; `furnace encounter
+    standing` changes the fight in progress alone. With no option: what holds now.
+
+    Example: furnace standing --policy Ann=dying --quiet sunder --seconds 60
+    """
+    from furnace.campaign import standing as lasting
+
+    store, name = _store_and_name()
+    kinds = () if ask_all else (tuple(quiet) or None)
+    if policies or clear or kinds is not None or seconds is not None:
+        command = lasting.set_lasting(dict(policy_pairs(policies)), kinds, seconds, clear=clear)
+        state = store.apply(name, "standing", command).state
+    else:
+        state = store.open(name)
+    held = lasting.told(state)
+    if as_json:
+        click.echo(json.dumps(held))
+        return
+    click.echo(lasting_line(held))
+
+
+def lasting_line(held: dict[str, Any]) -> str:
+    """The standing answers between fights in a line (`furnace standing`, `campaign show`)."""
+    shown = ", ".join(f"{who}={p}" for who, p in held["policies"].items()) or "none (the profile's default_policy)"
+    limit = f"{held['seconds']} s, then the standing answer" if held["seconds"] else "none"
+    return (f"standing answers between fights: {shown}; not asked: {', '.join(held['quiet']) or 'nothing'}; "
+            f"time to answer in the console: {limit}")

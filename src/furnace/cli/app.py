@@ -185,6 +185,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("grievous", "weapon-mishap", "armor-hit", "coins"), "furnace.cli.middle_sea"),
     **dict.fromkeys(("campaign", "damage", "heal"), "furnace.cli.campaign"),
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
+    **dict.fromkeys(("standing",), "furnace.cli.answer"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
     **dict.fromkeys(("serve", "signin-link"), "furnace.cli.serve"),
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),

@@ -112,6 +112,11 @@ def campaign_show(as_json: bool) -> None:
                f"{len(state.clock.entries)} entries on the clock")
     for x in overrides:
         click.echo(f"  override {_listed_words(x)}")
+    if state.standing or state.quiet or state.question_seconds:
+        from furnace.campaign.standing import told
+        from furnace.cli.answer import lasting_line
+
+        click.echo(f"  {lasting_line(told(state))}")
     from furnace.render.story.campaign import death_words
 
     for m in state.roster.values():

@@ -25,8 +25,7 @@ from furnace.cli.app import _emit, _load_character, _write_back, cli, json_optio
 from furnace.cli.context import settings
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE, Finite
-from furnace.cli.output import tell
-from furnace.cli.session import apply
+from furnace.cli.output import apply, tell
 from furnace.errors import DataFileError, FurnaceError, from_validation
 
 if TYPE_CHECKING:   # the clock (and pydantic) stay off the start-up path of `furnace roll`

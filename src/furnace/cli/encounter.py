@@ -73,8 +73,10 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
     store, _ = _store_and_name()
     state = store.open(name)
     now = encounters.current(state) if state.encounter is not None else None
+    due = _deadline(store, name, state)
     if as_json:
-        show_log(events, True, extra={"encounter": _as_json(now)})
+        shown = _as_json(now)
+        show_log(events, True, extra={"encounter": {**shown, "deadline": due} if shown and due else shown})
         return
     show_log(events, False)
     if now is not None:
@@ -82,6 +84,20 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
 
         click.echo("")
         click.echo("\n".join(encounter_lines(now.turns)))
+        if due:
+            click.echo(f"  {due['id']} waits until {due['at']} (the time limit, {state.question_seconds} s); then "
+                       f"the standing answer, {due['default']}, decides it")
+
+
+def _deadline(store: Any, name: str, state: Any) -> dict[str, Any] | None:
+    """The open question's time limit in the console: its id, the moment (UTC) and the answer that falls due."""
+    from furnace.campaign.questions import deadline
+
+    found = deadline(store, name, state) if state.encounter is not None else None
+    if found is None:
+        return None
+    q, at = found
+    return {"id": q.id, "at": at.strftime("%Y-%m-%d %H:%M:%S UTC"), "iso": at.isoformat(), "default": q.default}
 
 
 def _as_json(now: Any) -> dict[str, Any] | None:

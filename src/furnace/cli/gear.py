@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from furnace.cli.app import cli, json_option
-from furnace.cli.session import apply
+from furnace.cli.output import apply
 
 
 @cli.command()

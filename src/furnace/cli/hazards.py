@@ -228,7 +228,7 @@ def language(int_: int, kind: str, name: str, who: str | None, local: str, seed:
     rng = rng_from(seed, faces)
     if who is not None:
         from furnace.campaign.hazards import speaking
-        from furnace.cli.session import apply
+        from furnace.cli.output import apply
 
         if options or int_:
             raise FurnaceError("with --who her own INT and the campaign's rules apply: no --int or --option")

@@ -13,7 +13,7 @@ import click
 from furnace.cli.app import cli, json_option, seed_option
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.numbers import Finite
-from furnace.cli.session import apply
+from furnace.cli.output import apply
 
 FEET = click.IntRange(1, 100_000)
 

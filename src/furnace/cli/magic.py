@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from furnace.cli.app import (
@@ -19,33 +21,46 @@ from furnace.cli.app import (
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option, say, tell
+from furnace.cli.standing import luck_ahead
 from furnace.render.referee import effect_lines
 
 
 @cli.command()
-@click.option("--mod", type=WHOLE, required=True, help="The casting modifier: INT (arcane) or WIS (divine).")
-@click.option("--prof", type=WHOLE, required=True, help="The caster's PROF.")
+@click.option("--mod", type=WHOLE, default=None, help="The casting modifier: INT (arcane) or WIS (divine).")
+@click.option("--prof", type=WHOLE, default=None, help="The caster's PROF.")
+@click.option("--who", default=None, metavar="NAME",
+              help="A caster of the campaign in use rolls it from her sheet (her modifier, PROF, state and her "
+                   "player's Luck Dice), logged: no --mod, --prof or --spell.")
 @click.option("--dc", type=WHOLE, default=12, show_default=True, help="The ROOM DC the total must also reach.")
 @click.option("--spell", "spell_name", default=None, help="Also show what this spell does at the SL bought.")
-@click.option("--luck", type=click.IntRange(0, 3), default=0, help="Luck Dice to spend (the SL moves at most 1).")
+@luck_ahead
 @seed_option
 @faces_option
 @no_roll_option
 @explain_option
 @profile_option
 @json_option
-def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, seed: int | None, faces: str | None,
-               no_roll: bool, profile: str, as_json: bool) -> None:
-    """A SPELLCHECK: d20 + modifier + PROF → Success Level and Spell Dice (F-SPELL-02…09).
+def spellcheck(mod: int | None, prof: int | None, who: str | None, dc: int, spell_name: str | None, luck: int | None,
+               seed: int | None, faces: str | None, no_roll: bool, profile: str, as_json: bool) -> None:
+    """A SPELLCHECK: d20 + modifier + PROF → Success Level and Spell Dice (F-SPELL-02…09); Luck Dice spent on it
+    move the SL at most one step (F-SPELL-09). With --who, a campaign caster's, logged.
 
     Example: furnace spellcheck --mod 3 --prof 2 --dc 14 --spell Fireball --seed 9
     """
+    from furnace.errors import FurnaceError
     from furnace.magic.spellcheck import spellcheck as run
     from furnace.magic.spells import cast, get_spell
     from furnace.rules.ruleset import load_ruleset
 
+    if who is not None:
+        if mod is not None or prof is not None or spell_name:
+            raise FurnaceError("with --who her sheet gives the modifier and PROF: no --mod, --prof or --spell")
+        _sheet_spellcheck(who, dc, luck, rng_from(seed, faces), as_json)
+        return
+    if mod is None or prof is None:
+        raise FurnaceError("give --mod and --prof, or --who for a caster of the campaign")
     rules, rng = load_ruleset(profile), rng_from(seed, faces)
-    check = run(rng, mod, prof, dc, rules, luck_dice=luck)
+    check = run(rng, mod, prof, dc, rules, luck_dice=luck or 0)
     done = cast(get_spell(rules, spell_name), check) if spell_name else None
     lines, rolls = effect_lines(done.effects if done else (), None if no_roll else rng)
     finish(rng)
@@ -55,6 +70,16 @@ def spellcheck(mod: int, prof: int, dc: int, spell_name: str | None, luck: int, 
     say(done.explain() if done else check.explain())
     for line in lines:
         say(f"  · {line}")
+
+
+def _sheet_spellcheck(who: str, dc: int, luck: int | None, rng: Any, as_json: bool) -> None:
+    """`spellcheck --who`: the SPELLCHECK from her sheet on the campaign in use (`campaign.table.sheet_roll`)."""
+    from furnace.campaign.table import sheet_roll
+    from furnace.cli.output import apply
+    from furnace.cli.standing import seen_first
+
+    command, rng = seen_first(lambda dice, n: sheet_roll(who, "spellcheck", dice, dc=dc, luck=n), rng, luck, as_json)
+    apply("spellcheck", command, as_json, rng)
 
 
 @cli.group()

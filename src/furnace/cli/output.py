@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -111,3 +111,24 @@ def _told(e: Any, view: Any, rolls: bool) -> list[str]:
         return []
     said = told.render(view.explain)
     return said if rolls else said[:1]
+
+
+def show(events: Sequence[Any], as_json: bool, *, stamp: bool = True) -> None:
+    """The events a command logged: its number, the game time of what fell due on the clock (`stamp`), who and
+    what, and every roll (entered or not)."""
+    if as_json:
+        import dataclasses
+
+        emit([dataclasses.asdict(e) for e in events])
+        return
+    tell(events, seq=True, stamp=stamp)
+
+
+def apply(command: str, fn: Any, as_json: bool, rng: Any = None) -> None:
+    """Run a command on the campaign chosen (its entered faces checked inside the transaction) and show it."""
+    from furnace.campaign.session import with_faces
+    from furnace.cli.context import settings
+
+    store, name = settings().in_use()
+    applied = store.apply(name, command, with_faces(fn, rng) if rng is not None else fn)
+    show(applied.events, as_json)

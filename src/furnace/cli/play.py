@@ -20,7 +20,7 @@ from furnace.cli.app import (
 from furnace.cli.dice_options import faces_option, finish, rng_from
 from furnace.cli.numbers import WHOLE
 from furnace.cli.output import explain_option, explaining, no_roll_option, shown
-from furnace.cli.standing import policy_line, policy_option, policy_pairs
+from furnace.cli.standing import luck_ahead, policy_line, policy_option, policy_pairs
 
 
 @cli.command()
@@ -143,7 +143,7 @@ def stabilise(who: str, healer: str | None, referee: bool, seed: int | None, fac
     Example: furnace stabilise Brakka --by "Sister Ilse" --seed 7
     """
     from furnace.campaign.fightedit import stabilise as run
-    from furnace.cli.session import apply
+    from furnace.cli.output import apply
 
     rng = rng_from(seed, faces)
     apply("stabilise", run(who, rng, by=healer, referee=referee), as_json, rng)
@@ -223,20 +223,37 @@ def _modifiers(mods: tuple[str, ...]) -> list[Any]:
 @click.option("--kind", type=click.Choice(["CHECK", "SAVE", "ATK"]), default="CHECK", show_default=True)
 @click.option("--adv", "advantage", flag_value="adv", default=None, help="Advantage (when the option is on).")
 @click.option("--dis", "advantage", flag_value="dis", help="Disadvantage (when the option is on).")
+@click.option("--who", default=None, metavar="NAME",
+              help="A character of the campaign in use rolls it from her sheet (her modifiers, markers and Luck "
+                   "Dice), logged: no MODS, EASY or HARD.")
+@click.option("--ability", default=None, help="With --who: the ability of the CHECK or SAVE (default STR, CON).")
+@click.option("--skill", default=None, help="With --who: the skill of the CHECK.")
+@luck_ahead
 @seed_option
 @faces_option
 @explain_option
 @profile_option
 @json_option
-def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advantage: str | None,
-          seed: int | None, faces: str | None, profile: str, as_json: bool) -> None:
-    """A CHECK, SAVE or ATK: d20 + modifiers against the ROOM DC moved by EASY/HARD (meet or beat).
+def check(mods: tuple[str, ...], dc: int, easy: int, hard: int, kind: str, advantage: str | None, who: str | None,
+          ability: str | None, skill: str | None, luck: int | None, seed: int | None, faces: str | None,
+          profile: str, as_json: bool) -> None:
+    """A CHECK, SAVE or ATK: d20 + modifiers against the ROOM DC moved by EASY/HARD (meet or beat); with --who, a
+    campaign character's, on which she may spend her player's Luck Dice once seen (F-LUCK-03).
 
     Example: furnace check STR=2 PROF=1 --dc 14 --hard 1 --seed 5
     """
     from furnace.play.checks import check as run_check
     from furnace.play.checks import make_dc
     from furnace.rules.ruleset import load_ruleset
+
+    if who is not None:
+        _sheet_check(who, kind, ability, skill, dc, luck, rng_from(seed, faces), as_json,
+                     unused=bool(mods or easy or hard or advantage))
+        return
+    if luck is not None or ability or skill:
+        from furnace.errors import FurnaceError
+
+        raise FurnaceError("--luck, --no-luck, --ability and --skill are for a campaign character's roll: add --who")
 
     rules = load_ruleset(profile)
     target = make_dc(dc, [f"EASY #{i}" for i in range(1, easy + 1)], [f"HARD #{i}" for i in range(1, hard + 1)],
@@ -290,3 +307,20 @@ def morale(room_dc: int, value: int | None, seed: int | None, faces: str | None,
     rng = rng_from(seed, faces)
     result = enemy_morale(rng, room_dc, rules, morale=value)
     shown(result, rng, as_json)
+
+
+def _sheet_check(who: str, kind: str, ability: str | None, skill: str | None, dc: int, luck: int | None, rng: Any,
+                 as_json: bool, *, unused: bool) -> None:
+    """`check --who`: the roll from her sheet on the campaign in use (`campaign.table.sheet_roll`), logged."""
+    from furnace.campaign.table import sheet_roll
+    from furnace.cli.output import apply
+    from furnace.cli.standing import seen_first
+    from furnace.errors import FurnaceError
+
+    if unused:
+        raise FurnaceError("with --who her sheet gives the modifiers, EASY and HARD: no MODS, --easy, --hard, --adv "
+                           "or --dis")
+    roll = {"CHECK": "check", "SAVE": "save", "ATK": "attack"}[kind]
+    command, rng = seen_first(lambda dice, n: sheet_roll(who, roll, dice, ability=ability, skill=skill, dc=dc,
+                                                         luck=n), rng, luck, as_json)
+    apply(f"check {roll}", command, as_json, rng)

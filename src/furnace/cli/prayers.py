@@ -35,7 +35,7 @@ def lay_on_hands(cleric: str, recipient: str, room_dc: int, cure: str | None, ap
     Example: furnace lay-on-hands "Sister Ilse" Brakka --room-dc 12 --seed 2
     """
     from furnace.campaign.prayers import lay_on_hands as command
-    from furnace.cli.session import apply
+    from furnace.cli.output import apply
 
     rng = rng_from(seed, faces)
     apply("lay-on-hands", command(cleric, recipient, rng, room_dc, cure=cure, approved=approved, extra_hd=extra_hd),

@@ -9,8 +9,6 @@ module also adds `spell learn` to the `spell` group and `recap` and `session sta
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,33 +19,14 @@ from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.numbers import WHOLE, whole
-from furnace.cli.output import tell
+from furnace.cli.output import apply, show
+from furnace.cli.standing import luck_ahead, seen_first
 from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
-    from furnace.campaign.store import Command, StoredEvent
-    from furnace.dice import DiceSource
+    pass
 
 NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
-
-
-def show(events: Sequence[StoredEvent], as_json: bool, *, stamp: bool = True) -> None:
-    """The events a command logged: its number, the game time of what fell due on the clock (`stamp`), who and
-    what, and every roll (entered or not)."""
-    if as_json:
-        _emit([dataclasses.asdict(e) for e in events])
-        return
-    tell(events, seq=True, stamp=stamp)
-
-
-def apply(command: str, fn: Command, as_json: bool, rng: DiceSource | None = None) -> None:
-    """Run a command on the campaign chosen (its entered faces checked inside the transaction) and show it."""
-    from furnace.campaign.session import with_faces
-
-    s = settings()
-    store, name = s.in_use()
-    applied = store.apply(name, command, with_faces(fn, rng) if rng is not None else fn)
-    show(applied.events, as_json)
 
 
 def who_option(fn: Any) -> Any:
@@ -264,20 +243,23 @@ def place(kind: str, as_json: bool) -> None:
 @click.argument("what", metavar="ABILITY|poison|paralysis|death|fear|morale")
 @click.option("--dc", type=click.IntRange(1, 60), default=12, show_default=True,
               help="The DC: the ROOM DC, or the hazard's (hazard_save_dc).")
+@luck_ahead
 @seed_option
 @faces_option
 @json_option
-def save(who: str, what: str, dc: int, seed: int | None, faces: str | None, as_json: bool) -> None:
+def save(who: str, what: str, dc: int, luck: int | None, seed: int | None, faces: str | None, as_json: bool) -> None:
     """A SAVE the referee calls out of a fight: by ability (CON), against poison, paralysis, death or fear (the
     ability the campaign's rules read it as, D-5), or a PC's morale (a WIS SAVE, F-OPT-05, option pc_morale);
-    what her state adds is added (Liquid Courage: +1 to morale and to SAVEs vs fear, M-DRINK-01).
+    what her state adds is added (Liquid Courage: +1 to morale and to SAVEs vs fear, M-DRINK-01). She may spend
+    her player's Luck Dice on it once seen (F-LUCK-03).
 
-    Example: furnace save Brakka fear --dc 14 --seed 3
+    Example: furnace save Brakka fear --dc 14 --luck 1 --seed 3
     """
     from furnace.campaign.saving import save as run
 
-    rng = rng_from(seed, faces)
-    apply(f"save {what}", run(who, what, rng, dc=dc), as_json, rng)
+    command, rng = seen_first(lambda dice, n: run(who, what, dice, dc=dc, luck=n), rng_from(seed, faces), luck,
+                              as_json)
+    apply(f"save {what}", command, as_json, rng)
 
 
 @cli.command()

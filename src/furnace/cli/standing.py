@@ -133,3 +133,54 @@ def prompt_open(name: str, as_json: bool) -> None:
         value = click.prompt(question_line(_encounter(state), q), type=click.Choice(list(q.options)),
                              default=q.default)
         tell(store.apply(name, f"encounter answer {q.id}", answer(q.id, value, system())).events)
+
+
+# -- Luck Dice on a roll out of a fight (F-LUCK-03) ---------------------------------------------------------------
+def luck_ahead(fn: F) -> F:
+    """`--luck N | --no-luck` on a campaign roll out of a fight: her answer given ahead (the parameter `luck`: the
+    dice, or None when neither is given: a prompt at an interactive terminal, else her standing answer)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, luck: int | None, no_luck: bool, **kwargs: Any) -> Any:
+        if luck is not None and no_luck:
+            raise FurnaceError("--luck N or --no-luck, not both")
+        return fn(*args, luck=0 if no_luck else luck, **kwargs)
+
+    wrapper = click.option("--no-luck", is_flag=True, help="Spend no Luck Die on it.")(wrapper)
+    wrapper = click.option("--luck", type=click.IntRange(0, 3), default=None, metavar="N",
+                           help="Spend N of her player's Luck Dice on the roll once seen (F-LUCK-03). Neither "
+                                "--luck nor --no-luck: asked at an interactive terminal, else her standing answer "
+                                "(`furnace standing`) decides.")(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+def seen_first(make: Callable[[Any, int | None], Any], rng: Any, luck: int | None, as_json: bool) -> tuple[Any, Any]:
+    """At an interactive terminal with no answer given: the roll made once without luck and not written (the
+    command run on the state, its dice recorded), shown, and her answer asked; then the command to log, rolling the
+    same faces again with her answer. Elsewhere the command as given (her standing answer decides when None)."""
+    import sys
+
+    if luck is not None or as_json or not sys.stdin.isatty():
+        return make(rng, luck), rng
+    from furnace.campaign.luck import pool_of
+    from furnace.cli.context import settings
+    from furnace.cli.output import tell
+    from furnace.dice.source import EnteredFaces
+    from furnace.play.answering import Recorder
+
+    store, name = settings().in_use()
+    state = store.open(name)
+    seen = Recorder(rng)
+    _, events = make(seen, 0)(state)
+    rolled = next((e for e in events if e.kind in ("save_roll", "sheet_roll")), None)
+    # the same faces again: entered ones are read again from the first (`with_faces` rewinds them), others replayed
+    again = rng if isinstance(rng, EnteredFaces) else Recorder(rng, tuple(seen.drawn))
+    if rolled is None:
+        return make(again, 0), rng
+    held = pool_of(state, state.member(str(rolled.data.get("member") or rolled.actor))).dice
+    failed = not rolled.data.get("saved", rolled.data.get("success"))
+    if held < 1 or not (failed or rolled.data.get("roll") == "spellcheck") or rolled.data.get("mishap"):
+        return make(again, 0), rng
+    tell([rolled])
+    n = click.prompt(f"spend Luck Dice on it ({held} held)", type=click.IntRange(0, held), default=0)
+    return make(again, n), rng

@@ -45,6 +45,7 @@ class Spellcheck:
     # ids its steps carry out (F-SPELL-08 for a natural 20 …)
     values: Mapping[str, Any] = field(default_factory=dict)
     rules: tuple[str, ...] = field(default=())
+    luck_rolls: tuple[RollResult, ...] = field(default=())   # the Luck Dice spent on it (F-SPELL-09)
 
     def explain(self) -> str:
         return "; ".join(self.steps)
@@ -90,9 +91,10 @@ def spellcheck(rng: DiceSource, mod: int, prof: int, room_dc: int, rules: Rulese
         values |= {"sl_from": total + shift, "shift": shift}
         ids.append("AMB-17")
     sl, spell_dice = success_level(total + shift, rules)
+    luck_rolls: tuple[RollResult, ...] = ()
     if luck_dice:
         before, sl_before = total, sl
-        total, sl, spell_dice = _luck(rng, rules, total, sl, natural, luck_dice, steps, shift)
+        total, sl, spell_dice, luck_rolls = _luck(rng, rules, total, sl, natural, luck_dice, steps, shift)
         values |= {"luck_dice": luck_dice, "luck_before": before, "luck_after": total, "sl_before": sl_before,
                    "sl_after": sl}
         ids.append("F-SPELL-09")
@@ -117,7 +119,7 @@ def spellcheck(rng: DiceSource, mod: int, prof: int, room_dc: int, rules: Rulese
     if values.get("dc_repeats"):
         ids.append("AMB-04")
     return Spellcheck(roll, total, dc, sl if success else 0, spell_dice if success else 0, success, natural,
-                      crit, mishap, tuple(steps), values, tuple(ids))
+                      crit, mishap, tuple(steps), values, tuple(ids), luck_rolls)
 
 
 def _dc_values(dc: DC, easy: Sequence[str] | str, hard: Sequence[str] | str) -> dict[str, Any]:
@@ -177,12 +179,12 @@ def _mishap(natural: int, total: int, steps: list[str], rules: Ruleset) -> bool:
 
 
 def _luck(rng: DiceSource, rules: Ruleset, total: int, sl: int, natural: int, n: int,
-          steps: list[str], shift: int = 0) -> tuple[int, int, int | None]:
+          steps: list[str], shift: int = 0) -> tuple[int, int, int | None, tuple[RollResult, ...]]:
     _, spent = luck.spend(luck.LuckState(n), rng, total, rules, n, natural=natural, label="Luck Die")
     new_sl, _ = success_level(spent.total + shift, rules)
     clamped = luck.clamp_success_level(sl, new_sl, natural=natural, rules=rules)
     steps.append(f"{n} Luck Die: total {total} → {spent.total}, SL {sl} → {clamped} (at most one step, F-SPELL-09)")
-    return spent.total, clamped, dice_for_sl(clamped, rules)
+    return spent.total, clamped, dice_for_sl(clamped, rules), spent.rolls
 
 
 def dice_for_sl(sl: int, rules: Ruleset) -> int | None:

@@ -241,6 +241,12 @@ def _verdict(kind: Kind, total: int, dc: int, natural: int, rules: Ruleset,
     return total > dc, f"{total} {'>' if total > dc else '≤'} {dc} (must beat: check_ties fail)"
 
 
+def succeeds(kind: Kind, total: int, dc: int, natural: int, rules: Ruleset | None = None, crit_on: int = 20) -> bool:
+    """Whether a total succeeds (`check`'s own verdict): read again when Luck Dice changed the total after the roll
+    (F-LUCK-03; the natural face as it stands, AMB-02)."""
+    return _verdict(kind, total, dc, natural, resolve_rules(rules), crit_on)[0]
+
+
 def _check_args(kind: str, advantage: object, crit_on: int) -> None:
     if kind not in KINDS:
         raise CheckError(f"a check is one of {', '.join(KINDS)}, not {kind!r}")

@@ -73,6 +73,8 @@ ALLOW: dict[str, frozenset[str]] = {
     f"GET {C}/encounter/questions": frozenset({REF, PLAY}),
     f"POST {C}/encounter/questions/{{qid}}": frozenset({REF, PLAY}),
     f"POST {C}/encounter/standing": frozenset({REF}),
+    f"GET {C}/standing": frozenset({REF}),
+    f"POST {C}/standing": frozenset({REF}),
     f"POST {C}/encounter/edit/{{change}}": frozenset({REF}),
     f"POST {C}/monsters/{{cid}}": frozenset({REF}),
     f"POST {C}/table": frozenset({REF}),

@@ -18,6 +18,7 @@ Streams are counted (`limits.Streams`): a session may hold `WebSettings.streams_
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import weakref
@@ -30,7 +31,8 @@ from starlette.background import BackgroundTask
 
 from furnace.campaign import access
 from furnace.campaign.store import Store
-from furnace.web import bell, views, watch
+from furnace.errors import FurnaceError
+from furnace.web import bell, questions, views, watch
 from furnace.web.auth import Asker, Caller
 from furnace.web.feed import Audience, Feed, feed
 from furnace.web.limits import Refused, Streams, client_address
@@ -58,7 +60,8 @@ async def live(campaign: str, request: Request, caller: Asker, since: int | None
     if start is None:
         start = await asyncio.to_thread(_newest, store, campaign, views.audience(caller))
     release = _counted(request, caller)
-    stream = _stream(store, campaign, caller, start, settings.poll, release)
+    stream = _stream(store, campaign, caller, start, settings.poll, release,
+                     lambda: questions.overdue(request.app, campaign))
     return EventSourceResponse(stream, ping=int(settings.keepalive), headers={"X-Accel-Buffering": "no"},
                                background=BackgroundTask(release))
 
@@ -80,7 +83,8 @@ def _newest(store: Store, campaign: str, audience: Audience) -> int:
 
 
 async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: float,
-                  release: Callable[[], None]) -> AsyncIterator[ServerSentEvent]:
+                  release: Callable[[], None], tick: Callable[[], None] = lambda: None,
+                  ) -> AsyncIterator[ServerSentEvent]:
     try:
         watcher = watch.watcher(store, poll)
         audience = views.audience(caller)
@@ -97,6 +101,9 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
             now = time.monotonic()
             if now - checked >= RECHECK or bell.sessions_ended(store) != ended or _expired(caller):
                 ended, checked = bell.sessions_ended(store), now
+                # a question past its time limit: its standing answer decides (refused: the next tick tries again)
+                with contextlib.suppress(FurnaceError):
+                    await asyncio.to_thread(tick)
                 if not await asyncio.to_thread(_still_allowed, store, caller, campaign):
                     yield ServerSentEvent(event="signed-out", data="{}")
                     return

@@ -225,6 +225,8 @@ def sheet_roll(e: Event, v: View) -> str:
     natural = v.value(e, "natural")
     die = f"{natural}{added} = " if natural is not None and added else ""
     numbers = f" {die}{total} vs {_dc(e)}" if total is not None else f" vs {_dc(e)}"
+    if v.value(e, "luck_before") is not None:
+        numbers = f"{_with_luck(e, v, '', natural, added if added else '')} vs {_dc(e)}"
     verdict = "succeeds" if d.get("success") else "fails"
     if natural in (1, 20):
         verdict += f" (a natural {natural})"
@@ -265,7 +267,17 @@ def save_roll(e: Event, v: View) -> str:
     added = "".join(f" {int(m[0]):+d} ({m[1]})" for m in mods if isinstance(m, Sequence) and len(m) == 2) \
         if isinstance(mods, Sequence) else ""
     numbers = f" {natural}{added} = {total}" if total is not None and natural is not None else ""
+    numbers = _with_luck(e, v, numbers, natural, added)
     return f"{what}{numbers} vs DC {d.get('dc')}: {'saved' if d.get('saved') else 'failed'}"
+
+
+def _with_luck(e: Event, v: View, numbers: str, natural: Any, added: str) -> str:
+    """A total Luck Dice changed after the roll (F-LUCK-03): the total rolled, then the dice spent and the new one."""
+    before, spent, total = v.value(e, "luck_before"), v.value(e, "luck_dice"), v.value(e, "total")
+    if before is None or not spent or total is None:
+        return numbers
+    rolled = f" {natural}{added} = {before}" if natural is not None and added else f" {before}"
+    return f"{rolled}, {plural(spent, 'Luck Die', 'Luck Dice')} → {total}"
 
 
 def _dc(e: Event) -> str:

@@ -41,7 +41,8 @@ def question(e: Event, v: View) -> str | None:
 @teller("answer")
 def answer(e: Event, v: View) -> str:
     kind = str(e.data.get("choice"))
-    by = {"referee": " (the referee answers)", "standing": " (her standing answer)"}.get(str(e.data.get("by")), "")
+    by = {"referee": " (the referee answers)", "standing": " (her standing answer)",
+          "time": " (time ran out: her standing answer)"}.get(str(e.data.get("by")), "")
     return f"answers {e.data.get('id')}, {CHOICES.get(kind, kind)}: {e.data.get('answer')}{by}"
 
 
@@ -51,3 +52,14 @@ def standing(e: Event, v: View) -> str:
     named = ", ".join(f"{who} {name}" for who, name in policies.items()) if v.referee else ""
     quiet = ", ".join(e.data.get("quiet") or []) or "nothing"
     return f"standing answers{': ' + named if named else ''}; not asked: {quiet}"
+
+
+@teller("standing_lasting")
+def standing_lasting(e: Event, v: View) -> str:
+    policies = e.data.get("policies") or {}
+    named = ", ".join(f"{who} {name}" for who, name in policies.items()) if v.referee else ""
+    quiet = ", ".join(e.data.get("quiet") or []) or "nothing"
+    seconds = int(e.data.get("seconds") or 0)
+    limit = f"{seconds} s, then the standing answer" if seconds else "none"
+    return (f"standing answers between fights{': ' + named if named else ''}; not asked: {quiet}; "
+            f"time to answer in the console: {limit}")
