@@ -134,6 +134,7 @@ class Stream:
 
     def __init__(self, http: httpx.Client, stack: ExitStack) -> None:
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.ended = threading.Event()          # the server said `signed-out`
         self.response = stack.enter_context(http.stream("GET", f"{C}/live"))
         self.worker = self.response.headers.get("x-furnace-worker", "")
         threading.Thread(target=self._read, daemon=True).start()
@@ -141,7 +142,9 @@ class Stream:
     def _read(self) -> None:
         try:
             for line in self.response.iter_lines():
-                if line.startswith("data: ") and line != "data: {}":
+                if line == "event: signed-out":
+                    self.ended.set()
+                elif line.startswith("data: ") and line != "data: {}":
                     self.events.put(json.loads(line[6:]))
         except httpx.HTTPError:
             return
@@ -183,6 +186,20 @@ def test_a_write_by_the_cli_reaches_a_stream_on_postgresql(two: Workers, pg: str
         assert main(["--db", pg, "--campaign", "keep", "campaign", "join", str(BRAKKA)]) == 0
         got = live.until("Brakka")
     assert "Brakka" in json.dumps(got)
+
+
+@pytest.mark.postgres
+def test_a_session_revoked_on_one_worker_ends_its_stream_on_the_other_before_the_next_roll(two: Workers) -> None:
+    referee, ann = table(two)
+    phone, first = on_worker(two.base, ann.cookies)
+    other, _ = on_worker(two.base, referee.cookies, other_than=first)
+    mine = next(s["id"] for s in other.get("/api/sessions").json()["sessions"] if s["role"] == "player")
+    with streams() as stack:
+        live = Stream(phone, stack)
+        assert other.post(f"/api/sessions/{mine}/revoke").status_code == 200
+        assert other.post(f"{C}/roll", json={"expression": "d6", "label": "after the revocation"}).status_code == 200
+        assert live.ended.wait(WAIT)
+    assert not any("after the revocation" in json.dumps(e) for e in list(live.events.queue))
 
 
 @pytest.mark.postgres

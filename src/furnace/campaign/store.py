@@ -152,6 +152,16 @@ def notify(conn: Connection, campaign: str, seq: int) -> None:
                      {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
 
 
+SESSIONS_ENDED = "sessions ended"
+
+
+def notify_sessions_ended(store: Store) -> None:
+    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
+    with store.transaction(write=True) as conn:
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})
+
+
 def _stored(row: Any) -> StoredEvent:
     return StoredEvent(seq=row.seq, command_id=row.command_id, command=row.command, kind=row.kind, who=row.who,
                        what=row.what, rolls=json.loads(row.rolls), data=json.loads(row.data),

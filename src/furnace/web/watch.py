@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from furnace.campaign.schema import events
-from furnace.campaign.store import CHANNEL, Store
+from furnace.campaign.store import CHANNEL, SESSIONS_ENDED, Store
 from furnace.web import bell
 
 ALL = None          # a change of every campaign (or of one not named)
@@ -200,7 +200,10 @@ class Listener:
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=self.PATIENCE):
                     self.heard_count += 1
-                    self.heard(campaign_of(note.payload))
+                    if SESSIONS_ENDED in note.payload:        # another worker ended a session: check them here
+                        bell.ended_here(self.store)
+                    else:
+                        self.heard(campaign_of(note.payload))
         finally:
             self.connected.clear()
             with contextlib.suppress(Exception):
