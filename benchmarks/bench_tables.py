@@ -73,12 +73,15 @@ def served(db: str, workers: int, folder: Path) -> Iterator[tuple[str, str, subp
             found = re.search(r"http://\S+/signin\?token=\S+", proc.stdout.readline())
             link = found.group(0) if found else ""
         base = f"http://127.0.0.1:{port}"
-        for _ in range(600):
+        deadline = time.monotonic() + 180         # the workers start slowly on a busy machine
+        while True:
             try:
-                httpx.get(base + "/", timeout=1)
+                httpx.get(base + "/", timeout=10)
                 break
             except httpx.HTTPError:
-                time.sleep(0.05)
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
         yield base, link, proc
     finally:
         proc.terminate()

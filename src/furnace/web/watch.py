@@ -126,7 +126,7 @@ class Watcher:
 
     async def _look(self) -> Any:
         """What changes when anyone writes: SQLite's data_version (read here: a counter in memory, no lock, no
-        table), or the log's newest row id (PostgreSQL: a query, in a thread)."""
+        table), or the log's newest row id (a SQLite file not made yet: a query, in a thread; PostgreSQL: never)."""
         self.looks += 1
         if self.store.engine.dialect.name == "sqlite" and not self.store.unmade:
             try:
