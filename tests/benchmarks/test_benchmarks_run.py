@@ -35,3 +35,20 @@ def test_benchmark_runs_and_prints_its_figures(script: str, tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr[-2000:]
     for line in expected:
         assert line in done.stdout, f"{script} no longer prints {line!r}:\n{done.stdout[-2000:]}"
+
+
+@pytest.mark.postgres
+def test_the_tables_benchmark_runs_on_postgresql_with_two_workers(tmp_path: Path,
+                                                                   request: pytest.FixtureRequest) -> None:
+    """bench_tables.py needs the test PostgreSQL (it makes a database of its own on that server): skipped without
+    it, as the store's PostgreSQL tests are (failed under CI=true)."""
+    from tests.store.conftest import postgres_url
+
+    url = postgres_url(request.node.nodeid)
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tables.py"), "--quick", "--db", url],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for line in ("across 2 workers on PostgreSQL", "a roll to every live stream of its table: p50",
+                 "0 not reaching all", "idle live streams over 2 workers"):
+        assert line in done.stdout, f"bench_tables.py no longer prints {line!r}:\n{done.stdout[-2000:]}"

@@ -73,12 +73,13 @@ def own_database(url: str) -> str:
 
 
 def clean_postgres(url: str) -> None:
-    """Drop the store's tables, so the test starts from an empty database."""
+    """Drop the store's tables (and the console's counts), so the test starts from an empty database."""
     engine = create_engine(url)
     try:
         with engine.begin() as conn:
             conn.execute(text("SET LOCAL lock_timeout = '20s'"))   # a connection left open fails, not hangs
             conn.execute(text(f"DROP TABLE IF EXISTS {', '.join(TABLES)} CASCADE"))
+            conn.execute(text("DROP SCHEMA IF EXISTS furnace_web CASCADE"))   # the console's counts (web.shared)
     finally:
         engine.dispose()
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from furnace import files
@@ -36,6 +36,10 @@ from furnace.events import Event, declare, event_from_dict
 from furnace.public import entered
 
 GENESIS = "0" * 64
+# the PostgreSQL channel every commit that appends events notifies (payload: {"campaign": name, "seq": newest}):
+# each console process listens on it (`furnace.web.watch`), so a roll written by one worker, or by the CLI, wakes
+# the live streams of every other
+CHANNEL = "furnace_events"
 SNAPSHOT_EVERY = 1000
 RETRIES = 8
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
@@ -137,6 +141,25 @@ def _reversal(what: str, step: Step, redone: list[StoredEvent]) -> list[Event]:
                                     "undo": step.id}, audience=audience)
     facts = [e.fact for e in redone if e.kind not in (UNDO, REDO)]
     return [head, *(f for f in facts if f is not None)]
+
+
+def notify(conn: Connection, campaign: str, seq: int) -> None:
+    """On PostgreSQL, tell the listeners of `CHANNEL` that `campaign` has events up to `seq`: sent when the
+    transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
+    console watches `PRAGMA data_version`)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
+
+
+SESSIONS_ENDED = "sessions ended"
+
+
+def notify_sessions_ended(store: Store) -> None:
+    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
+    with store.transaction(write=True) as conn:
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})
 
 
 def _stored(row: Any) -> StoredEvent:
@@ -459,6 +482,7 @@ class Store:
                             .values(version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev))
         if done.rowcount != 1:
             raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
+        notify(conn, camp.name, stored[-1].seq)
         return stored
 
     def _snapshot(self, conn: Connection, campaign_id: int, at: StoredEvent, state: CampaignState) -> None:

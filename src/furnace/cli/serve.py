@@ -11,15 +11,24 @@ changes may come from — is `--public-url` (or FURNACE_PUBLIC_URL: behind a rev
 the bound address; for `--host 0.0.0.0` (every interface) the machine's address on the local network, the one
 players' phones reach. A request naming any other host is refused (DNS rebinding). Uvicorn's own reading of
 X-Forwarded-For is off: only `--trusted-proxy ADDR`'s is believed (`furnace.web.limits.client_address`).
+
+`--workers N` serves the console from N processes (uvicorn's, sharing the one bound socket), each made by
+`worker_app` from the settings this process worked out (handed over in the environment, FURNACE_WORKER_SETTINGS).
+Only on PostgreSQL: its live feed is carried by LISTEN/NOTIFY (`furnace.web.watch`) and its limits are counted in
+the database (`furnace.web.shared`); on SQLite the console stays one process (one writer at a time, and its
+live feed rung inside that process), and more than one worker is refused before it starts.
 """
 
 from __future__ import annotations
 
 import errno
 import ipaddress
+import json
+import os
 import re
+import secrets
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,9 +80,11 @@ def public_url_option(fn: Any) -> Any:
               help="A reverse proxy's address: its X-Forwarded-For names the players (for their stream limits).")
 @click.option("--streams-per-address", type=click.IntRange(1, 100_000), default=32, show_default=True,
               help="Live streams one address may hold open (raise it behind a NAT that hides many phones).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes serving the console (more than one on PostgreSQL only: on SQLite it is one process).")
 @click.option("--check", is_flag=True, help="Prepare everything and print the sign-in link, but do not serve.")
 def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | None, streams_per_address: int,
-          check: bool) -> None:
+          workers: int, check: bool) -> None:
     """Serve the table console: the referee's screen, the players' phones and the table display.
 
     On a first start with no campaign it makes a demo one. It prints the address phones reach and the referee's
@@ -93,6 +104,7 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
         web = WebSettings(db=s.db, public_url=where.public_url, hosts=where.hosts, origins=where.origins,
                           trusted_proxy=trusted_proxy, streams_per_address=streams_per_address, referee_token="")
         store = s.store()
+        one_process_on_sqlite(store, workers)
         store.require_writable()
         made = ensure_demo(store, web.rng())
         token = mint_signin(store, minutes=web.signin_minutes)
@@ -112,16 +124,14 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
                f"    {where.public_url}/signin?token={token}", nl=True)
     if listening is None:
         return
-    import gc
-
+    if workers > 1:
+        store.close()
+        _serve_workers(web, host, port, listening, workers)
+        return
     import uvicorn
 
     app = create_app(web, store=store)
-    _warm()
-    # What start-up made (modules, rules data) lives as long as the server: moved out of the collector's
-    # sight, a full collection no longer walks it, which stalled the requests of that moment for 40-70 ms.
-    gc.collect()
-    gc.freeze()
+    _frozen()
     stop_syncing = store.sync_every(1.0)          # FURNACE_SQLITE_SYNC=normal: the disk synced each second
     try:
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
@@ -130,6 +140,54 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
     finally:
         listening.close()
         stop_syncing()
+
+
+def one_process_on_sqlite(store: Any, workers: int) -> None:
+    if workers > 1 and store.engine.dialect.name != "postgresql":
+        raise FurnaceError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): on SQLite the console stays "
+                           "one process, because SQLite takes one writer at a time and its live feed is rung inside "
+                           "that one process")
+
+
+WORKER_SETTINGS = "FURNACE_WORKER_SETTINGS"
+
+
+def _serve_workers(web: Any, host: str, port: int, listening: socket.socket, workers: int) -> None:
+    """uvicorn's `workers` processes on the bound socket, each running `worker_app` (by import string)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    handed = {f.name: getattr(web, f.name) for f in fields(web) if f.name not in ("rng", "referee_token", "worker")}
+    os.environ[WORKER_SETTINGS] = json.dumps(handed)
+    config = uvicorn.Config("furnace.cli.serve:worker_app", factory=True, workers=workers, host=host, port=port,
+                            log_level="warning", proxy_headers=False, server_header=False)
+    try:
+        Multiprocess(config, sockets=[listening]).run()
+    finally:
+        listening.close()
+
+
+def worker_app() -> Any:
+    """One worker's console (uvicorn's app factory, in each worker process), from the settings `serve` handed
+    over; each worker names itself in the answers' X-Furnace-Worker header."""
+    from furnace.web import WebSettings, create_app
+
+    handed = json.loads(os.environ[WORKER_SETTINGS])
+    for name in ("hosts", "origins"):
+        handed[name] = tuple(handed[name])
+    app = create_app(WebSettings(**handed, referee_token="", worker=secrets.token_hex(4)))
+    _frozen()
+    return app
+
+
+def _frozen() -> None:
+    """What start-up made (modules, rules data) lives as long as the server: moved out of the collector's sight,
+    a full collection no longer walks it, which stalled the requests of that moment for 40-70 ms."""
+    import gc
+
+    _warm()
+    gc.collect()
+    gc.freeze()
 
 
 @cli.command("signin-link")

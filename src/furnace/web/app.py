@@ -49,6 +49,9 @@ class PublicPath:
 class SecurityHeaders(BaseHTTPMiddleware):
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         response = await call_next(request)
+        worker = request.app.state.settings.worker
+        if worker:       # which of several workers answered (`furnace serve --workers`)
+            response.headers["X-Furnace-Worker"] = worker
         for key, value in HEADERS.items():
             if key == "Cache-Control" and request.url.path.startswith("/static/"):
                 continue
@@ -64,9 +67,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.state.settings = settings
     app.state.store = store or Store(resolve_url(settings.db))
     mint_start_link(app.state.store, settings)
-    app.state.writes = Buckets(settings.write_rate, settings.write_burst)
-    app.state.reads = Buckets(settings.log_rate, settings.log_burst)
-    app.state.streams = Streams()
+    _limits(app, settings)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(PublicPath)
     app.add_middleware(Gate, settings=settings)      # the outermost: refusals before any work
@@ -84,6 +85,22 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.add_exception_handler(StatementError, _too_large)
     app.add_exception_handler(Exception, _bug)
     return app
+
+
+def _limits(app: FastAPI, settings: WebSettings) -> None:
+    """The rate buckets and the stream counts: this process's on SQLite (one process), the database's on
+    PostgreSQL, where several workers serve it (`shared`)."""
+    engine = app.state.store.engine
+    if engine.dialect.name == "postgresql":
+        from furnace.web.shared import SharedBuckets, SharedStreams
+
+        app.state.writes = SharedBuckets(engine, "writes", settings.write_rate, settings.write_burst)
+        app.state.reads = SharedBuckets(engine, "reads", settings.log_rate, settings.log_burst)
+        app.state.streams = SharedStreams(engine)
+        return
+    app.state.writes = Buckets(settings.write_rate, settings.write_burst)
+    app.state.reads = Buckets(settings.log_rate, settings.log_burst)
+    app.state.streams = Streams()
 
 
 # what a player or an observer is told of a mistake, by its code, when it has no wording for everyone: the same

@@ -1,6 +1,6 @@
 """A bell the console rings when it has written to a campaign, so that live streams look at the log at once
 instead of at the watcher's next look (a write from another process, the CLI, is found by `watch`); and a count of
-the sessions ended here, so that their streams end at once too."""
+the sessions ended (here, or on another worker), so that their streams end at once too."""
 
 from __future__ import annotations
 
@@ -29,7 +29,17 @@ def rung(store: Any) -> int:
 
 
 def session_ended(store: Any) -> None:
-    """A session was ended (revoked, signed out): every stream checks its own before it waits again."""
+    """A session was ended (revoked, signed out): every stream checks its own before it waits again — this
+    process's at once, and on PostgreSQL every other worker's too, told on the store's channel (`watch`)."""
+    ended_here(store)
+    if store.engine.dialect.name == "postgresql":
+        from furnace.campaign.store import notify_sessions_ended
+
+        notify_sessions_ended(store)
+
+
+def ended_here(store: Any) -> None:
+    """Count a session ended (here, or told by another worker) and ring: this process's streams check theirs."""
     with _lock:
         _ended[store] = _ended.get(store, 0) + 1
     ring(store)

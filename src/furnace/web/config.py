@@ -37,7 +37,10 @@ class WebSettings:
 
     The limits: `body_limit` bytes of a request's body (413, before the sign-in check); live streams per session
     and per address (429); writes and log reads per session, each a bucket of `*_burst` refilled at `*_rate` a
-    second (429 with Retry-After)."""
+    second (429 with Retry-After).
+
+    `worker`: this process's name among several serving one PostgreSQL database (`furnace serve --workers`), sent
+    in each answer's X-Furnace-Worker header (empty: one process, no header)."""
 
     db: str | None = None
     referee_token: str = field(default_factory=new_token)
@@ -57,6 +60,7 @@ class WebSettings:
     write_burst: int = 30
     log_rate: float = 2.0
     log_burst: int = 20
+    worker: str = ""
 
     @property
     def public_origin(self) -> str:

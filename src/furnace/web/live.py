@@ -3,16 +3,17 @@
 A browser that loses the connection reconnects with `Last-Event-ID` (EventSource does it by itself) and gets
 what came after, each event once: the ids are the caller's own numbers (`web.feed`: the referee's are the log's,
 a player's count only what she was told), so nothing is missed or repeated and a gap never counts a hidden
-event. A stream sleeps on the process's one watcher (`watch`), woken when anyone writes (the console's bell at
-once, the CLI's writes at the watcher's next look); then it reads what is new — one reading per campaign and
+event. A stream sleeps on the process's one watcher (`watch`), woken when anyone writes (on SQLite the console's
+bell at once, the CLI's writes at the watcher's next look; on PostgreSQL a notification naming its campaign, from
+any worker or the CLI); then it reads what is new — one reading per campaign and
 audience for all their streams, read by the first to ask and awaited by the others — and sleeps again. It checks
 its session in the database when a session was ended here (the bell counts them), when its session's time is
 up, and at least every RECHECK seconds (a session ended by another process): a revoked or expired session's
 stream ends, and nothing is sent on it after the bell. A change of the table (a monster revealed) is told as a
 bare `table` event without an id or content, so the page reloads what it shows.
 
-Streams are counted (`limits.Streams`): a session may hold `WebSettings.streams_per_session` open, an address
-`streams_per_address`; one more is a 429.
+Streams are counted (`limits.Streams`; on PostgreSQL in the database, across workers: `shared`): a session may
+hold `WebSettings.streams_per_session` open, an address `streams_per_address`; one more is a 429.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ async def live(campaign: str, request: Request, caller: Asker, since: int | None
     start = _resume_from(request, since)
     if start is None:
         start = await asyncio.to_thread(_newest, store, campaign, views.audience(caller))
-    release = _counted(request, caller)
+    release = await asyncio.to_thread(_counted, request, caller)      # on PostgreSQL, counted in the database
     stream = _stream(store, campaign, caller, start, settings.poll, release,
                      lambda: questions.overdue(request.app, campaign))
     return EventSourceResponse(stream, ping=int(settings.keepalive), headers={"X-Accel-Buffering": "no"},
@@ -91,7 +92,7 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
         read = await asyncio.to_thread(lambda: feed(store, campaign, audience).last)  # the log read: table news after
         seen, ended, checked = -1, bell.sessions_ended(store), time.monotonic()
         while True:
-            generation = await watcher.wait(seen, RECHECK)
+            generation = await watcher.wait(seen, RECHECK, campaign)
             messages: list[ServerSentEvent] = []
             if generation != seen:
                 seen = generation

@@ -1,12 +1,17 @@
 """One watcher of the database per console process, so that an idle live stream costs nothing: the streams wait
 on it, and it alone looks at the database.
 
-The watcher is woken by the console's bell (`bell`: a write made here) and every `WebSettings.poll` seconds looks
-whether anyone else wrote (the CLI, beside a running console): on SQLite it reads `PRAGMA data_version` on a
-connection of its own (a counter SQLite keeps, changed by every commit of another connection: no table is read),
-elsewhere the log's newest row id. Each change is a new *generation*; every stream waiting is woken once, reads
-what is new (`live`: one reading per campaign and audience for all its streams) and waits again. A stream with
-nothing to send sleeps until a change or its own time-out (its session's check), never in a polling loop.
+On SQLite the watcher is woken by the console's bell (`bell`: a write made here) and every `WebSettings.poll`
+seconds looks whether anyone else wrote (the CLI, beside a running console): it reads `PRAGMA data_version` on a
+connection of its own (a counter SQLite keeps, changed by every commit of another connection: no table is read).
+On PostgreSQL it never polls: a thread with a connection of its own LISTENs on the store's channel
+(`store.CHANNEL`), which every commit that appends events notifies with the campaign and its newest event number —
+this worker's, another worker's, the CLI's — so only that campaign's streams wake; the bell wakes them all only
+when a session was ended here. (Re)connecting, it wakes every stream once: what it missed meanwhile is read.
+
+Each change is a new *generation* (all of them, or one campaign's); every stream waiting on it is woken once,
+reads what is new (`live`: one reading per campaign and audience for all its streams) and waits again. A stream
+with nothing to send sleeps until a change or its own time-out (its session's check), never in a polling loop.
 
 There is one watcher per event loop (a server has one; tests make several): asyncio's events belong to a loop.
 """
@@ -15,15 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select
 
 from furnace.campaign.schema import events
-from furnace.campaign.store import Store
+from furnace.campaign.store import CHANNEL, SESSIONS_ENDED, Store
 from furnace.web import bell
+
+ALL = None          # a change of every campaign (or of one not named)
 
 
 class Watcher:
@@ -31,15 +40,18 @@ class Watcher:
 
     def __init__(self, store: Store, poll: float) -> None:
         self.store, self.poll = store, max(0.01, poll)
-        self.generation = 0
+        self.generation = 0                     # changes of every campaign
+        self._of: dict[str, int] = {}           # changes of one campaign (PostgreSQL's notifications name it)
         self.waiting = 0                        # streams asleep on it now (for the tests and the benchmark)
         self.looks = 0                          # how many times it looked at the database
-        self._changed = asyncio.Event()
+        self._changed: dict[str | None, asyncio.Event] = {}     # by campaign, what its streams wait on
         self._wake = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self._mark: Any = None
         self._sqlite: Any = None                # the raw connection data_version is read on (SQLite)
+        self._ended = bell.sessions_ended(store)
         self._unlisten = bell.listen(store, self._rung)
+        self.listener = Listener(store, self._heard) if store.engine.dialect.name == "postgresql" else None
         self._task = self._loop.create_task(self._run(), name="furnace-watcher")
 
     def _rung(self) -> None:
@@ -47,20 +59,32 @@ class Watcher:
         with contextlib.suppress(RuntimeError):          # the loop is closed: no one waits any more
             self._loop.call_soon_threadsafe(self._wake.set)
 
-    async def wait(self, seen: int, timeout: float) -> int:
+    def _heard(self, campaign: str | None) -> None:
+        """A notification, from the listening thread: wake that campaign's streams (None: every stream)."""
+        with contextlib.suppress(RuntimeError):
+            self._loop.call_soon_threadsafe(self._next if campaign is ALL else self._next_of, campaign)
+
+    def seen_by(self, campaign: str | None) -> int:
+        """The generation a stream of `campaign` waits past: every change of all campaigns, and of its own."""
+        return self.generation + (self._of.get(campaign, 0) if campaign is not ALL else 0)
+
+    async def wait(self, seen: int, timeout: float, campaign: str | None = ALL) -> int:
         """The generation after `seen`, as soon as there is one, or after `timeout` seconds the same."""
-        if self.generation != seen:
-            return self.generation
+        if self.seen_by(campaign) != seen:
+            return self.seen_by(campaign)
         self.waiting += 1
         try:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout)
+                changed = self._changed.setdefault(campaign, asyncio.Event())
+                await asyncio.wait_for(changed.wait(), timeout)
         finally:
             self.waiting -= 1
-        return self.generation
+        return self.seen_by(campaign)
 
     async def _run(self) -> None:
         try:
+            if self.listener is not None:
+                await self._rung_here()
             self._mark = await self._look()
             while True:
                 with contextlib.suppress(TimeoutError):
@@ -74,15 +98,35 @@ class Watcher:
         finally:
             self._unlisten()
             self._close()
+            if self.listener is not None:
+                self.listener.stop()
 
-    def _next(self) -> None:
+    async def _rung_here(self) -> None:
+        """PostgreSQL: the notifications are the changes (`_heard`); the bell only tells of a session ended here
+        (a write made here is notified like any other)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if bell.sessions_ended(self.store) != self._ended:
+                self._ended = bell.sessions_ended(self.store)
+                self._next()
+
+    def _next(self, campaign: str | None = ALL) -> None:
         self.generation += 1
-        woken, self._changed = self._changed, asyncio.Event()
-        woken.set()
+        woken, self._changed = self._changed, {}
+        for event in woken.values():
+            event.set()
+
+    def _next_of(self, campaign: str | None) -> None:
+        name = str(campaign)
+        self._of[name] = self._of.get(name, 0) + 1
+        woken = self._changed.pop(name, None)
+        if woken is not None:
+            woken.set()
 
     async def _look(self) -> Any:
         """What changes when anyone writes: SQLite's data_version (read here: a counter in memory, no lock, no
-        table), or the log's newest row id (PostgreSQL: a query, in a thread)."""
+        table), or the log's newest row id (a SQLite file not made yet: a query, in a thread; PostgreSQL: never)."""
         self.looks += 1
         if self.store.engine.dialect.name == "sqlite" and not self.store.unmade:
             try:
@@ -114,6 +158,71 @@ class Watcher:
 
     def stop(self) -> None:
         self._task.cancel()
+        if self.listener is not None:
+            self.listener.stop()
+
+
+class Listener:
+    """A thread LISTENing on PostgreSQL's `CHANNEL` on a connection of its own (taken from the store's engine and
+    detached from its pool), handing each notification's campaign to `heard`; a lost connection is made again,
+    and each (re)connection is told as a change of every campaign (None), for what was missed meanwhile."""
+
+    PATIENCE = 2.0        # how often the thread looks whether it was stopped (seconds: one wake, no query)
+
+    def __init__(self, store: Store, heard: Callable[[str | None], None]) -> None:
+        self.store, self.heard = store, heard
+        self.connected = threading.Event()
+        self.heard_count = 0                    # notifications received (for the tests and the benchmark)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="furnace-listener", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        pause = 0.1
+        while not self._stop.is_set():
+            try:
+                self._listen()
+                pause = 0.1
+            except Exception:              # the server went away: listen again, a little later each time
+                self.connected.clear()
+                self._stop.wait(pause)
+                pause = min(5.0, pause * 2)
+
+    def _listen(self) -> None:
+        raw = self.store.engine.raw_connection()
+        conn: Any = raw.driver_connection
+        raw.detach()                       # never handed back to the pool: it listens until this thread ends
+        try:
+            conn.autocommit = True
+            conn.execute(f"LISTEN {CHANNEL}")
+            self.connected.set()
+            self.heard(ALL)
+            while not self._stop.is_set():
+                for note in conn.notifies(timeout=self.PATIENCE):
+                    self.heard_count += 1
+                    if SESSIONS_ENDED in note.payload:        # another worker ended a session: check them here
+                        bell.ended_here(self.store)
+                    else:
+                        self.heard(campaign_of(note.payload))
+        finally:
+            self.connected.clear()
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def wait_connected(self, seconds: float) -> bool:
+        return self.connected.wait(seconds)
+
+
+def campaign_of(payload: str) -> str | None:
+    """The campaign a notification names (None: it names none the watcher can read: wake every stream)."""
+    try:
+        found = json.loads(payload).get("campaign")
+    except (ValueError, AttributeError):
+        return ALL
+    return found if isinstance(found, str) else ALL
 
 
 _watchers: weakref.WeakKeyDictionary[Store, dict[asyncio.AbstractEventLoop, Watcher]] = weakref.WeakKeyDictionary()

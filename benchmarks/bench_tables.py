@@ -1,0 +1,287 @@
+"""Load on the console served by several workers on PostgreSQL: `furnace serve --workers 2` in its own processes
+on a database of its own (made on the server of --db, FURNACE_BENCH_POSTGRES_URL or FURNACE_TEST_POSTGRES_URL —
+scripts/with-postgres sets the last — and dropped afterwards), and this process as the tables: 20 tables of 5
+players, each player signed in by her invite and streaming her table's live log, rolling from her sheet at a fixed
+total rate across the tables (open loop). Reports the p99 of the time from a roll's sending to its arrival on every
+live stream of its table (the streams sit on either worker, the roll is posted to either: LISTEN/NOTIFY carries
+it), the p99 of a roll's answer, and the CPU the server's processes spend on 200 idle live streams (% of a core).
+
+Run: scripts/with-postgres .venv/bin/python benchmarks/bench_tables.py [--tables 20] [--players 5] [--rate 50]
+     [--seconds 10] [--idle 200] [--quick]
+Goal: p99 ≤ 50 ms from a roll to its table's streams at 50 rolls a second; 200 idle streams ≤ 5 % of a core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, make_url, text
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_web import free_port, pct
+
+GOAL_MS, IDLE_GOAL = 50.0, 5.0
+URL_ENVS = ("FURNACE_BENCH_POSTGRES_URL", "FURNACE_TEST_POSTGRES_URL")
+
+
+@contextmanager
+def own_database(url: str) -> Iterator[str]:
+    """A new database on the server of `url`, dropped afterwards."""
+    base = make_url(url)
+    name = f"furnace_bench_{os.getpid()}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@contextmanager
+def served(db: str, workers: int, folder: Path) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
+    """`furnace serve --workers N` on a free loopback port: its base URL, the sign-in link, the process."""
+    port = free_port()
+    command = [sys.executable, "-c", "import sys; from furnace.cli import main; sys.exit(main())",
+               "--db", db, "serve", "--port", str(port), "--workers", str(workers),
+               "--streams-per-address", "100000"]      # every stream of the benchmark comes from one address
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "FURNACE_CONFIG_DIR": str(folder / "config"),
+           "FURNACE_DATA_DIR": str(folder / "data")}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        link, deadline = "", time.monotonic() + 60
+        while not link and time.monotonic() < deadline and proc.stdout is not None:
+            found = re.search(r"http://\S+/signin\?token=\S+", proc.stdout.readline())
+            link = found.group(0) if found else ""
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 180         # the workers start slowly on a busy machine
+        while True:
+            try:
+                httpx.get(base + "/", timeout=10)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield base, link, proc
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def csrf(client: httpx.Client) -> httpx.Client:
+    client.headers["X-CSRF-Token"] = client.cookies.get("furnace_csrf") or ""
+    return client
+
+
+def post(client: httpx.Client, path: str, body: dict[str, Any]) -> Any:
+    """A write that waits out the rate limit (the referee's set-up writes more than its burst)."""
+    while True:
+        answer = client.post(path, json=body)
+        if answer.status_code != 429:
+            answer.raise_for_status()
+            return answer.json()
+        time.sleep(float(answer.headers.get("retry-after", "1")))
+
+
+Player = tuple[httpx.Client, str, str, str]     # her client, her table, her character's id and name
+
+
+def tables(base: str, link: str, n_tables: int, per_table: int) -> list[Player]:
+    referee = httpx.Client(base_url=base, timeout=30)
+    referee.get(link.replace(base, ""))
+    csrf(referee)
+    players: list[Player] = []
+    for t in range(n_tables):
+        name, names = f"t{t:02d}", [f"P{t}x{i}" for i in range(per_table)]
+        post(referee, "/api/campaigns", {"name": name})
+        post(referee, f"/api/campaigns/{name}/funnel", {"players": names, "per_player": 1})
+        roster = referee.get(f"/api/campaigns/{name}").json()["roster"]
+        for who in names:
+            url = post(referee, f"/api/campaigns/{name}/invites", {"role": "player", "player": who})["url"]
+            token = url.rsplit("/", 1)[-1]
+            player = httpx.Client(base_url=base, timeout=30)
+            player.get(f"/join/{token}")
+            csrf(player).post("/api/join", json={"token": token}).raise_for_status()
+            mine = next(m["id"] for m in roster if m["player"] == who)
+            rolled = post(csrf(player), f"/api/campaigns/{name}/characters/{mine}/roll", {"kind": "check"})
+            players.append((player, name, mine, rolled["events"][0]["who"]))     # warm, and her character's name
+    referee.close()
+    return players
+
+
+class Streams:
+    """Live streams read in threads: when each table's rolls arrived, by (table, character, her nth roll)."""
+
+    def __init__(self, base: str, stack: ExitStack) -> None:
+        self.base, self.stack = base, stack
+        self.arrived: dict[tuple[str, str, int], list[float]] = defaultdict(list)
+        self.workers: dict[str, int] = defaultdict(int)
+        self.lock = threading.Lock()
+
+    def open(self, player: Player, counting: bool) -> None:
+        client, table, _, _ = player
+        http = self.stack.enter_context(httpx.Client(base_url=self.base, cookies=client.cookies, timeout=None))
+        response = self.stack.enter_context(http.stream("GET", f"/api/campaigns/{table}/live"))
+        response.raise_for_status()
+        self.workers[response.headers.get("x-furnace-worker", "?")] += 1
+        if counting:
+            threading.Thread(target=self._read, args=(response, table), daemon=True).start()
+
+    def _read(self, response: httpx.Response, table: str) -> None:
+        seen: dict[str, int] = defaultdict(int)
+        try:
+            for line in response.iter_lines():
+                if not line.startswith("data: {\""):
+                    continue
+                now = time.perf_counter()
+                item = json.loads(line[6:])
+                if item.get("kind") == "sheet_roll":
+                    who = str(item.get("who", ""))
+                    with self.lock:
+                        self.arrived[(table, who, seen[who])].append(now)
+                    seen[who] += 1
+        except httpx.HTTPError:
+            return
+
+
+def load(players: list[Player], rate: float, seconds: float) -> tuple[dict[tuple[str, str, int], float], list[float]]:
+    """Open loop: roll i is sent at start + i/rate by player (i mod tables, then round the table), so each table
+    rolls at an even pace. When each roll was sent, by (table, character, her nth roll); each answer's latency."""
+    total, by_table = int(rate * seconds), defaultdict(list)
+    for p in players:
+        by_table[p[1]].append(p)
+    order = [t for t in sorted(by_table)]
+    sent: dict[tuple[str, str, int], float] = {}
+    answers: list[float] = []
+    counts: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    start = time.perf_counter() + 0.3
+    plan = []
+    for i in range(total):
+        table = by_table[order[i % len(order)]]
+        player = table[(i // len(order)) % len(table)]
+        plan.append((i, player, counts[player[3]]))
+        counts[player[3]] += 1
+
+    def one(step: tuple[int, Player, int]) -> None:
+        i, (client, table, mine, who), nth = step
+        delay = start + i / rate - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        at = time.perf_counter()
+        with lock:
+            sent[(table, who, nth)] = at
+        answer = client.post(f"/api/campaigns/{table}/characters/{mine}/roll", json={"kind": "check"})
+        took = (time.perf_counter() - at) * 1000
+        answer.raise_for_status()
+        with lock:
+            answers.append(took)
+
+    with ThreadPoolExecutor(max_workers=len(players)) as pool:
+        list(pool.map(one, plan))
+    return sent, answers
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU of a process and its children (the workers), in seconds."""
+    total, ticks = 0.0, os.sysconf("SC_CLK_TCK")
+    pids, found = [pid], []
+    while pids:
+        p = pids.pop()
+        found.append(p)
+        try:
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            children = []
+        pids += [int(c) for c in children]
+    for p in found:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", help="a PostgreSQL URL (its server gets a database of the benchmark's own)")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--players", type=int, default=5, help="players at each table")
+    parser.add_argument("--rate", type=float, default=50.0, help="rolls a second, all tables together")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long the rolls go on (at most 60)")
+    parser.add_argument("--idle", type=int, default=200, help="idle live streams whose CPU is measured")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="2 tables of 2, 10 rolls/s for 1 s, 8 idle streams")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables, args.players, args.rate, args.seconds, args.idle = 2, 2, 10.0, 1.0, 8
+    url = args.db or next((os.environ[e] for e in URL_ENVS if os.environ.get(e)), "")
+    if not url.startswith("postgresql"):
+        print(f"bench_tables needs PostgreSQL: --db postgresql+psycopg://… or {URL_ENVS[0]} (or run it under "
+              "scripts/with-postgres)", file=sys.stderr)
+        return 2
+    seconds = min(args.seconds, 60.0)
+    with tempfile.TemporaryDirectory() as folder, own_database(url) as db, \
+            served(db, args.workers, Path(folder)) as (base, link, proc):
+        players = tables(base, link, args.tables, args.players)
+        with ExitStack() as stack:
+            streams = Streams(base, stack)
+            for player in players:
+                streams.open(player, counting=True)
+            time.sleep(0.5)
+            sent, answers = load(players, args.rate, seconds)
+            for _ in range(300):                  # the last rolls' way to the streams (at most 30 s)
+                with streams.lock:
+                    reached = {key: max(times) for key, times in streams.arrived.items()
+                               if len(times) >= args.players}
+                if len(reached) >= len(sent):
+                    break
+                time.sleep(0.1)
+            latencies = [(reached[key] - at) * 1000 for key, at in sent.items() if key in reached]
+            missing = len(sent) - len(latencies)
+            p99 = pct(latencies, 99) if latencies else float("nan")
+            verdict = "meets" if p99 <= GOAL_MS and not missing else "misses"
+            print(f"{args.tables} tables × {args.players} players, {len(sent)} rolls at {args.rate:g}/s for "
+                  f"{seconds:g} s across {args.workers} workers on PostgreSQL (streams per worker: "
+                  f"{sorted(streams.workers.values())})")
+            print(f"a roll to every live stream of its table: p50 {statistics.median(latencies):.1f} ms, "
+                  f"p99 {p99:.1f} ms, {missing} not reaching all ({verdict} the goal p99 ≤ {GOAL_MS:g} ms)")
+            print(f"a roll's answer: p50 {statistics.median(answers):.1f} ms, p99 {pct(answers, 99):.1f} ms")
+        with ExitStack() as stack:
+            streams = Streams(base, stack)
+            for i in range(args.idle):
+                streams.open(players[i % len(players)], counting=False)
+            time.sleep(1.0)                       # every stream past its first look at the log
+            window = 2.0 if args.quick else 20.0
+            before, at = cpu_seconds(proc.pid), time.perf_counter()
+            time.sleep(window)
+            share = 100 * (cpu_seconds(proc.pid) - before) / (time.perf_counter() - at)
+            verdict = "meets" if share <= IDLE_GOAL else "misses"
+            print(f"{args.idle} idle live streams over {args.workers} workers: {share:.1f} % of a core "
+                  f"({verdict} the goal ≤ {IDLE_GOAL:g} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
