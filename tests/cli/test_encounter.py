@@ -67,7 +67,8 @@ def test_F_INIT_01_F_CMBT_01_turn_by_turn_through_the_cli(capsys: pytest.Capture
     menu = {a["kind"]: a for a in json.loads(out)["actions"]}
     assert code == 0 and menu["dodge"]["legal"] and not menu["stabilise"]["legal"]
     assert menu["stabilise"]["reason"] == "no ally of hers is dying"
-    code, out, _ = run(capsys, db, "encounter", "act", "brak1", "attack", "goblin-1", "--seed", "5", "--rage")
+    code, out, _ = run(capsys, db, "encounter", "act", "brak1", "attack", "goblin-1", "--seed", "5", "--rage",
+                       "--cleave")                                     # her lethal blow asks no question (F-FTR-03)
     assert code == 0 and out.startswith("Brakka: ") and "hits Goblin 1" in out and "ATK: d20" in out
     state, after = reopened(db), logged(db)
     now = encounters.current(state)

@@ -55,7 +55,8 @@ def test_F_LUCK_03_luck_spent_on_failed_dying_rolls_lowers_the_chance_of_death(f
 def test_the_policies_are_printed_with_the_results(furnace: Run, tmp_path: Path) -> None:
     fight = _fight(tmp_path)
     code, out, _ = furnace("simulate", fight, "--fights", "5", "--seed", "1", "--policy", "party=never")
-    assert code == 0 and ("Standing answers: party: never (never spends Luck, never sunders, never rages); "
+    assert code == 0 and ("Standing answers: party: never (never spends Luck, never sunders, never rages, never "
+                          "cleaves, uses no once-a-fight power); "
                           "anyone else: keen") in out
     code, out, _ = furnace("fight", fight, "--seed", "1", "--policy", "sunder")
     assert code == 0 and "Standing answers: everyone: sunder" in out

@@ -3,6 +3,7 @@
     furnace encounter status                    # the open questions, with their ids
     furnace encounter answer q1 --luck 1        # Ann spends a Luck Die on the roll she has seen
     furnace encounter answer q2 --no-sunder     # Hrolf keeps her shield and takes the blow
+    furnace encounter answer q3 --cleave gob2   # Brakka carries the excess of her lethal blow into gob2
     furnace encounter standing --policy Ann=dying --quiet sunder   # her standing answer; sunder is not asked
     furnace standing --policy Ann=dying --seconds 60               # between fights: every new fight starts so
 """
@@ -17,7 +18,7 @@ import click
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.dice_options import faces_option, rng_from
 from furnace.cli.output import explain_option, tell
-from furnace.cli.standing import given, policy_option, policy_pairs, prompt_open
+from furnace.cli.standing import FLAGS, given, pick_flags, policy_option, policy_pairs, prompt_open
 from furnace.errors import FurnaceError
 from furnace.play.questions import KINDS
 
@@ -55,13 +56,15 @@ def _shown(name: str, events: Any, as_json: bool) -> None:
 @click.option("--rage/--no-rage", default=None, help="Rage, or not.")
 @click.option("--hit-dice", type=click.IntRange(0, 20), default=None, metavar="N",
               help="Spend N of her Hit Dice on the Lay on Hands.")
+@pick_flags
 @click.option("--referee", "by_referee", is_flag=True, help="The referee answers for the player.")
 @seed_option
 @faces_option
 @explain_option
 @json_option
 def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None,
-                     hit_dice: int | None, by_referee: bool, seed: int | None, faces: str | None,
+                     hit_dice: int | None, cleave: str | None, no_cleave: bool, power: str | None, no_power: bool,
+                     helmet_save: bool | None, by_referee: bool, seed: int | None, faces: str | None,
                      as_json: bool) -> None:
     """Answer an open QUESTION (its id from `furnace encounter status`): the step that asked goes on with it.
 
@@ -69,12 +72,12 @@ def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: boo
     """
     from furnace.campaign import questions
 
-    answers = given(luck, no_luck, sunder, rage)
+    answers = given(luck, no_luck, sunder, rage, picks={"cleave": (cleave, no_cleave), "power": (power, no_power)},
+                    helmet=helmet_save)
     if hit_dice is not None:
         answers["hit_dice"] = str(hit_dice)
     if len(answers) != 1:
-        raise FurnaceError("give one answer: --luck N | --no-luck | --sunder | --no-sunder | --rage | --no-rage | "
-                           "--hit-dice N")
+        raise FurnaceError(f"give one answer: {' | '.join(FLAGS.values())}")
     store, name = _store_and_name()
     open_now = {q.id: q for q in questions.open_questions(store.open(name))}
     q = open_now.get(question)
@@ -85,6 +88,9 @@ def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: boo
         raise FurnaceError(f"{q.id} asks about {q.kind}, not {kind}")
     if value.isdigit() and value not in q.options:
         raise FurnaceError(f"{q.id} takes {' | '.join(q.options)} (the dice she holds), not {value}")
+    value = _picked(q.options, value)
+    if value not in q.options:
+        raise FurnaceError(f"{q.id} takes {' | '.join(q.options)}, not {value}")
     from furnace.campaign.session import with_faces
 
     rng = rng_from(seed, faces)
@@ -93,9 +99,16 @@ def encounter_answer(question: str, luck: int | None, no_luck: bool, sunder: boo
     prompt_open(name, as_json)
 
 
+def _picked(options: tuple[str, ...], value: str) -> str:
+    """A bare `--cleave` or `--power` (yes) where the options name whom: the first of them."""
+    if value == "yes" and value not in options and len(options) > 1:
+        return options[0]
+    return value
+
+
 @click.command("standing")
 @policy_option
-@click.option("--quiet", "quiet", multiple=True, type=click.Choice(["luck", "sunder", "rage", "hit_dice"]),
+@click.option("--quiet", "quiet", multiple=True, type=click.Choice(list(KINDS)),
               help="A kind of choice not asked in this fight: the standing answer decides it (repeatable).")
 @click.option("--ask-all", is_flag=True, help="Ask every kind of choice again.")
 @json_option

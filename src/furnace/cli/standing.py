@@ -41,45 +41,75 @@ def policy_line(standing: tuple[tuple[str, str], ...], rules: Any) -> str:
 
 
 def answer_flags(fn: F) -> F:
-    """`--luck N | --no-luck`, `--sunder | --no-sunder`, `--rage | --no-rage` given with an action: the actor's
-    answers to what it asks her (the parameter `standing`: kind → answer)."""
+    """`--luck N | --no-luck`, `--sunder | --no-sunder`, `--rage | --no-rage`, `--cleave [FOE] | --no-cleave`,
+    `--power [ALLY] | --no-power`, `--helmet-save | --no-helmet-save` given with an action: the actor's answers to
+    what it asks her (the parameter `standing`: kind → answer)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None,
+                cleave: str | None, no_cleave: bool, power: str | None, no_power: bool, helmet_save: bool | None,
                 **kwargs: Any) -> Any:
-        return fn(*args, standing=given(luck, no_luck, sunder, rage), **kwargs)
+        answers = given(luck, no_luck, sunder, rage, picks={"cleave": (cleave, no_cleave), "power": (power, no_power)},
+                        helmet=helmet_save)
+        return fn(*args, standing=answers, **kwargs)
 
-    for option in reversed(_FLAGS):
+    for option in reversed(FLAG_OPTIONS):
         wrapper = option(wrapper)
     return wrapper  # type: ignore[return-value]
 
 
-_FLAGS = (
+def pick_flags(fn: F) -> F:
+    """The flags of the choices added with the fight's powers (cleave, power, helmet), shared by `encounter act` and
+    `encounter answer`."""
+    for option in reversed(_PICKS):
+        fn = option(fn)
+    return fn
+
+
+_PICKS = (
+    click.option("--cleave", is_flag=False, flag_value="yes", default=None, metavar="[FOE]",
+                 help="Cleave past a foe she kills into FOE (its id; alone: the first foe CLOSE) (F-FTR-03)."),
+    click.option("--no-cleave", is_flag=True, help="Do not cleave: the excess damage is lost."),
+    click.option("--power", is_flag=False, flag_value="yes", default=None, metavar="[ALLY]",
+                 help="Use a once-a-fight power: Chosen one's reroll, or Rally on ALLY (its id; alone: the first "
+                      "ally) (F-ARCH-03)."),
+    click.option("--no-power", is_flag=True, help="Keep the once-a-fight power for later."),
+    click.option("--helmet-save/--no-helmet-save", default=None,
+                 help="On a head or skull wound, make the helmet's save vs. death, or not (M-SEVER-01, M-BONE-01)."),
+)
+FLAG_OPTIONS = (
     click.option("--luck", type=click.IntRange(0, 3), default=None, metavar="N",
                  help="Spend N Luck Dice on a failed roll of hers (F-LUCK-03)."),
     click.option("--no-luck", is_flag=True, help="Spend no Luck Dice."),
     click.option("--sunder/--no-sunder", default=None, help="Sunder her shield, or keep it, when a blow lands "
                                                             "(F-EQ-03)."),
     click.option("--rage/--no-rage", default=None, help="Rage as she attacks, or not (F-ARCH-02)."),
+    *_PICKS,
 )
 
 
-def given(luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None) -> dict[str, str]:
-    """The answers given by the flags, by kind of choice."""
+def given(luck: int | None, no_luck: bool, sunder: bool | None, rage: bool | None, *,
+          picks: dict[str, tuple[str | None, bool]] | None = None, helmet: bool | None = None) -> dict[str, str]:
+    """The answers given by the flags, by kind of choice; `picks` holds each pick's (`--cleave FOE`, `--no-cleave`)."""
     if luck is not None and no_luck:
         raise FurnaceError("--luck N or --no-luck, not both")
     out: dict[str, str] = {}
     if luck is not None or no_luck:
         out["luck"] = str(0 if no_luck else luck)
-    if sunder is not None:
-        out["sunder"] = "yes" if sunder else "no"
-    if rage is not None:
-        out["rage"] = "yes" if rage else "no"
+    for kind, flag in (("sunder", sunder), ("rage", rage), ("helmet", helmet)):
+        if flag is not None:
+            out[kind] = "yes" if flag else "no"
+    for kind, (value, no) in (picks or {}).items():
+        if value is not None and no:
+            raise FurnaceError(f"--{kind} or --no-{kind}, not both")
+        if value is not None or no:
+            out[kind] = "no" if no else value or "yes"
     return out
 
 
 FLAGS = {"luck": "--luck N | --no-luck", "sunder": "--sunder | --no-sunder", "rage": "--rage | --no-rage",
-         "hit_dice": "--hit-dice N"}
+         "hit_dice": "--hit-dice N", "cleave": "--cleave FOE | --no-cleave", "power": "--power [ALLY] | --no-power",
+         "helmet": "--helmet-save | --no-helmet-save"}
 
 
 def refuse_open(state: Any) -> None:

@@ -229,11 +229,13 @@ def _spend_power(step: Step, cid: str, name: str) -> None:
 
 
 def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int, plain: bool) -> dice.RollResult:
-    """F-ARCH-03 Chosen one (data.reroll atk, once a fight): the first ATK that would miss — a natural 1 too —
-    is rolled again and the new roll stands."""
+    """F-ARCH-03 Chosen one (data.reroll atk, once a fight): an ATK that would miss — a natural 1 too — she may
+    roll again, the player asked when she has seen it (`choosing.chooses_one`); the new roll stands."""
     power = _power(step, actor, "reroll")
     natural = roll.natural or 0
     if power is None or plain or natural >= step.c(actor).crit_range or (natural != 1 and roll.total >= dc):
+        return roll
+    if not choosing.chooses_one(step, step.c(actor), roll.total, natural):
         return roll
     _spend_power(step, actor, power[0])
     again = step.roll(roll.expression, "ATK again")
@@ -243,17 +245,20 @@ def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int, plain: b
 
 
 def rally(step: Step, cid: str) -> None:
-    """F-ARCH-03 Rally (data.ally_atk EASY, once a fight): as she first attacks, her first ally standing gets an
-    EASY next ATK."""
+    """F-ARCH-03 Rally (data.ally_atk EASY, once a fight): as she attacks she may pick an ally standing, whose
+    next ATK is EASY (`choosing.rallies`; nobody asked, the first); declined, the power waits for her next ATK."""
     power = _power(step, cid, "ally_atk")
     if power is None:
         return
     c = step.c(cid)
-    ally = next(iter(step.enc.allies_of(c)), None)
+    allies = list(step.enc.allies_of(c))
+    if not allies:
+        return
+    mode = str(power[1]["ally_atk"])
+    ally = choosing.rallies(step, c, allies, mode)
     if ally is None:
         return
     _spend_power(step, cid, power[0])
-    mode = str(power[1]["ally_atk"])
     step.update(ally.id, held=(*ally.held, cond.Held(name=cond.modifier_name("next_atk", mode),
                                                      source=f"{c.name}'s Rally", ending="encounter")))
     step.fact(POWER, cid, (ally.id,), (), ("F-ARCH-03",), power="rally", mode=mode)
@@ -357,7 +362,8 @@ def _sunder(step: Step, target: str, amount: int) -> int:
 
 
 def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
-    """F-FTR-03, AMB-01: a lethal blow's excess goes to a second foe CLOSE to the killed one, no chaining; under
+    """F-FTR-03, AMB-01: a lethal blow's excess may go to a second foe CLOSE to the killed one, the one she picks
+    (`choosing.cleaves`), no chaining; under
     cleave_overflow new_attack the Fighter makes a new ATK on that foe instead (a kill by it carries nothing)."""
     a = step.c(actor)
     new_attack = step.rules["cleave_overflow"] == "new_attack"
@@ -365,10 +371,12 @@ def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
         return
     victim = step.c(killed)
     others = [o for o in step.enc.enemies_of(a) if o.zone == "CLOSE" and o.id != killed]
-    second = others[0] if others else None
-    if second is None:
+    if not others:
         step.fact(CLEAVE, actor, (victim.id,), (), ("F-FTR-03",), overflow=overflow, new_attack=new_attack,
                   nobody_close=True)
+        return
+    second = choosing.cleaves(step, a, victim, others, overflow, new_attack)   # "you CAN": she is asked
+    if second is None:
         return
     if new_attack:
         step.fact(CLEAVE, actor, (victim.id, second.id), (), ("F-FTR-03", "AMB-01"), overflow=0, new_attack=True)

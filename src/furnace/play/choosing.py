@@ -7,6 +7,13 @@
 - Shield sunder (F-EQ-03, AMB-36): after the damage is rolled and before it is applied, the bearer may halve it
   (rounded per shield_sunder_damage) and lose the shield and its AC.
 - Rage (F-ARCH-02, AMB-46): as she attacks, a Barbarian with a Rage left may rage.
+- Cleave (F-FTR-03, AMB-01): a Fighter's lethal blow; she may carry the excess (or a new ATK, cleave_overflow) to
+  a second foe CLOSE, and picks which; the options are the foes' ids, then no.
+- Once-a-fight archetype powers (F-ARCH-03, AMB-46): Chosen one, asked when she has seen her ATK miss (yes | no);
+  Rally, asked as she attacks, with her allies' ids to pick the one whose next ATK is EASY, then no. A power she
+  declines is hers still, and asked again at the next chance.
+- A helmet's save vs. death (M-SEVER-01 head, M-BONE-01 skull, AMB-94): on that location the wearer may make it;
+  declined, the row stands as without a helmet.
 
 The answer changes what happens; nobody asked, the owner's standing answer decides (`furnace.play.policies`).
 """
@@ -116,5 +123,33 @@ def rages(step: Step, c: Combatant, left: int) -> bool:
     return ask(step, c, "rage", (YES, NO), {}, {"left": left, "bonus": c.prof}) == YES
 
 
-__all__ = ["LUCK", "SHIELD_BONUS", "halved", "held_luck", "luck_before", "luck_on", "luck_on_table", "rages",
-           "rerolled_natural", "spend", "sunders"]
+def cleaves(step: Step, c: Combatant, killed: Combatant, others: list[Combatant], overflow: int,
+            new_attack: bool) -> Combatant | None:
+    """F-FTR-03: she may cleave past the foe she killed into one of `others` (CLOSE), or not: the foe picked."""
+    foes = {o.id: o.name for o in others}
+    answer = ask(step, c, "cleave", (*foes, NO), {},
+                 {"killed": killed.name, "overflow": overflow, "new_attack": new_attack, "foes": foes})
+    return next((o for o in others if o.id == answer), None)
+
+
+def chooses_one(step: Step, c: Combatant, total: int, natural: int) -> bool:
+    """F-ARCH-03 Chosen one: she has seen her ATK miss, and may roll it again (once a fight)."""
+    return ask(step, c, "power", (YES, NO), {"power": "chosen_one"},
+               {"power": "chosen_one", "roll": "ATK", "total": total, "natural": natural}) == YES
+
+
+def rallies(step: Step, c: Combatant, allies: list[Combatant], mode: str) -> Combatant | None:
+    """F-ARCH-03 Rally: as she attacks she may pick the ally whose next ATK is `mode` (EASY), once a fight."""
+    named = {a.id: a.name for a in allies}
+    answer = ask(step, c, "power", (*named, NO), {"power": "rally"}, {"power": "rally", "mode": mode, "allies": named})
+    return next((a for a in allies if a.id == answer), None)
+
+
+def helmet_saves(step: Step, c: Combatant, location: str, text: str) -> bool:
+    """M-SEVER-01, M-BONE-01, AMB-94: on her head or skull, the wearer of a helmet may make its save vs. death."""
+    return ask(step, c, "helmet", (YES, NO), {"location": location},
+               {"location": location, "text": text}) == YES
+
+
+__all__ = ["LUCK", "SHIELD_BONUS", "chooses_one", "cleaves", "halved", "held_luck", "helmet_saves", "luck_before",
+           "luck_on", "luck_on_table", "rages", "rallies", "rerolled_natural", "spend", "sunders"]

@@ -12,7 +12,11 @@ answers of each player at the table.
 - `sunder`: the shield sundered when the blow would drop her; nothing else.
 - `always`: a Luck Die on any failed roll it can save, the shield sundered at every blow, Rage at the first blow.
 
-Every policy lets a Lay on Hands spend all the Hit Dice it allows (the recipient agrees, F-CLR-05).
+Every policy lets a Lay on Hands spend all the Hit Dice it allows (the recipient agrees, F-CLR-05), and makes a
+helmet's save vs. death (M-SEVER-01, M-BONE-01: declining it gains nothing). Every policy but `never` cleaves into
+the first foe CLOSE (F-FTR-03) and uses a once-a-fight power at its first chance (F-ARCH-03: Chosen one on the
+first missed ATK, Rally on the first ally as she first attacks) — the engine's readings before it asked; `never`
+declines them.
 """
 
 from __future__ import annotations
@@ -29,12 +33,13 @@ if TYPE_CHECKING:
 
 POLICIES: dict[str, str] = {
     "keen": "Luck on a failed ATK it can turn into a hit; sunder when the blow would drop her; rage",
-    "never": "never spends Luck, never sunders, never rages",
+    "never": "never spends Luck, never sunders, never rages, never cleaves, uses no once-a-fight power",
     "dying": "Luck on a failed death or dying roll only",
     "sunder": "sunders when the blow would drop her; nothing else",
     "always": "Luck on any failed roll it can save; sunders every blow; rages",
 }
 REFEREE = "referee"
+PICKS = ("cleave", "power")     # choices whose options are whom (or yes), then no
 
 
 def check(name: str) -> str:
@@ -74,6 +79,10 @@ def decide(policy: str, kind: str, situation: Mapping[str, Any], options: tuple[
         return "yes" if policy == "always" or (policy in ("keen", "sunder") and drops) else "no"
     if kind == "rage":
         return "yes" if policy in ("keen", "always") else "no"
+    if kind in PICKS:       # cleave, power: the first foe CLOSE, the first ally, or yes; never: no
+        return "no" if policy == "never" else options[0]
+    if kind == "helmet":
+        return "yes"
     return options[-1]      # hit_dice: all she may spend
 
 

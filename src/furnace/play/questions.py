@@ -3,7 +3,9 @@ answer.
 
 Where a rule lets the player (or the bearer) choose — spend Luck Dice on a roll just seen (F-LUCK-03), sunder her
 shield after the damage is rolled (F-EQ-03, AMB-36), rage (F-ARCH-02), spend her Hit Dice on a Lay on Hands
-(F-CLR-05) — the engine calls `ask(step, owner, kind, options, situation, about)`:
+(F-CLR-05), cleave into a second foe and which (F-FTR-03), use a once-a-fight archetype power (F-ARCH-03: Chosen one,
+Rally and the ally it makes EASY), make a helmet's save vs. death (M-SEVER-01, M-BONE-01) — the engine calls
+`ask(step, owner, kind, options, situation, about)`:
 
 - nobody is asked (a simulation, `furnace fight`, a chapter's dry run, a monster, a kind of choice the referee
   switched off): the owner's standing answer decides (`furnace.play.policies`), and the fight goes on;
@@ -34,10 +36,12 @@ if TYPE_CHECKING:
     from furnace.play.combatant import Combatant
     from furnace.play.state import Step
 
-Kind = Literal["luck", "sunder", "rage", "hit_dice"]
-KINDS: tuple[Kind, ...] = ("luck", "sunder", "rage", "hit_dice")
+Kind = Literal["luck", "sunder", "rage", "hit_dice", "cleave", "power", "helmet"]
+KINDS: tuple[Kind, ...] = ("luck", "sunder", "rage", "hit_dice", "cleave", "power", "helmet")
 RULES: dict[str, tuple[str, ...]] = {"luck": ("F-LUCK-03", "AMB-02"), "sunder": ("F-EQ-03", "AMB-36"),
-                                     "rage": ("F-ARCH-02", "AMB-46"), "hit_dice": ("F-CLR-05", "AMB-15")}
+                                     "rage": ("F-ARCH-02", "AMB-46"), "hit_dice": ("F-CLR-05", "AMB-15"),
+                                     "cleave": ("F-FTR-03", "AMB-01"), "power": ("F-ARCH-03", "AMB-46"),
+                                     "helmet": ("M-SEVER-01", "M-BONE-01", "AMB-94")}
 YES, NO = "yes", "no"
 REFEREE = "referee"        # the key of the referee's standing answer, for the monsters
 

@@ -34,10 +34,13 @@ from furnace.web.auth import Asker, Caller
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
 # what a question's card may tell its owner of the situation (the engine's `about`): her roll, its total and
-# natural face, the dice she holds, the damage she takes and her HP, her Rages, the Hit Dice offered. Anything
+# natural face, the dice she holds, the damage she takes and her HP, her Rages, the Hit Dice offered, the foe she
+# killed and the foes CLOSE she may cleave into (names and ids, never their AC or HP), the power and the allies she
+# may rally, the wound her helmet may save her from. Anything
 # else the engine might one day put there stays with the referee.
 TOLD = frozenset({"roll", "total", "natural", "held", "effect", "before_roll", "amount", "hp", "halved", "left",
-                  "bonus", "allowed", "pool", "die"})
+                  "bonus", "allowed", "pool", "die",
+                  "killed", "overflow", "new_attack", "foes", "power", "mode", "allies", "location", "text"})
 
 
 class NotYours(FurnaceError):

@@ -4,7 +4,8 @@ The rule is written once, in `zero_hp.take_blow` and `grievous_injury.grievous`;
 fight's combatant (as the character the rule reads) and writes what it did back onto the combatant: HP stop at
 0 (or Second Wind's), exactly 0 by the option middle_sea_zero_hp, the conditions held for their durations, a
 fatal wound's or bleeding's death timer, death, lasting injuries with their effects, and a helmet's save vs.
-death on a skull or a head (AMB-94) with the combatant's own SAVE bonus against the ROOM DC. A monster rolls
+death on a skull or a head (AMB-94) with the combatant's own SAVE bonus against the ROOM DC — if the wearer
+chooses to make it (`choosing.helmet_saves`, a question to her player; M-SEVER-01 "may save"). A monster rolls
 only as the option npc_grievous says (named_only: a named one; AMB-91 g, REF-42).
 """
 
@@ -22,6 +23,7 @@ from furnace.houserules.middle_sea.grievous_injury import (
     Grievous,
 )
 from furnace.houserules.middle_sea.zero_hp import EXACTLY_ZERO, npc_rolls, take_blow
+from furnace.play import choosing
 from furnace.play.apply import CONDITION, DOOMED, SAVE, apply_all, held_for, record_luck, rounds_per
 from furnace.play.combatant import Combatant
 from furnace.play.death import DAMAGE, kill
@@ -65,9 +67,12 @@ def npc_at_zero(step: Step, c: Combatant, amount: int) -> bool:
 
 
 def _blow(step: Step, c: Combatant, amount: int, *, npc: bool) -> None:
+    def helmet_save(location: str, text: str) -> bool:    # "may save vs. death": the wearer is asked (AMB-94)
+        return choosing.helmet_saves(step, c, location, text)
+
     result = take_blow(as_character(c, c.hp + amount), amount, step.rng, step.rules, npc=npc, named=named(c),
                        helmet=c.helmet, hit_die=MONSTER_HIT_DIE if c.kind == "monster" else c.hit_die,
-                       room_dc=step.enc.room_dc, save_bonus=c.save_bonus)
+                       room_dc=step.enc.room_dc, save_bonus=c.save_bonus, helmet_save=helmet_save)
     step.update(c.id, hp=result.character.hp)
     for event in result.events:
         _WRITERS.get(event.kind, _told)(step, c.id, event, result)

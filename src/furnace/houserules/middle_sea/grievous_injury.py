@@ -49,6 +49,7 @@ from furnace.rules.tables import Row, TableRoll
 
 VETO_TABLE = "house:grievous-vetoes"
 SaveBonus = Callable[[Ability], int]   # a SAVE bonus by ability, as the caller counts it (a fight's combatant)
+HelmetSave = Callable[[str, str], bool]   # (location, row text) → whether the wearer makes her helmet's save
 DEFAULT_VETOES: dict[str, list[dict[str, Any]]] = {   # M-GRIEV-10's own examples; a referee's table replaces them
     "fire": [{"band": "broken_bone"}],
     "arrow": [{"band": "severed_limb", "locations": ["R. Arm", "L. Arm"]}],
@@ -154,6 +155,7 @@ class _Wound:
     damage_type: str | None
     state: dict[str, Any]
     save_bonus: SaveBonus | None = None
+    helmet_save: HelmetSave | None = None     # the wearer's choice to make a helmet's save vs. death (None: she does)
     band: str = ""
     cause: str = ""
     death_data: dict[str, Any] = field(default_factory=dict)   # what killed outright: the table, its total, where
@@ -367,12 +369,22 @@ def _injury(w: _Wound, e: Effect) -> None:
     elif table.name == "severed-limb":
         _sever(w, rolled.row, w.location)
     else:
-        _apply_list(w, row_effects(rolled.row, w.helmet)[0])
+        _apply_list(w, _location_effects(w, rolled.row)[0])
+
+
+def _location_effects(w: _Wound, row: Row) -> tuple[list[Effect], bool]:
+    """A location row's effects: its helmet variant when a helmet is worn; where that variant is a save vs. death
+    (skull, head: "may save", M-SEVER-01, M-BONE-01) the wearer chooses whether to make it (`helmet_save`)."""
+    effects, variant = row_effects(row, w.helmet)
+    optional = variant and w.helmet_save is not None and any(e.kind == "save" for e in effects)
+    if optional and w.helmet_save is not None and not w.helmet_save(str(row.data.get("location", row.span)), row.text):
+        return row.effect_list(), False
+    return effects, variant
 
 
 def _averted(w: _Wound, row: Row) -> bool:
     """Apply a location row; True when its helmet variant was a save that succeeded (skull, head: AMB-94)."""
-    effects, variant = row_effects(row, w.helmet)
+    effects, variant = _location_effects(w, row)
     w.last_save = None
     _apply_list(w, effects)
     return variant and w.last_save is True
@@ -440,12 +452,12 @@ def _apply_row(w: _Wound, row: Row) -> tuple[list[Effect], bool]:
 
 def _start(character: Character, rng: DiceSource, rules: Ruleset, *, helmet: bool | None, hit_die: str | None,
            damage_type: str | None, room_dc: int | None, vetoes: Mapping[str, list[dict[str, Any]]] | None,
-           save_bonus: SaveBonus | None) -> _Wound:
+           save_bonus: SaveBonus | None, helmet_save: HelmetSave | None = None) -> _Wound:
     return _Wound(character, rng, rules, helmet=character.helmet if helmet is None else helmet,
                   room_dc=int(rules["hazard_save_dc"]) if room_dc is None else room_dc,
                   hit_die=hit_die or character.hit_die(rules), vetoes=vetoes_in_force(rules, vetoes),
                   damage_type=damage_type.strip().lower() if damage_type else None, state=state_of(character),
-                  save_bonus=save_bonus)
+                  save_bonus=save_bonus, helmet_save=helmet_save)
 
 
 def _result(w: _Wound, total: int, row: Row, effects: Sequence[Effect], variant: bool) -> Grievous:
@@ -457,12 +469,13 @@ def _result(w: _Wound, total: int, row: Row, effects: Sequence[Effect], variant:
 def grievous(character: Character, excess: int, rng: DiceSource, rules: Ruleset | None = None,
              helmet: bool | None = None, *, hit_die: str | None = None, damage_type: str | None = None,
              room_dc: int | None = None, vetoes: Mapping[str, list[dict[str, Any]]] | None = None,
-             save_bonus: SaveBonus | None = None) -> Grievous:
+             save_bonus: SaveBonus | None = None, helmet_save: HelmetSave | None = None) -> Grievous:
     """M-GRIEV-01: HP to 0, roll 3d6 + excess on the grievous-injury table and apply the band.
 
     `helmet` defaults to the character's helmet flag; `hit_die` to its class die (Second Wind); `room_dc` to
     hazard_save_dc (a helmet's CON SAVE, AMB-94); `save_bonus` to the character's own SAVE bonus (a fight
-    passes its combatant's); `damage_type` is checked against the vetoes (M-GRIEV-10).
+    passes its combatant's); `damage_type` is checked against the vetoes (M-GRIEV-10); `helmet_save(location,
+    text)` answers whether the wearer makes a helmet's save vs. death on her head or skull (a fight asks her).
     Timers and bone healing are recorded on the character; `schedule_grievous` puts them on a clock."""
     rules = _rules(rules)
     _alive(character)
@@ -470,7 +483,7 @@ def grievous(character: Character, excess: int, rng: DiceSource, rules: Ruleset 
         raise MiddleSeaError(f"the grievous injury roll needs an excess of 1 or more, not {excess} (M-GRIEV-01); "
                              "a blow that leaves exactly 0 HP is take_blow's (D-4)")
     w = _start(character.model_copy(update={"hp": 0}), rng, rules, helmet=helmet, hit_die=hit_die,
-               damage_type=damage_type, room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus)
+               damage_type=damage_type, room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus, helmet_save=helmet_save)
     rolled = rules.tables.roll("grievous-injury", rng, variables={"EXCESS": excess}, label="grievous injury")
     w.band, w.cause = band_of(rolled.row, rules), f"grievous injury {rolled.roll.total}"
     w.death_data = {"table": rolled.table.name, "total": rolled.roll.total, "location": ""}

@@ -16,7 +16,7 @@ from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
 from furnace.houserules.middle_sea.common import MiddleSeaError, _added, _alive, _rules
-from furnace.houserules.middle_sea.grievous_injury import Grievous, HeldCondition, SaveBonus, grievous
+from furnace.houserules.middle_sea.grievous_injury import Grievous, HeldCondition, HelmetSave, SaveBonus, grievous
 from furnace.play.death import DAMAGE
 from furnace.rules.ruleset import Ruleset
 
@@ -41,7 +41,7 @@ def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset
               npc: bool = False, named: bool = False, helmet: bool | None = None, hit_die: str | None = None,
               damage_type: str | None = None, room_dc: int | None = None,
               vetoes: Mapping[str, list[dict[str, Any]]] | None = None, save_bonus: SaveBonus | None = None,
-              ) -> Grievous:
+              helmet_save: HelmetSave | None = None) -> Grievous:
     """A blow under the Middle Sea rules: HP stop at 0; exactly 0 follows middle_sea_zero_hp (D-4); an NPC that
     is not `named` is out of the fight at 0 (M-MOOK-01); past 0 the excess is rolled (M-GRIEV-01). A character
     already at 0 rolls with the whole damage as excess (AMB-91 b). The encounter engine's Middle Sea death model
@@ -61,7 +61,7 @@ def take_blow(character: Character, damage: int, rng: DiceSource, rules: Ruleset
     if excess == 0:
         return _exactly_zero(character, rules, hit)
     result = grievous(character, excess, rng, rules, helmet, hit_die=hit_die, damage_type=damage_type,
-                      room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus)
+                      room_dc=room_dc, vetoes=vetoes, save_bonus=save_bonus, helmet_save=helmet_save)
     return replace(result, events=(hit, *result.events))
 
 

@@ -10,7 +10,9 @@ from furnace.render.story import teller
 from furnace.render.story.view import View
 
 CHOICES = {"luck": "spend Luck Dice", "sunder": "sunder her shield", "rage": "rage",
-           "hit_dice": "spend her Hit Dice on the Lay on Hands"}
+           "hit_dice": "spend her Hit Dice on the Lay on Hands", "cleave": "cleave",
+           "power": "use a once-a-fight power", "helmet": "make her helmet's save vs. death"}
+POWERS = {"chosen_one": "Chosen one", "rally": "Rally"}
 
 
 def situation(kind: str, about: dict[str, Any]) -> str:
@@ -26,7 +28,29 @@ def situation(kind: str, about: dict[str, Any]) -> str:
         return f"(+{about.get('bonus')} DAM, −{about.get('bonus')} AC; {about.get('left')} left)"
     if kind == "hit_dice":
         return f"(up to {about.get('allowed')})"
+    return _power_situation(kind, about)
+
+
+def _power_situation(kind: str, about: dict[str, Any]) -> str:
+    """Cleave, a once-a-fight power, a helmet's save: what she has seen, and whom she may pick."""
+    if kind == "cleave":
+        what = "a new ATK" if about.get("new_attack") else f"{about.get('overflow')} remaining damage"
+        return f"past {about.get('killed')} with {what} into {_whom(about.get('foes'))}"
+    if kind == "power":
+        name = POWERS.get(str(about.get("power")), str(about.get("power")))
+        if about.get("power") == "chosen_one":
+            return f"({name}: roll the ATK {about.get('total')} again)"
+        return f"({name}: the next ATK of {_whom(about.get('allies'))} is {about.get('mode', 'EASY')})"
+    if kind == "helmet":
+        return f"on her {str(about.get('location', 'head')).lower()} ({about.get('text', '')})"
     return ""
+
+
+def _whom(named: object) -> str:
+    """The foes or allies she may pick, by name and id."""
+    if not isinstance(named, dict):
+        return "?"
+    return " or ".join(f"{name} ({cid})" for cid, name in named.items())
 
 
 @teller("question")

@@ -174,14 +174,18 @@ const Furnace = (() => {
 
   // A question the fight waits on, as a card: who chooses what, what she may know, one button per option. Each
   // answer names the question's id; the buttons are disabled at the first tap (the server counts an id once).
-  const CHOICE = { luck: "Spend Luck Dice?", sunder: "Sunder your shield?", rage: "Rage?", hit_dice: "Spend Hit Dice?" };
+  const CHOICE = { luck: "Spend Luck Dice?", sunder: "Sunder your shield?", rage: "Rage?", hit_dice: "Spend Hit Dice?",
+                   cleave: "Cleave into another foe?", power: "Use your once-a-fight power?",
+                   helmet: "Make your helmet's save vs. death?" };
   const ABOUT = { roll: "roll", total: "total", natural: "die", held: "Luck Dice held", amount: "damage",
-                  halved: "sundered", hp: "HP", left: "Rages left", allowed: "up to", pool: "Hit Dice held" };
+                  halved: "sundered", hp: "HP", left: "Rages left", allowed: "up to", pool: "Hit Dice held",
+                  killed: "killed", overflow: "damage left", power: "power", location: "wound", text: "" };
   function questionCard(q, referee) {
-    const facts = Object.entries(q.about || {}).filter(([k]) => ABOUT[k])
-      .map(([k, v]) => ABOUT[k] + " " + v).join(", ");
+    const facts = Object.entries(q.about || {}).filter(([k]) => k in ABOUT)
+      .map(([k, v]) => (ABOUT[k] ? ABOUT[k] + " " : "") + v).join(", ");
+    const whom = (q.about && (q.about.foes || q.about.allies)) || {};     // a pick's options are ids: shown by name
     const buttons = q.options.map((option) => el("button", { type: "button", "data-answer": option,
-      text: option + (referee && option === q.default ? " (standing)" : ""),
+      text: (whom[option] || option) + (referee && option === q.default ? " (standing)" : ""),
       onclick: async (e) => {
         for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = true;
         try { await api("POST", base + "/encounter/questions/" + encodeURIComponent(q.id), { answer: option }); }
