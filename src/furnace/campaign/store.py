@@ -217,17 +217,15 @@ class Store:
             raise
 
     def _fast_opened(self) -> bool:
-        """Whether the SQLite file is Furnace's at the newest schema, read without SQLAlchemy; a file to be made
-        Furnace's or upgraded, or one SQLite cannot read, goes the migrations' way (their words when refused)."""
+        """Whether the SQLite file is Furnace's at the newest schema, read without SQLAlchemy (a file to be made
+        Furnace's or upgraded goes the migrations' way). A foreign file is refused in the migrations' words
+        (`reading.checked_revision`), what SQLite reports in the engine's (`database.explain`)."""
         assert self._reader is not None
         try:
             return self._reader.revision() == reading.HEAD
-        except StoreError:
+        except FurnaceError:
             self._reader.close()
             raise
-        except FurnaceError:         # what SQLite reported: told by the engine's way, in its words
-            self._reader.close()
-            return False
 
     def _make(self) -> None:
         """Make the SQLite file, on the first write to a database not made yet."""
