@@ -88,8 +88,12 @@ class Reader:
         conn.row_factory = _as_record
         pragmas = ("foreign_keys=ON", f"busy_timeout={BUSY_MS}") if db.read_only else (
             f"synchronous={self._sync.upper()}", "foreign_keys=ON", f"busy_timeout={BUSY_MS}")
-        for pragma in pragmas:
-            conn.execute(f"PRAGMA {pragma}")
+        try:
+            for pragma in pragmas:
+                conn.execute(f"PRAGMA {pragma}")
+        except sqlite3.Error:
+            conn.close()         # closed at once: a damaged file is left as it was, nothing made beside it
+            raise
         return conn
 
     @contextmanager
