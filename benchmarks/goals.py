@@ -38,7 +38,7 @@ def _measured(rows: list[Row], goal: str, measure: Callable[[], tuple[str, str, 
 
 def engine_rows(quick: bool) -> list[Row]:
     rows: list[Row] = []
-    fights = 300 if quick else 2_000
+    fights = 100 if quick else 2_000
     rate: dict[str, float] = {}
 
     def engine() -> tuple[str, str, bool]:
@@ -56,7 +56,7 @@ def engine_rows(quick: bool) -> list[Row]:
         return f"{ratio:.2f}x ({two:,.0f} fights/s)", "1 worker", ratio >= 1.8
 
     def rounds() -> tuple[str, str, bool]:
-        repeat = 5 if quick else 21
+        repeat = 3 if quick else 21
         small = bench_simulate.round_us_per_combatant(4, repeat)
         large = bench_simulate.round_us_per_combatant(256, repeat)
         return f"{large / small:.2f}x ({small:.1f} / {large:.1f} µs)", "4 v 4, per combatant", large / small <= 1.5
