@@ -44,6 +44,7 @@ bench: $(STAMP)     # each prints its table and its ratios, measured in the same
 	$(BIN)/python benchmarks/bench_web.py --find --sync normal --fanout 0
 	$(BIN)/python benchmarks/bench_campaign.py
 	scripts/with-postgres $(BIN)/python benchmarks/bench_tables.py
+	$(BIN)/python benchmarks/goals.py        # issue 27's goals side by side, each with its ratio from one run
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

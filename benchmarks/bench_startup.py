@@ -8,6 +8,11 @@ runs of each command, the default 15; the test suite's smoke run takes 1)
 Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
 ≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
 run in an empty home with no campaign settings, so nothing reads or writes a campaign.
+
+Then the campaign commands (`campaign_commands`), each against the same one-liner in runs of their own: reads
+(`character list`, `campaign show`, `encounter status`, `campaign log`, `campaign recap`) ≤ 2× (aim 1×), writes
+(`damage`, `heal`, `clock advance`, `rest`, `encounter act`, `encounter next`) ≤ 3×, on a SQLite campaign of
+twelve characters made by the CLI first (a second campaign holds a fight in progress).
 """
 
 from __future__ import annotations
@@ -46,6 +51,74 @@ def median_ms(cmds: dict[str, list[str]], runs: int, env: dict[str, str]) -> dic
     return {name: statistics.median(s) for name, s in samples.items()}
 
 
+READ_GOAL, WRITE_GOAL = 2.0, 3.0
+# the campaigns the commands work on, made by the CLI: "keep" (no fight, so the clock and rests move) and "fight"
+SETUP = [
+    ["campaign", "new", "keep"],
+    ["--campaign", "keep", "campaign", "join", "examples/characters/brakka.json", "examples/characters/wren.json",
+     "--player", "Cy"],
+    ["--campaign", "keep", "funnel", "--player", "Ann", "--player", "Bo", "--seed", "1"],
+    ["campaign", "new", "fight"],
+    ["--campaign", "fight", "campaign", "join", "examples/characters/brakka.json"],
+    ["--campaign", "fight", "encounter", "start", "--party", "Brakka", "--monsters", "goblin x2", "--seed", "4"],
+    ["--campaign", "fight", "encounter", "standing", "--policy", "Cy=keen", "--quiet", "sunder"],
+]
+READS = {
+    "character list": ["--campaign", "keep", "character", "list"],
+    "campaign show": ["--campaign", "keep", "campaign", "show"],
+    "encounter status": ["--campaign", "fight", "encounter", "status"],
+    "campaign log": ["--campaign", "keep", "campaign", "log", "--since", "20"],
+    "campaign recap": ["--campaign", "keep", "campaign", "recap"],
+}
+# each run plays them in this order, so every run finds the campaign as the one before left it: Brakka dodges, the
+# goblins take their turns, and a heal keeps her standing for as many runs as are asked
+WRITES = {
+    "damage": ["--campaign", "keep", "damage", "Wren", "1"],
+    "heal": ["--campaign", "keep", "heal", "Wren", "1"],
+    "clock advance": ["--campaign", "keep", "clock", "advance", "1", "turn"],
+    "rest": ["--campaign", "keep", "rest", "short", "Wren", "--seed", "2"],
+    "encounter act": ["--campaign", "fight", "encounter", "act", "brak1", "dodge"],
+    "encounter next": ["--campaign", "fight", "encounter", "next", "--seed", "3"],
+    "heal (in the fight)": ["--campaign", "fight", "heal", "Brakka", "2"],
+}
+
+
+def campaign_commands(runs: int) -> dict[str, float]:
+    """Median milliseconds of each campaign command and of the d20 one-liner, interleaved, in a fresh home."""
+    furnace = _furnace()
+    with tempfile.TemporaryDirectory() as home:
+        env = _empty_home(home)
+        db = ["--db", str(Path(home) / "campaigns.db")]
+        for args in SETUP:
+            subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=env, cwd=ROOT)
+        cmds = {"d20 one-liner": D20, **{name: [furnace, *db, *args] for name, args in {**READS, **WRITES}.items()}}
+        return median_ms(cmds, runs, env)
+
+
+def print_campaign_commands(ms: dict[str, float], runs: int) -> None:
+    d20 = ms["d20 one-liner"]
+    print(f"\nCampaign commands on SQLite, median of {runs} interleaved runs")
+    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  goal")
+    print(f"  {'d20 one-liner':<34} {d20:8.1f}")
+    for names, goal in ((READS, READ_GOAL), (WRITES, WRITE_GOAL)):
+        for name in names:
+            ratio = ms[name] / d20
+            print(f"  {name:<34} {ms[name]:8.1f}  {ratio:6.2f}x  ≤ {goal}x {'met' if ratio <= goal else 'NOT met'}")
+
+
+def _furnace() -> str:
+    furnace = shutil.which("furnace", path=str(Path(PY).parent))
+    if furnace is None:
+        sys.exit("the furnace console script is not next to this Python")
+    return furnace
+
+
+def _empty_home(home: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
+    return env
+
+
 def in_process_us(fn: Callable[[], object], number: int) -> float:
     return min(timeit.repeat(fn, number=number, repeat=5)) / number * 1e6
 
@@ -68,15 +141,16 @@ def distributions(number: int) -> list[tuple[str, float, float]]:
     return rows
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5 if quick else 15
-    furnace = shutil.which("furnace", path=str(Path(PY).parent))
-    if furnace is None:
-        sys.exit("the furnace console script is not next to this Python")
+GOALS = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs-goblins": ("d20 one-liner", 2.0),
+         "furnace funnel": ("d20 one-liner", 2.0), "furnace odds d20+3 --dc 15": ("icepool d20+3 >= 15", 1.2),
+         "furnace odds attack": ("icepool attack", 1.2)}
+
+
+def startup(runs: int) -> dict[str, float]:
+    """Median milliseconds of each command that reads no campaign and of its peers' one-liners, interleaved."""
+    furnace = _furnace()
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
-        env.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
+        env = _empty_home(home)
         cmds = {
             "python -c pass": [PY, "-c", "pass"],
             "d20 one-liner": D20,
@@ -89,11 +163,15 @@ def main() -> None:
             "furnace odds attack": [furnace, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
                                     "--class", "fighter", "--level", "3"],
         }
-        ms = median_ms(cmds, runs, env)
+        return median_ms(cmds, runs, env)
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5 if quick else 15
+    ms = startup(runs)
     d20 = ms["d20 one-liner"]
-    goals = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs-goblins": ("d20 one-liner", 2.0),
-             "furnace funnel": ("d20 one-liner", 2.0), "furnace odds d20+3 --dc 15": ("icepool d20+3 >= 15", 1.2),
-             "furnace odds attack": ("icepool attack", 1.2)}
+    goals = GOALS
     print(f"Process wall time, median of {runs} interleaved runs")
     print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal")
     for name, value in ms.items():
@@ -104,6 +182,7 @@ def main() -> None:
             print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict}")
         else:
             print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
+    print_campaign_commands(campaign_commands(runs), runs)
     print("\nExact distribution, in process (best of 5), microseconds")
     print(f"  {'expression':<10} {'furnace':>10} {'icepool':>10} {'ratio':>7}")
     for text, ours, theirs in distributions(200 if quick else 2000):

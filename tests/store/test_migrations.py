@@ -19,7 +19,7 @@ from sqlalchemy import Engine, create_engine, insert, inspect, select
 from furnace.campaign import commands as cmd
 from furnace.campaign import fightedit, migrate
 from furnace.campaign import store as store_module
-from furnace.campaign.schema import campaigns, events
+from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store, sqlite_path
 from furnace.campaign.verify import verify
@@ -143,7 +143,7 @@ def test_upgrade_downgrade_upgrade_keeps_the_data(engine_name: str, db_url: str,
         again.create("New Crypt")
         assert again.names() == sorted([*CAMPAIGNS, "New Crypt"])
         with again.engine.connect() as conn:
-            assert conn.execute(select(store_module.snapshots.c.seq)).scalars().all() == [9, 12]
+            assert conn.execute(select(snapshots.c.seq)).scalars().all() == [9, 12]
         for name in again.names():
             assert verify(again, name, deep=True).ok
         assert again.replay("Old Keep") == again.open("Old Keep") == expected["Old Keep"]

@@ -20,12 +20,8 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from sqlalchemy import Engine, create_engine
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from furnace import files
 from furnace.campaign.location import (
@@ -39,6 +35,11 @@ from furnace.campaign.location import (
     sqlite_path,
     sqlite_query,
 )
+
+# SQLAlchemy is imported where it is used: a SQLite file read by `furnace.campaign.reading` never loads it
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlalchemy.exc import DBAPIError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # how SQLite's own -wal and -journal begin (a -journal's header may also be zeroed: one no longer in use)
@@ -203,6 +204,9 @@ def _read_only_uri(path: Path, asked: str) -> str:
 
 # -- servers --------------------------------------------------------------------------------------------------
 def _server(url: str) -> Database:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     shown = shown_url(url)
     try:
         parsed = make_url(url)
@@ -224,6 +228,7 @@ def _server(url: str) -> Database:
 def stand_in(sync: str) -> Engine:
     """An empty database in memory, read in the place of a SQLite file not made yet: a command that only reads
     (or is refused) makes no file; the first write makes the real one (`Store`)."""
+    from sqlalchemy import create_engine
     from sqlalchemy.pool import StaticPool
 
     made = create_engine("sqlite://", future=True, poolclass=StaticPool,
@@ -234,6 +239,8 @@ def stand_in(sync: str) -> Engine:
 
 def engine(db: Database, sync: str) -> Engine:
     """The SQLAlchemy engine of a located database."""
+    from sqlalchemy import create_engine
+
     if db.path is None:
         return _server_engine(db)
     if db.connect:
@@ -247,6 +254,10 @@ def engine(db: Database, sync: str) -> Engine:
 
 
 def _server_engine(db: Database) -> Engine:
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     url = make_url(db.url)
     extra: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT} if url.get_backend_name() == "postgresql" else {}
     try:
@@ -319,8 +330,8 @@ _POSTGRES = [
 
 
 def explain(exc: DBAPIError | sqlite3.Error, db: Database) -> StoreError:
-    """One sentence for what the database engine reported."""
-    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    """One sentence for what the database engine reported (SQLAlchemy's error, or sqlite3's own on the fast path)."""
+    orig = exc if isinstance(exc, sqlite3.Error) else exc.orig
     said = " ".join(str(orig).split())
     low = said.lower()
     if "readonly database" in low or "read-only" in low:
@@ -334,6 +345,8 @@ def explain(exc: DBAPIError | sqlite3.Error, db: Database) -> StoreError:
 
 
 def _server_failure(said: str, db: Database) -> StoreError:
+    from sqlalchemy.engine import make_url
+
     url = make_url(db.url)
     low = said.lower()
     if url.password:

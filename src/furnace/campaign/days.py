@@ -28,6 +28,7 @@ from furnace.rules.ruleset import Ruleset
 ClockFn = Callable[[ClockView, Ruleset], tuple[ClockView, list[Event]]]     # as campaign.timekeeping's
 DAY_ENDS = "day_ends"
 ITEMS_KEY = "magic_items"         # furnace.magic.items.USES_KEY: the items' uses today
+MIDDLE_SEA_KEY = "middle_sea"     # furnace.houserules.middle_sea.common.MODULE: where her orisons are counted
 # a new in-game day starts her daily counts again: the HD of magical healing she had received (`healed`), the
 # orisons she had performed (`orisons`), the magic items whose uses come back (`items`)
 NEW_DAY = declare("new_day", healed="actor", orisons="actor", items="actor",
@@ -35,18 +36,23 @@ NEW_DAY = declare("new_day", healed="actor", orisons="actor", items="actor",
 
 
 def counts(character: Character, rules: Ruleset) -> dict[str, Any]:
-    """Her daily counts now (none when nothing is counted)."""
-    from furnace.houserules.middle_sea.orisons import performed_today
-    from furnace.magic.items import day_renews
-
+    """Her daily counts now (none when nothing is counted). A chapter is loaded only for a character who carries
+    its state: a campaign of another profile never loads middle-sea's orisons, nor a fighter without magic items
+    the magic chapter."""
     found: dict[str, Any] = {}
     if character.healed_today:
         found["healed"] = character.healed_today
-    if performed_today(character):
-        found["orisons"] = performed_today(character)
+    if MIDDLE_SEA_KEY in character.extensions:
+        from furnace.houserules.middle_sea.orisons import performed_today
+
+        if performed_today(character):
+            found["orisons"] = performed_today(character)
     items = sorted(character.extensions.get(ITEMS_KEY, {}))
-    if items and day_renews(rules):
-        found["items"] = items
+    if items:
+        from furnace.magic.items import day_renews
+
+        if day_renews(rules):
+            found["items"] = items
     return found
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from furnace import dice
 from furnace.campaign import lasting
+from furnace.campaign.days import MIDDLE_SEA_KEY
 from furnace.campaign.lasting import (
     BLEEDING,
     BONE_HEALS,
@@ -47,7 +48,6 @@ from furnace.characters.character import Character
 from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.events import Event
-from furnace.houserules.middle_sea.bones import break_injury
 from furnace.play import aftermath
 from furnace.play.clock import FIXED_UNITS, Fire, Scheduled, handler
 from furnace.play.clock import Campaign as ClockView
@@ -216,6 +216,9 @@ def _breaks(state: CampaignState, character: Character, out: Leaving, rng: DiceS
         data = f.get("data", {})
         if f.get("kind") != "broken_bone" or data.get("averted") or data.get("repeat"):
             continue
+        # only middle-sea's rules break bones: its chapter is loaded then, never for another profile's campaign
+        from furnace.houserules.middle_sea.bones import break_injury
+
         where = str(data.get("location"))
         ms = _ms(character)
         breaks = dict(ms.get("breaks", {}))
@@ -404,9 +407,7 @@ def _down_without_entry(view: ClockView, c: Character, rng: DiceSource, rules: R
 def _middle_sea_unscheduled(state: ClockView, c: Character, rules: Ruleset,
                             ) -> tuple[Character, ClockView, list[Event]]:
     """Middle Sea wound timers and breaks a character carries with no entry on the clock (M-GRIEV-06/07/08)."""
-    from furnace.houserules.middle_sea.common import MODULE
-
-    kept = c.extensions.get(MODULE, {})
+    kept = c.extensions.get(MIDDLE_SEA_KEY, {})      # its chapter is loaded only when she carries its state
     if not any(t.get("entry") is None for t in kept.get("timers", [])) and not any(
             b.get("entry") is None for b in kept.get("breaks", {}).values()):
         return c, state, []

@@ -23,15 +23,14 @@ from sqlalchemy.exc import OperationalError
 
 from furnace.campaign.database import use_wal
 from furnace.campaign.location import StoreError, sqlite_path
+from furnace.campaign.reading import HEAD, REVISIONS, TABLES, checked_revision
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
     from furnace.campaign.store import Store
 
-REVISIONS = ("0001", "0002", "0003")      # migrations/versions, oldest first
-HEAD = REVISIONS[-1]
-TABLES = frozenset({"alembic_version", "campaigns", "events", "snapshots", "web_sessions", "invites"})
+__all__ = ["HEAD", "REVISIONS", "TABLES", "current", "downgrade", "opened", "schema_revision", "upgrade"]
 
 
 def current(store: Store) -> str | None:
@@ -73,34 +72,13 @@ def _open_once(store: Store) -> None:
 
 
 def schema_revision(store: Store) -> str | None:
-    """The schema revision of a Furnace database (None: an empty database); anything else is refused."""
-    where = store.where()
+    """The schema revision of a Furnace database (None: an empty database); anything else is refused
+    (`furnace.campaign.reading.checked_revision`, which the fast opening of a SQLite file reads too)."""
     with store.engine.connect() as conn:
-        names = {n for n in inspect(conn).get_table_names() if not n.startswith(("sqlite_", "_alembic_tmp_"))}
-        if not names:
-            return None
-        if "alembic_version" not in names:
-            raise StoreError(f"{where} is not a Furnace database (it holds other tables: {_listed(names)}): give "
-                             "the campaign database with --db, or a new file name to start one")
-        found = list(conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
-    if len(found) != 1 or not isinstance(found[0], str):
-        raise StoreError(f"the database {where} has no schema revision (its alembic_version table holds "
-                         f"{len(found)} rows): it is damaged or not Furnace's; restore it from a backup")
-    now = found[0]
-    if now not in REVISIONS:
-        if now.isdigit() and int(now) > int(HEAD):
-            raise StoreError(f"this database was written by a newer Furnace (revision {now}; this one reads up to "
-                             f"{HEAD}): upgrade Furnace to open {where}")
-        raise StoreError(f"{where} is not a Furnace database (its schema revision {now[:40]!r} is not Furnace's)")
-    if foreign := names - TABLES:
-        raise StoreError(f"{where} is not a Furnace database (it holds tables Furnace never makes: "
-                         f"{_listed(foreign)}): give the campaign database with --db")
-    return now
-
-
-def _listed(names: set[str]) -> str:
-    shown = sorted(names)
-    return ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+        names = set(inspect(conn).get_table_names())
+        found = list(conn.execute(text("SELECT version_num FROM alembic_version")).scalars()) \
+            if "alembic_version" in names else []
+    return checked_revision(names, found, store.where())
 
 
 def config(store: Store) -> Config:

@@ -7,6 +7,10 @@ to the one before by a SHA-256 hash, bumps the campaign's version, and commits. 
 command rolls everything back: bad input changes nothing. Two writers never lose an update: SQLite's
 `BEGIN IMMEDIATE` and PostgreSQL's `SELECT … FOR UPDATE` serialise them, and a caller that read the state
 earlier can pass the version it saw and gets a `ConflictError` if another command came first.
+
+Opening is cheap: a SQLite file at the newest schema is read with the standard library's sqlite3
+(`furnace.campaign.reading`), and SQLAlchemy, its engine and the migrations are loaded only when a command
+writes, for PostgreSQL, or when the file must first be made or upgraded.
 """
 
 from __future__ import annotations
@@ -20,20 +24,20 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
-
-from sqlalchemy import Connection, delete, func, insert, select, text, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
-from furnace.campaign import database, history
-from furnace.campaign.history import Step
+from furnace.campaign import database, reading
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
-from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare, event_from_dict
 from furnace.public import entered
+
+if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported where a write or PostgreSQL needs it
+    from sqlalchemy import Connection, Engine
+
+    from furnace.campaign.history import Step
 
 GENESIS = "0" * 64
 # the PostgreSQL channel every commit that appends events notifies (payload: {"campaign": name, "seq": newest}):
@@ -148,6 +152,8 @@ def notify(conn: Connection, campaign: str, seq: int) -> None:
     transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
     console watches `PRAGMA data_version`)."""
     if conn.dialect.name == "postgresql":
+        from sqlalchemy import text
+
         conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
 
@@ -157,6 +163,8 @@ SESSIONS_ENDED = "sessions ended"
 
 def notify_sessions_ended(store: Store) -> None:
     """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
+    from sqlalchemy import text
+
     with store.transaction(write=True) as conn:
         conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})
@@ -173,7 +181,9 @@ class Store:
     """The campaigns of one database. `Store(resolve_url(db))`; every method is one transaction.
 
     Opening checks the database is Furnace's own (`furnace.campaign.database`, `migrate.opened`) and brings
-    it to the newest schema; one that cannot be written opens for reading, and a write is refused."""
+    it to the newest schema; one that cannot be written opens for reading, and a write is refused. A SQLite
+    file already at the newest schema is checked and read through `furnace.campaign.reading` until the first
+    write makes the SQLAlchemy engine (`engine`)."""
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
@@ -186,7 +196,11 @@ class Store:
         self.unmade = migrate and self.database.new
         self._making = threading.Lock()
         self._wal = self.database.path is None       # SQLite: put in WAL mode before the first write, not before
-        self.engine = database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync)
+        # a SQLite file there already is read without SQLAlchemy (`reading`) until a write makes the engine
+        self._reader = reading.Reader(self.database, self._sync) if self.database.path and not self.unmade else None
+        self._engine: Engine | None = None if self._reader else (
+            database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync))
+        self._engine_made = threading.Lock()
         # the state last read or written, by campaign id, under its event count and last hash: the hash chain
         # makes that pair name one state, so a long-running server (the table console) does not rebuild the
         # state from the snapshot and the log for every command; a rolled-back write never matches it
@@ -195,21 +209,49 @@ class Store:
         # for up to 50-100 ms between tries: under a server's concurrent rolls that sleep was the p99. Writers
         # of this process queue on a lock instead and start the moment the one before commits (another
         # process still meets SQLite's own lock and busy timeout).
-        self._writers = threading.RLock() if self.engine.dialect.name == "sqlite" else None
+        self._writers = threading.RLock() if self._reader or self.engine.dialect.name == "sqlite" else None
         self.folds = 0          # how many times `sync_every` has folded the log into the database
         if migrate:
             self._opened()
 
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine, made when first needed (a write; always at once for PostgreSQL)."""
+        if self._engine is None:
+            with self._engine_made:
+                if self._engine is None:
+                    self._engine = database.engine(self.database, self._sync)
+        return self._engine
+
+    def _fast(self) -> reading.Reader | None:
+        """The sqlite3 reader, while no engine is made (then the engine's pooled connections read too)."""
+        return self._reader if self._engine is None else None
+
     def _opened(self) -> None:
+        if self._reader is not None and self._engine is None and self._fast_opened():
+            return
+        from sqlalchemy.exc import DBAPIError
+
         from furnace.campaign.migrate import opened
 
         try:
             opened(self)
         except DBAPIError as exc:
-            self.engine.dispose()
+            self.close()
             raise database.explain(exc, self.database) from None
         except FurnaceError:
-            self.engine.dispose()
+            self.close()
+            raise
+
+    def _fast_opened(self) -> bool:
+        """Whether the SQLite file is Furnace's at the newest schema, read without SQLAlchemy (a file to be made
+        Furnace's or upgraded goes the migrations' way). A foreign file is refused in the migrations' words
+        (`reading.checked_revision`), what SQLite reports in the engine's (`database.explain`)."""
+        assert self._reader is not None
+        try:
+            return self._reader.revision() == reading.HEAD
+        except FurnaceError:
+            self._reader.close()
             raise
 
     def _make(self) -> None:
@@ -218,7 +260,7 @@ class Store:
             if not self.unmade:
                 return
             database.make_folder(self.database)
-            stand_in, self.engine = self.engine, database.engine(self.database, self._sync)
+            stand_in, self._engine = self.engine, database.engine(self.database, self._sync)
             self.unmade = False
             stand_in.dispose()
             self._latest.clear()
@@ -239,7 +281,10 @@ class Store:
             self.version(name)
 
     def close(self) -> None:
-        self.engine.dispose()
+        if self._engine is not None:
+            self._engine.dispose()
+        if self._reader is not None:
+            self._reader.close()
 
     @property
     def read_only(self) -> str | None:
@@ -260,7 +305,7 @@ class Store:
         """Under FURNACE_SQLITE_SYNC=normal, a long-running process (the table console) folds the log into the
         database every `seconds`, which syncs it to disk: a power cut then loses at most about that much, and
         no request waits for the disk. Nothing to do on PostgreSQL or under `full`. Returns the stop."""
-        if self.engine.dialect.name != "sqlite" or sqlite_sync() != "normal":
+        if self._writers is None or sqlite_sync() != "normal":
             return lambda: None
         stop = threading.Event()
 
@@ -289,6 +334,8 @@ class Store:
     # -- transactions ----------------------------------------------------------------------------------
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+        from sqlalchemy.exc import DBAPIError, IntegrityError
+
         if write:
             self.require_writable()
         if self.unmade and (write or self._made_elsewhere()):
@@ -311,6 +358,13 @@ class Store:
 
     # -- campaigns -------------------------------------------------------------------------------------
     def names(self) -> list[str]:
+        if (fast := self._fast()) is not None:
+            with fast.reading() as raw:
+                return reading.campaign_names(raw)
+        from sqlalchemy import select
+
+        from furnace.campaign.schema import campaigns
+
         with self.transaction() as conn:
             return list(conn.scalars(select(campaigns.c.name).order_by(campaigns.c.name)))
 
@@ -319,6 +373,11 @@ class Store:
         check_name(name)
         start = CampaignState(name=name, profile=profile, options=options or {})
         begins = Event(CAMPAIGN, "", (), (), {"name": name, "profile": profile})
+        from sqlalchemy import insert
+        from sqlalchemy.exc import IntegrityError
+
+        from furnace.campaign.schema import campaigns
+
         try:   # one transaction: a crash never leaves a campaign without its first event
             with self.transaction(write=True) as conn:
                 conn.execute(insert(campaigns).values(name=name, created_at=_now(), version=0, event_count=0,
@@ -329,26 +388,51 @@ class Store:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
     def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
+        from sqlalchemy import select
+
+        from furnace.campaign.schema import campaigns
+
         query = select(campaigns).where(campaigns.c.name == name)
         if lock and conn.dialect.name == "postgresql":
             query = query.with_for_update()
         found = conn.execute(query).first()
         if found is None:
-            raise CampaignError(f"there is no campaign named {name!r} in {self.where()} "
-                                f"(known: {', '.join(self._names(conn)) or 'none'})")
+            raise self._no_campaign(name, self._names(conn))
+        return found
+
+    def _no_campaign(self, name: str, known: list[str]) -> CampaignError:
+        return CampaignError(f"there is no campaign named {name!r} in {self.where()} "
+                             f"(known: {', '.join(known) or 'none'})")
+
+    def _fast_row(self, conn: sqlite3.Connection, name: str) -> Any:
+        found = reading.campaign_row(conn, name)
+        if found is None:
+            raise self._no_campaign(name, reading.campaign_names(conn))
         return found
 
     @staticmethod
     def _names(conn: Connection) -> list[str]:
+        from sqlalchemy import select
+
+        from furnace.campaign.schema import campaigns
+
         return list(conn.scalars(select(campaigns.c.name).order_by(campaigns.c.name)))
 
     def version(self, name: str) -> int:
+        if (fast := self._fast()) is not None:
+            with fast.reading() as raw:
+                return int(self._fast_row(raw, name).version)
         with self.transaction() as conn:
             return int(self.row(conn, name).version)
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
         self._must_exist(name)
+        from sqlalchemy import update
+        from sqlalchemy.exc import IntegrityError
+
+        from furnace.campaign.schema import campaigns
+
         try:
             with self.transaction(write=True) as conn:
                 self.row(conn, name, lock=True)
@@ -358,6 +442,10 @@ class Store:
 
     def delete(self, name: str) -> None:
         self._must_exist(name)
+        from sqlalchemy import delete
+
+        from furnace.campaign.schema import campaigns, events, snapshots
+
         with self.transaction(write=True) as conn:
             cid = self.row(conn, name, lock=True).id
             conn.execute(delete(snapshots).where(snapshots.c.campaign_id == cid))
@@ -367,10 +455,14 @@ class Store:
     # -- reading ---------------------------------------------------------------------------------------
     def open(self, name: str) -> CampaignState:
         """The current state: the latest snapshot plus the changes logged after it."""
+        if (fast := self._fast()) is not None:
+            with fast.reading() as raw:
+                return self._state(raw, self._fast_row(raw, name))
         with self.transaction() as conn:
             return self._state(conn, self.row(conn, name))
 
-    def _state(self, conn: Connection, camp: Any, *, snapshots_on: bool = True) -> CampaignState:
+    def _state(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool = True
+               ) -> CampaignState:
         known = self._latest.get(camp.id) if snapshots_on else None
         if known is not None and known[:3] == (camp.event_count, camp.last_hash, camp.name):
             return known[3]
@@ -379,24 +471,26 @@ class Store:
             self._latest[camp.id] = (camp.event_count, camp.last_hash, camp.name, state)
         return state
 
-    def _rebuilt(self, conn: Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
+    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
         entities: dict[str, Any] = {}
         since = 0
-        if snapshots_on:
-            snap = conn.execute(select(snapshots.c.seq, snapshots.c.state).where(
-                snapshots.c.campaign_id == camp.id, snapshots.c.seq <= camp.event_count)
-                .order_by(snapshots.c.seq.desc()).limit(1)).first()
-            if snap is not None:
-                entities, since = json.loads(snap.state), snap.seq
-        for (changed,) in conn.execute(select(events.c.changes).where(
-                events.c.campaign_id == camp.id, events.c.seq > since, events.c.seq <= camp.event_count,
-                events.c.changes.is_not(None)).order_by(events.c.seq)):
+        snap = _latest_snapshot(conn, camp) if snapshots_on else None
+        if snap is not None:
+            since, entities = snap[0], json.loads(snap[1])
+        for changed in _changes_after(conn, camp, since):
             apply_changes(entities, json.loads(changed))
         if not entities:
             raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
         return CampaignState.from_entities(entities, camp.name)
 
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        if (fast := self._fast()) is not None:
+            with fast.reading() as raw:
+                return [_stored(r) for r in reading.event_rows(raw, self._fast_row(raw, name), since, limit)]
+        from sqlalchemy import select
+
+        from furnace.campaign.schema import events
+
         with self.transaction() as conn:
             camp = self.row(conn, name)
             query = select(events).where(events.c.campaign_id == camp.id, events.c.seq > since).order_by(
@@ -405,6 +499,9 @@ class Store:
 
     def replay(self, name: str) -> CampaignState:
         """The state rebuilt from the whole log, no snapshot used and no die rolled."""
+        if (fast := self._fast()) is not None:
+            with fast.reading() as raw:
+                return self._state(raw, self._fast_row(raw, name), snapshots_on=False)
         with self.transaction() as conn:
             return self._state(conn, self.row(conn, name), snapshots_on=False)
 
@@ -462,6 +559,10 @@ class Store:
 
     def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
+        from sqlalchemy import insert, update
+
+        from furnace.campaign.schema import campaigns, events
+
         if not logged:
             logged = [Event(COMMAND, "", (), (), {"command": command})]
         first, prev, now = camp.event_count + 1, camp.last_hash, _now()
@@ -486,6 +587,10 @@ class Store:
         return stored
 
     def _snapshot(self, conn: Connection, campaign_id: int, at: StoredEvent, state: CampaignState) -> None:
+        from sqlalchemy import insert
+
+        from furnace.campaign.schema import snapshots
+
         text = canonical(state.entities())
         conn.execute(insert(snapshots).values(
             campaign_id=campaign_id, seq=at.seq, event_hash=at.hash, state=text,
@@ -494,11 +599,15 @@ class Store:
     # -- undo and redo ----------------------------------------------------------------------------------
     def undoable(self, name: str) -> Step | None:
         """The command `undo` would reverse now (None: nothing to undo), for the referee to confirm by its id."""
+        from furnace.campaign import history
+
         with self.transaction() as conn:
             return history.target(conn, self.row(conn, name).id, "undo")
 
     def redoable(self, name: str) -> Step | None:
         """The undo `redo` would reverse now (None: nothing to redo)."""
+        from furnace.campaign import history
+
         with self.transaction() as conn:
             return history.target(conn, self.row(conn, name).id, "redo")
 
@@ -523,6 +632,8 @@ class Store:
         raise AssertionError("unreachable")
 
     def _reverse_once(self, name: str, what: Literal["undo", "redo"], expected: int | None) -> Applied:
+        from furnace.campaign import history
+
         with self.transaction() as conn:
             camp = self.row(conn, name)
             step = history.target(conn, camp.id, what)
@@ -546,9 +657,42 @@ class Store:
         return self._apply_once(name, what, restore, camp.version, undoes=step.id)
 
     def count(self, name: str) -> int:
+        from sqlalchemy import func, select
+
+        from furnace.campaign.schema import events
+
         with self.transaction() as conn:
             camp = self.row(conn, name)
             return int(conn.scalar(select(func.count()).where(events.c.campaign_id == camp.id)) or 0)
+
+
+def _latest_snapshot(conn: Connection | sqlite3.Connection, camp: Any) -> tuple[int, str] | None:
+    """The campaign's latest snapshot at or before its last event: its seq and its state (JSON)."""
+    if isinstance(conn, sqlite3.Connection):
+        return reading.latest_snapshot(conn, camp)
+    from sqlalchemy import select
+
+    from furnace.campaign.schema import snapshots
+
+    snap = conn.execute(select(snapshots.c.seq, snapshots.c.state).where(
+        snapshots.c.campaign_id == camp.id, snapshots.c.seq <= camp.event_count)
+        .order_by(snapshots.c.seq.desc()).limit(1)).first()
+    return None if snap is None else (snap.seq, snap.state)
+
+
+def _changes_after(conn: Connection | sqlite3.Connection, camp: Any, since: int) -> Iterator[str]:
+    """The changes logged after event `since` up to the campaign's last event, in order (JSON each)."""
+    if isinstance(conn, sqlite3.Connection):
+        yield from reading.changes_after(conn, camp, since)
+        return
+    from sqlalchemy import select
+
+    from furnace.campaign.schema import events
+
+    for (changed,) in conn.execute(select(events.c.changes).where(
+            events.c.campaign_id == camp.id, events.c.seq > since, events.c.seq <= camp.event_count,
+            events.c.changes.is_not(None)).order_by(events.c.seq)):
+        yield changed
 
 
 SYNC_MODES = ("full", "normal")

@@ -1,0 +1,124 @@
+"""What a campaign command imports: its start-up is mostly imports, so the budget is pinned by module, never by time.
+
+Each command runs in a fresh Python (`furnace.cli.main`, as the console script runs it) on a SQLite campaign made by
+the CLI, and reports the modules it loaded. A read opens the store with sqlite3 (`furnace.campaign.reading`): no
+SQLAlchemy, no migration machinery; a write to a database at the newest schema loads SQLAlchemy but no migration;
+no command loads a chapter outside its campaign's profile, nor the web console, nor the exact-odds library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.store.make_fixture import FIXTURE
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAM = """
+import json, sys
+from furnace.cli.app import main
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, out)
+"""
+RUN = "import sys; from furnace.cli import main; sys.exit(main(sys.argv[1:]))"
+READS = {
+    "character list": ["--campaign", "keep", "character", "list"],
+    "campaign show": ["--campaign", "keep", "campaign", "show"],
+    "campaign log": ["--campaign", "keep", "campaign", "log"],
+    "campaign recap": ["--campaign", "keep", "campaign", "recap"],
+    "encounter status": ["--campaign", "fight", "encounter", "status"],
+    "character list --json": ["--campaign", "keep", "character", "list", "--json"],
+}
+WRITES = {
+    "damage": ["--campaign", "keep", "damage", "Wren", "1"],
+    "heal": ["--campaign", "keep", "heal", "Wren", "1"],
+    "clock advance": ["--campaign", "keep", "clock", "advance", "1", "turn"],
+    "rest": ["--campaign", "keep", "rest", "short", "Wren", "--seed", "2"],
+    "encounter act": ["--campaign", "fight", "encounter", "act", "brak1", "dodge"],
+}
+CHAPTERS = {"hazards": "furnace.hazards", "middle-sea": "furnace.houserules"}     # beyond the furnace profile's
+NEVER = ("alembic", "furnace.campaign.migrate", "furnace.web", "fastapi", "starlette", "jinja2", "uvicorn",
+         "icepool", "rich")
+
+
+@pytest.fixture(scope="module")
+def campaigns(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A furnace-profile campaign of twelve characters, and one with a fight in progress (made by the CLI)."""
+    folder = tmp_path_factory.mktemp("budget")
+    for args in (["campaign", "new", "keep"],
+                 ["--campaign", "keep", "campaign", "join", "examples/characters/brakka.json",
+                  "examples/characters/wren.json", "--player", "Cy"],
+                 ["--campaign", "keep", "funnel", "--player", "Ann", "--player", "Bo", "--seed", "1"],
+                 ["campaign", "new", "fight"],
+                 ["--campaign", "fight", "campaign", "join", "examples/characters/brakka.json"],
+                 ["--campaign", "fight", "encounter", "start", "--party", "Brakka", "--monsters", "goblin x2",
+                  "--seed", "4"]):
+        assert loaded(folder, [*args])[0] == 0, args
+    return folder
+
+
+def loaded(folder: Path, args: list[str]) -> tuple[int, set[str]]:
+    """Run `furnace --db … ARGS` in a fresh Python: its exit code and every module it imported."""
+    report = folder / "modules.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(FURNACE_CONFIG_DIR=str(folder / "config"), FURNACE_DATA_DIR=str(folder / "data"))
+    subprocess.run([sys.executable, "-c", PROGRAM, str(report), "--db", str(folder / "campaigns.db"), *args],
+                   cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120)
+    found = json.loads(report.read_text(encoding="utf-8"))
+    return found["code"], set(found["modules"])
+
+
+def _under(modules: set[str], package: str) -> list[str]:
+    return sorted(m for m in modules if m == package or m.startswith(f"{package}."))
+
+
+@pytest.mark.parametrize("command", sorted(READS))
+def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str) -> None:
+    code, modules = loaded(campaigns, READS[command])
+    assert code == 0
+    assert "furnace.campaign.reading" in modules          # the campaign was read, by the fast path
+    assert not _under(modules, "sqlalchemy")
+    assert not [m for p in NEVER for m in _under(modules, p)]
+    assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
+
+
+@pytest.mark.parametrize("command", sorted(WRITES))
+def test_a_write_runs_no_migration(campaigns: Path, command: str) -> None:
+    """A write to a database at the newest schema: SQLAlchemy's engine, no Alembic. (Its chapters are the engine's
+    registry's to load: `furnace.play.registry.load_chapters` loads every installed chapter when a combatant is
+    made, whatever the profile — pinned here once the registry loads only the profile's.)"""
+    code, modules = loaded(campaigns, WRITES[command])
+    assert code == 0
+    assert _under(modules, "sqlalchemy")                  # it wrote, through the engine
+    assert not [m for p in NEVER for m in _under(modules, p)]
+
+
+def test_a_database_of_an_older_schema_is_still_upgraded_on_open(tmp_path: Path) -> None:
+    """The flip side of the fast path: a file that is not at the newest revision goes the migrations' way."""
+    shutil.copy(FIXTURE, tmp_path / "campaigns.db")
+    code, modules = loaded(tmp_path, ["--campaign", "Old Keep", "character", "list"])
+    assert code == 0
+    assert "alembic" in modules and _under(modules, "sqlalchemy")
+    code, modules = loaded(tmp_path, ["--campaign", "Old Keep", "character", "list"])     # upgraded: fast again
+    assert code == 0 and not _under(modules, "sqlalchemy")
+
+
+def test_a_newer_schema_is_refused_in_the_same_words_on_the_fast_path(campaigns: Path, tmp_path: Path) -> None:
+    shutil.copy(campaigns / "campaigns.db", tmp_path / "campaigns.db")
+    with sqlite3.connect(tmp_path / "campaigns.db") as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    conn.close()
+    report = subprocess.run([sys.executable, "-c", RUN, "--db", str(tmp_path / "campaigns.db"),
+                             "--campaign", "keep", "character", "list"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")})
+    assert report.returncode == 2
+    assert report.stderr.startswith("error: this database was written by a newer Furnace (revision 9999; this one "
+                                    "reads up to")
