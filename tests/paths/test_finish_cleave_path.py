@@ -1,6 +1,7 @@
 """Cleave at the fight table through `furnace encounter …` (F-FTR-03, AMB-01): a Fighter's lethal blow carries its
-excess DAM to a second foe CLOSE to the one killed; when that kills the last foe the fight ends there, and when it
-does not the fight goes on with the foe hurt.
+excess DAM to a second foe CLOSE to the one killed, if her player chooses (`--cleave FOE`, given with the
+action); when that kills the last foe the fight ends there, and when it does not the fight goes on with the foe
+hurt.
 
 Both fights are Brakka (Fighter 3: arming sword d20+3, 1d8+1; Rage +2 DAM; Cleave) against two goblins (the
 bestiary's: 1d8−1 HP, AC 10, d20+0). The start's faces 5, 8, 1, 6: Goblin 1 HP 5 − 1 = 4, Goblin 2 HP 8 − 1 = 7;
@@ -39,7 +40,8 @@ def test_F_FTR_03_a_cleave_that_kills_the_last_foe_ends_the_fight(keep: Keep) ->
     remaining DAM 11 − 4 = 7 (AMB-01: not rolled again, no AC) goes to Goblin 2, CLOSE: 7 − 7 = 0, dead. No foe
     is left: the fight ends on that blow, the party standing, and `encounter end` settles it."""
     two_goblins_close(keep)
-    out = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--rage", "--faces", "15,8")
+    out = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--rage", "--cleave", "goblin-2",
+                  "--faces", "15,8")
     assert "Goblin 1: takes 11 from Brakka's arming sword: HP 4 → -7" in out
     assert "Brakka: cleaves: 7 remaining damage to Goblin 2" in out and "HP 7 → 0" in out
     assert "the fight ends" in out
@@ -53,7 +55,8 @@ def test_F_FTR_03_a_cleave_that_leaves_a_foe_carries_the_excess_and_the_fight_go
     """The same blow with DAM 1d8 3 + 1 + 2 = 6 on Goblin 1's 4 HP: −2, dead; the remaining 6 − 4 = 2 goes to
     Goblin 2: 7 − 2 = 5, standing. One extra target, no chaining; the round ends and Goblin 2 is due in round 2."""
     two_goblins_close(keep)
-    out = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--rage", "--faces", "15,3")
+    out = keep.ok("encounter", "act", "brak1", "attack", "goblin-1", "--rage", "--cleave", "goblin-2",
+                  "--faces", "15,3")
     assert "Brakka: cleaves: 2 remaining damage to Goblin 2" in out and "HP 7 → 5" in out
     assert "the fight ends" not in out and "Goblin 2: is due (round 2, monsters)" in out
     assert goblins(keep) == (False, None, {"goblin-1": (-2, "dead"), "goblin-2": (5, "up")})

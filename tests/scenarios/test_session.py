@@ -171,8 +171,9 @@ def second_fight(run: Run) -> int:
     # D-2: a goblin attacks at ROOM DC 10 − 10 = +0 against B-1's AC 13: 8 misses, 16 hits for 1d6 = 3
     assert (atk1 < 13, atk2 >= 13) == (True, True)
     natural, _crit_die = faces(302, 20, 6)
-    out = run("encounter", "act", "b1", "attack", "goblin-1", "--seed", "302")
-    # F-CRIT-01: a natural 20 deals the maximum of 1d8 + 1 (STR +1) = 9; Cleave carries 9 − 4 on to Goblin 2
+    out = run("encounter", "act", "b1", "attack", "goblin-1", "--seed", "302", "--cleave", "goblin-2")
+    # F-CRIT-01: a natural 20 deals the maximum of 1d8 + 1 (STR +1) = 9; her player cleaves (F-FTR-03: her choice,
+    # given with the action) and carries 9 − 4 on to Goblin 2
     assert natural == 20 and f"HP {g1_hp} → {g1_hp - 9}" in out and f"HP {g2_hp} → {g2_hp - (9 - g1_hp)}" in out
     run("encounter", "end")
     return 5 - dmg

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -28,10 +27,21 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
 from furnace.campaign import database, reading
+from furnace.campaign.database import sqlite_sync
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
+from furnace.campaign.logrows import (
+    GENESIS,
+    StoredEvent,
+    chain_hash,
+    changes_after,
+    event_row,
+    latest_snapshot,
+    stored,
+)
+from furnace.campaign.notify import notify
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
-from furnace.events import Event, declare, event_from_dict
+from furnace.events import Event, declare
 from furnace.public import entered
 
 if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported where a write or PostgreSQL needs it
@@ -39,11 +49,6 @@ if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported whe
 
     from furnace.campaign.history import Step
 
-GENESIS = "0" * 64
-# the PostgreSQL channel every commit that appends events notifies (payload: {"campaign": name, "seq": newest}):
-# each console process listens on it (`furnace.web.watch`), so a roll written by one worker, or by the CLI, wakes
-# the live streams of every other
-CHANNEL = "furnace_events"
 SNAPSHOT_EVERY = 1000
 RETRIES = 8
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
@@ -58,45 +63,6 @@ class ConflictError(CampaignError):
     """Another command changed the campaign after this one read it: read it again and retry."""
 
     http_status = 409
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One row of the log, as stored: what happened, its rolls, and what it changed."""
-
-    seq: int
-    command_id: int
-    command: str
-    kind: str
-    who: str
-    what: str
-    rolls: list[dict[str, Any]]
-    data: dict[str, Any]
-    changes: list[dict[str, Any]] | None
-    undoes: int | None
-    created_at: str
-    prev_hash: str
-    hash: str
-
-    @property
-    def fact(self) -> Event | None:
-        """The fact this row records (None: a row from before facts, which carries its sentence)."""
-        meta = self.data.get(FACT)
-        if not isinstance(meta, dict):
-            return None
-        raw = {**meta, "kind": self.kind, "rolls": self.rolls,
-               "data": {k: v for k, v in self.data.items() if k != FACT}}
-        return event_from_dict(raw)
-
-    def body(self) -> dict[str, Any]:
-        """What the hash covers: everything but the hashes themselves."""
-        return {"seq": self.seq, "command_id": self.command_id, "command": self.command, "kind": self.kind,
-                "who": self.who, "what": self.what, "rolls": self.rolls, "data": self.data,
-                "changes": self.changes, "undoes": self.undoes, "created_at": self.created_at}
-
-
-def chain_hash(prev_hash: str, body: dict[str, Any]) -> str:
-    return hashlib.sha256((prev_hash + canonical(body)).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -119,17 +85,6 @@ UNDO = declare("undo", command="referee", event="referee", example={"command": "
 # the referee puts back a command she took back (`command`, `event`), by undoing her undo (`undo`); its facts follow
 REDO = declare("redo", command="referee", event="referee", undo="referee",
                example={"command": "rest long", "event": 12, "undo": 15})
-FACT = "fact"      # a row's data: the fact's values, and under this key who, to whom, the rules and the audience
-
-
-def _event_row(e: Event) -> tuple[str, str, str, list[dict[str, Any]], dict[str, Any]]:
-    """A row for the log: a fact keeps its values as `data` and the rest under `data["fact"]`, with no
-    sentence (`what` is empty); an event from before facts keeps its sentence."""
-    rolls = [{**r.to_dict(), "explanation": r.explain()} for r in e.rolls]
-    raw = e.to_dict()
-    meta = {k: raw[k] for k in ("actor", "targets", "rules", "cast", "audience")}
-    data = json.loads(json.dumps({**raw["data"], FACT: meta}, default=str))
-    return e.kind, e.actor, "", rolls, data
 
 
 def _reversal(what: str, step: Step, redone: list[StoredEvent]) -> list[Event]:
@@ -145,36 +100,6 @@ def _reversal(what: str, step: Step, redone: list[StoredEvent]) -> list[Event]:
                                     "undo": step.id}, audience=audience)
     facts = [e.fact for e in redone if e.kind not in (UNDO, REDO)]
     return [head, *(f for f in facts if f is not None)]
-
-
-def notify(conn: Connection, campaign: str, seq: int) -> None:
-    """On PostgreSQL, tell the listeners of `CHANNEL` that `campaign` has events up to `seq`: sent when the
-    transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
-    console watches `PRAGMA data_version`)."""
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy import text
-
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
-
-
-SESSIONS_ENDED = "sessions ended"
-
-
-def notify_sessions_ended(store: Store) -> None:
-    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
-    from sqlalchemy import text
-
-    with store.transaction(write=True) as conn:
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})
-
-
-def _stored(row: Any) -> StoredEvent:
-    return StoredEvent(seq=row.seq, command_id=row.command_id, command=row.command, kind=row.kind, who=row.who,
-                       what=row.what, rolls=json.loads(row.rolls), data=json.loads(row.data),
-                       changes=json.loads(row.changes) if row.changes is not None else None, undoes=row.undoes,
-                       created_at=row.created_at, prev_hash=row.prev_hash, hash=row.hash)
 
 
 class Store:
@@ -474,10 +399,10 @@ class Store:
     def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
         entities: dict[str, Any] = {}
         since = 0
-        snap = _latest_snapshot(conn, camp) if snapshots_on else None
+        snap = latest_snapshot(conn, camp) if snapshots_on else None
         if snap is not None:
             since, entities = snap[0], json.loads(snap[1])
-        for changed in _changes_after(conn, camp, since):
+        for changed in changes_after(conn, camp, since):
             apply_changes(entities, json.loads(changed))
         if not entities:
             raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
@@ -486,7 +411,7 @@ class Store:
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
         if (fast := self._fast()) is not None:
             with fast.reading() as raw:
-                return [_stored(r) for r in reading.event_rows(raw, self._fast_row(raw, name), since, limit)]
+                return [stored(r) for r in reading.event_rows(raw, self._fast_row(raw, name), since, limit)]
         from sqlalchemy import select
 
         from furnace.campaign.schema import events
@@ -495,7 +420,7 @@ class Store:
             camp = self.row(conn, name)
             query = select(events).where(events.c.campaign_id == camp.id, events.c.seq > since).order_by(
                 events.c.seq)
-            return [_stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+            return [stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
 
     def replay(self, name: str) -> CampaignState:
         """The state rebuilt from the whole log, no snapshot used and no die rolled."""
@@ -568,7 +493,7 @@ class Store:
         first, prev, now = camp.event_count + 1, camp.last_hash, _now()
         stored = []
         for i, e in enumerate(logged):
-            kind, who, what, rolls, data = _event_row(e)
+            kind, who, what, rolls, data = event_row(e)
             last = i == len(logged) - 1
             body = StoredEvent(first + i, first, command, kind, who, what, rolls, data, changed if last else None,
                                undoes if last else None, now, prev, "")
@@ -645,7 +570,7 @@ class Store:
         if expected is not None and expected != step.id:
             raise ConflictError(f"the command to {what} is now {step.said()}, not command {expected}: look again")
         reverse = [{"path": c["path"], "before": c["after"], "after": c["before"]} for c in step.changes or []]
-        told = _reversal(what, step, [_stored(r) for r in rows])
+        told = _reversal(what, step, [stored(r) for r in rows])
 
         def restore(state: CampaignState) -> tuple[CampaignState, list[Event]]:
             entities = state.entities()
@@ -664,50 +589,6 @@ class Store:
         with self.transaction() as conn:
             camp = self.row(conn, name)
             return int(conn.scalar(select(func.count()).where(events.c.campaign_id == camp.id)) or 0)
-
-
-def _latest_snapshot(conn: Connection | sqlite3.Connection, camp: Any) -> tuple[int, str] | None:
-    """The campaign's latest snapshot at or before its last event: its seq and its state (JSON)."""
-    if isinstance(conn, sqlite3.Connection):
-        return reading.latest_snapshot(conn, camp)
-    from sqlalchemy import select
-
-    from furnace.campaign.schema import snapshots
-
-    snap = conn.execute(select(snapshots.c.seq, snapshots.c.state).where(
-        snapshots.c.campaign_id == camp.id, snapshots.c.seq <= camp.event_count)
-        .order_by(snapshots.c.seq.desc()).limit(1)).first()
-    return None if snap is None else (snap.seq, snap.state)
-
-
-def _changes_after(conn: Connection | sqlite3.Connection, camp: Any, since: int) -> Iterator[str]:
-    """The changes logged after event `since` up to the campaign's last event, in order (JSON each)."""
-    if isinstance(conn, sqlite3.Connection):
-        yield from reading.changes_after(conn, camp, since)
-        return
-    from sqlalchemy import select
-
-    from furnace.campaign.schema import events
-
-    for (changed,) in conn.execute(select(events.c.changes).where(
-            events.c.campaign_id == camp.id, events.c.seq > since, events.c.seq <= camp.event_count,
-            events.c.changes.is_not(None)).order_by(events.c.seq)):
-        yield changed
-
-
-SYNC_MODES = ("full", "normal")
-
-
-def sqlite_sync() -> str:
-    """FURNACE_SQLITE_SYNC: `full` (the default) syncs the disk at every command, so a power cut loses
-    nothing that was answered; `normal` syncs when the log is folded into the database (every second in the
-    table console, `Store.sync_every`), so a power cut (never a crash of Furnace itself) may lose the last
-    second of rolls; the file always stays whole. On a disk whose syncs stall for 50-800 ms under load,
-    `normal` is what keeps a busy table console quick."""
-    chosen = os.environ.get("FURNACE_SQLITE_SYNC", "full").strip().lower()
-    if chosen not in SYNC_MODES:
-        raise StoreError(f"FURNACE_SQLITE_SYNC must be {' or '.join(SYNC_MODES)}, not {chosen!r}")
-    return chosen
 
 
 __all__ = ["Applied", "ConflictError", "FurnaceError", "ReadOnlyError", "Store", "StoreError", "StoredEvent",

@@ -39,6 +39,7 @@ from furnace import files
 from furnace.campaign import commands
 from furnace.campaign import store as stores
 from furnace.campaign.location import sqlite_path
+from furnace.campaign.logrows import GENESIS, StoredEvent, chain_hash, stored
 from furnace.campaign.schema import campaigns, events, snapshots
 from furnace.campaign.state import (
     CampaignError,
@@ -48,15 +49,7 @@ from furnace.campaign.state import (
     check_entity,
     check_name,
 )
-from furnace.campaign.store import (
-    GENESIS,
-    Applied,
-    Command,
-    Store,
-    StoredEvent,
-    _stored,
-    chain_hash,
-)
+from furnace.campaign.store import Applied, Command, Store
 from furnace.campaign.timekeeping import CLOCK
 from furnace.errors import DataFileError, from_validation
 from furnace.events import Event
@@ -153,7 +146,7 @@ def _export(conn: Connection, camp: Any) -> dict[str, Any]:
     return {"format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": _now(),
             "campaign": {"name": camp.name, "created_at": camp.created_at, "version": camp.version,
                          "event_count": camp.event_count, "last_hash": camp.last_hash},
-            "events": [{**e.body(), "prev_hash": e.prev_hash, "hash": e.hash} for e in map(_stored, rows)]}
+            "events": [{**e.body(), "prev_hash": e.prev_hash, "hash": e.hash} for e in map(stored, rows)]}
 
 
 def write_export(store: Store, name: str, path: Source, *, force: bool = False) -> Path:

@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from furnace.campaign.logrows import GENESIS, chain_hash, stored
 from furnace.campaign.schema import events, snapshots
 from furnace.campaign.state import apply_changes, canonical
-from furnace.campaign.store import GENESIS, Store, _stored, chain_hash
+from furnace.campaign.store import Store
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def _walk(conn: Connection, campaign_id: int, deep: bool,
         else set()
     prev = GENESIS
     for row in conn.execute(select(events).where(events.c.campaign_id == campaign_id).order_by(events.c.seq)):
-        e = _stored(row)
+        e = stored(row)
         expected_seq = len(hashes) + 1
         if e.seq != expected_seq:
             problems.append(f"event {expected_seq} is missing (the next stored is {e.seq})")

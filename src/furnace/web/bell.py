@@ -33,7 +33,7 @@ def session_ended(store: Any) -> None:
     process's at once, and on PostgreSQL every other worker's too, told on the store's channel (`watch`)."""
     ended_here(store)
     if store.engine.dialect.name == "postgresql":
-        from furnace.campaign.store import notify_sessions_ended
+        from furnace.campaign.notify import notify_sessions_ended
 
         notify_sessions_ended(store)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
-import re
 from html import escape
 from typing import Any, Literal
 from urllib.parse import quote
@@ -41,12 +40,14 @@ router = APIRouter(prefix="/api")
 C = "/campaigns/{campaign}"
 MAX_ROUNDS = 100                        # as `furnace fight --rounds`
 SheetFormat = Literal["html", "markdown", "json"]
+SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 # -- answers that are files -------------------------------------------------------------------------------------
 def file_name(name: str, suffix: str) -> str:
     """A download's file name from a campaign's or a character's name: letters, digits, dots, dashes."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:80] or "furnace"
+    kept = "".join(ch if ch in SAFE else " " for ch in name)        # a run of anything else becomes one dash
+    stem = "-".join(kept.split()).strip(".-")[:80] or "furnace"
     return f"{stem}.{suffix}"
 
 

@@ -28,8 +28,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from furnace.campaign.notify import CHANNEL, SESSIONS_ENDED
 from furnace.campaign.schema import events
-from furnace.campaign.store import CHANNEL, SESSIONS_ENDED, Store
+from furnace.campaign.store import Store
 from furnace.web import bell
 
 ALL = None          # a change of every campaign (or of one not named)

@@ -1,0 +1,40 @@
+"""The PostgreSQL channel of the live feed: every commit that appends events notifies it, and each console process
+listens (`furnace.web.watch`). SQLite has none: its console watches `PRAGMA data_version`."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+    from furnace.campaign.store import Store
+
+# the PostgreSQL channel every commit that appends events notifies (payload: {"campaign": name, "seq": newest}):
+# each console process listens on it (`furnace.web.watch`), so a roll written by one worker, or by the CLI, wakes
+# the live streams of every other
+CHANNEL = "furnace_events"
+
+
+def notify(conn: Connection, campaign: str, seq: int) -> None:
+    """On PostgreSQL, tell the listeners of `CHANNEL` that `campaign` has events up to `seq`: sent when the
+    transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
+    console watches `PRAGMA data_version`)."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy import text
+
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
+
+
+SESSIONS_ENDED = "sessions ended"
+
+
+def notify_sessions_ended(store: Store) -> None:
+    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
+    from sqlalchemy import text
+
+    with store.transaction(write=True) as conn:
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})
