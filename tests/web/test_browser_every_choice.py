@@ -1,9 +1,10 @@
 """Every kind of choice asked on the console, in Chromium (issue 23): sunder, rage, Hit Dice on a Lay on Hands, a
-once-a-fight power, a helmet's save vs. death (luck and cleave: tests/web/test_browser_questions.py and
-test_browser_power_questions.py). The fight is set up with entered dice through the CLI on the served server's
-database (as tests/cli/test_questions*.py set it up); then the owner's player sees the card on her own phone (her
-situation, never a foe's AC, DC or HP), taps an option, and the outcome follows the rule's numbers; the other
-player's phone shows no card and his answer is refused (403); a second answer counts once (409)."""
+once-a-fight power (Chosen one), a helmet's save vs. death on the skull and on the head (luck and cleave:
+tests/web/test_browser_questions.py and test_browser_power_questions.py). The fight is set up with entered dice
+through the CLI on the served server's database (as tests/cli/test_questions*.py set it up); then the owner's player
+sees the card on her own phone (her situation, never a foe's AC, DC or HP), taps an option, and the outcome follows
+the rule's numbers (the dice rolled after her tap are the server's: read from the logged facts); the other player's
+phone shows no card and his answer is refused (403); a second answer counts once (409)."""
 
 from __future__ import annotations
 
@@ -232,10 +233,33 @@ def test_M_BONE_01_ann_makes_her_helmets_save_on_her_phone_and_bo_cannot(browser
     q = _answered_on_her_phone(ann, bo, "helmet", "Make your helmet's save vs. death?", "yes")
     assert q["about"]["location"].lower().startswith("skull"), q
     saves = [r for r in _rolls(served, "encounter answer q1") if r.label.startswith("CON")]
-    assert len(saves) == 1
+    assert len({(r.label, r.faces, r.total) for r in saves}) == 1
     brakka = _combatant(cli, "brak1")
     if saves[0].total >= 10:                                         # DC 10: saved, the skull is ignored
         assert (brakka["hp"], brakka["held"], brakka["doomed_round"]) == (0, [], None)
     else:                                                            # failed: the fatal wound stands
         assert brakka["doomed_round"] is not None
+    assert not errors, errors
+
+
+@pytest.mark.rule("M-SEVER-01")
+def test_M_SEVER_01_ann_makes_her_helmets_save_for_her_head_on_her_phone_and_bo_cannot(
+        browser: Any, served: Served, cli: Cli, tmp_path: Path) -> None:
+    referee = _referee(browser, served, "middle-sea")
+    cli("campaign", "join", _sheet(tmp_path, "brakka", hp=3, helmet=True, shield=False), "--player", "Ann")
+    cli("campaign", "join", _sheet(tmp_path, "ilse"), "--player", "Bo")
+    ann, bo = _player(browser, referee, served, "Ann"), _player(browser, referee, served, "Bo")
+    errors = _errors(ann, bo)
+    cli("encounter", "start", "--party", "Brakka", "--monsters", "goblin", "--faces", "5,1,6")
+    # the goblin's 5 on HP 3: 3d6 6+6+5 + 2 = 19 a severed limb (M-TAB-01), the d12 11 the head
+    cli("encounter", "next", "--faces", "18,5,6,6,5,11")
+    q = _answered_on_her_phone(ann, bo, "helmet", "Make your helmet's save vs. death?", "yes")
+    assert q["about"]["location"].lower().startswith("head"), q
+    saves = [r for r in _rolls(served, "encounter answer q1") if r.label.startswith("CON")]
+    assert len({(r.label, r.faces, r.total) for r in saves}) == 1
+    brakka = _combatant(cli, "brak1")
+    if saves[0].total >= 10:                                         # DC 10: STUNNED instead of death
+        assert "STUNNED" in [h["name"] for h in brakka["held"]] and brakka["status"] != "dead", brakka
+    else:                                                            # failed: the head is severed
+        assert brakka["status"] == "dead", brakka
     assert not errors, errors
