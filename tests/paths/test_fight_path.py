@@ -86,8 +86,8 @@ def test_F_TAB_33_a_rogues_crit_in_a_fight(keep: Keep) -> None:
 @pytest.mark.rule("F-TAB-39")
 def test_F_TAB_39_the_fighting_styles_in_a_fight(keep: Keep, tmp_path: Path) -> None:
     """Fighting styles (F-TAB-39): Dueling +1 DAM with a one-handed weapon (1d8 + STR 1 + 1: a 4 deals 6); the
-    two-handed weapon master rolls a 1 again once (1d10ro1 + 2: 1 then 7 deals 9); Archery +1 ATK with a ranged
-    weapon (d20 10 + DEX 0 + PROF 2 + 1 = 13); Defense +1 AC (Brakka's AC 14 = 11 + 2 + 1)."""
+    two-handed weapon master rolls a 1 again once, as her player says (1d10ro1 + 2: 1 then 7 deals 9); Archery +1
+    ATK with a ranged weapon (d20 10 + DEX 0 + PROF 2 + 1 = 13); Defense +1 AC (Brakka's AC 14 = 11 + 2 + 1)."""
     keep.new()
     plain = {"archetype_features": [], "shield": False}
     for name, style, weapons in (("Duelist", "Dueling", DUELIST), ("Greatsword", "2H weapon master", GREAT),
@@ -96,7 +96,7 @@ def test_F_TAB_39_the_fighting_styles_in_a_fight(keep: Keep, tmp_path: Path) -> 
     keep.ok("encounter", "start", "--party", "Duelist,Greatsword", "--monsters", "ogre", "--seed", "1")
     duel = keep.ok("encounter", "act", "duel1", "attack", "ogre", "--faces", "15,4")
     assert "DAM: 1d8+2 → [4] + 2 = 6" in duel
-    great = keep.ok("encounter", "act", "grea1", "attack", "ogre", "--faces", "15,1,7")
+    great = keep.ok("encounter", "act", "grea1", "attack", "ogre", "--power", "--faces", "15,1,7")   # asked: yes
     assert "1d10ro1+2" in great and "= 9" in great
     archer = keep.sheet_roll("Archer", "attack", [10], dc=12).data
     assert (archer["weapon"], archer["total"]) == ("warbow", 13)

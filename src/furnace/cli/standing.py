@@ -71,9 +71,10 @@ _PICKS = (
                  help="Cleave past a foe she kills into FOE (its id; alone: the first foe CLOSE) (F-FTR-03)."),
     click.option("--no-cleave", is_flag=True, help="Do not cleave: the excess damage is lost."),
     click.option("--power", is_flag=False, flag_value="yes", default=None, metavar="[ALLY]",
-                 help="Use a once-a-fight power: Chosen one's reroll, or Rally on ALLY (its id; alone: the first "
-                      "ally) (F-ARCH-03)."),
-    click.option("--no-power", is_flag=True, help="Keep the once-a-fight power for later."),
+                 help="Use a power: Chosen one's reroll, or Rally on ALLY (its id; alone: the first ally) "
+                      "(F-ARCH-03); a fighting style's choice: the 2H weapon master's 1s rolled again, Protection's "
+                      "HARD ATK on an ally (F-FTR-04)."),
+    click.option("--no-power", is_flag=True, help="Keep the once-a-fight power for later, or the 1s as they fell."),
     click.option("--helmet-save/--no-helmet-save", default=None,
                  help="On a head or skull wound, make the helmet's save vs. death, or not (M-SEVER-01, M-BONE-01)."),
 )

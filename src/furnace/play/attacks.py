@@ -16,7 +16,7 @@ from typing import Any
 from furnace import dice
 from furnace.errors import IllegalActionError
 from furnace.events import declare
-from furnace.play import choosing, registry
+from furnace.play import choosing, registry, styles
 from furnace.play import conditions as cond
 from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
@@ -110,6 +110,8 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
 
 
 def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
+    if not plain:
+        styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
     if step.rules["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
         _defend(step, actor, target, cleaves)
@@ -324,14 +326,14 @@ def rage(step: Step, cid: str) -> None:
 
 def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves: bool = True) -> None:
     a = step.c(actor)
-    expr = dice.parse(_damage_expression(a))
+    text = _damage_expression(a)
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
-        amount = expr.bounds()[1]
+        amount = dice.parse(text).bounds()[1]
         if step.rules["crit_damage"] == "max_dice_only":
             amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
         rolls: tuple[dice.RollResult, ...] = ()
     else:
-        r = expr.roll(step.rng, label="DAM")
+        r = styles.damage_roll(step, a, text)      # the 2H weapon master may roll her 1s again
         amount, rolls = max(1, r.total), (r,)
     step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
               damage=a.damage, maximum=crit)

@@ -12,6 +12,9 @@
 - Once-a-fight archetype powers (F-ARCH-03, AMB-46): Chosen one, asked when she has seen her ATK miss (yes | no);
   Rally, asked as she attacks, with her allies' ids to pick the one whose next ATK is EASY, then no. A power she
   declines is hers still, and asked again at the next chance.
+- Fighting styles (F-FTR-04, AMB-45, `furnace.play.styles`): the 2H weapon master, asked when she has seen a 1
+  among her two-handed weapon's damage dice whether to roll each 1 again (yes | no); Protection, asked as a foe
+  attacks an ally near her whether to make that ATK HARD, once a fight (yes | no).
 - A helmet's save vs. death (M-SEVER-01 head, M-BONE-01 skull, AMB-94): on that location the wearer may make it;
   declined, the row stands as without a helmet.
 
@@ -28,6 +31,7 @@ from furnace.play.questions import NO, YES, ask
 from furnace.play.state import Step
 
 LUCK = declare("luck", before="actor", after="actor", left="actor")
+STYLE_RULES = ("F-FTR-04", "AMB-45")   # the fighting styles asked as powers
 SHIELD_BONUS = 2          # a shield's AC (F-TAB-21), lost with it
 
 
@@ -145,6 +149,18 @@ def rallies(step: Step, c: Combatant, allies: list[Combatant], mode: str) -> Com
     return next((a for a in allies if a.id == answer), None)
 
 
+def rerolls_ones(step: Step, c: Combatant, faces: list[int], ones: int) -> bool:
+    """F-FTR-04 (d), AMB-45: the 2H weapon master has seen her weapon's damage dice; each 1 she may roll again."""
+    return ask(step, c, "power", (YES, NO), {"power": "two_handed"},
+               {"power": "two_handed", "faces": faces, "ones": ones, "weapon": c.weapon}, STYLE_RULES) == YES
+
+
+def protects(step: Step, c: Combatant, ally: Combatant, foe: Combatant, mode: str) -> bool:
+    """F-FTR-04 (e), AMB-45: a foe attacks an ally near her; she may make that ATK `mode` (HARD), once a fight."""
+    return ask(step, c, "power", (YES, NO), {"power": "protection"},
+               {"power": "protection", "ally": ally.name, "foe": foe.name, "mode": mode}, STYLE_RULES) == YES
+
+
 def helmet_saves(step: Step, c: Combatant, location: str, text: str) -> bool:
     """M-SEVER-01, M-BONE-01, AMB-94: on her head or skull, the wearer of a helmet may make its save vs. death."""
     return ask(step, c, "helmet", (YES, NO), {"location": location},
@@ -152,4 +168,5 @@ def helmet_saves(step: Step, c: Combatant, location: str, text: str) -> bool:
 
 
 __all__ = ["LUCK", "SHIELD_BONUS", "chooses_one", "cleaves", "halved", "held_luck", "helmet_saves", "luck_before",
-           "luck_on", "luck_on_table", "rages", "rallies", "rerolled_natural", "spend", "sunders"]
+           "luck_on", "luck_on_table", "protects", "rages", "rallies", "rerolled_natural", "rerolls_ones", "spend",
+           "sunders"]

@@ -15,7 +15,7 @@ from furnace import dice
 from furnace.characters import markers
 from furnace.characters.arms import shield_borne, wieldable
 from furnace.characters.character import Character
-from furnace.characters.equipment import attack_bonus, damage_expression
+from furnace.characters.equipment import attack_bonus, damage_expression, style_data
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.play.frozen import updated
@@ -202,6 +202,16 @@ def _weapon_numbers(c: Character, rules: Ruleset, zone: Zone) -> tuple[Any, int,
 POWERS = frozenset({"reroll", "ally_atk", "hp_cost"})
 
 
+def _powers(c: Character, features: list[dict[str, Any]], rules: Ruleset) -> dict[str, dict[str, Any]]:
+    """The powers she holds for the fight: her archetype's (F-ARCH-03) and the Protection style's (F-FTR-04 (e),
+    F-TAB-39 data.protects), each gone once used when it is once a fight."""
+    powers = {key: data for key, data in zip(c.archetype_features, features, strict=False) if POWERS & set(data)}
+    style = style_data(c, rules)
+    if "protects" in style:
+        powers[str(style["name"])] = style
+    return powers
+
+
 def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,
                    ) -> Combatant:
     """A character's numbers for the fight: AC (with her armor's damage and magic), the first weapon's ATK and
@@ -230,7 +240,7 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
         skills=tuple(dict.fromkeys((*c.skills, *c.expertise))),
         luck_dice=c.luck_dice, luck_streak=luck.held_by(c).streak, immune=tuple(sorted(immune)),
-        powers={key: data for key, data in zip(c.archetype_features, features, strict=False) if POWERS & set(data)},
+        powers=_powers(c, features, rules),
         spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))
     hooked = registry.combatant_hooks(c, built, rules)
     own = _marker_held(c, rules, {h.name for h in hooked.held})

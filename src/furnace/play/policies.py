@@ -15,8 +15,9 @@ answers of each player at the table.
 Every policy lets a Lay on Hands spend all the Hit Dice it allows (the recipient agrees, F-CLR-05), and makes a
 helmet's save vs. death (M-SEVER-01, M-BONE-01: declining it gains nothing). Every policy but `never` cleaves into
 the first foe CLOSE (F-FTR-03) and uses a once-a-fight power at its first chance (F-ARCH-03: Chosen one on the
-first missed ATK, Rally on the first ally as she first attacks) — the engine's readings before it asked; `never`
-declines them.
+first missed ATK, Rally on the first ally as she first attacks) and a fighting style's choice (F-FTR-04, AMB-45: the
+2H weapon master rolls every 1 again, as the engine did before it asked; Protection makes the first ATK on an ally
+near her HARD) — the engine's readings before it asked; `never` declines them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ answer.
 Where a rule lets the player (or the bearer) choose — spend Luck Dice on a roll just seen (F-LUCK-03), sunder her
 shield after the damage is rolled (F-EQ-03, AMB-36), rage (F-ARCH-02), spend her Hit Dice on a Lay on Hands
 (F-CLR-05), cleave into a second foe and which (F-FTR-03), use a once-a-fight archetype power (F-ARCH-03: Chosen one,
-Rally and the ally it makes EASY), make a helmet's save vs. death (M-SEVER-01, M-BONE-01) — the engine calls
+Rally and the ally it makes EASY) or a fighting style that gives a choice (F-FTR-04: the 2H weapon master's 1s,
+Protection), make a helmet's save vs. death (M-SEVER-01, M-BONE-01) — the engine calls
 `ask(step, owner, kind, options, situation, about)`:
 
 - nobody is asked (a simulation, `furnace fight`, a chapter's dry run, a monster, a kind of choice the referee
@@ -135,11 +136,11 @@ def asking(context: Context) -> Iterator[Context]:
 
 
 def ask(step: Step, owner: Combatant, kind: Kind, options: tuple[str, ...], situation: Mapping[str, Any],
-        about: Mapping[str, Any]) -> str:
+        about: Mapping[str, Any], rules: tuple[str, ...] = ()) -> str:
     """The owner's answer to this choice: given already, standing, or asked (raising `Asked`).
 
     `situation` is what her standing answer may weigh (how far the roll falls short, whether the blow drops
-    her); `about` what the question tells her."""
+    her); `about` what the question tells her; `rules` the rule ids of this choice when not its kind's own."""
     from furnace.play import policies
 
     default = policies.decide(policies.standing(step.frame.asking, owner, step.rules), kind, situation, options)
@@ -154,7 +155,7 @@ def ask(step: Step, owner: Combatant, kind: Kind, options: tuple[str, ...], situ
         return given
     context.seen = list(step.events)
     raise Asked(Question(id=qid, owner=owner.id, player=owner.player or "", kind=kind, options=options,
-                         default=default, about=dict(about), rules=RULES.get(kind, ())))
+                         default=default, about=dict(about), rules=rules or RULES.get(kind, ())))
 
 
 def _fit(answer: str, options: tuple[str, ...]) -> str:

@@ -36,11 +36,13 @@ router = APIRouter(prefix="/api/campaigns/{campaign}")
 # what a question's card may tell its owner of the situation (the engine's `about`): her roll, its total and
 # natural face, the dice she holds, the damage she takes and her HP, her Rages, the Hit Dice offered, the foe she
 # killed and the foes CLOSE she may cleave into (names and ids, never their AC or HP), the power and the allies she
-# may rally, the wound her helmet may save her from. Anything
+# may rally, the wound her helmet may save her from, her weapon's damage dice and their 1s (2H weapon master), the
+# ally a foe attacks and that foe's name (Protection). Anything
 # else the engine might one day put there stays with the referee.
 TOLD = frozenset({"roll", "total", "natural", "held", "effect", "before_roll", "amount", "hp", "halved", "left",
                   "bonus", "allowed", "pool", "die",
-                  "killed", "overflow", "new_attack", "foes", "power", "mode", "allies", "location", "text"})
+                  "killed", "overflow", "new_attack", "foes", "power", "mode", "allies", "location", "text",
+                  "faces", "ones", "weapon", "ally", "foe"})
 
 
 class NotYours(FurnaceError):

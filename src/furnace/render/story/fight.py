@@ -125,6 +125,17 @@ def power(e: Event, v: View) -> str:
     if name == "bloodmagic":
         amount = _n(v, e, "amount")
         return f"Bloodmagic: loses {amount} HP and adds {amount} to the DAM"
+    return _style(e, v, name)
+
+
+def _style(e: Event, v: View, name: str) -> str:
+    """A fighting style used (F-FTR-04, AMB-45): the 2H weapon master's 1s rolled again, Protection's HARD ATK."""
+    if name == "two_handed":
+        again = v.value(e, "again")
+        shown = ", ".join(str(f) for f in again) if isinstance(again, list) else "?"
+        return f"2H weapon master: rolls her 1s again: {shown}"
+    if name == "protection":
+        return f"Protection: the ATK on {v.name(e, e.targets[0])} is {e.data.get('mode', 'HARD')}"
     return f"uses {POWERS.get(name, name)}"
 
 

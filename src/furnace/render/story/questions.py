@@ -12,7 +12,13 @@ from furnace.render.story.view import View
 CHOICES = {"luck": "spend Luck Dice", "sunder": "sunder her shield", "rage": "rage",
            "hit_dice": "spend her Hit Dice on the Lay on Hands", "cleave": "cleave",
            "power": "use a once-a-fight power", "helmet": "make her helmet's save vs. death"}
-POWERS = {"chosen_one": "Chosen one", "rally": "Rally"}
+POWERS = {"chosen_one": "Chosen one", "rally": "Rally", "two_handed": "2H weapon master", "protection": "Protection"}
+STYLES = frozenset({"two_handed", "protection"})     # fighting styles asked as powers (F-FTR-04, AMB-45)
+
+
+def choice_words(kind: str, about: dict[str, Any]) -> str:
+    """The choice in words: a fighting style asked as a power is told as the style (F-FTR-04)."""
+    return "use her fighting style" if kind == "power" and about.get("power") in STYLES else CHOICES.get(kind, kind)
 
 
 def situation(kind: str, about: dict[str, Any]) -> str:
@@ -40,6 +46,12 @@ def _power_situation(kind: str, about: dict[str, Any]) -> str:
         name = POWERS.get(str(about.get("power")), str(about.get("power")))
         if about.get("power") == "chosen_one":
             return f"({name}: roll the ATK {about.get('total')} again)"
+        if about.get("power") == "two_handed":
+            faces = ", ".join(str(f) for f in about.get("faces") or [])
+            return f"({name}: the {about.get('weapon')} DAM shows [{faces}]; roll each 1 again)"
+        if about.get("power") == "protection":
+            return (f"({name}, once a fight: {about.get('foe')}'s ATK on {about.get('ally')} is "
+                    f"{about.get('mode', 'HARD')})")
         return f"({name}: the next ATK of {_whom(about.get('allies'))} is {about.get('mode', 'EASY')})"
     if kind == "helmet":
         return f"on her {str(about.get('location', 'head')).lower()} ({about.get('text', '')})"
@@ -58,8 +70,9 @@ def question(e: Event, v: View) -> str | None:
     kind = str(e.data.get("choice"))
     about = v.value(e, "about")
     told = situation(kind, about) if isinstance(about, dict) else ""
+    choice = choice_words(kind, about if isinstance(about, dict) else {})
     options = " | ".join(str(o) for o in e.data.get("options") or [])
-    return f"may {CHOICES.get(kind, kind)} {told}: {options}? (question {e.data.get('id')})".replace("  ", " ")
+    return f"may {choice} {told}: {options}? (question {e.data.get('id')})".replace("  ", " ")
 
 
 @teller("answer")

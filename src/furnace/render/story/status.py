@@ -33,11 +33,11 @@ def encounter_lines(turns: Turns) -> list[str]:
 
 def question_line(enc: Encounter, q: Question) -> str:
     """An open question for the referee: its id, who chooses what, the options and her standing answer."""
-    from furnace.render.story.questions import CHOICES, situation
+    from furnace.render.story.questions import choice_words, situation
 
     owner = enc.get(q.owner)
     player = f", {q.player}'s" if q.player else ""
-    return (f"{q.id}: {owner.name} ({owner.id}{player}) may {CHOICES.get(q.kind, q.kind)} "
+    return (f"{q.id}: {owner.name} ({owner.id}{player}) may {choice_words(q.kind, q.about)} "
             f"{situation(q.kind, q.about)}: {' | '.join(q.options)} (standing answer: {q.default})").replace("  ", " ")
 
 

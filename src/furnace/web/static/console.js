@@ -179,7 +179,11 @@ const Furnace = (() => {
                    helmet: "Make your helmet's save vs. death?" };
   const ABOUT = { roll: "roll", total: "total", natural: "die", held: "Luck Dice held", amount: "damage",
                   halved: "sundered", hp: "HP", left: "Rages left", allowed: "up to", pool: "Hit Dice held",
-                  killed: "killed", overflow: "damage left", power: "power", location: "wound", text: "" };
+                  killed: "killed", overflow: "damage left", power: "power", location: "wound", text: "",
+                  faces: "damage dice", ones: "1s", weapon: "weapon", ally: "ally", foe: "attacker" };
+  // a fighting style asked as a power (F-FTR-04, AMB-45): its own question
+  const STYLE = { two_handed: "Roll your 1s again (2H weapon master)?",
+                  protection: "Make this ATK on your ally HARD (Protection, once a fight)?" };
   function questionCard(q, referee) {
     const facts = Object.entries(q.about || {}).filter(([k]) => k in ABOUT)
       .map(([k, v]) => (ABOUT[k] ? ABOUT[k] + " " : "") + v).join(", ");
@@ -192,7 +196,7 @@ const Furnace = (() => {
         catch (error) { for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = false; }
       } }));
     return el("div", { class: "question " + q.kind, "data-question": q.id },
-      el("div", {}, el("strong", { text: q.name + ": " + (CHOICE[q.kind] || q.kind) }), " ",
+      el("div", {}, el("strong", { text: q.name + ": " + ((q.about && STYLE[q.about.power]) || CHOICE[q.kind] || q.kind) }), " ",
         el("small", { text: q.id + (q.rules && q.rules.length ? " · " + q.rules.join(", ") : "") })),
       facts ? el("div", { class: "about", text: facts }) : null,
       el("div", { class: "buttons" }, ...buttons));
