@@ -8,46 +8,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cli.conftest import Run
-
-EXAMPLES = Path(__file__).parents[2] / "examples" / "characters"
-
-
-def _sheet(folder: Path, name: str, **changes: object) -> str:
-    """An example character with changes, written to `folder`."""
-    data = {**json.loads((EXAMPLES / f"{name}.json").read_text()), **changes}
-    path = folder / f"{name}.json"
-    path.write_text(json.dumps(data))
-    return str(path)
-
-
-def _campaign(furnace: Run, *joined: tuple[str, str], profile: str = "furnace") -> Run:
-    assert furnace("campaign", "new", "keep", "--profile", profile)[0] == 0
-    for path, player in joined:
-        assert furnace("--campaign", "keep", "campaign", "join", path, "--player", player)[0] == 0
-
-    def run(*args: str) -> tuple[int, str, str]:
-        return furnace("--campaign", "keep", *args)
-
-    return run
-
-
-def _encounter(run: Run) -> dict[str, Any]:
-    code, out, err = run("encounter", "status", "--json")
-    assert code == 0, err
-    return json.loads(out)["encounter"]  # type: ignore[no-any-return]
+from tests.cli.fight_table import campaign as _campaign
+from tests.cli.fight_table import encounter as _encounter
+from tests.cli.fight_table import one as _one
+from tests.cli.fight_table import sheet as _sheet
 
 
 def _hp(run: Run) -> dict[str, int]:
     return {c["id"]: c["hp"] for c in _encounter(run)["combatants"]}
-
-
-def _one(run: Run, cid: str) -> dict[str, Any]:
-    return next(c for c in _encounter(run)["combatants"] if c["id"] == cid)  # type: ignore[no-any-return]
 
 
 # -- Cleave ------------------------------------------------------------------------------------------------------

@@ -6,44 +6,17 @@ referee keeps quiet is decided by the standing answer. Dice are entered (`--face
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cli.conftest import Run
+from tests.cli.fight_table import campaign as _campaign
+from tests.cli.fight_table import encounter as _encounter
+from tests.cli.fight_table import one as _one
+from tests.cli.fight_table import sheet as _sheet
 
-EXAMPLES = Path(__file__).parents[2] / "examples" / "characters"
 LONGSWORD = {"name": "longsword", "category": "martial", "kind": "two-handed", "damage": "1d10", "tags": []}
-
-
-def _sheet(folder: Path, name: str, **changes: object) -> str:
-    data = {**json.loads((EXAMPLES / f"{name}.json").read_text()), **changes}
-    path = folder / f"{name}.json"
-    path.write_text(json.dumps(data))
-    return str(path)
-
-
-def _campaign(furnace: Run, *joined: tuple[str, str]) -> Run:
-    assert furnace("campaign", "new", "keep", "--profile", "furnace")[0] == 0
-    for path, player in joined:
-        assert furnace("--campaign", "keep", "campaign", "join", path, "--player", player)[0] == 0
-
-    def run(*args: str) -> tuple[int, str, str]:
-        return furnace("--campaign", "keep", *args)
-
-    return run
-
-
-def _encounter(run: Run) -> dict[str, Any]:
-    code, out, err = run("encounter", "status", "--json")
-    assert code == 0, err
-    return json.loads(out)["encounter"]  # type: ignore[no-any-return]
-
-
-def _one(run: Run, cid: str) -> dict[str, Any]:
-    return next(c for c in _encounter(run)["combatants"] if c["id"] == cid)  # type: ignore[no-any-return]
 
 
 # -- (d) 2H weapon master ---------------------------------------------------------------------------------------------
