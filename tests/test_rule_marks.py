@@ -50,6 +50,7 @@ def _run(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
 
 
+@pytest.mark.slow  # a pytest in a pytest: the whole run only
 def test_a_marked_test_that_calls_only_a_helper_fails(pytester: pytest.Pytester, tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     result = _run(pytester, MARKED, "--rule-report", str(report))
@@ -64,6 +65,7 @@ def test_a_marked_test_that_calls_only_a_helper_fails(pytester: pytest.Pytester,
                                                  "ids": ["F-BASE-02"], "outcome": "failed", "paths": []}
 
 
+@pytest.mark.slow  # a pytest in a pytest: the whole run only
 def test_a_campaign_command_and_a_console_route_are_public_paths(pytester: pytest.Pytester) -> None:
     source = '''
 import pytest
@@ -91,6 +93,7 @@ def test_console(tmp_path):
     result.stdout.fnmatch_lines(["*test_campaign*entered no public path*"])
 
 
+@pytest.mark.slow  # a pytest in a pytest: the whole run only
 def test_a_subprocess_reports_through_the_trace_file(pytester: pytest.Pytester) -> None:
     source = '''
 import subprocess, sys

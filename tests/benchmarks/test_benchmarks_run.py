@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# each benchmark end to end: the whole run only (FURNACE_SUITE=full, CI)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 RUNS = {   # script and its smallest arguments -> lines every run must print

@@ -196,7 +196,15 @@ def test_every_precondition_belongs_to_an_example() -> None:
     assert not stale, f"preconditions of examples no help gives any more: {sorted(stale)}"
 
 
-@pytest.mark.parametrize(("name", "example"), EXAMPLES, ids=[f"{n}: {e}" for n, e in EXAMPLES])
+LONG_EXAMPLES = ("--fights 2000",)      # thousands of fights: the whole run only (FURNACE_SUITE=full, CI)
+
+
+def _example(name: str, example: str) -> Any:
+    long = any(mark in example for mark in LONG_EXAMPLES)
+    return pytest.param(name, example, id=f"{name}: {example}", marks=[pytest.mark.slow] if long else [])
+
+
+@pytest.mark.parametrize(("name", "example"), [_example(n, e) for n, e in EXAMPLES])
 def test_the_example_works(name: str, example: str, world: Path, tmp_path: Path,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     if example in SKIPPED:

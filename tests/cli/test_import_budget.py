@@ -20,10 +20,14 @@ import pytest
 
 from tests.store.make_fixture import FIXTURE
 
+# fresh Python processes, one per command: the whole run only (FURNACE_SUITE=full, CI)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = """
 import json, sys
 from furnace.cli.app import main
+
 code = main(sys.argv[2:])
 with open(sys.argv[1], "w", encoding="utf-8") as out:
     json.dump({"code": code, "modules": sorted(sys.modules)}, out)

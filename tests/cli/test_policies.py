@@ -39,6 +39,7 @@ def _deaths(furnace: Run, fight: str, policy: str) -> dict[str, object]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # a large simulation: the whole run only
 @pytest.mark.rule("F-LUCK-03", "F-DEATH-01")
 def test_F_LUCK_03_luck_spent_on_failed_dying_rolls_lowers_the_chance_of_death(furnace: Run, tmp_path: Path) -> None:
     """On the same 400 seeds, a party that rerolls its failed dying d20s with Luck Dice (luck_die_effect reroll:

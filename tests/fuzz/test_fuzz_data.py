@@ -44,6 +44,9 @@ from furnace.rules.ruleset import Ruleset, load_ruleset, option_specs, parse_ove
 from furnace.rules.tables import Table, TableSet
 from tests.fuzz.conftest import bounded, fuzz_settings, record
 
+# thousands of data files validated: the whole run only (FURNACE_SUITE=full, CI)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "furnace" / "data"
 RULES = load_ruleset("furnace")

@@ -39,6 +39,9 @@ from furnace.rules.ruleset import load_ruleset
 from tests.fuzz.conftest import bounded, fuzz_settings, record
 from tests.helpers.factories import campaign, example
 
+# thousands of files through the CLI: the whole run only (FURNACE_SUITE=full, CI)
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FIGHTS = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*.yaml"))]
 CHARACTERS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((EXAMPLES / "characters").glob("*.json"))]

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from furnace import public
-from tests.helpers import rules_status
+from tests.helpers import long_tests, rules_status
 
 PATHS = "furnace_paths"
 IDS = "furnace_rule_ids"
@@ -172,7 +172,7 @@ def _whole_suite(session: pytest.Session) -> bool:
     opt = config.option
     return (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not opt.keyword and not opt.markexpr
             and not getattr(opt, "lf", False) and not getattr(opt, "deselect", None)
-            and not getattr(opt, "maxfail", 0))
+            and not getattr(opt, "maxfail", 0) and not opt.collectonly and long_tests.full_suite())
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

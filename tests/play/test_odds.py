@@ -167,6 +167,7 @@ def test_inputs_are_refused_in_sentences() -> None:
         attack_odds(attacker(3, "1d8"), 12, RULES.with_options({"crit_model": "middle-sea"}, "test"))
 
 
+@pytest.mark.slow  # thousands of engine dyings: the whole run only
 def test_F_DEATH_01_dying_odds_are_the_engine_s_every_way() -> None:
     """1d4 turns; each of her turns a d20, up with 1 HP on a natural 20: Σ_t ¼ (1 − (19/20)^t)."""
     odds = dying_odds(RULES)

@@ -55,6 +55,7 @@ def assert_cards_fit(page: Any) -> None:
             assert card["inside"], f"{card['name']} sticks out of its page: {card}"
 
 
+@pytest.mark.share  # the default run's one printed sheet in Chromium
 def test_F_CHAR_01_funnel_sheet_prints_two_pages_of_four(page: Any, tmp_path: Path) -> None:
     """F-CHAR-01: 2 players × 4 characters → 2 pages × 4 cards that fit, 2 PDF pages on A4 and on Letter."""
     party = run_funnel(random.Random(1), 2, 4, RULES)

@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from furnace.campaign import commands as cmd
 from furnace.campaign import fightedit
 from furnace.campaign.store import ConflictError, Store
@@ -23,6 +25,7 @@ WORKER = Path(__file__).resolve().parent / "concurrent_worker.py"
 PROCESSES, COMMANDS, START_HP = 6, 10, 1_000
 
 
+@pytest.mark.slow  # many processes: the whole run only
 def test_many_processes_lose_no_update(store: Store, db_url: str, characters: dict[str, Character]) -> None:
     store.create("Siege")
     store.apply("Siege", "join", cmd.join(characters["brakka"].model_copy(update={"hp": START_HP, "hp_max": START_HP})))

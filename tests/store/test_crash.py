@@ -29,7 +29,8 @@ KILLS = {"ci": 20, "full": 100}.get(os.environ.get("FURNACE_CRASH", "").strip().
 SEED = 20261201
 NAME = "Crash"
 
-pytestmark = [pytest.mark.crash, pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")]
+pytestmark = [pytest.mark.crash, pytest.mark.share,  # three kills in the default run (FURNACE_CRASH)
+              pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")]
 
 
 def prepare(url: str, characters: dict[str, Character]) -> set[int]:

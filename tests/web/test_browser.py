@@ -49,6 +49,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.wait(60)
 
 
+@pytest.mark.share  # the default run's one table console in Chromium
 def test_referee_and_player_at_one_table(server: str, browser: Any) -> None:
     referee = browser.new_context().new_page()
     errors: list[str] = []

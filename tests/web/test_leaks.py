@@ -190,6 +190,7 @@ EXAMPLES = 12 if os.environ.get("FURNACE_FUZZ") in ("ci", "full") else 3     # C
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(other=SECRETS)
+@pytest.mark.slow  # many whole campaigns: the whole run only
 def test_a_player_receives_the_same_bytes_whatever_the_referee_hides(tmp_path_factory: pytest.TempPathFactory,
                                                                      other: Secret) -> None:
     first = play(tmp_path_factory.mktemp("first"), PLAIN)

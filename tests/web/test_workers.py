@@ -30,6 +30,9 @@ from furnace.cli.app import main
 from tests.store.conftest import clean_postgres, postgres_url
 from tests.web.live_server import free_port, wait_for
 
+# servers of two worker processes each: the whole run only (FURNACE_SUITE=full, CI)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 BRAKKA = ROOT / "examples" / "characters" / "brakka.json"
 C = "/api/campaigns/keep"
