@@ -3,9 +3,11 @@
 A command that only reads (`character list`, `campaign show`, `encounter status`, `campaign log`, `recap`)
 needs four plain queries: the schema revision, the campaign's row, its latest snapshot and the changes logged
 after it (or a page of the log). `Store` asks them here while it has made no SQLAlchemy engine, so such a
-command never imports SQLAlchemy (≈ 0.2 s of a command's start): the engine is made on the first write, for
-PostgreSQL, and for a database that must first be made or upgraded (`furnace.campaign.migrate`, which reads
-the revision through `checked_revision` too, so both paths refuse a foreign database in the same words).
+command never imports SQLAlchemy (≈ 0.2 s of a command's start); a command's write goes through the same
+connection (`Reader.writing`, `furnace.campaign.writing`). The engine is made for PostgreSQL, for the rarer
+writes (undo, redo, making a campaign…), and for a database that must first be made or upgraded
+(`furnace.campaign.migrate`, which reads the revision through `checked_revision` too, so both paths refuse a
+foreign database in the same words).
 """
 
 from __future__ import annotations

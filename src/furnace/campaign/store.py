@@ -9,8 +9,10 @@ command rolls everything back: bad input changes nothing. Two writers never lose
 earlier can pass the version it saw and gets a `ConflictError` if another command came first.
 
 Opening is cheap: a SQLite file at the newest schema is read with the standard library's sqlite3
-(`furnace.campaign.reading`), and SQLAlchemy, its engine and the migrations are loaded only when a command
-writes, for PostgreSQL, or when the file must first be made or upgraded.
+(`furnace.campaign.reading`) and a command's events are written with it too (`furnace.campaign.writing`: the same
+rows, bytes and hash chain as the engine's); SQLAlchemy, its engine and the migrations are loaded only for
+PostgreSQL, for a file that must first be made or upgraded, and for the rarer writes (making, renaming or deleting
+a campaign, undo and redo, sessions, imports).
 """
 
 from __future__ import annotations
@@ -107,8 +109,9 @@ class Store:
 
     Opening checks the database is Furnace's own (`furnace.campaign.database`, `migrate.opened`) and brings
     it to the newest schema; one that cannot be written opens for reading, and a write is refused. A SQLite
-    file already at the newest schema is checked and read through `furnace.campaign.reading` until the first
-    write makes the SQLAlchemy engine (`engine`)."""
+    file already at the newest schema is checked, read and written (`apply`) through sqlite3
+    (`furnace.campaign.reading`, `furnace.campaign.writing`) until something else makes the SQLAlchemy engine
+    (`engine`); from then on the engine's connections do everything."""
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
