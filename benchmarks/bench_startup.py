@@ -126,7 +126,9 @@ def _furnace() -> str:
 
 
 def _empty_home(home: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    # bytecode is cached, as an installed Furnace has it (pip compiles it, as it did d20's and icepool's): under
+    # PYTHONDONTWRITEBYTECODE every run of an editable install would compile each of its modules again
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
     return env
 
