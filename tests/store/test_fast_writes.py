@@ -21,6 +21,7 @@ import pytest
 from furnace.campaign import commands as cmd
 from furnace.campaign import fightedit
 from furnace.campaign import store as store_module
+from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Applied, ConflictError, Store
 from furnace.campaign.verify import verify
 from furnace.characters.character import Character
@@ -125,3 +126,21 @@ def test_a_refused_write_on_the_fast_path_changes_nothing(both: tuple[Store, Sto
         fast.apply("keep", "heal brak1 1", fightedit.heal("brak1", 1), expected_version=0)
     assert rows(fast) == before
     assert fast.apply("keep", "damage brak1 1", fightedit.damage("brak1", 1)).version == fast.version("keep")
+
+
+def test_an_upgrade_before_a_write_is_logged_alike(both: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign an older Furnace wrote is brought up to date (`store.UPGRADES`) inside the write's transaction, on
+    the fast path as on the engine's: the same rows."""
+    def hostile(state: CampaignState) -> tuple[CampaignState, list[Any]]:
+        return state.model_copy(update={"flags": {**state.flags, "hostile": True}}), []
+
+    def due(state: CampaignState) -> store_module.Command | None:
+        return None if state.flags.get("hostile") else hostile
+
+    monkeypatch.setattr(store_module, "UPGRADES", [due])
+    for store in both:
+        applied = store.apply("keep", "damage brak1 2", fightedit.damage("brak1", 2))
+        assert applied.state.flags["hostile"] and [e.command for e in store.events("keep")][-2:] == [
+            store_module.UPGRADE, "damage brak1 2"]
+    assert both[0]._engine is None
+    assert rows(both[0]) == rows(both[1])
