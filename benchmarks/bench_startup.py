@@ -3,7 +3,9 @@ ratios measured in the same run (the runs interleaved, the median of each, so a 
 both sides alike).
 
 Run: .venv/bin/python benchmarks/bench_startup.py [--quick] [--runs N]   (also part of `make bench`; --quick is 5
-runs of each command, the default 15; the test suite's smoke run takes 1)
+runs of each command, the default 15; the test suite's smoke run takes 1). `--baseline PATH/furnace` also runs
+another install's campaign commands in the same interleaved runs (its ratios in a column of their own), and
+`--campaign-only` runs the campaign commands alone.
 
 Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
 ≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
@@ -83,27 +85,37 @@ WRITES = {
 }
 
 
-def campaign_commands(runs: int) -> dict[str, float]:
-    """Median milliseconds of each campaign command and of the d20 one-liner, interleaved, in a fresh home."""
-    furnace = _furnace()
+BASELINE = " (baseline)"
+
+
+def campaign_commands(runs: int, baseline: str | None = None) -> dict[str, float]:
+    """Median milliseconds of each campaign command and of the d20 one-liner, interleaved, in a fresh home.
+    `baseline`: another install's `furnace` (say the main checkout's), run on a database of its own in the same
+    interleaved runs, under the name + BASELINE: before and after measured under the same load."""
+    furnaces = {"": _furnace(), **({BASELINE: baseline} if baseline else {})}
     with tempfile.TemporaryDirectory() as home:
         env = _empty_home(home)
-        db = ["--db", str(Path(home) / "campaigns.db")]
-        for args in SETUP:
-            subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=env, cwd=ROOT)
-        cmds = {"d20 one-liner": D20, **{name: [furnace, *db, *args] for name, args in {**READS, **WRITES}.items()}}
+        cmds = {"d20 one-liner": D20}
+        for tag, furnace in furnaces.items():
+            db = ["--db", str(Path(home) / f"campaigns{tag.strip(' ()')}.db")]
+            for args in SETUP:
+                subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=env, cwd=ROOT)
+            cmds.update({name + tag: [furnace, *db, *args] for name, args in {**READS, **WRITES}.items()})
         return median_ms(cmds, runs, env)
 
 
 def print_campaign_commands(ms: dict[str, float], runs: int) -> None:
     d20 = ms["d20 one-liner"]
+    before = any(name.endswith(BASELINE) for name in ms)
     print(f"\nCampaign commands on SQLite, median of {runs} interleaved runs")
-    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  goal")
+    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  goal" + ("              baseline" if before else ""))
     print(f"  {'d20 one-liner':<34} {d20:8.1f}")
     for names, goal in ((READS, READ_GOAL), (WRITES, WRITE_GOAL)):
         for name in names:
             ratio = ms[name] / d20
-            print(f"  {name:<34} {ms[name]:8.1f}  {ratio:6.2f}x  ≤ {goal}x {'met' if ratio <= goal else 'NOT met'}")
+            was = f"  {ms[name + BASELINE] / d20:6.2f}x" if before else ""
+            print(f"  {name:<34} {ms[name]:8.1f}  {ratio:6.2f}x  ≤ {goal}x {'met' if ratio <= goal else 'NOT met':<8}"
+                  + was)
 
 
 def _furnace() -> str:
@@ -114,7 +126,9 @@ def _furnace() -> str:
 
 
 def _empty_home(home: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    # bytecode is cached, as an installed Furnace has it (pip compiles it, as it did d20's and icepool's): under
+    # PYTHONDONTWRITEBYTECODE every run of an editable install would compile each of its modules again
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
     return env
 
@@ -169,6 +183,10 @@ def startup(runs: int) -> dict[str, float]:
 def main() -> None:
     quick = "--quick" in sys.argv
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5 if quick else 15
+    baseline = sys.argv[sys.argv.index("--baseline") + 1] if "--baseline" in sys.argv else None
+    if "--campaign-only" in sys.argv:
+        print_campaign_commands(campaign_commands(runs, baseline), runs)
+        return
     ms = startup(runs)
     d20 = ms["d20 one-liner"]
     goals = GOALS
@@ -182,7 +200,7 @@ def main() -> None:
             print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict}")
         else:
             print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
-    print_campaign_commands(campaign_commands(runs), runs)
+    print_campaign_commands(campaign_commands(runs, baseline), runs)
     print("\nExact distribution, in process (best of 5), microseconds")
     print(f"  {'expression':<10} {'furnace':>10} {'icepool':>10} {'ratio':>7}")
     for text, ours, theirs in distributions(200 if quick else 2000):

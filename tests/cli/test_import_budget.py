@@ -2,7 +2,8 @@
 
 Each command runs in a fresh Python (`furnace.cli.main`, as the console script runs it) on a SQLite campaign made by
 the CLI, and reports the modules it loaded. A read opens the store with sqlite3 (`furnace.campaign.reading`): no
-SQLAlchemy, no migration machinery; a write to a database at the newest schema loads SQLAlchemy but no migration;
+SQLAlchemy, no migration machinery; a write to a database at the newest schema is written with sqlite3 too
+(`furnace.campaign.writing`): no SQLAlchemy either (an undo or a redo still reads its history through it);
 no command loads a chapter outside its campaign's profile, nor the web console, nor the exact-odds library.
 """
 
@@ -95,14 +96,23 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
 
 
 @pytest.mark.parametrize("command", sorted(WRITES))
-def test_a_write_runs_no_migration(campaigns: Path, command: str) -> None:
-    """A write to a database at the newest schema: SQLAlchemy's engine, no Alembic. (Its chapters are the engine's
-    registry's to load: `furnace.play.registry.load_chapters` loads every installed chapter when a combatant is
-    made, whatever the profile — pinned here once the registry loads only the profile's.)"""
+def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
+    """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
+    no Alembic. (Its chapters are the engine's registry's to load: `furnace.play.registry.load_chapters` loads every
+    installed chapter when a combatant is made, whatever the profile — pinned here once the registry loads only the
+    profile's.)"""
     code, modules = loaded(campaigns, WRITES[command])
     assert code == 0
-    assert _under(modules, "sqlalchemy")                  # it wrote, through the engine
+    assert "furnace.campaign.writing" in modules          # it wrote, by the fast path
+    assert not _under(modules, "sqlalchemy")
     assert not [m for p in NEVER for m in _under(modules, p)]
+
+
+def test_an_undo_still_reads_its_history_through_the_engine(campaigns: Path) -> None:
+    """Undo and redo read the history through SQLAlchemy (`furnace.campaign.history`), and write after it."""
+    code, modules = loaded(campaigns, ["--campaign", "keep", "campaign", "undo", "--show"])
+    assert code == 0
+    assert _under(modules, "sqlalchemy") and not _under(modules, "alembic")
 
 
 def test_a_database_of_an_older_schema_is_still_upgraded_on_open(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@
 A command that only reads (`character list`, `campaign show`, `encounter status`, `campaign log`, `recap`)
 needs four plain queries: the schema revision, the campaign's row, its latest snapshot and the changes logged
 after it (or a page of the log). `Store` asks them here while it has made no SQLAlchemy engine, so such a
-command never imports SQLAlchemy (≈ 0.2 s of a command's start): the engine is made on the first write, for
-PostgreSQL, and for a database that must first be made or upgraded (`furnace.campaign.migrate`, which reads
-the revision through `checked_revision` too, so both paths refuse a foreign database in the same words).
+command never imports SQLAlchemy (≈ 0.2 s of a command's start); a command's write goes through the same
+connection (`Reader.writing`, `furnace.campaign.writing`). The engine is made for PostgreSQL, for the rarer
+writes (undo, redo, making a campaign…), and for a database that must first be made or upgraded
+(`furnace.campaign.migrate`, which reads the revision through `checked_revision` too, so both paths refuse a
+foreign database in the same words).
 """
 
 from __future__ import annotations
@@ -70,15 +72,16 @@ def _as_record(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> Any:
 
 
 class Reader:
-    """One sqlite3 connection to a located SQLite file, opened on first use, for reading only: each `reading()` is
-    one transaction (one consistent view of a file in WAL mode), one at a time (a server's threads share it)."""
+    """One sqlite3 connection to a located SQLite file, opened on first use: each `reading()` is one read
+    transaction (one consistent view of a file in WAL mode), each `writing()` one write transaction
+    (`furnace.campaign.writing`), one at a time (a server's threads share it)."""
 
     def __init__(self, db: Database, sync: str) -> None:
         assert db.path is not None
         self.database = db
         self._sync = sync
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()    # a read inside this thread's own write reads what the write sees
 
     def _connect(self) -> sqlite3.Connection:
         db = self.database
@@ -100,6 +103,9 @@ class Reader:
     def reading(self) -> Iterator[sqlite3.Connection]:
         """One read transaction; what SQLite reports is told in one sentence, as the store's engine tells it."""
         with self._lock:
+            if self._conn is not None and self._conn.in_transaction:     # inside `writing`, on this thread
+                yield self._conn
+                return
             try:
                 if self._conn is None:
                     self._conn = self._connect()
@@ -109,6 +115,29 @@ class Reader:
                     yield conn
                 finally:
                     conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise explain(exc, self.database) from None
+
+    @contextmanager
+    def writing(self, *, wal: bool) -> Iterator[sqlite3.Connection]:
+        """One write transaction (`BEGIN IMMEDIATE`, as the engine's writers take the lock up front), committed when
+        the block ends and rolled back when it raises; `wal`: first put the file in WAL mode (as `database.use_wal`
+        does before the engine's first write: it cannot change inside a transaction)."""
+        with self._lock:
+            try:
+                if self._conn is None:
+                    self._conn = self._connect()
+                conn = self._conn
+                if wal:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
             except sqlite3.Error as exc:
                 raise explain(exc, self.database) from None
 

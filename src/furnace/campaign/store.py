@@ -9,8 +9,10 @@ command rolls everything back: bad input changes nothing. Two writers never lose
 earlier can pass the version it saw and gets a `ConflictError` if another command came first.
 
 Opening is cheap: a SQLite file at the newest schema is read with the standard library's sqlite3
-(`furnace.campaign.reading`), and SQLAlchemy, its engine and the migrations are loaded only when a command
-writes, for PostgreSQL, or when the file must first be made or upgraded.
+(`furnace.campaign.reading`) and a command's events are written with it too (`furnace.campaign.writing`: the same
+rows, bytes and hash chain as the engine's); SQLAlchemy, its engine and the migrations are loaded only for
+PostgreSQL, for a file that must first be made or upgraded, and for the rarer writes (making, renaming or deleting
+a campaign, undo and redo, sessions, imports).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
-from furnace.campaign import database, reading
+from furnace.campaign import database, reading, writing
 from furnace.campaign.database import sqlite_sync
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
 from furnace.campaign.logrows import (
@@ -107,8 +109,9 @@ class Store:
 
     Opening checks the database is Furnace's own (`furnace.campaign.database`, `migrate.opened`) and brings
     it to the newest schema; one that cannot be written opens for reading, and a write is refused. A SQLite
-    file already at the newest schema is checked and read through `furnace.campaign.reading` until the first
-    write makes the SQLAlchemy engine (`engine`)."""
+    file already at the newest schema is checked, read and written (`apply`) through sqlite3
+    (`furnace.campaign.reading`, `furnace.campaign.writing`) until something else makes the SQLAlchemy engine
+    (`engine`); from then on the engine's connections do everything."""
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
@@ -445,21 +448,31 @@ class Store:
 
     def _apply_once(self, name: str, command: str, fn: Command, expected: int | None,
                     undoes: int | None = None) -> Applied:
+        if (fast := self._fast()) is not None:     # a SQLite file at the newest schema: sqlite3 writes it
+            self.require_writable()
+            with self._writers or nullcontext(), fast.writing(wal=not self._wal) as raw:
+                self._wal = True
+                return self._checked_run(raw, self._fast_row(raw, name), command, fn, expected, undoes)
         with self.transaction(write=True) as conn:
-            camp = self.row(conn, name, lock=True)
-            if expected is not None and camp.version != expected:
-                raise ConflictError(f"the campaign {name!r} changed (version {camp.version}, you read version "
-                                    f"{expected}): read it again and retry")
-            return self._run(conn, camp, command, fn, undoes)
+            return self._checked_run(conn, self.row(conn, name, lock=True), command, fn, expected, undoes)
 
-    def _run(self, conn: Connection, camp: Any, command: str, fn: Command, undoes: int | None = None) -> Applied:
+    def _checked_run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
+                     expected: int | None, undoes: int | None) -> Applied:
+        if expected is not None and camp.version != expected:
+            raise ConflictError(f"the campaign {camp.name!r} changed (version {camp.version}, you read version "
+                                f"{expected}): read it again and retry")
+        return self._run(conn, camp, command, fn, undoes)
+
+    def _run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
+             undoes: int | None = None) -> Applied:
         """Inside a write transaction holding the campaign's row: run the command and log what it did (a campaign
         of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`)."""
         before = self._state(conn, camp) if camp.event_count else None
         for due in UPGRADES if command != UPGRADE and undoes is None else ():   # an undo restores as it was
             if before is not None and (upgrade := due(before)) is not None:
                 before = self._run(conn, camp, UPGRADE, upgrade).state
-                camp = self.row(conn, camp.name, lock=True)
+                camp = self._fast_row(conn, camp.name) if isinstance(conn, sqlite3.Connection) else self.row(
+                    conn, camp.name, lock=True)
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
         changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
                                                                                         camp.name)
@@ -482,12 +495,8 @@ class Store:
             raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
         return changes(before.entities() if before else {}, entities) or None, read_back
 
-    def _append(self, conn: Connection, camp: Any, command: str, logged: list[Event],
+    def _append(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
-        from sqlalchemy import insert, update
-
-        from furnace.campaign.schema import campaigns, events
-
         if not logged:
             logged = [Event(COMMAND, "", (), (), {"command": command})]
         first, prev, now = camp.event_count + 1, camp.last_hash, _now()
@@ -500,10 +509,19 @@ class Store:
             digest = chain_hash(prev, body.body())
             stored.append(StoredEvent(**{**body.__dict__, "hash": digest}))
             prev = digest
-        conn.execute(insert(events), [{**s.body(), "campaign_id": camp.id, "rolls": json.dumps(s.rolls),
-                                       "data": json.dumps(s.data),
-                                       "changes": json.dumps(s.changes) if s.changes is not None else None,
-                                       "prev_hash": s.prev_hash, "hash": s.hash} for s in stored])
+        rows = [{**s.body(), "campaign_id": camp.id, "rolls": json.dumps(s.rolls), "data": json.dumps(s.data),
+                 "changes": json.dumps(s.changes) if s.changes is not None else None,
+                 "prev_hash": s.prev_hash, "hash": s.hash} for s in stored]
+        if isinstance(conn, sqlite3.Connection):     # the same rows, written by sqlite3 (`furnace.campaign.writing`)
+            writing.append(conn, rows)
+            if writing.bump(conn, camp, stored[-1].seq, prev) != 1:
+                raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
+            return stored
+        from sqlalchemy import insert, update
+
+        from furnace.campaign.schema import campaigns, events
+
+        conn.execute(insert(events), rows)
         done = conn.execute(update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version)
                             .values(version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev))
         if done.rowcount != 1:
@@ -511,15 +529,19 @@ class Store:
         notify(conn, camp.name, stored[-1].seq)
         return stored
 
-    def _snapshot(self, conn: Connection, campaign_id: int, at: StoredEvent, state: CampaignState) -> None:
+    def _snapshot(self, conn: Connection | sqlite3.Connection, campaign_id: int, at: StoredEvent,
+                  state: CampaignState) -> None:
+        text = canonical(state.entities())
+        row = {"campaign_id": campaign_id, "seq": at.seq, "event_hash": at.hash, "state": text,
+               "state_hash": hashlib.sha256((at.hash + text).encode("utf-8")).hexdigest(), "created_at": _now()}
+        if isinstance(conn, sqlite3.Connection):
+            writing.snapshot(conn, row)
+            return
         from sqlalchemy import insert
 
         from furnace.campaign.schema import snapshots
 
-        text = canonical(state.entities())
-        conn.execute(insert(snapshots).values(
-            campaign_id=campaign_id, seq=at.seq, event_hash=at.hash, state=text,
-            state_hash=hashlib.sha256((at.hash + text).encode("utf-8")).hexdigest(), created_at=_now()))
+        conn.execute(insert(snapshots).values(**row))
 
     # -- undo and redo ----------------------------------------------------------------------------------
     def undoable(self, name: str) -> Step | None:

@@ -197,8 +197,9 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",
                      "orison"), "furnace.cli.session"),
     # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
-    # `campaign session start` and `spell learn` to their groups: their names load it (these override the above)
-    **dict.fromkeys(("campaign", "damage", "heal", "spellcheck", "spell", "item"), "furnace.cli.session"),
+    # `campaign session start` and `spell learn` to their groups: their names load it (these override the above);
+    # `damage` and `heal` are furnace.cli.campaign's own, and load only it (not the spells' commands)
+    **dict.fromkeys(("campaign", "spellcheck", "spell", "item"), "furnace.cli.session"),
 }
 
 
