@@ -20,6 +20,9 @@ run: $(STAMP)      # the table console on http://127.0.0.1:$(PORT)/ (SQLite in t
 # at a time) with a throw-away PostgreSQL of its own (scripts/with-postgres). No test asserts time: it passes on a
 # busy machine and beside another `make test`.
 PYTEST_WORKERS ?= 2
+# Bytecode is kept between runs: with PYTHONDONTWRITEBYTECODE set (some shells and images set it), every run would
+# compile the package and re-write every test module's asserts again in each process — a minute of a 5-minute run.
+unexport PYTHONDONTWRITEBYTECODE
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
