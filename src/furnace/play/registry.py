@@ -60,6 +60,7 @@ def seams() -> list[tuple[str, str, dict[str, str]]]:
     """Every registry of the engine — what it holds, the module that made it, and each entry with the module that
     added it — with the installed chapters loaded: the seams where a chapter plugs in, in one listing."""
     importlib.import_module("furnace.play.clock")      # the registries made outside this module
+    importlib.import_module("furnace.play.encounter")  # the engine's own actions
     importlib.import_module("furnace.play.rest")
     load_chapters()
     return [(r.what, r.home, r.origins()) for r in sorted(REGISTRIES, key=lambda r: r.what)]
@@ -154,11 +155,16 @@ class Registry(Generic[T]):
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:
+        return iter(self.entries())
+
+    def entries(self) -> tuple[tuple[str, T], ...]:
+        """The entries by name: one tuple for as long as they do not change (a reader may key what it works out
+        from them on it)."""
         if not _loaded:       # (the engine asks thousands of times a second: no call once loaded)
             load_chapters()
         if self._sorted is None or self._sorted[0] != self._entries:   # sorted again only when the entries change
             self._sorted = (dict(self._entries), tuple(sorted(self._entries.items())))
-        return iter(self._sorted[1])
+        return self._sorted[1]
 
 
 @dataclass(frozen=True)
