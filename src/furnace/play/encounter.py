@@ -5,6 +5,9 @@ Every public function takes an immutable `Encounter` and a dice source and retur
 F-INIT-01/02 (group or simultaneous per the fight file, else the option initiative_model; reroll_initiative_
 each_turn; simultaneous_attack_ties, AMB-49), F-SURP-01, F-CMBT-01…03 (opportunity_attacks and free_disengage,
 AMB-60; a maimed foot moves only NEAR, F-TAB-38 4–5), F-DEATH-01 (dying_nat20_injury_roll, AMB-31).
+
+Each action is a rule in `registry.ACTIONS`: the engine's own (`EngineAction`, registered below) beside the
+chapters' (magic's "cast"); `act` looks the action's kind up there and runs it.
 """
 
 from __future__ import annotations

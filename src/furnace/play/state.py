@@ -3,6 +3,14 @@
 `Encounter` is immutable; an engine function takes one and returns the next with the events that
 explain the change. Inside one action the engine works on a `Step`, which gathers the new state and
 the events, so that each rule is a short function.
+
+How a Step keeps the fight cheap (`run_fight` keeps one Step from round to round): the combatants as they are now
+are a working list, a change replacing one of them by id (`Combatant` stays a frozen model; `frozen.updated` copies
+it with the change) and moving her in the Standing (who stands nearest first) instead of working it out again; the
+encounter is frozen from that list only when `enc` is read after a change. What a rule asks of the whole field is
+answered from the step, never by freezing it: the nearest foe (`standing`), the allies holding a power
+(`allies_holding`: who holds one is found once per encounter). The Luck Dice live by owner (`luck`, `hold_luck`)
+and reach a PC's fields when she is next read, or at the freeze.
 """
 
 from __future__ import annotations
@@ -283,7 +291,7 @@ class Step:
             holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
                                                  if any(key in data for data in o.powers.values()))
         found = [self.c(cid) for cid in holders if cid != c.id]
-        return [o for o in found if o.side == c.side and o.active]
+        return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
 
     def luck_owner(self, c: Combatant) -> LuckOwner:
         """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
