@@ -15,7 +15,10 @@ SEAMS: dict[tuple[str, str], dict[str, str]] = {
     ('NPC model at 0 HP', 'furnace.play.registry'):
         {'middle-sea': 'furnace.houserules.middle_sea.fight'},
     ('action', 'furnace.play.registry'):
-        {'cast': 'furnace.magic.fight', 'lay_on_hands': 'furnace.magic.fight', 'use': 'furnace.magic.fight'},
+        {'attack': 'furnace.play.encounter', 'cast': 'furnace.magic.fight', 'disengage': 'furnace.play.encounter',
+        'dodge': 'furnace.play.encounter', 'free': 'furnace.play.encounter', 'go_ranged': 'furnace.play.encounter',
+        'lay_on_hands': 'furnace.magic.fight', 'move_attack': 'furnace.play.encounter',
+        'stabilise': 'furnace.play.encounter', 'use': 'furnace.magic.fight', 'wait': 'furnace.play.encounter'},
     ('after-attack rule', 'furnace.play.registry'):
         {'middle-sea:cracked-haft': 'furnace.houserules.middle_sea.fight'},
     ('aftermath hook', 'furnace.play.registry'):

@@ -5,13 +5,16 @@ Every public function takes an immutable `Encounter` and a dice source and retur
 F-INIT-01/02 (group or simultaneous per the fight file, else the option initiative_model; reroll_initiative_
 each_turn; simultaneous_attack_ties, AMB-49), F-SURP-01, F-CMBT-01…03 (opportunity_attacks and free_disengage,
 AMB-60; a maimed foot moves only NEAR, F-TAB-38 4–5), F-DEATH-01 (dying_nat20_injury_roll, AMB-31).
+
+Each action is a rule in `registry.ACTIONS`: the engine's own (`EngineAction`, registered below) beside the
+chapters' (magic's "cast"); `act` looks the action's kind up there and runs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from furnace import dice
 from furnace.dice import DiceSource
@@ -48,7 +51,7 @@ MORALE = declare("morale", side="public", total="referee", morale="referee", bre
                  example={"side": "monsters", "breaks": True, "outcome": "flee"})
 LOST_BLOW = declare("lost", total="actor", killer="public")
 
-# the engine's own actions; a chapter registers more in registry.ACTIONS (magic: "cast")
+# the engine's own actions (each registered in registry.ACTIONS, below, as a chapter registers hers: magic's "cast")
 ActionKind = Literal["attack", "move_attack", "dodge", "disengage", "go_ranged", "stabilise", "wait", "free"]
 
 
@@ -72,7 +75,7 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
     target = nearest_enemy(enc, c)
     if target is None:
         return Action("wait")
-    for kind, rule in registry.ACTIONS.items():   # a chapter's action first: a caster casts
+    for kind, rule in chapter_actions():   # a chapter's action first: a caster casts
         detail = rule.tactic(enc, c, target)
         if detail is not None:
             return Action(kind, target, detail=detail)
@@ -108,7 +111,7 @@ def _choose(step: Step, cid: str, choose: Tactic) -> Action:
     target = step.standing().nearest(c.side)
     if target is None:
         return Action("wait")
-    for kind, rule in registry.ACTIONS.items():   # a chapter's action first: a caster casts
+    for kind, rule in chapter_actions():   # a chapter's action first: a caster casts
         if rule.details(c):                        # (an action she has nothing to take it with is not hers)
             detail = rule.tactic(step.enc, c, target)
             if detail is not None:
@@ -163,48 +166,89 @@ def _act(step: Step, cid: str, action: Action) -> None:
     c = step.c(cid)
     if not c.active:
         raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
-    if action.kind in ("attack", "move_attack"):
-        if action.target is None:
-            raise IllegalActionError("an attack needs a target")
-        t = step.c(action.target)
-        if t.side == c.side and action.kind == "attack" and not action.note:
-            raise IllegalActionError(f"{t.name} is on {c.name}'s side")
-        if c.held and not cond.can_attack(c.held):
-            step.fact(WAIT, cid, why="cannot_attack")
-            return
-        if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
-            return
-        rage(step, cid)
-        rally(step, cid)
-        if action.detail == "bloodmagic":
-            bloodmagic(step, cid)
-        attack(step, cid, action.target, sneak=action.sneak)
-        _extra_attacks(step)
-        more_attacks(step, cid, action.target)
-        for _, hook in registry.AFTER_ATTACK.items():   # the round's use of the weapon (M-WPN-05)
-            hook(step, cid, c)
-    elif action.kind in registry.ACTIONS:
+    rule = registry.ACTIONS.find(action.kind)
+    if isinstance(rule, EngineAction):
+        rule.perform(step, cid, action)
+    elif rule is not None:                     # a chapter's action: at someone in the fight
         if action.target is None:
             raise IllegalActionError(f"{action.kind} needs a target")
         step.c(action.target)
-        registry.ACTIONS.get(action.kind).run(step, cid, action.target, action.detail)
-    elif action.kind == "dodge":
-        step.update(cid, held=(*c.held, cond.Held(name=cond.modifier_name("atk_against", "HARD"), source="DODGE",
-                                                  until_round=step.enc.round + 1)))
-        step.fact(DODGE, cid, rules=("F-CMBT-02",))
-    elif action.kind == "disengage":
-        step.update(cid, zone="NEAR")
-        step.fact(DISENGAGE, cid, rules=("F-CMBT-03",))
-    elif action.kind == "go_ranged":
-        _go_ranged(step, cid)
-    elif action.kind == "stabilise":
-        if action.target is None:
-            raise IllegalActionError("stabilise needs a target")
-        stabilise(step, cid, action.target, referee=action.note == "referee")
-    elif action.kind == "free":
-        step.fact(FREE_ACTION, cid, rules=("F-CMBT-04",), note=action.note)
+        rule.run(step, cid, action.target, action.detail)
     else:
-        step.fact(WAIT, cid, why="")
+        _wait(step, cid, action)
+
+
+@dataclass(frozen=True)
+class EngineAction:
+    """One of the engine's own actions as `registry.ACTIONS` holds it, beside the chapters' (magic's "cast"): the
+    rule that carries it out on the whole `Action` (its note, its Sneak Attack). The automatic tactic picks the
+    attack itself (`_choose`): as an ActionRule it offers the tactic nothing (`tactic`, `details`)."""
+
+    kind: str
+    perform: Callable[[Step, str, Action], None]
+
+    def run(self, step: Step, cid: str, target: str, detail: str | None) -> None:
+        self.perform(step, cid, Action(self.kind, target, detail=detail))
+
+    def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
+        return None
+
+    def details(self, c: Combatant) -> tuple[str, ...]:
+        return ()
+
+
+def _attack_action(step: Step, cid: str, action: Action) -> None:
+    """F-CMBT-01: ATK a foe where she stands ("attack"), or go NEAR and ATK ("move_attack"); Rage and Rally as she
+    attacks, the extra ATKs a row or a chapter grants after it, and what a round's use of the weapon costs."""
+    c = step.c(cid)
+    if action.target is None:
+        raise IllegalActionError("an attack needs a target")
+    t = step.c(action.target)
+    if t.side == c.side and action.kind == "attack" and not action.note:
+        raise IllegalActionError(f"{t.name} is on {c.name}'s side")
+    if c.held and not cond.can_attack(c.held):
+        step.fact(WAIT, cid, why="cannot_attack")
+        return
+    if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
+        return
+    rage(step, cid)
+    rally(step, cid)
+    if action.detail == "bloodmagic":
+        bloodmagic(step, cid)
+    attack(step, cid, action.target, sneak=action.sneak)
+    _extra_attacks(step)
+    more_attacks(step, cid, action.target)
+    for _, hook in registry.AFTER_ATTACK.items():   # the round's use of the weapon (M-WPN-05)
+        hook(step, cid, c)
+
+
+def _dodge(step: Step, cid: str, action: Action) -> None:
+    """F-CMBT-02: ATKs against her are HARD until her next turn."""
+    c = step.c(cid)
+    step.update(cid, held=(*c.held, cond.Held(name=cond.modifier_name("atk_against", "HARD"), source="DODGE",
+                                              until_round=step.round + 1)))
+    step.fact(DODGE, cid, rules=("F-CMBT-02",))
+
+
+def _disengage(step: Step, cid: str, action: Action) -> None:
+    """F-CMBT-03: she steps back NEAR without drawing a blow."""
+    step.update(cid, zone="NEAR")
+    step.fact(DISENGAGE, cid, rules=("F-CMBT-03",))
+
+
+def _stabilise(step: Step, cid: str, action: Action) -> None:
+    if action.target is None:
+        raise IllegalActionError("stabilise needs a target")
+    stabilise(step, cid, action.target, referee=action.note == "referee")
+
+
+def _free(step: Step, cid: str, action: Action) -> None:
+    """F-CMBT-04: something the rules do not model, told to the referee."""
+    step.fact(FREE_ACTION, cid, rules=("F-CMBT-04",), note=action.note)
+
+
+def _wait(step: Step, cid: str, action: Action) -> None:
+    step.fact(WAIT, cid, why="")
 
 
 def _close_in(step: Step, cid: str, t: Combatant) -> bool:
@@ -227,6 +271,10 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
     return True
 
 
+def _go_ranged_action(step: Step, cid: str, action: Action) -> None:
+    _go_ranged(step, cid)
+
+
 def _go_ranged(step: Step, cid: str) -> None:
     """Go RANGED. Leaving CLOSE without DISENGAGE gives each foe CLOSE a free ATK under opportunity_attacks,
     unless free_disengage lets anyone move away freely (AMB-60, REF-16); a maimed foot moves only NEAR."""
@@ -243,6 +291,31 @@ def _go_ranged(step: Step, cid: str) -> None:
         zone = "NEAR"
     step.update(cid, zone=zone)
     step.fact(MOVE, cid, zone=zone, maimed=zone == "NEAR", attacks=False)
+
+
+# the engine's own actions, registered as a chapter registers hers (`registry.ACTIONS`); ENGINE_ACTIONS in menu order
+for _kind, _perform in (("attack", _attack_action), ("move_attack", _attack_action), ("dodge", _dodge),
+                        ("disengage", _disengage), ("go_ranged", _go_ranged_action),
+                        ("stabilise", _stabilise), ("wait", _wait), ("free", _free)):
+    registry.ACTIONS.add(_kind, EngineAction(_kind, _perform))
+ENGINE_ACTIONS = ("attack", "move_attack", "go_ranged", "dodge", "disengage", "stabilise", "wait", "free")
+
+
+def chapter_action(kind: str) -> bool:
+    """Whether `kind` is a chapter's action (registered, and not one of the engine's own)."""
+    return kind in registry.ACTIONS and kind not in ENGINE_ACTIONS
+
+
+def chapter_actions() -> tuple[tuple[str, registry.ActionRule], ...]:
+    """The chapters' actions, by name: those the automatic tactic asks first (a caster casts)."""
+    entries = registry.ACTIONS.entries()
+    if _CHAPTER_ACTIONS[0] is not entries:
+        _CHAPTER_ACTIONS[:] = [entries, tuple((k, r) for k, r in entries if not isinstance(r, EngineAction))]
+    chosen: tuple[tuple[str, registry.ActionRule], ...] = _CHAPTER_ACTIONS[1]
+    return chosen
+
+
+_CHAPTER_ACTIONS: list[Any] = [None, ()]     # [the registry's entries, the chapters' among them], kept together
 
 
 def roll_initiative(step: Step) -> None:

@@ -4,7 +4,9 @@ The engine (this package) knows no chapter. Magic, the Hazards chapter and the M
 register what they add — an action (casting a spell), a modifier on a character's rolls (short of sleep,
 drunk, Liquid Courage), a death, crit, fumble or healing model chosen by a rule option, a fight hook, a
 clock handler — into the registries below. Rules still read options, never a profile's name: the
-`death_model` option names the model, the registry holds the function.
+`death_model` option names the model, the registry holds the function. The engine's own actions (attack, dodge,
+disengage, go_ranged, stabilise, wait, free) are in ACTIONS too, each an `encounter.EngineAction`: one table
+of actions, which `encounter.act` looks the action up in.
 
 Chapters are found through the `furnace.chapters` entry-point group of the installed package (see
 pyproject.toml), so a referee's own plug-in package can add a chapter the same way. They are imported the
@@ -60,6 +62,7 @@ def seams() -> list[tuple[str, str, dict[str, str]]]:
     """Every registry of the engine — what it holds, the module that made it, and each entry with the module that
     added it — with the installed chapters loaded: the seams where a chapter plugs in, in one listing."""
     importlib.import_module("furnace.play.clock")      # the registries made outside this module
+    importlib.import_module("furnace.play.encounter")  # the engine's own actions
     importlib.import_module("furnace.play.rest")
     load_chapters()
     return [(r.what, r.home, r.origins()) for r in sorted(REGISTRIES, key=lambda r: r.what)]
@@ -117,7 +120,7 @@ class Registry(Generic[T]):
         self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
         self._entries: dict[str, T] = {}
         self._origins: dict[str, str] = {}       # entry -> the module that added it
-        self._sorted: tuple[dict[str, T], tuple[tuple[str, T], ...]] | None = None   # `items` and what they are of
+        self._sorted: tuple[dict[str, T], tuple[tuple[str, T], ...]] | None = None   # `entries` and what they are of
         REGISTRIES.append(self)  # type: ignore[arg-type]
 
     def add(self, name: str, value: T) -> T:
@@ -154,11 +157,16 @@ class Registry(Generic[T]):
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:
+        return iter(self.entries())
+
+    def entries(self) -> tuple[tuple[str, T], ...]:
+        """The entries by name: one tuple for as long as they do not change (a reader may key what it works out
+        from them on it)."""
         if not _loaded:       # (the engine asks thousands of times a second: no call once loaded)
             load_chapters()
         if self._sorted is None or self._sorted[0] != self._entries:   # sorted again only when the entries change
             self._sorted = (dict(self._entries), tuple(sorted(self._entries.items())))
-        return iter(self._sorted[1])
+        return self._sorted[1]
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,14 @@
 `Encounter` is immutable; an engine function takes one and returns the next with the events that
 explain the change. Inside one action the engine works on a `Step`, which gathers the new state and
 the events, so that each rule is a short function.
+
+How a Step keeps the fight cheap (`run_fight` keeps one Step from round to round): the combatants as they are now
+are a working list, a change replacing one of them by id (`Combatant` stays a frozen model; `frozen.updated` copies
+it with the change) and moving her in the Standing (who stands nearest first) instead of working it out again; the
+encounter is frozen from that list only when `enc` is read after a change. What a rule asks of the whole field is
+answered from the step, never by freezing it: the nearest foe (`standing`), the allies holding a power
+(`allies_holding`: who holds one is found once per encounter). The Luck Dice live by owner (`luck`, `hold_luck`)
+and reach a PC's fields when she is next read, or at the freeze.
 """
 
 from __future__ import annotations
@@ -150,6 +158,8 @@ class Step:
     # every roll
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
+    _stale_pcs: set[str]                  # the PCs of the owners in `_luck_stale`: who `c` may have to bring up to date
+    _holding: dict[str, tuple[str, ...]]  # by a power's key: who held one as the encounter was set (`allies_holding`)
 
     def __init__(self, enc: Encounter, rng: DiceSource, rules: Ruleset, events: list[Event] | None = None,
                  queue: list[tuple[str, str, dict[str, Any]]] | None = None,
@@ -184,6 +194,8 @@ class Step:
         self._pcs = None
         self._luck = {}
         self._luck_stale = set()
+        self._stale_pcs = set()
+        self._holding = {}
 
     def reframe(self, **changes: Any) -> None:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
@@ -201,11 +213,18 @@ class Step:
             c = self._working[self._positions[cid]]
         except KeyError:
             return self.frame.get(cid)      # refused, naming the combatants
-        if self._luck_stale and c.kind == "pc":
-            held = self._luck.get(self.luck_owner(c))
-            if held is not None and (c.luck_dice != held.dice or c.luck_streak != held.streak):
-                c = updated(c, {"luck_dice": held.dice, "luck_streak": held.streak})
-                self._place(c, False)
+        if self._stale_pcs and cid in self._stale_pcs:
+            return self._with_luck(c)
+        return c
+
+    def _with_luck(self, c: Combatant) -> Combatant:
+        """The PC holding her owner's pool as it is now, put in her place (up to date from then on: her owner's
+        next change marks her again, `hold_luck`)."""
+        self._stale_pcs.discard(c.id)
+        held = self._luck.get(self.luck_owner(c))
+        if held is not None and (c.luck_dice != held.dice or c.luck_streak != held.streak):
+            c = updated(c, {"luck_dice": held.dice, "luck_streak": held.streak})
+            self._place(c, False)
         return c
 
     def put(self, combatant: Combatant) -> None:
@@ -261,6 +280,19 @@ class Step:
         """The combatants as they are now, in the encounter's order (read only; their Luck Dice may lag: `luck`)."""
         return self._working
 
+    def allies_holding(self, c: Combatant, key: str) -> list[Combatant]:
+        """`enc.allies_of(c)` as they are now, of those alone whose powers name `key` (a Fighter's Protection):
+        who held such a power is found once for the encounter set (a fight spends powers, never gains one), so an
+        attack asks a few, not the whole field."""
+        if not self._unique:
+            return [o for o in self.enc.allies_of(c) if any(key in data for data in o.powers.values())]
+        holders = self._holding.get(key)
+        if holders is None:
+            holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
+                                                 if any(key in data for data in o.powers.values()))
+        found = [self.c(cid) for cid in holders if cid != c.id]
+        return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
+
     def luck_owner(self, c: Combatant) -> LuckOwner:
         """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
         F-LUCK-01, AMB-02), else her own."""
@@ -282,10 +314,12 @@ class Step:
         if self._luck.get(owner) != state:
             self._luck[owner] = state
             self._luck_stale.add(owner)
+            self._stale_pcs.update(self.players_pcs(owner[1]) if owner[0] == "player" else (owner[1],))
 
     def _hand_out_luck(self) -> None:
         """Each owner's PCs take her pool as it is now (no copy of a PC who holds it already)."""
         stale, self._luck_stale = self._luck_stale, set()
+        self._stale_pcs = set()
         owed = [(cid, self._luck[owner]) for owner in stale
                 for cid in (self.players_pcs(owner[1]) if owner[0] == "player" else (owner[1],))]
         for cid, held in owed:

@@ -78,7 +78,7 @@ def protect(step: Step, actor: str, target: str) -> None:
     a, t = step.c(actor), step.c(target)
     if t.side == a.side:
         return
-    for guard in step.enc.allies_of(t):
+    for guard in step.allies_holding(t, "protects"):
         power = _protection(guard)
         if power is None or abs(ZONES.index(guard.zone) - ZONES.index(t.zone)) > 1:
             continue

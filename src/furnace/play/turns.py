@@ -34,6 +34,7 @@ from furnace.events import Event, declare
 from furnace.play import conditions as cond
 from furnace.play import registry
 from furnace.play.combatant import Combatant
+from furnace.play.encounter import ENGINE_ACTIONS as ENGINE_ACTIONS
 from furnace.play.encounter import (
     ROUND,
     Action,
@@ -44,6 +45,8 @@ from furnace.play.encounter import (
     _finish,
     _morale,
     acting_last,
+    chapter_action,
+    chapter_actions,
     finish_if_won,
     roll_initiative,
     round_phases,
@@ -56,8 +59,6 @@ from furnace.rules.ruleset import Ruleset
 __all__ = ["ENGINE_ACTIONS", "VERBS", "Choice", "Turns", "action_for", "after_edit", "delay", "due", "joined",
            "legal_actions", "refusal", "run_tactic", "start", "take", "without"]
 
-# the engine's own actions, in the order a menu shows them; chapters add theirs (registry.ACTIONS)
-ENGINE_ACTIONS = ("attack", "move_attack", "go_ranged", "dodge", "disengage", "stabilise", "wait", "free")
 TARGETED = frozenset({"attack", "move_attack", "stabilise"})
 VERBS = ("attack", "cast", "use", "stabilise", "dodge", "move", "disengage", "wait", "free")   # as a table says them
 REACH = ("CLOSE", "NEAR")
@@ -283,7 +284,7 @@ def action_for(turns: Turns, who: str, verb: str, target: str | None, rules: Rul
     `disengage`, `wait`; `free` with a note for the referee. A Rogue's blow at a surprised foe in round 1 is a
     Sneak Attack (F-ROG-04); `bloodmagic` spends the Bloodshaman's HP on the blow (F-ARCH-03). `take` checks it."""
     verb = {"stabilize": "stabilise", "lay": "lay_on_hands"}.get(verb.lower(), verb.lower())
-    if verb not in VERBS and verb in registry.ACTIONS:     # a chapter's own action by name: `lay` ALLY
+    if verb not in VERBS and chapter_action(verb):     # a chapter's own action by name: `lay` ALLY
         return Action(verb, target or who, detail=note or None)
     if verb in ("attack", "move") and target is not None and target.upper() not in ("RANGED",):
         enc = turns.encounter
@@ -324,16 +325,16 @@ def refusal(turns: Turns, who: str, action: Action, rules: Ruleset) -> str | Non
         return f"it is not {c.name}'s turn: {now.name if now else 'no one'} is due (round {enc.round})"
     if not c.active and action.kind not in ("attack", "move_attack"):
         return f"{c.name} falls this phase: only the blow she struck as she fell may land (F-INIT-02)"
-    if action.kind in TARGETED or action.kind in registry.ACTIONS:
+    if action.kind in TARGETED or chapter_action(action.kind):
         found = _target(enc, c, action)
         if isinstance(found, str):
             return found
     rule = _RULES.get(action.kind)
     if rule is not None:
         return rule(enc, c, action)
-    if action.kind in registry.ACTIONS:
+    if chapter_action(action.kind):
         return _dry_run(turns, c, action, rules)
-    known = [*ENGINE_ACTIONS, *(name for name, _ in registry.ACTIONS.items())]
+    known = [*ENGINE_ACTIONS, *(name for name, _ in chapter_actions())]
     return f"unknown action {action.kind!r}; the actions are {', '.join(known)}"
 
 
@@ -343,8 +344,8 @@ def legal_actions(turns: Turns, who: str, rules: Ruleset) -> list[Choice]:
     enc = turns.encounter
     c = enc.get(who)
     out: list[Choice] = []
-    for kind in [*ENGINE_ACTIONS, *(name for name, _ in registry.ACTIONS.items())]:
-        chapter = kind in registry.ACTIONS
+    for kind in [*ENGINE_ACTIONS, *(name for name, _ in chapter_actions())]:
+        chapter = chapter_action(kind)
         if kind not in TARGETED and not chapter:
             out.append(Choice(kind, reason=refusal(turns, who, Action(kind), rules)))
             continue
@@ -394,7 +395,7 @@ def _target(enc: Encounter, c: Combatant, action: Action) -> Combatant | str:
             return f"{t.name} is on {c.name}'s side"
         if not t.in_fight:
             return f"{t.name} is {t.status}: out of the fight"
-    elif action.kind in registry.ACTIONS and not t.in_fight:
+    elif chapter_action(action.kind) and not t.in_fight:
         return f"{t.name} is {t.status}: out of the fight"
     return t
 

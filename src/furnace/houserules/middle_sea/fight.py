@@ -261,7 +261,9 @@ def carry_courage(c: Character, combatant: Combatant, rules: Ruleset) -> Combata
 @ATTACKS_PER_ACTION.register("middle-sea:mooks")
 def fighter_against_mooks(step: Step, actor: str, target: str) -> int:
     """M-MOOK-02 (option mook_extra_attacks): a Fighter attacks once per level against a creature under 1 HD."""
+    if not step.rules["mook_extra_attacks"]:       # (asked at every attack: the option first, then who fights)
+        return 1
     a, t = step.c(actor), step.c(target)
-    if not step.rules["mook_extra_attacks"] or a.char_class != "Fighter" or t.kind != "monster" or t.hd >= 1:
+    if a.char_class != "Fighter" or t.kind != "monster" or t.hd >= 1:
         return 1
     return max(1, a.level)
