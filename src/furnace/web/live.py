@@ -37,7 +37,7 @@ from furnace.campaign.store import Store
 from furnace.errors import FurnaceError
 from furnace.web import bell, questions, views, watch
 from furnace.web.auth import Asker, Caller
-from furnace.web.feed import Audience, Feed, feed
+from furnace.web.feed import Audience, Feed, feed, log_of
 from furnace.web.limits import Refused, Streams, client_address
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
@@ -137,7 +137,7 @@ async def _checked(store: Store, caller: Caller, campaign: str, tick: Callable[[
         return False
     now, ended = time.monotonic(), bell.sessions_ended(store)
     ticks = _ticks.setdefault(store, {})
-    if now - ticks.get(campaign, -TICK) >= TICK:
+    if now - ticks.get(campaign, -TICK) >= TICK and _may_be_due(store, campaign):
         ticks[campaign] = now
         # a question past its time limit: its standing answer decides (refused: the next tick tries again)
         with contextlib.suppress(FurnaceError):
@@ -153,6 +153,15 @@ async def _checked(store: Store, caller: Caller, campaign: str, tick: Callable[[
         known = verdicts[key] = (now, ended, asyncio.ensure_future(
             asyncio.to_thread(_still_allowed, store, caller, campaign)))
     return await asyncio.shield(known[2])
+
+
+def _may_be_due(store: Store, campaign: str) -> bool:
+    """Whether a question of the campaign may have waited past its time limit: not when the state the log last
+    read (`feed.Log`: read again after any change) has no limit or no open question — then nothing is read."""
+    from furnace.campaign.questions import open_questions
+
+    state = log_of(store, campaign).state
+    return state is None or bool(state.question_seconds and open_questions(state))
 
 
 def _expired(caller: Caller) -> bool:
