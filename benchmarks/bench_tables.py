@@ -5,9 +5,12 @@ players, each player signed in by her invite and streaming her table's live log,
 total rate across the tables (open loop). Reports the p99 of the time from a roll's sending to its arrival on every
 live stream of its table (the streams sit on either worker, the roll is posted to either: LISTEN/NOTIFY carries
 it), the p99 of a roll's answer, and the CPU the server's processes spend on 200 idle live streams (% of a core).
+While it rolls it also reports whose the CPU was — the server's workers, PostgreSQL's backends (a server on this
+machine) and this client's (the streams' readers and the rollers share the cores with them) — per roll too, and
+PostgreSQL's transactions per roll: on a busy machine these, not the latencies, compare two versions.
 
 Run: scripts/with-postgres .venv/bin/python benchmarks/bench_tables.py [--tables 20] [--players 5] [--rate 50]
-     [--seconds 10] [--idle 200] [--quick]
+     [--seconds 10] [--idle 200] [--quick] [--profile FOLDER (py-spy, when installed)] [--server-log FILE]
 Goal: p99 ≤ 50 ms from a roll to its table's streams at 50 rolls a second; 200 idle streams ≤ 5 % of a core.
 """
 
