@@ -238,8 +238,8 @@ def profiled(pid: int, folder: Path | None, seconds: float) -> Iterator[None]:
         yield
         return
     folder.mkdir(parents=True, exist_ok=True)
-    spies = [subprocess.Popen([str(spy), "record", "--nonblocking", "--format", "raw", "-d", str(int(seconds) + 1),
-                               "-o", str(folder / f"worker-{p}.txt"), "-p", str(p)],
+    spies = [subprocess.Popen([str(spy), "record", "--nonblocking", "--gil", "--format", "raw",       # CPU: the GIL's
+                               "-d", str(int(seconds) + 1), "-o", str(folder / f"worker-{p}.txt"), "-p", str(p)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in family(pid)[1:]]
     try:
         yield
