@@ -5,9 +5,12 @@ players, each player signed in by her invite and streaming her table's live log,
 total rate across the tables (open loop). Reports the p99 of the time from a roll's sending to its arrival on every
 live stream of its table (the streams sit on either worker, the roll is posted to either: LISTEN/NOTIFY carries
 it), the p99 of a roll's answer, and the CPU the server's processes spend on 200 idle live streams (% of a core).
+While it rolls it also reports whose the CPU was — the server's workers, PostgreSQL's backends (a server on this
+machine) and this client's (the streams' readers and the rollers share the cores with them) — per roll too, and
+PostgreSQL's transactions per roll: on a busy machine these, not the latencies, compare two versions.
 
 Run: scripts/with-postgres .venv/bin/python benchmarks/bench_tables.py [--tables 20] [--players 5] [--rate 50]
-     [--seconds 10] [--idle 200] [--quick]
+     [--seconds 10] [--idle 200] [--quick] [--profile FOLDER (py-spy, when installed)] [--server-log FILE]
 Goal: p99 ≤ 50 ms from a roll to its table's streams at 50 rolls a second; 200 idle streams ≤ 5 % of a core.
 """
 
@@ -37,6 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import free_port, pct
 
 GOAL_MS, IDLE_GOAL = 50.0, 5.0
+# a player's idle connection is dropped before the server's keep-alive (uvicorn's 5 s) ends it: a roll sent on a
+# connection the server is closing meets a reset
+KEPT = httpx.Limits(keepalive_expiry=2.0)
 URL_ENVS = ("FURNACE_BENCH_POSTGRES_URL", "FURNACE_TEST_POSTGRES_URL")
 
 
@@ -58,7 +64,8 @@ def own_database(url: str) -> Iterator[str]:
 
 
 @contextmanager
-def served(db: str, workers: int, folder: Path) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
+def served(db: str, workers: int, folder: Path, log: Path | None = None
+           ) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
     """`furnace serve --workers N` on a free loopback port: its base URL, the sign-in link, the process."""
     port = free_port()
     command = [sys.executable, "-c", "import sys; from furnace.cli import main; sys.exit(main())",
@@ -66,7 +73,8 @@ def served(db: str, workers: int, folder: Path) -> Iterator[tuple[str, str, subp
                "--streams-per-address", "100000"]      # every stream of the benchmark comes from one address
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "FURNACE_CONFIG_DIR": str(folder / "config"),
            "FURNACE_DATA_DIR": str(folder / "data")}
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    errors = log.open("w") if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
     try:
         link, deadline = "", time.monotonic() + 60
         while not link and time.monotonic() < deadline and proc.stdout is not None:
@@ -119,7 +127,7 @@ def tables(base: str, link: str, n_tables: int, per_table: int) -> list[Player]:
         for who in names:
             url = post(referee, f"/api/campaigns/{name}/invites", {"role": "player", "player": who})["url"]
             token = url.rsplit("/", 1)[-1]
-            player = httpx.Client(base_url=base, timeout=30)
+            player = httpx.Client(base_url=base, timeout=30, limits=KEPT)
             player.get(f"/join/{token}")
             csrf(player).post("/api/join", json={"token": token}).raise_for_status()
             mine = next(m["id"] for m in roster if m["player"] == who)
@@ -164,15 +172,18 @@ class Streams:
             return
 
 
-def load(players: list[Player], rate: float, seconds: float) -> tuple[dict[tuple[str, str, int], float], list[float]]:
+def load(players: list[Player], rate: float, seconds: float
+         ) -> tuple[dict[tuple[str, str, int], float], list[float], int]:
     """Open loop: roll i is sent at start + i/rate by player (i mod tables, then round the table), so each table
-    rolls at an even pace. When each roll was sent, by (table, character, her nth roll); each answer's latency."""
+    rolls at an even pace. When each roll answered was sent, by (table, character, her nth roll); each answer's
+    latency; how many were not answered."""
     total, by_table = int(rate * seconds), defaultdict(list)
     for p in players:
         by_table[p[1]].append(p)
     order = [t for t in sorted(by_table)]
     sent: dict[tuple[str, str, int], float] = {}
     answers: list[float] = []
+    failed: list[int] = []
     counts: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
     start = time.perf_counter() + 0.3
@@ -189,22 +200,24 @@ def load(players: list[Player], rate: float, seconds: float) -> tuple[dict[tuple
         if delay > 0:
             time.sleep(delay)
         at = time.perf_counter()
+        try:
+            answer = client.post(f"/api/campaigns/{table}/characters/{mine}/roll", json={"kind": "check"})
+            answer.raise_for_status()
+        except httpx.HTTPError:       # no answer in 30 s (a saturated server), or an error: counted as missing
+            failed.append(step[0])
+            return
+        took = (time.perf_counter() - at) * 1000
         with lock:
             sent[(table, who, nth)] = at
-        answer = client.post(f"/api/campaigns/{table}/characters/{mine}/roll", json={"kind": "check"})
-        took = (time.perf_counter() - at) * 1000
-        answer.raise_for_status()
-        with lock:
             answers.append(took)
 
     with ThreadPoolExecutor(max_workers=len(players)) as pool:
         list(pool.map(one, plan))
-    return sent, answers
+    return sent, answers, len(failed)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU of a process and its children (the workers), in seconds."""
-    total, ticks = 0.0, os.sysconf("SC_CLK_TCK")
+def family(pid: int) -> list[int]:
+    """A process and its descendants (the server and its workers)."""
     pids, found = [pid], []
     while pids:
         p = pids.pop()
@@ -214,12 +227,63 @@ def cpu_seconds(pid: int) -> float:
         except OSError:
             children = []
         pids += [int(c) for c in children]
-    for p in found:
+    return found
+
+
+@contextmanager
+def profiled(pid: int, folder: Path | None, seconds: float) -> Iterator[None]:
+    """With a folder: py-spy (when installed) records each worker of the server while the block runs."""
+    spy = Path(sys.executable).parent / "py-spy"
+    if folder is None or not spy.exists():
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    spies = [subprocess.Popen([str(spy), "record", "--nonblocking", "--gil", "--format", "raw",       # CPU: the GIL's
+                               "-d", str(int(seconds) + 1), "-o", str(folder / f"worker-{p}.txt"), "-p", str(p)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in family(pid)[1:]]
+    try:
+        yield
+    finally:
+        for s in spies:
+            s.wait(60)
+
+
+def postmaster(db: str) -> int:
+    """The PostgreSQL server's process (its CPU is its backends'), when it runs on this machine (0: not found)."""
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            folder = Path(str(conn.execute(text("SHOW data_directory")).scalar()))
+        return int((folder / "postmaster.pid").read_text().split()[0])
+    except Exception:          # not a superuser, or another machine's server: its CPU is not counted
+        return 0
+    finally:
+        engine.dispose()
+
+
+def committed(db: str) -> int:
+    """The transactions the database has ended (committed or rolled back), as PostgreSQL counts them."""
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            time.sleep(1.0)                   # the backends' counts reach the statistics within a second
+            conn.execute(text("SELECT pg_stat_clear_snapshot()"))
+            return int(conn.execute(text("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                                         "WHERE datname = current_database()")).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU of a process and its children (the workers; PostgreSQL's backends), in seconds, those
+    that ended too (a parent's count of the children it waited for: a backend of a closed connection)."""
+    total, ticks = 0.0, os.sysconf("SC_CLK_TCK")
+    for p in family(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
+        total += sum(int(f) for f in fields[11:15]) / ticks
     return total
 
 
@@ -232,6 +296,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the rolls go on (at most 60)")
     parser.add_argument("--idle", type=int, default=200, help="idle live streams whose CPU is measured")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--profile", type=Path, help="a folder: py-spy records each worker while it rolls")
+    parser.add_argument("--server-log", type=Path, help="a file: the server's own output (its errors)")
     parser.add_argument("--quick", action="store_true", help="2 tables of 2, 10 rolls/s for 1 s, 8 idle streams")
     args = parser.parse_args()
     if args.quick:
@@ -243,14 +309,23 @@ def main() -> int:
         return 2
     seconds = min(args.seconds, 60.0)
     with tempfile.TemporaryDirectory() as folder, own_database(url) as db, \
-            served(db, args.workers, Path(folder)) as (base, link, proc):
+            served(db, args.workers, Path(folder), args.server_log) as (base, link, proc):
         players = tables(base, link, args.tables, args.players)
         with ExitStack() as stack:
             streams = Streams(base, stack)
             for player in players:
                 streams.open(player, counting=True)
             time.sleep(0.5)
-            sent, answers = load(players, args.rate, seconds)
+            postgres = postmaster(db)
+            transactions_at = committed(db)
+            server_at, client_at, wall_at = cpu_seconds(proc.pid), time.process_time(), time.perf_counter()
+            database_at = cpu_seconds(postgres) if postgres else 0.0
+            with profiled(proc.pid, args.profile, seconds):
+                sent, answers, unanswered = load(players, args.rate, seconds)
+            wall = time.perf_counter() - wall_at
+            server_cpu = 100 * (cpu_seconds(proc.pid) - server_at) / wall
+            client_cpu = 100 * (time.process_time() - client_at) / wall
+            database_cpu = 100 * (cpu_seconds(postgres) - database_at) / wall if postgres else float("nan")
             for _ in range(300):                  # the last rolls' way to the streams (at most 30 s)
                 with streams.lock:
                     reached = {key: max(times) for key, times in streams.arrived.items()
@@ -259,7 +334,8 @@ def main() -> int:
                     break
                 time.sleep(0.1)
             latencies = [(reached[key] - at) * 1000 for key, at in sent.items() if key in reached]
-            missing = len(sent) - len(latencies)
+            missing = len(sent) - len(latencies) + unanswered
+            transactions = (committed(db) - transactions_at) / max(1, len(sent))
             p99 = pct(latencies, 99) if latencies else float("nan")
             verdict = "meets" if p99 <= GOAL_MS and not missing else "misses"
             print(f"{args.tables} tables × {args.players} players, {len(sent)} rolls at {args.rate:g}/s for "
@@ -267,7 +343,12 @@ def main() -> int:
                   f"{sorted(streams.workers.values())})")
             print(f"a roll to every live stream of its table: p50 {statistics.median(latencies):.1f} ms, "
                   f"p99 {p99:.1f} ms, {missing} not reaching all ({verdict} the goal p99 ≤ {GOAL_MS:g} ms)")
-            print(f"a roll's answer: p50 {statistics.median(answers):.1f} ms, p99 {pct(answers, 99):.1f} ms")
+            print(f"a roll's answer: p50 {statistics.median(answers):.1f} ms, p99 {pct(answers, 99):.1f} ms "
+                  f"({unanswered} not answered in 30 s); PostgreSQL transactions per roll: {transactions:.1f}")
+            print(f"CPU while rolling: the server {server_cpu:.0f} % of a core, PostgreSQL {database_cpu:.0f} %, this "
+                  f"client {client_cpu:.0f} % (of the machine's {os.cpu_count()} cores); per roll: the server "
+                  f"{server_cpu * wall * 10 / len(sent):.1f} ms, PostgreSQL {database_cpu * wall * 10 / len(sent):.1f} "
+                  f"ms, the client {client_cpu * wall * 10 / len(sent):.1f} ms")
         with ExitStack() as stack:
             streams = Streams(base, stack)
             for i in range(args.idle):

@@ -153,10 +153,15 @@ class Stream:
             return
 
     def until(self, words: str) -> dict[str, Any]:
+        return self.upto(words)[-1]
+
+    def upto(self, words: str) -> list[dict[str, Any]]:
+        """Every event read up to the first that holds `words`, that one last."""
+        seen = []
         while True:
-            found = self.events.get(timeout=WAIT)
-            if words in json.dumps(found):
-                return found
+            seen.append(self.events.get(timeout=WAIT))
+            if words in json.dumps(seen[-1]):
+                return seen
 
 
 @contextmanager
@@ -177,6 +182,27 @@ def test_a_roll_posted_to_one_worker_reaches_a_player_streaming_from_the_other(t
         assert answer.status_code == 200 and answer.headers["x-furnace-worker"] == second != first
         got = live.until("across the workers")
     assert got["what"].startswith("rolls across the workers")
+
+
+@pytest.mark.postgres
+def test_a_hidden_roll_read_once_on_the_other_worker_is_told_to_its_referee_and_to_no_player(two: Workers) -> None:
+    """The other worker reads the log once for all its streams (`web.feed.Log`) and tells each audience from it:
+    the referee's stream there gets the hidden roll, the player's beside it only the public one after it."""
+    referee, ann = table(two)
+    phone, first = on_worker(two.base, ann.cookies)
+    desk, _ = on_worker(two.base, referee.cookies, wanted=first)
+    other, second = on_worker(two.base, referee.cookies, other_than=first)
+    with streams() as stack:
+        hers, mine = Stream(phone, stack), Stream(desk, stack)
+        assert hers.worker == mine.worker == first != second
+        for label, hidden in (("behind the screen", True), ("for all to see", False)):
+            answer = other.post(f"{C}/roll", json={"expression": "d6", "label": label, "hidden": hidden})
+            assert answer.status_code == 200 and answer.headers["x-furnace-worker"] == second
+        secret, public = mine.until("behind the screen"), mine.until("for all to see")
+        told = hers.upto("for all to see")
+    assert secret["hidden"] and not public["hidden"]
+    assert told[-1]["what"].startswith("rolls for all to see")
+    assert "behind the screen" not in json.dumps(told + list(hers.events.queue))
 
 
 @pytest.mark.postgres

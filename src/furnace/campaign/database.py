@@ -253,6 +253,9 @@ def engine(db: Database, sync: str) -> Engine:
     return made
 
 
+POOL = 20           # connections a process keeps open to a database server
+
+
 def _server_engine(db: Database) -> Engine:
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
@@ -261,7 +264,10 @@ def _server_engine(db: Database) -> Engine:
     url = make_url(db.url)
     extra: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT} if url.get_backend_name() == "postgresql" else {}
     try:
-        return create_engine(url, future=True, pool_pre_ping=True, connect_args=extra)
+        # a console's worker runs up to 40 requests at once (its thread pool): connections are kept for them all,
+        # not opened and closed per request past a pool of 5 (each a new backend, the most of the server's CPU)
+        return create_engine(url, future=True, pool_pre_ping=True, pool_size=POOL, max_overflow=10,
+                             connect_args=extra)
     except ImportError as exc:     # the driver of the URL is not installed
         raise StoreError(f"the database URL {db.where} needs a driver that is not installed ({exc}): use "
                          "postgresql+psycopg://") from None

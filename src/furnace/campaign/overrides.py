@@ -21,8 +21,10 @@ points, dice that parse) and kept for the bestiary to come; they change nothing 
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -229,7 +231,27 @@ def label(key: str, override: Override) -> str:
     return f"campaign override {key}" + (f" ({override.source})" if override.source else "")
 
 
+_rulesets: dict[tuple[str, str, tuple[tuple[str, str], ...]], Ruleset] = {}
+_rulesets_lock = threading.Lock()
+
+
 def campaign_ruleset(state: CampaignState) -> Ruleset:
+    """The ruleset the campaign plays by (`ruleset_of`), kept for the profile, options and overrides it was made
+    of: a server's every roll asks for it, and a Ruleset never changes (`with_options` makes a new one)."""
+    key = (state.profile, json.dumps(state.options, sort_keys=True, default=str),
+           tuple((k, o.model_dump_json()) for k, o in sorted(state.overrides.items())))
+    with _rulesets_lock:
+        known = _rulesets.get(key)
+    if known is None:
+        known = ruleset_of(state)            # a refusal is not kept: it is raised again at the next ask
+        with _rulesets_lock:
+            if len(_rulesets) >= 64:
+                _rulesets.clear()
+            _rulesets[key] = known
+    return known
+
+
+def ruleset_of(state: CampaignState) -> Ruleset:
     """The ruleset the campaign plays by, with the referee's overrides in force.
 
     The base is the campaign's profile, or the referee's profile override (laid over the built-in profile it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from contextlib import nullcontext
 from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -104,15 +105,16 @@ def rng_of(request: Request) -> DiceSource:
     return source
 
 
-_writers: weakref.WeakKeyDictionary[Store, threading.Lock] = weakref.WeakKeyDictionary()
+_writers: weakref.WeakKeyDictionary[Store, threading.Lock | nullcontext[None]] = weakref.WeakKeyDictionary()
 _writers_lock = threading.Lock()
 
 
-def _writer(store: Store) -> threading.Lock:
+def _writer(store: Store) -> threading.Lock | nullcontext[None]:
     """One writer at a time per store in this process: the others wait on a lock, not in SQLite's busy handler,
-    whose growing sleeps (up to 100 ms each) would set the tail latency of a busy table."""
+    whose growing sleeps (up to 100 ms each) would set the tail latency of a busy table. PostgreSQL needs none
+    (a campaign's row lock orders its writers, in the server): the tables' writes go on side by side."""
     with _writers_lock:
-        return _writers.setdefault(store, threading.Lock())
+        return _writers.setdefault(store, nullcontext() if store.url.startswith("postgresql") else threading.Lock())
 
 
 def run(request: Request, caller: Caller, campaign: str, command: str, fn: Command) -> dict[str, Any]:

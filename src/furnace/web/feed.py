@@ -10,13 +10,17 @@ Rows written before the log kept facts are the referee's, shown as they were wri
 only how many there were (`earlier`).
 
 `feed(store, campaign, audience)` keeps one reading per audience and campaign and reads on from where it
-stopped (the log only grows; a log that is not the one it read, the campaign made anew, is read again).
+stopped (the log only grows; a log that is not the one it read, the campaign made anew, is read again). The
+database is read once per campaign for all its audiences (`Log`: one query for the new events, the state again
+only when they changed it, none for the events a command of this process just wrote), and each audience is told
+from that in memory: a hidden roll is left out of every telling but the referee's (`Feed._told`).
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +28,7 @@ from furnace.campaign import table as tables
 from furnace.campaign.state import CampaignState
 from furnace.campaign.store import Store, StoredEvent
 from furnace.render import story
-from furnace.web.cast import Casting, casting
+from furnace.web.cast import Casting
 
 Role = Literal["referee", "table", "player"]
 PAGE = 200               # items a /log answer holds at most
@@ -100,21 +104,106 @@ def _item(number: int, e: StoredEvent, told: story.Told) -> dict[str, Any]:
             "rolls": list(told.rolls), "at": e.created_at, "entered": bool(e.data.get("entered"))}
 
 
-_feeds: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], Feed]] = weakref.WeakKeyDictionary()
+class Log:
+    """One campaign's log as this process last read it, shared by every audience: the newest events (at most
+    TAIL), what they tell of the monsters (`Casting`) and the campaign's state. One read of the database brings it
+    up to date for all of them — or none, when the events were just written here (`written`) — and each audience's
+    `Feed` is then told from it in memory."""
+
+    TAIL = 2000
+
+    def __init__(self) -> None:
+        self.last, self.hash = 0, ""
+        self.tail: list[StoredEvent] = []
+        self.cast = Casting()
+        self.state: CampaignState | None = None
+        self.mark: object = None            # the watcher's generation it was read at (`live`)
+        self.feeds: dict[str, Feed] = {}    # by audience
+        self.lock = threading.Lock()        # one campaign's reads at a time (others' go on meanwhile)
+        self.reads = 0                      # database reads (for the tests)
+
+    def take(self, events: list[StoredEvent]) -> bool:
+        """Append the events that follow on from the last one read (False: they do not follow on)."""
+        fresh = [e for e in events if e.seq > self.last]
+        if not fresh:
+            return True
+        if fresh[0].seq != self.last + 1 or (self.hash and fresh[0].prev_hash != self.hash):
+            return False
+        self.cast.read(fresh)
+        self.tail = (self.tail + fresh)[-self.TAIL:]
+        if any(e.changes is not None for e in fresh):
+            self.state = None               # the state changed: read it again when an audience needs it
+        self.last, self.hash = fresh[-1].seq, fresh[-1].hash
+        return True
+
+    def refresh(self, store: Store, campaign: str) -> bool:
+        """Read what is new (one query); False when the log is not the one read (the campaign made anew)."""
+        self.reads += 1
+        events = store.events(campaign, since=max(0, self.last - 1))      # the last one read, and what came after
+        if self.last and (not events or events[0].seq != self.last or events[0].hash != self.hash):
+            return False
+        return self.take(events)
+
+    def since(self, store: Store, campaign: str, after: int) -> list[StoredEvent]:
+        """The events after `after` up to the last one read: from memory, or the database when they are older
+        than the tail."""
+        if not self.tail or self.tail[0].seq <= after + 1:
+            return [e for e in self.tail if e.seq > after]
+        return [e for e in store.events(campaign, since=after) if e.seq <= self.last]
+
+    def current(self, store: Store, campaign: str) -> CampaignState:
+        if self.state is None:
+            self.state = store.open(campaign)
+        return self.state
+
+
+_logs: weakref.WeakKeyDictionary[Store, dict[str, Log]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def feed(store: Store, campaign: str, audience: Audience, state: CampaignState | None = None) -> Feed:
-    """The audience's reading of the campaign's log up to its last event."""
+def log_of(store: Store, campaign: str) -> Log:
+    """This process's reading of the campaign's log (made at the first ask)."""
     with _lock:
-        book = _feeds.setdefault(store, {})
-        key = (campaign, audience.key)
-        known = book.setdefault(key, Feed(audience))
-        events = store.events(campaign, since=max(0, known.last - 1))
-        if known.last and (not events or events[0].seq != known.last or events[0].hash != known.hash):
-            known = book[key] = Feed(audience)        # not the log it read: the campaign was made anew
-            events = store.events(campaign)
-        fresh = [e for e in events if e.seq > known.last]
-        if fresh:
-            known.read(fresh, casting(store, campaign), state if state is not None else store.open(campaign))
-        return known
+        return _logs.setdefault(store, {}).setdefault(campaign, Log())
+
+
+def _anew(store: Store, campaign: str, stale: Log) -> Log:
+    with _lock:
+        book = _logs.setdefault(store, {})
+        if book.get(campaign) is stale:
+            book[campaign] = Log()
+        return book[campaign]
+
+
+def feed(store: Store, campaign: str, audience: Audience, state: CampaignState | None = None, *,
+         written: Sequence[StoredEvent] = (), mark: object = None) -> Feed:
+    """The audience's reading of the campaign's log up to its last event. The log is read once for every
+    audience (`Log`): `written`, the events a command just appended here (`state`: the state after them), need no
+    read when they follow on from what was read; `mark`, a live stream's generation, is read by the first
+    audience to ask and not again by the others."""
+    for _ in range(2):
+        log = log_of(store, campaign)
+        with log.lock:
+            if _brought_up(log, store, campaign, state, written, mark):
+                known = log.feeds.setdefault(audience.key, Feed(audience))
+                if known.last < log.last:
+                    known.read(log.since(store, campaign, known.last), log.cast, log.current(store, campaign))
+                return known
+        _anew(store, campaign, log)             # not the log it read: the campaign was made anew
+    raise AssertionError(f"the log of {campaign!r} changed while it was read")
+
+
+def _brought_up(log: Log, store: Store, campaign: str, state: CampaignState | None,
+                written: Sequence[StoredEvent], mark: object) -> bool:
+    """Bring the log up to date (False: it is not the log it read)."""
+    if written and log.take(list(written)):
+        if state is not None:
+            log.state = state
+        return True
+    if mark is not None and log.mark == mark:
+        return True
+    if not log.refresh(store, campaign):
+        return False
+    if mark is not None:
+        log.mark = mark
+    return True

@@ -5,12 +5,14 @@ what came after, each event once: the ids are the caller's own numbers (`web.fee
 a player's count only what she was told), so nothing is missed or repeated and a gap never counts a hidden
 event. A stream sleeps on the process's one watcher (`watch`), woken when anyone writes (on SQLite the console's
 bell at once, the CLI's writes at the watcher's next look; on PostgreSQL a notification naming its campaign, from
-any worker or the CLI); then it reads what is new — one reading per campaign and
-audience for all their streams, read by the first to ask and awaited by the others — and sleeps again. It checks
-its session in the database when a session was ended here (the bell counts them), when its session's time is
-up, and at least every RECHECK seconds (a session ended by another process): a revoked or expired session's
-stream ends, and nothing is sent on it after the bell. A change of the table (a monster revealed) is told as a
-bare `table` event without an id or content, so the page reloads what it shows.
+any worker or the CLI); then it reads what is new — one read of the database per campaign for all its streams
+(`feed.Log`), told to each audience in memory, by the first of its streams to ask and awaited by the others — and
+sleeps again. Its one wait is also its keep-alive's timer (no ping task per stream). Its session is read again
+when a session was ended (here: the bell counts them; on another worker: its notification), and at least every
+RECHECK seconds (a session ended by another process), once for all the session's streams; its time being up is
+told without a read: a revoked or expired session's stream ends, and nothing is sent on it after the bell. A
+change of the table (a monster revealed) is told as a bare `table` event without an id or content, so the page
+reloads what it shows.
 
 Streams are counted (`limits.Streams`; on PostgreSQL in the database, across workers: `shared`): a session may
 hold `WebSettings.streams_per_session` open, an address `streams_per_address`; one more is a 429.
@@ -35,12 +37,13 @@ from furnace.campaign.store import Store
 from furnace.errors import FurnaceError
 from furnace.web import bell, questions, views, watch
 from furnace.web.auth import Asker, Caller
-from furnace.web.feed import Audience, Feed, feed
+from furnace.web.feed import Audience, Feed, feed, log_of
 from furnace.web.limits import Refused, Streams, client_address
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
 BATCH = 500
-RECHECK = 15.0       # a stream checks its session at least this often (one ended here: at once)
+RECHECK = 60.0       # a session is read again at least this often (one ended here or on another worker: at once)
+TICK = 15.0          # a campaign's questions are looked at for their time limit this often
 
 
 def _resume_from(request: Request, since: int | None) -> int | None:
@@ -62,8 +65,9 @@ async def live(campaign: str, request: Request, caller: Asker, since: int | None
         start = await asyncio.to_thread(_newest, store, campaign, views.audience(caller))
     release = await asyncio.to_thread(_counted, request, caller)      # on PostgreSQL, counted in the database
     stream = _stream(store, campaign, caller, start, settings.poll, release,
-                     lambda: questions.overdue(request.app, campaign))
-    return EventSourceResponse(stream, ping=int(settings.keepalive), headers={"X-Accel-Buffering": "no"},
+                     lambda: questions.overdue(request.app, campaign), settings.keepalive)
+    # ping=0: no keep-alive task per stream; the stream sends its own when its one wait times out
+    return EventSourceResponse(stream, ping=0, headers={"X-Accel-Buffering": "no"},
                                background=BackgroundTask(release))
 
 
@@ -85,14 +89,18 @@ def _newest(store: Store, campaign: str, audience: Audience) -> int:
 
 async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: float,
                   release: Callable[[], None], tick: Callable[[], None] = lambda: None,
-                  ) -> AsyncIterator[ServerSentEvent]:
+                  keepalive: float = 15.0) -> AsyncIterator[ServerSentEvent]:
     try:
         watcher = watch.watcher(store, poll)
         audience = views.audience(caller)
         read = await asyncio.to_thread(lambda: feed(store, campaign, audience).last)  # the log read: table news after
         seen, ended, checked = -1, bell.sessions_ended(store), time.monotonic()
+        said = checked                      # when it last sent anything (a keep-alive after `keepalive` of quiet)
         while True:
-            generation = await watcher.wait(seen, RECHECK, campaign)
+            now = time.monotonic()
+            # its one wait: until a change, its keep-alive, its session's next check or its time being up
+            generation = await watcher.wait(seen, max(0.0, min(said + keepalive, checked + TICK) - now)
+                                            if not _expired(caller) else 0.0, campaign)
             messages: list[ServerSentEvent] = []
             if generation != seen:
                 seen = generation
@@ -100,18 +108,60 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
                 newest, read, messages = _batch(reading, last, read)
                 last = max(last, newest)
             now = time.monotonic()
-            if now - checked >= RECHECK or bell.sessions_ended(store) != ended or _expired(caller):
+            if now - checked >= TICK or bell.sessions_ended(store) != ended or _expired(caller):
                 ended, checked = bell.sessions_ended(store), now
-                # a question past its time limit: its standing answer decides (refused: the next tick tries again)
-                with contextlib.suppress(FurnaceError):
-                    await asyncio.to_thread(tick)
-                if not await asyncio.to_thread(_still_allowed, store, caller, campaign):
+                if not await _checked(store, caller, campaign, tick):
                     yield ServerSentEvent(event="signed-out", data="{}")
                     return
+            if not messages and now - said >= keepalive:
+                messages = [ServerSentEvent(comment="ping")]      # the keep-alive: no task or timer of its own
             for message in messages:
                 yield message
+            if messages:
+                said = now
     finally:
         release()
+
+
+# one check per session (and one tick per campaign) for all its streams, until the bell tells of a session ended
+_verdicts: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[float, int, asyncio.Future[bool]]]] = \
+    weakref.WeakKeyDictionary()
+_ticks: weakref.WeakKeyDictionary[Store, dict[str, float]] = weakref.WeakKeyDictionary()
+
+
+async def _checked(store: Store, caller: Caller, campaign: str, tick: Callable[[], None]) -> bool:
+    """The campaign's questions past their time limit answered (`tick`), and whether the caller's session is still
+    allowed the stream: each read once (per TICK, per RECHECK) for every stream of the process, and a session again
+    at once when one was ended (the bell's count). A session whose time is up is never allowed, without a read."""
+    if _expired(caller):
+        return False
+    now, ended = time.monotonic(), bell.sessions_ended(store)
+    ticks = _ticks.setdefault(store, {})
+    if now - ticks.get(campaign, -TICK) >= TICK and _may_be_due(store, campaign):
+        ticks[campaign] = now
+        # a question past its time limit: its standing answer decides (refused: the next tick tries again)
+        with contextlib.suppress(FurnaceError):
+            await asyncio.to_thread(tick)
+    verdicts = _verdicts.setdefault(store, {})
+    key = (caller.token or "", campaign)
+    known = verdicts.get(key)
+    if known is None or known[1] != ended or now - known[0] >= RECHECK or (
+            known[2].done() and (known[2].cancelled() or known[2].exception() is not None)):
+        if len(verdicts) > 10_000:
+            verdicts.clear()
+        # the first of the session's streams to ask reads it; the others await her answer
+        known = verdicts[key] = (now, ended, asyncio.ensure_future(
+            asyncio.to_thread(_still_allowed, store, caller, campaign)))
+    return await asyncio.shield(known[2])
+
+
+def _may_be_due(store: Store, campaign: str) -> bool:
+    """Whether a question of the campaign may have waited past its time limit: not when the state the log last
+    read (`feed.Log`: read again after any change) has no limit or no open question — then nothing is read."""
+    from furnace.campaign.questions import open_questions
+
+    state = log_of(store, campaign).state
+    return state is None or bool(state.question_seconds and open_questions(state))
 
 
 def _expired(caller: Caller) -> bool:
@@ -148,7 +198,8 @@ async def _read_once(store: Store, campaign: str, audience: Audience, mark: Mark
     key = (campaign, audience.key, mark)
     future = running.get(key)
     if future is None:
-        future = running[key] = asyncio.ensure_future(asyncio.to_thread(feed, store, campaign, audience))
+        future = running[key] = asyncio.ensure_future(asyncio.to_thread(
+            lambda: feed(store, campaign, audience, mark=mark)))
 
         def finished(task: asyncio.Future[Feed]) -> None:
             running.pop(key, None)

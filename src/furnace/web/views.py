@@ -36,7 +36,7 @@ def audience(caller: Caller) -> Audience:
 def visible_events(events: list[StoredEvent], state: CampaignState, caller: Caller,
                    store: Store) -> list[dict[str, Any]]:
     """These events (a command's, just written) as the caller is told them, in her own numbering."""
-    reading = feed(store, state.name, audience(caller), state)
+    reading = feed(store, state.name, audience(caller), state, written=events)     # no read: they follow on
     wanted = {e.seq for e in events}
     return [item for seq, item in zip(reading.seqs, reading.items, strict=True) if seq in wanted]
 
