@@ -70,6 +70,18 @@ def _worn_brakka(folder: Path) -> None:
     (folder / "worn-brakka.json").write_text(worn.to_json(), encoding="utf-8")
 
 
+def _a_phone_signed_in(folder: Path) -> None:
+    """Ann's phone signed in to the console of the world's database: session 1, for `furnace signout 1`."""
+    from furnace.campaign.access import new_session
+    from furnace.campaign.store import Store
+
+    store = Store(f"sqlite:///{folder / 'campaigns.db'}")
+    try:
+        assert new_session(store, "player", "keep", "Ann")[1].id == 1
+    finally:
+        store.close()
+
+
 WORLD: tuple[str, ...] = (
     "furnace campaign new keep --option hazards_light=true --option hazards_disease=true "
     "--option hazards_travel=true --option hazards_poison_drugs=true --option hazards_sleep=true "
@@ -118,6 +130,7 @@ PRECONDITIONS: dict[str, tuple[Step, ...]] = {
     "furnace repair Brakka armor --days 2 --cost 15 --yes": (
         _worn_brakka, "furnace campaign new forge", "furnace campaign use forge",
         "furnace campaign join worn-brakka.json"),
+    "furnace signout 1": (_a_phone_signed_in,),
     "furnace take Agna torch": ("furnace give Agna torch",),
     "furnace equip Brakka helmet": ("furnace give Brakka helmet",),
 }

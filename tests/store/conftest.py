@@ -26,7 +26,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PG_ENV = "FURNACE_TEST_POSTGRES_URL"
 PG_MISSING = (f"PostgreSQL store tests NOT RUN: {PG_ENV} is not set — run through scripts/with-postgres / "
               "make test")
-TABLES = ("invites", "web_sessions", "snapshots", "events", "campaigns", "alembic_version")
+TABLES = ("session_campaigns", "invites", "web_sessions", "snapshots", "events", "campaigns", "alembic_version")
 ENGINES = [pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)]
 
 _skipped_pg: list[str] = []

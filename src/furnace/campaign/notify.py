@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from furnace.campaign.store import Store
-
 # the PostgreSQL channel every commit that appends events notifies (payload: {"campaign": name, "seq": newest}):
 # each console process listens on it (`furnace.web.watch`), so a roll written by one worker, or by the CLI, wakes
 # the live streams of every other
@@ -31,10 +29,12 @@ def notify(conn: Connection, campaign: str, seq: int) -> None:
 SESSIONS_ENDED = "sessions ended"
 
 
-def notify_sessions_ended(store: Store) -> None:
-    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once)."""
-    from sqlalchemy import text
+def notify_sessions_ended(conn: Connection) -> None:
+    """On PostgreSQL, tell every console process that a session was ended (its live streams end at once): sent
+    when the transaction that ended it commits (`furnace.campaign.access.revoke`, whether a worker or the CLI
+    ended it)."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy import text
 
-    with store.transaction(write=True) as conn:
         conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                      {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED})})

@@ -24,9 +24,10 @@ from urllib.parse import quote
 from furnace.campaign.database import Database, explain
 from furnace.campaign.location import StoreError
 
-REVISIONS = ("0001", "0002", "0003")      # migrations/versions, oldest first
+REVISIONS = ("0001", "0002", "0003", "0004")      # migrations/versions, oldest first
 HEAD = REVISIONS[-1]
-TABLES = frozenset({"alembic_version", "campaigns", "events", "snapshots", "web_sessions", "invites"})
+TABLES = frozenset({"alembic_version", "campaigns", "events", "snapshots", "web_sessions", "invites",
+                    "session_campaigns"})
 BUSY_MS = 30000                           # as the engine's connections wait for another program's lock
 
 CAMPAIGN_COLUMNS = "id, name, created_at, version, event_count, last_hash"

@@ -187,7 +187,7 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("encounter",), "furnace.cli.encounter"),
     **dict.fromkeys(("standing",), "furnace.cli.answer"),
     **dict.fromkeys(("simulate",), "furnace.cli.simulate"),
-    **dict.fromkeys(("serve", "signin-link"), "furnace.cli.serve"),
+    **dict.fromkeys(("serve", "signin-link", "sessions", "signout"), "furnace.cli.serve"),
     **dict.fromkeys(("lay-on-hands",), "furnace.cli.prayers"),
     **dict.fromkeys(("odds",), "furnace.cli.odds"),
     **dict.fromkeys(("chapters",), "furnace.cli.chapters"),

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from furnace.cli.app import cli
+from furnace.cli.app import _emit, cli, json_option
 from furnace.cli.context import settings
 from furnace.cli.numbers import Finite
 from furnace.errors import FurnaceError
@@ -194,22 +194,76 @@ def _frozen() -> None:
 @public_url_option
 @click.option("--minutes", type=Finite(1, 1440), default=15, show_default=True,
               help="How long the link works (it works once).")
-def signin_link(public_url: str | None, minutes: float) -> None:
-    """A new sign-in link for the referee, for a console running on the same database (the one `furnace serve`
-    printed is used, or has run out): it works once, within --minutes.
+@click.option("--campaign", "campaigns", multiple=True, metavar="NAME",
+              help="A campaign the referee will run (repeatable): a referee's invite, scoped to those named; "
+                   "without, the host's link (every campaign).")
+def signin_link(public_url: str | None, minutes: float, campaigns: tuple[str, ...]) -> None:
+    """A new sign-in link for a console running on the same database (the one `furnace serve` printed is used,
+    or has run out): it works once, within --minutes. Without --campaign it signs the host in (every campaign);
+    with, it is a referee's invite: her session runs the campaigns named and no other.
 
-    Example: furnace signin-link --public-url http://192.168.1.20:8000 --minutes 5
+    Example: furnace signin-link --campaign keep --public-url http://192.168.1.20:8000 --minutes 5
     """
     from furnace.campaign.access import mint_signin
 
     store = settings().store()
     store.require_writable()
-    token = mint_signin(store, minutes=minutes)
+    token = mint_signin(store, minutes=minutes, campaigns=campaigns or None)
     base = public_url or "http://127.0.0.1:8000"
     click.echo(f"{base}/signin?token={token}")
+    who = f"a referee of {', '.join(dict.fromkeys(campaigns))} alone" if campaigns else "the host (every campaign)"
+    click.echo(f"(signs in {who}, once, within {minutes:g} minutes)", err=True)
     if public_url is None:
         click.echo("(on the console's own address if it is not this one: --public-url or FURNACE_PUBLIC_URL)",
                    err=True)
+
+
+@cli.command("sessions")
+@json_option
+def sessions_list(as_json: bool) -> None:
+    """The console's live sessions, beside a running server on the same database: the host's, the referees'
+    (with the campaigns each runs), the players' and the observers'. `furnace signout ID` ends one.
+
+    Example: furnace sessions --json
+    """
+    from furnace.campaign.access import all_sessions
+
+    found = all_sessions(settings().store())
+    if as_json:
+        _emit({"sessions": [_session_json(s) for s in found]})
+        return
+    for s in found:
+        click.echo(f"{s.id}\t{_who(s)}\tuntil {s.expires_at[:16].replace('T', ' ')}")
+    if not found:
+        click.echo("no one is signed in")
+
+
+def _session_json(s: Any) -> dict[str, Any]:
+    return {"id": s.id, "role": s.role, "host": s.host, "campaigns": list(s.runs), "campaign": s.campaign,
+            "player": s.player, "since": s.created_at, "until": s.expires_at}
+
+
+def _who(s: Any) -> str:
+    if s.role == "referee":
+        return "host" if s.host else f"referee of {', '.join(s.runs) or 'no campaign left'}"
+    return f"{s.role} {s.player} ({s.campaign})".replace("  ", " ")
+
+
+@cli.command("signout")
+@click.argument("session_id", metavar="ID", type=click.IntRange(1, 2**62))
+def signout(session_id: int) -> None:
+    """End a console session at once (`furnace sessions` lists them), beside a running server: its cookie opens
+    nothing after this, and its live streams end on every worker at once (PostgreSQL is told in the same
+    transaction; a SQLite console sees it at its next check).
+
+    Example: furnace signout 1
+    """
+    from furnace.campaign.access import revoke
+
+    store = settings().store()
+    store.require_writable()
+    revoke(store, session_id)
+    click.echo(f"session {session_id} ended")
 
 
 # -- where the console is reached ----------------------------------------------------------------------------

@@ -168,13 +168,14 @@ def openapi(request: Request) -> dict[str, Any]:
 
 @router.get("/me")
 def me(caller: Asker) -> dict[str, Any]:
-    return {"role": caller.role, "campaign": caller.campaign, "player": caller.player}
+    return {"role": caller.role, "campaign": caller.campaign, "player": caller.player, "host": caller.host}
 
 
 # -- campaigns ------------------------------------------------------------------------------------------------
 @router.get("/campaigns")
-def campaign_list(request: Request) -> dict[str, Any]:
-    return {"campaigns": store_of(request).names()}
+def campaign_list(request: Request, caller: Asker) -> dict[str, Any]:
+    """The campaigns the referee runs (the host: every one); `host`: she may start another."""
+    return {"campaigns": caller.runs(store_of(request).names()), "host": caller.host}
 
 
 @router.post("/campaigns")

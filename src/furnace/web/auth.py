@@ -2,7 +2,10 @@
 
 Every route is a key of `ALLOW` ("METHOD /path"), with the roles that may use it; a route missing from the
 matrix is refused to everyone (deny by default; tests/web/test_roles.py walks every route × role). A player's
-or an observer's session belongs to one campaign: any other campaign in the path is refused. The session
+or an observer's session belongs to one campaign: any other campaign in the path is refused; so is, for a
+referee, a campaign outside her scope (the host runs every one; a referee signed in by a referee invite, only
+those it named: `access.Session.runs_campaign`), checked here once for every campaign's route. A few routes are
+the host's alone (`HOST_ONLY`: a new campaign). The session
 token lives in an HttpOnly, SameSite=Lax cookie (Secure when the request came over HTTPS, directly or through a
 proxy saying X-Forwarded-Proto: https). A state-changing request must carry the CSRF cookie's value in the
 X-CSRF-Token header (double submit), and an Origin header, when sent, must be the console's public URL's (or
@@ -55,6 +58,7 @@ ALLOW: dict[str, frozenset[str]] = {
     "GET /api/me": EVERYONE,
     "POST /api/join": EVERYONE,
     "POST /api/signout": SIGNED_IN,
+    "POST /api/referee-invites": frozenset({REF}),
     "GET /api/sessions": frozenset({REF}),
     "POST /api/sessions/{sid}/revoke": frozenset({REF}),
     "GET /api/campaigns": frozenset({REF}),
@@ -128,6 +132,10 @@ ALLOW: dict[str, frozenset[str]] = {
     f"POST {C}/rules/{{option}}/unset": frozenset({REF}),
 }
 
+# what only the host's session may do, whatever the matrix lets a referee do: a scoped referee starts no campaign
+# (the host decides what tables the console serves; her scope stays what her invite named)
+HOST_ONLY = frozenset({"POST /api/campaigns"})
+
 
 @dataclass(frozen=True)
 class Caller:
@@ -140,6 +148,22 @@ class Caller:
     @property
     def referee(self) -> bool:
         return self.role == "referee"
+
+    @property
+    def host(self) -> bool:
+        """The host's session: a referee's that runs every campaign of the console."""
+        return self.referee and self.session is not None and self.session.host
+
+    def may_see(self, campaign: str) -> bool:
+        """Whether a route of `campaign` is this caller's: a referee's if she runs it, a player's or an
+        observer's if it is her session's."""
+        if self.session is None:
+            return False
+        return self.session.runs_campaign(campaign) if self.referee else campaign == self.session.campaign
+
+    def runs(self, names: list[str]) -> list[str]:
+        """The campaigns of `names` this referee runs (the host: all)."""
+        return [n for n in names if self.session is not None and self.session.runs_campaign(n)]
 
     @property
     def campaign(self) -> str | None:
@@ -176,8 +200,11 @@ def guard(request: Request) -> Caller:
             raise HTTPException(401, "sign in first: open the link `furnace serve` printed, or a player's invite")
         raise HTTPException(403, f"a {who.role} may not do this")
     campaign = request.path_params.get("campaign")
-    if campaign is not None and not who.referee and campaign != who.campaign:
-        raise HTTPException(403, f"a {who.role} may only see their own campaign")
+    if campaign is not None and not who.may_see(campaign):
+        raise HTTPException(403, "a referee may only run the campaigns of her invite" if who.referee else
+                            f"a {who.role} may only see their own campaign")
+    if route_key(request) in HOST_ONLY and not who.host:
+        raise HTTPException(403, "only the host may do this (the referee who signed in with the start link)")
     if request.method not in SAFE:
         check_csrf(request)
     _within_rate(request, who)

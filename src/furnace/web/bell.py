@@ -30,12 +30,9 @@ def rung(store: Any) -> int:
 
 def session_ended(store: Any) -> None:
     """A session was ended (revoked, signed out): every stream checks its own before it waits again — this
-    process's at once, and on PostgreSQL every other worker's too, told on the store's channel (`watch`)."""
+    process's at once; on PostgreSQL every other worker's too, told on the store's channel by the transaction that
+    ended it (`access.revoke`, `watch`)."""
     ended_here(store)
-    if store.engine.dialect.name == "postgresql":
-        from furnace.campaign.notify import notify_sessions_ended
-
-        notify_sessions_ended(store)
 
 
 def ended_here(store: Any) -> None:

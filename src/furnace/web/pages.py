@@ -50,7 +50,7 @@ def home(request: Request, caller: Asker) -> Response:
     if caller.role in ("player", "observer") and caller.campaign:
         return _to(campaign_url(caller.campaign))
     if caller.referee:
-        return render(request, "campaigns.html", title="Campaigns", page="campaigns", campaign="")
+        return render(request, "campaigns.html", title="Campaigns", page="campaigns", campaign="", host=caller.host)
     return render(request, "signin.html", title="Sign in", page="signin", campaign="")
 
 

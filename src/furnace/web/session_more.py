@@ -150,10 +150,10 @@ def _json(data: dict[str, Any]) -> Response:
 
 # -- the campaign: export, backup, recap, verify --------------------------------------------------------------------
 def scope(request: Request, caller: Caller) -> list[str]:
-    """The campaigns the referee's session runs, which a backup holds: every campaign of the console (a session
-    scoped to some campaigns narrows it here, the one place a download's reach is decided)."""
-    names: list[str] = store_of(request).names()
-    return names if caller.referee else []
+    """The campaigns the referee's session runs, which a backup holds: the host's every campaign of the console, a
+    referee signed in by a referee invite those it named (the one place a download's reach is decided; a
+    campaign's own export is refused outside her scope by `auth.guard`)."""
+    return caller.runs(store_of(request).names())
 
 
 @router.get(C + "/export")

@@ -11,7 +11,7 @@ rolled at the table, checked inside the command's transaction; without them the 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from pydantic import Field
@@ -89,6 +89,8 @@ class NewCharacterBody(Body):
     save: str | None = Field(None, max_length=3)
     style: str | None = Field(None, max_length=40)
     spells: list[str] = Field(default_factory=list, max_length=12)
+    kit: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(default_factory=list, max_length=12)
+    swap: str | None = Field(None, max_length=20)
     random: bool = True
     faces: str | None = FACES
 
@@ -209,11 +211,13 @@ def snuff(campaign: str, request: Request, caller: Asker, entry: int = Path(ge=1
 def character_new(campaign: str, body: NewCharacterBody, request: Request, caller: Asker) -> dict[str, Any]:
     """`furnace character new … --join PLAYER`: a character of a class and level made by the campaign's rules
     (3d6 in order, race, occupation, promoted and levelled, each choice given or, with `random`, picked and said)
-    joins the roster with her player."""
-    from furnace.campaign.choices import Choices
+    joins the roster with her player. As the CLI's `--archetype`, `--kit` (each pick's alternative, repeatable)
+    and `--swap` (a Human's two scores as STR,CHA, or none): `archetype`, `kit`, `swap`."""
+    from furnace.campaign.choices import Choices, parse_swap
 
     choices = Choices(char_class=body.char_class, archetype=body.archetype or None, skills=tuple(body.skills),
-                      save=body.save or None, style=body.style or None, spells=tuple(body.spells), random=body.random)
+                      save=body.save or None, style=body.style or None, spells=tuple(body.spells),
+                      kit=tuple(body.kit), swap=parse_swap(body.swap) if body.swap else None, random=body.random)
     rng = dice_for(request, caller, campaign, body.faces)
     fn = roster.new_member(rng, choices, player=body.player, level=body.level, name=body.name, race=body.race)
     return run_rolled(request, caller, campaign, "character new", fn, rng)

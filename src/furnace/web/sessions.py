@@ -1,17 +1,20 @@
-"""Who is at the table: invites (their links and QR codes), joining by one, signing out, and the sessions the
-referee sees and ends.
+"""Who is at the table: invites (their links and QR codes), joining by one, signing out, referee invites, and the
+sessions a referee sees and ends.
 
 An invite's link is made from the console's public URL (`WebSettings.public_url`: `furnace serve --public-url`,
 or the machine's address on the local network), never from the request's Host, which the asker chooses. Its QR
 code is an SVG with its namespace, so that a browser parsing it as SVG draws it. Joining makes a session and a
-new CSRF cookie. Every live session, the referee's own too, is listed for the referee (`GET /api/sessions`) and
-can be ended (`POST /api/sessions/{sid}/revoke`); a campaign's own list keeps to its players and observers.
+new CSRF cookie. A referee invite (`POST /api/referee-invites`) is a sign-in link naming the campaigns its
+referee will run (`access.mint_signin`): the host names any, a scoped referee only her own. Every live session a
+referee oversees (`access.Session.oversees`: the host every one, her own too; a scoped referee her campaigns'
+players, observers and referees) is listed (`GET /api/sessions`) and can be ended
+(`POST /api/sessions/{sid}/revoke`); a campaign's own list keeps to its players and observers.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import Field
@@ -32,6 +35,14 @@ class InviteBody(Body):
     role: Literal["player", "observer"]
     player: str = Field("", max_length=60)
     hours: float = Field(24, gt=0, le=720, allow_inf_nan=False)
+
+
+CampaignName = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class RefereeInviteBody(Body):
+    campaigns: list[CampaignName] = Field(min_length=1, max_length=access.MAX_SCOPE)
+    minutes: float = Field(60, gt=0, le=1440, allow_inf_nan=False)
 
 
 class JoinBody(Body):
@@ -79,21 +90,36 @@ def invite(campaign: str, body: InviteBody, request: Request) -> dict[str, Any]:
     return {"url": url, "svg": qr_svg(url, title), "role": body.role, "player": body.player, "hours": body.hours}
 
 
+@router.post("/referee-invites")
+def referee_invite(body: RefereeInviteBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """A referee's sign-in link that works once, within `minutes`, for a referee who will run the campaigns named
+    (and no other): the host names any, a scoped referee only those she runs herself."""
+    names = list(dict.fromkeys(body.campaigns))
+    token = access.mint_signin(store_of(request), minutes=body.minutes, campaigns=names, by=caller.session)
+    url = f"{request.app.state.settings.public_url.rstrip('/')}/signin?token={token}"
+    title = "Referee's invite to " + ", ".join(names)
+    return {"url": url, "svg": qr_svg(url, title[:300]), "campaigns": names,
+            "minutes": body.minutes}
+
+
 def _view(s: access.Session, caller: Caller) -> dict[str, Any]:
     return {"id": s.id, "role": s.role, "campaign": s.campaign, "player": s.player, "since": s.created_at,
-            "until": s.expires_at, "yours": caller.session is not None and caller.session.id == s.id}
+            "until": s.expires_at, "host": s.host, "campaigns": list(s.runs),
+            "yours": caller.session is not None and caller.session.id == s.id}
 
 
 @router.get("/sessions")
 def every_session(request: Request, caller: Asker) -> dict[str, Any]:
-    """Every live session: the referees' (this one's marked `yours`), the players' and the observers'."""
-    return {"sessions": [_view(s, caller) for s in access.all_sessions(store_of(request))]}
+    """The live sessions this referee oversees: the host every one (the referees', hers marked `yours`, the
+    players' and the observers'); a scoped referee her own and her campaigns'."""
+    return {"sessions": [_view(s, caller) for s in access.sessions_seen_by(store_of(request), caller.session)]}
 
 
 @router.post("/sessions/{sid}/revoke")
 def end_session(request: Request, caller: Asker, response: Response, sid: int = SessionId) -> dict[str, Any]:
-    """End a session at once (its live streams end too); ending one's own signs this browser out."""
-    access.revoke(store_of(request), sid)
+    """End a session this referee oversees at once (its live streams end too, on every worker); ending one's own
+    signs this browser out."""
+    access.revoke(store_of(request), sid, by=caller.session)
     bell.session_ended(store_of(request))
     if caller.session is not None and caller.session.id == sid:
         response.delete_cookie(SESSION_COOKIE, path="/")

@@ -72,7 +72,8 @@
   submit($("reaction"), (v) => api("POST", base + "/reaction", { cha: v.cha || 0, speaker: v.speaker,
     hidden: v.hidden, faces: faces(v) }));
   submit($("new-character"), (v) => api("POST", base + "/characters", { player: v.player, name: v.name,
-    char_class: v.char_class || null, level: v.level || 1, random: v.random }));
+    char_class: v.char_class || null, level: v.level || 1, random: v.random, archetype: v.archetype || null,
+    swap: v.swap || null, kit: v.kit ? v.kit.split(",").map((k) => k.trim()).filter(Boolean) : [] }));
   submit($("rename"), (v) => api("POST", who(v) + "/rename", { name: v.name }));
   submit($("retire"), (v) => api("POST", who(v) + "/retire", { reason: v.reason }));
 
