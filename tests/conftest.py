@@ -12,7 +12,7 @@ from furnace.dice import ScriptedDice
 
 # The project's plugins: @pytest.mark.rule (the rule marks and the status page) and the fuzz suite's counts; and
 # pytest's own pytester for the rule plugin's tests.
-pytest_plugins = ["tests.helpers.rule_marks", "tests.helpers.fuzz_summary", "tests.helpers.long_tests", "pytester"]
+pytest_plugins = ["tests.helpers.long_tests", "tests.helpers.rule_marks", "tests.helpers.fuzz_summary", "pytester"]
 
 # No test asserts time, hypothesis's 200 ms deadline and its too-slow health check included: on a busy machine
 # a slow example is not a bug. No example database either: nothing a test writes lands in the checkout, which

@@ -121,7 +121,7 @@ def run_server(command: str, tmp_path: Path) -> int:
     return 0
 
 
-@pytest.mark.slow  # every README command in its own process: the whole run only
+@pytest.mark.slow  # every README command in order, a console started: the whole run only
 def test_every_readme_command_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)
