@@ -91,11 +91,16 @@ LIVE = "GET /api/campaigns/{campaign}/live"
 REFEREE_CAMPAIGN_ROUTES = sorted(k for k, who in ALLOW.items() if "{campaign}" in k and REF in who and k != LIVE)
 
 
-@pytest.mark.parametrize("key", REFEREE_CAMPAIGN_ROUTES)
-def test_every_route_of_a_campaign_outside_her_scope_is_refused(key: str, tables: dict[str, TestClient]) -> None:
-    method, path = _concrete(key, CRYPT)
-    answer = tables["kay"].request(method, path, json={} if method == "POST" else None)
-    assert answer.status_code == 403, (key, answer.status_code, answer.text[:200])
+def test_every_route_of_a_campaign_outside_her_scope_is_refused(tables: dict[str, TestClient]) -> None:
+    """One table set up, every route tried on it (a 403 changes nothing, so the tries do not disturb each other)."""
+    let_through = []
+    for key in REFEREE_CAMPAIGN_ROUTES:
+        method, path = _concrete(key, CRYPT)
+        answer = tables["kay"].request(method, path, json={} if method == "POST" else None)
+        if answer.status_code != 403:
+            let_through.append((key, answer.status_code, answer.text[:200]))
+    assert len(REFEREE_CAMPAIGN_ROUTES) > 50
+    assert not let_through
 
 
 def test_the_live_stream_of_a_campaign_outside_her_scope_is_refused(app: Any, tables: dict[str, TestClient]) -> None:

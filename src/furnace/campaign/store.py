@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
-from furnace.campaign import database, reading, writing
+from furnace.campaign import database, reading, reversal, writing
 from furnace.campaign.database import sqlite_sync
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
 from furnace.campaign.logrows import (
@@ -82,26 +82,6 @@ def _now() -> str:
 
 COMMAND = declare("command", command="referee", example={"command": "table health word"})   # a silent command
 CAMPAIGN = declare("campaign", name="public", profile="public", example={"name": "The Keep", "profile": "hazards"})
-# the referee takes back a command (`command`, its first event `event`)
-UNDO = declare("undo", command="referee", event="referee", example={"command": "rest long", "event": 12})
-# the referee puts back a command she took back (`command`, `event`), by undoing her undo (`undo`); its facts follow
-REDO = declare("redo", command="referee", event="referee", undo="referee",
-               example={"command": "rest long", "event": 12, "undo": 15})
-
-
-def _reversal(what: str, step: Step, redone: list[StoredEvent]) -> list[Event]:
-    """The facts of an undo (what it took back), or of a redo (what it puts back, then that command's own facts
-    again, with their dice); the referee's alone when the command was (a hidden roll voided tells players nothing)."""
-    audience: Literal["all", "referee"] = "referee" if step.secret else "all"
-    if what == "undo":
-        return [Event(UNDO, "", (), (), {"command": step.names, "event": step.id}, audience=audience)]
-    first = redone[0] if redone else None
-    original = first.data if first is not None and first.kind == REDO else {
-        "command": first.command if first else "?", "event": first.command_id if first else 0}
-    head = Event(REDO, "", (), (), {"command": original.get("command", "?"), "event": original.get("event", 0),
-                                    "undo": step.id}, audience=audience)
-    facts = [e.fact for e in redone if e.kind not in (UNDO, REDO)]
-    return [head, *(f for f in facts if f is not None)]
 
 
 class Store:
@@ -591,16 +571,7 @@ class Store:
                 ": only the campaign's creation is logged" if what == "undo" else ""))
         if expected is not None and expected != step.id:
             raise ConflictError(f"the command to {what} is now {step.said()}, not command {expected}: look again")
-        reverse = [{"path": c["path"], "before": c["after"], "after": c["before"]} for c in step.changes or []]
-        told = _reversal(what, step, [stored(r) for r in rows])
-
-        def restore(state: CampaignState) -> tuple[CampaignState, list[Event]]:
-            entities = state.entities()
-            if any(canonical(entities.get(c["path"])) != canonical(c["before"]) for c in reverse):
-                raise CampaignError(f"cannot {what} {step.said()}: the campaign changed since")
-            apply_changes(entities, reverse)
-            return CampaignState.from_entities(entities, state.name), told
-
+        restore = reversal.restoring(what, step, [stored(r) for r in rows])
         return self._apply_once(name, what, restore, camp.version, undoes=step.id)
 
     def count(self, name: str) -> int:
