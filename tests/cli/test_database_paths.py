@@ -12,6 +12,7 @@ fingerprinted before and after: a refused command changes nothing in it.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Callable
@@ -452,3 +453,12 @@ def test_serve_check_proves_the_host_without_taking_the_port(place: Path, capsys
     finally:
         taken.close()
     assert code == 0 and "signin?token=" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_database_is_opened_and_lists_no_campaign(url: str, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """An in-memory SQLite takes none of a server's pool sizes (the fuzz found a TypeError there)."""
+    monkeypatch.setenv("FURNACE_DATABASE_URL", url)
+    assert main(["campaign", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["campaigns"] == []

@@ -262,12 +262,14 @@ def _server_engine(db: Database) -> Engine:
     from sqlalchemy.exc import ArgumentError
 
     url = make_url(db.url)
-    extra: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT} if url.get_backend_name() == "postgresql" else {}
+    server = url.get_backend_name() == "postgresql"
+    extra: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT} if server else {}
+    # a console's worker runs up to 40 requests at once (its thread pool): connections are kept for them all, not
+    # opened and closed per request past a pool of 5 (each a new backend, the most of the server's CPU); an
+    # in-memory SQLite (`sqlite://`) has a pool of one connection and takes no sizes
+    pool: dict[str, Any] = {"pool_size": POOL, "max_overflow": 10} if server else {}
     try:
-        # a console's worker runs up to 40 requests at once (its thread pool): connections are kept for them all,
-        # not opened and closed per request past a pool of 5 (each a new backend, the most of the server's CPU)
-        return create_engine(url, future=True, pool_pre_ping=True, pool_size=POOL, max_overflow=10,
-                             connect_args=extra)
+        return create_engine(url, future=True, pool_pre_ping=True, connect_args=extra, **pool)
     except ImportError as exc:     # the driver of the URL is not installed
         raise StoreError(f"the database URL {db.where} needs a driver that is not installed ({exc}): use "
                          "postgresql+psycopg://") from None
