@@ -94,7 +94,9 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
         watcher = watch.watcher(store, poll)
         audience = views.audience(caller)
         read = await asyncio.to_thread(lambda: feed(store, campaign, audience).last)  # the log read: table news after
-        seen, ended, checked = -1, bell.sessions_ended(store), time.monotonic()
+        # `ended` starts unknown, so its first pass checks the session: one ended between the route's sign-in check
+        # and this start (told here before this stream counted) would otherwise never be seen by it
+        seen, ended, checked = -1, -1, time.monotonic()
         said = checked                      # when it last sent anything (a keep-alive after `keepalive` of quiet)
         while True:
             now = time.monotonic()
