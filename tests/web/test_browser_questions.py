@@ -24,8 +24,12 @@ def _until_asked(referee: Any) -> dict[str, Any]:
         _api(referee, "POST", K + "/encounter", {"monsters": "goblin x2"})
         for _ in range(60):
             asked = _api(referee, "GET", K + "/encounter/questions")["questions"]
+            if any(q["player"] == "Ann" for q in asked):
+                return dict(next(q for q in asked if q["player"] == "Ann"))
+            for other in asked:          # the server's dice asked Bo first (his pool too): the referee spends none
+                _api(referee, "POST", K + f"/encounter/questions/{other['id']}", {"answer": "0"})
             if asked:
-                return dict(asked[0])
+                continue
             enc = _api(referee, "GET", K)["encounter"]
             if enc["over"] or enc["due"] is None:
                 break
