@@ -12,15 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Run
-
-EXAMPLES = Path(__file__).parents[2] / "examples" / "characters"
-
-
-def _file(folder: Path, name: str, **changes: object) -> str:
-    data = {**json.loads((EXAMPLES / f"{name}.json").read_text()), **changes}
-    path = folder / f"{name}.json"
-    path.write_text(json.dumps(data))
-    return str(path)
+from tests.cli.fight_table import sheet as _file
 
 
 @pytest.fixture

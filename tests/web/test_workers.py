@@ -284,3 +284,22 @@ def test_more_than_one_worker_on_sqlite_is_refused_in_one_line(tmp_path: Path, m
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert err.startswith("error: --workers 2 needs PostgreSQL") and "stays one process" in err
     assert not (tmp_path / "console.db").exists()
+
+
+# a session ended from the CLI (`furnace signout ID`): the revocation's own transaction notifies the channel,
+# as one ended on a worker does, so her stream on either worker ends before the next roll reaches it
+@pytest.mark.postgres
+def test_a_session_signed_out_by_the_cli_ends_its_stream_on_every_worker_before_the_next_roll(
+        two: Workers, pg: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    referee, ann = table(two)
+    phone, first = on_worker(two.base, ann.cookies)
+    other, _ = on_worker(two.base, referee.cookies, other_than=first)
+    mine = next(s["id"] for s in other.get("/api/sessions").json()["sessions"] if s["role"] == "player")
+    monkeypatch.setenv("FURNACE_CONFIG_DIR", str(tmp_path / "cli-config"))
+    with streams() as stack:
+        live = Stream(phone, stack)
+        assert main(["--db", pg, "signout", str(mine)]) == 0
+        assert other.post(f"{C}/roll", json={"expression": "d6", "label": "after the sign-out"}).status_code == 200
+        assert live.ended.wait(WAIT)
+    assert not any("after the sign-out" in json.dumps(e) for e in list(live.events.queue))
+    assert phone.get(C).status_code == 401
