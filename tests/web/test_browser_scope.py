@@ -1,0 +1,97 @@
+"""The host's hand on the console, in Chromium: the referee-invite form of the campaigns page makes a sign-in link
+for the campaigns ticked and no other, and the new-character form of the referee's page sends what `furnace
+character new` takes (archetype, kit, a Human's swap). The API tests (tests/web/test_scope.py,
+test_scope_character_new.py) check the numbers; these check that the pages' forms reach them.
+
+`furnace serve` runs as a subprocess (`tests/web/live_server.Served`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.live_server import Served
+
+pytestmark = pytest.mark.browser
+
+
+def _new_campaign(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/")
+    page.fill("#new-campaign input[name=name]", name)
+    page.click("#new-campaign button")
+    page.wait_for_url(re.compile(rf"/c/{name}/referee$"))
+
+
+def test_a_referee_invite_made_on_the_page_runs_the_ticked_campaigns_only(served: Served, browser: Any) -> None:
+    host = browser.new_context().new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(served.link)
+    _new_campaign(host, served.base, "Keep")
+    _new_campaign(host, served.base, "Moor")
+    host.goto(served.base + "/")
+    host.wait_for_selector("#referee-invite-campaigns input.scope >> nth=1")
+    host.check("#referee-invite-campaigns input.scope[value=Keep]")
+    host.fill("#referee-invite input[name=minutes]", "30")
+    host.click("#referee-invite button")
+    host.wait_for_selector("#referee-invite-out .invite-url")
+    assert "Keep" in host.inner_text("#referee-invite-out") and "Moor" not in host.inner_text("#referee-invite-out")
+    link = host.get_attribute("#referee-invite-out .invite-url", "href")
+    assert link and link.startswith(served.base + "/signin?token=")
+    qr = host.locator("#referee-invite-out svg").bounding_box()
+    assert qr is not None and qr["width"] >= 100 and qr["height"] >= 100, qr          # drawn, not 0×0
+
+    dee = browser.new_context().new_page()
+    dee.on("pageerror", lambda e: errors.append(str(e)))
+    dee.goto(link)
+    dee.goto(served.base + "/")
+    dee.wait_for_selector("#campaigns li")
+    assert dee.locator("#campaigns li").all_inner_texts() == ["Keep"]
+    assert dee.is_visible("#scoped-note") and dee.locator("#new-campaign").count() == 0   # the host starts them
+    assert dee.goto(served.base + "/c/Keep/referee").status == 200
+    assert dee.goto(served.base + "/c/Moor/referee").status == 403
+    assert dee.request.get(served.base + "/api/campaigns/Moor").status == 403
+    again = browser.new_context().new_page()
+    again.goto(link)
+    assert again.request.get(served.base + "/api/campaigns").status == 401              # the link worked once
+    assert not errors, errors
+
+
+@pytest.mark.rule("F-RACE-02")
+def test_the_new_character_form_sends_archetype_kit_and_swap(served: Served, browser: Any) -> None:
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served.link)
+    _new_campaign(page, served.base, "Keep")
+    page.wait_for_selector("body[data-live='1']")
+    form = "#new-character"
+    page.fill(f"{form} input[name=player]", "Cy")
+    page.fill(f"{form} input[name=name]", "Hrolf")
+    page.select_option(f"{form} select[name=char_class]", "Fighter")
+    page.fill(f"{form} input[name=archetype]", "Barbarian")
+    page.fill(f"{form} input[name=kit]", "shield")
+    page.fill(f"{form} input[name=swap]", "none")
+    with page.expect_response(lambda r: r.url.endswith("/api/campaigns/Keep/characters")) as made:
+        page.click(f"{form} button")
+    assert made.value.status == 200, made.value.text()
+    sent = made.value.request.post_data_json
+    assert (sent["archetype"], sent["kit"], sent["swap"], sent["char_class"]) == ("Barbarian", ["shield"], "none",
+                                                                                   "Fighter")
+    page.wait_for_selector("#roster .member:has-text('Hrolf')")
+    (hrolf,) = [m for m in page.request.get(served.base + "/api/campaigns/Keep").json()["roster"]
+                if m["name"] == "Hrolf"]
+    assert (hrolf["player"], hrolf["class"], hrolf["level"]) == ("Cy", "Fighter", 1)
+
+    page.fill(f"{form} input[name=player]", "Cy")
+    page.fill(f"{form} input[name=name]", "Twin")
+    page.fill(f"{form} input[name=swap]", "STR,STR")                          # no two scores: refused in words
+    with page.expect_response(lambda r: r.url.endswith("/api/campaigns/Keep/characters")) as refused:
+        page.click(f"{form} button")
+    assert refused.value.status == 400 and "swap" in refused.value.json()["error"]
+    assert not [m for m in page.request.get(served.base + "/api/campaigns/Keep").json()["roster"]
+                if m["name"] == "Twin"]
+    assert not errors, errors
