@@ -128,3 +128,22 @@ def test_F_LUCK_03_at_a_terminal_she_is_asked_after_seeing_the_roll(table: Run, 
     assert _pools(table)["Brakka"] == 1
     code, out, _ = table("campaign", "log", "--json")
     assert [e["kind"] for e in json.loads(out)].count("save_roll") == 1     # the roll seen first is not logged twice
+
+
+@pytest.mark.rule("F-LUCK-01", "F-LUCK-02")
+def test_F_LUCK_01_failed_rolls_in_a_row_out_of_a_fight_earn_her_player_a_die(table: Run) -> None:
+    """Bo's pool holds 2. Brakka fails a CON SAVE (5 vs 8), then Wren (the same player's streak) fails a STR CHECK
+    from her sheet: the second failure in a row earns a die (3). A third failure earns one more, lost at the most
+    she may hold (F-LUCK-02); a success ends the streak."""
+    assert [f["kind"] for f in _facts(table, "save", "Brakka", "CON", "--dc", "8", "--no-luck", "--faces", "5")] \
+        == ["save_roll"]
+    facts = _facts(table, "check", "--who", "Wren", "--ability", "STR", "--dc", "20", "--no-luck", "--faces", "2")
+    assert [f["kind"] for f in facts] == ["sheet_roll", "luck_die"]
+    assert (facts[1]["streak"], facts[1]["before"], facts[1]["after"], facts[1]["lost"]) == (2, 2, 3, False)
+    assert _pools(table) == {"Brakka": 3, "Wren": 3, "Maelis": 3}
+    [_, lost] = _facts(table, "save", "Brakka", "CON", "--dc", "8", "--no-luck", "--faces", "1")
+    assert (lost["streak"], lost["after"], lost["lost"]) == (3, 3, True)
+    assert [f["kind"] for f in _facts(table, "save", "Brakka", "CON", "--dc", "8", "--no-luck", "--faces", "20")] \
+        == ["save_roll"]
+    assert [f["kind"] for f in _facts(table, "save", "Brakka", "CON", "--dc", "8", "--no-luck", "--faces", "1")] \
+        == ["save_roll"]                           # after the success, one failure earns nothing yet

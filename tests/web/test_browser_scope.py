@@ -95,3 +95,37 @@ def test_the_new_character_form_sends_archetype_kit_and_swap(served: Served, bro
     assert not [m for m in page.request.get(served.base + "/api/campaigns/Keep").json()["roster"]
                 if m["name"] == "Twin"]
     assert not errors, errors
+
+
+@pytest.mark.rule("F-LUCK-01", "F-LUCK-03")
+def test_ann_is_asked_for_her_luck_dice_on_a_roll_from_her_sheet(served: Served, browser: Any) -> None:
+    """Out of a fight: two failed CHECKs from her phone earn her a Luck Die; the third failure waits, a card on
+    her phone, until she taps how many she spends — the same d20, a d6 added (her own dice, entered)."""
+    from tests.web.test_browser_table import _api, _player, _referee_at_keep
+
+    referee = _referee_at_keep(browser, served, "Ann")
+    _api(referee, "POST", "/api/campaigns/Keep/table", {"players_dice": True})
+    ann = _player(browser, referee, served, "Ann")
+    errors: list[str] = []
+    ann.on("pageerror", lambda e: errors.append(str(e)))
+    ann.wait_for_selector("#faces-label:visible")
+    ann.fill("#sheet input[name=dc]", "30")
+    for face in ("1", "1", "2"):
+        ann.fill("#sheet input[name=faces]", face)
+        with ann.expect_response(lambda r: r.url.endswith("/roll")):
+            ann.click("[data-roll=check]")
+    card = "#luck-asked .luck-asked"
+    ann.wait_for_selector(card)
+    assert "(1 held)" in ann.inner_text(card)
+    assert ann.locator(f"{card} button").all_inner_texts() == ["No Luck", "Spend 1"]
+    referee.wait_for_selector(card)                          # the referee sees it too, and may answer for her
+    ann.fill("#sheet input[name=faces]", "")
+    with ann.expect_response(lambda r: r.url.endswith("/luck")) as spent:
+        ann.click(f"{card} button[data-luck='1']")
+    assert spent.value.status == 200, spent.value.text()
+    ann.wait_for_selector(card, state="detached")
+    told = [e["what"] for e in _api(referee, "GET", "/api/campaigns/Keep/log?limit=50")["events"]
+            if e["kind"] in ("luck_asked", "sheet_roll", "luck")]
+    assert "fails so far" in told[-3] and "Luck Die" in told[-1], told
+    assert _api(ann, "GET", "/api/campaigns/Keep")["luck_asked"] == {}
+    assert not errors, errors

@@ -162,6 +162,18 @@ def on_roll(state: CampaignState, member: Member, rng: DiceSource, rules: Rulese
     return state, spent, [told]
 
 
+def counted(state: CampaignState, member: Member, success: bool, kind: str,
+            rules: Ruleset) -> tuple[CampaignState, list[Event]]:
+    """F-LUCK-01, AMB-02: one of her player's rolls out of a fight finished (after the Luck Dice spent on it): a
+    failure builds the pool's streak — the second in a row and each after earn a die (F-LUCK-02: none past 3) — and
+    a success ends it. The fight counts its own rolls (`play.aftermath`), the clock its hazards' SAVEs."""
+    pool, earned = luck.record(pool_of(state, member), success, kind, rules)
+    state = hold(state, member, pool)
+    if earned is None:
+        return state, []
+    return state, [Event(luck.EARNED, member.character.name, (), (), earned, luck.LUCK_RULES, _cast([member]))]
+
+
 @dataclass(frozen=True)
 class Lucky:
     """A CHECK, SAVE or ATK after the Luck Dice spent on it: the total rolled, the dice, the new total, success."""

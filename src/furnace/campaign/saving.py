@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from furnace.campaign.commands import cast_of, rules_of
-from furnace.campaign.luck import on_check
+from furnace.campaign.luck import counted, on_check
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command
 from furnace.campaign.timekeeping import ClockFn
@@ -71,8 +71,9 @@ def save(who: str, what: str, rng: DiceSource, *, dc: int = 12, luck: int | None
         if lucky is not None:
             values |= lucky.values("saved")
             ids = (*ids, "F-LUCK-03")
+        after, streak = counted(after, member, bool(values["saved"]), "SAVE", rules)
         return after, [Event(SAVE_ROLL, member.character.name, (), (result.roll,), values, ids, cast_of([member])),
-                       *told]
+                       *told, *streak]
 
     return run
 

@@ -86,6 +86,18 @@ REACTION = declare("reaction", rolls="public", cha="public", speaker="public", t
                                                "attitude": "neutral"})
 
 
+class SeenRoll(BaseModel):
+    """A roll from her sheet she has seen, kept until she says how many Luck Dice she spends on it: what was rolled
+    (`roll`, `ability`, `skill`, against `dc`) and the dice's `faces` as drawn (sides, face), to roll them again."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    roll: SheetRoll
+    ability: str | None = None
+    skill: str | None = None
+    dc: int = Field(12, ge=1, le=60)
+    faces: tuple[tuple[int, int], ...] = Field((), max_length=64)
+
+
 class Table(BaseModel):
     """What the players may see: the health shown by default, and for the fight `fight` (its key) the monsters
     revealed, their masks and their own health setting; the hidden rolls shown since. (Which names stay out of
@@ -99,6 +111,8 @@ class Table(BaseModel):
     monster_health: dict[str, Health] = Field(default_factory=dict)
     shown_rolls: tuple[int, ...] = ()
     players_dice: bool = False          # players may enter the faces of their own physical dice
+    # by member id, a roll from her sheet seen in the console and waiting for her Luck Dice (`campaign.luck_seen`)
+    asked: dict[str, SeenRoll] = Field(default_factory=dict)
 
 
 def table_of(state: CampaignState) -> Table:
@@ -289,6 +303,10 @@ def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = No
         member = state.member(who)
         if member.status in ("dead", "retired"):
             raise CampaignError(f"{member.character.name} ({member.id}) is {member.status} and rolls nothing")
+        if member.id in table_of(state).asked:      # a roll seen is never rolled again (`campaign.luck_seen`)
+            said = (f"{member.character.name}'s last roll waits for her Luck Dice: answer it first (0 Luck Dice "
+                    "rolls on)")
+            raise CampaignError(said).for_all(said)     # hers to read: only she and the referee roll for her
         if kind == "spellcheck":
             return _spellcheck(member, rng, dc, state, luck)
         return _rolled(member, kind, rng, ability.upper() if ability else None, skill, dc, state, luck)
@@ -298,7 +316,7 @@ def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = No
 
 def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, skill: str | None, dc: int,
             state: CampaignState, luck: int | None) -> tuple[CampaignState, list[Event]]:
-    from furnace.campaign.luck import on_check
+    from furnace.campaign.luck import counted, on_check
     from furnace.play.checks import Modifier, check
     from furnace.play.combatant import from_character
 
@@ -344,8 +362,9 @@ def _rolled(member: Member, kind: str, rng: DiceSource, ability: str | None, ski
     after, lucky, told = on_check(state, member, rng, rules, result, luck, crit_on=crit_on)
     if lucky is not None:
         values |= lucky.values()
+    after, streak = counted(after, member, bool(values["success"]), result.kind, rules)
     return after, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label=label),), values,
-                         ("F-LUCK-03",) if lucky else (), cast_of([member])), *told]
+                         ("F-LUCK-03",) if lucky else (), cast_of([member])), *told, *streak]
 
 
 def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState,
@@ -373,7 +392,7 @@ def _marked_dc(c: Character, dc: int, rolls: Sequence[str], state: CampaignState
 
 def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState,
                 luck: int | None) -> tuple[CampaignState, list[Event]]:
-    from furnace.campaign.luck import pool_of, spent_from_pool, wanted
+    from furnace.campaign.luck import counted, pool_of, spent_from_pool, wanted
     from furnace.characters.markers import casting_refusal
     from furnace.magic.casting import casting_ability, spellcheck_state
     from furnace.magic.spellcheck import Spellcheck, spellcheck
@@ -407,12 +426,13 @@ def _spellcheck(member: Member, rng: DiceSource, dc: int, state: CampaignState,
                                        result.luck_rolls)
         told = [spent]
         values = {"luck_before": first.total, "luck_dice": n, "sl_before": first.sl}
+    state, streak = counted(state, member, result.success, "SPELLCHECK", rules)
     return state, [Event(SHEET_ROLL, c.name, (), (result.roll._replace(label="SPELLCHECK"),), {
         "roll": "spellcheck", "ability": ability, "total": result.total, "dc": result.dc.value,
         "room_dc": result.dc.room_dc, "easy": list(result.dc.easy), "hard": list(result.dc.hard),
         "success": result.success, "natural": result.natural, "sl": result.sl, "spell_dice": result.spell_dice,
         "mishap": result.mishap, "member": member.id, **values},
-        ("F-SPELL-02", *(("F-LUCK-03", "F-SPELL-09") if n > 0 else ())), cast_of([member])), *told]
+        ("F-SPELL-02", *(("F-LUCK-03", "F-SPELL-09") if n > 0 else ())), cast_of([member])), *told, *streak]
 
 
 # -- the referee's tools: a spell cast from the sheet, enemy morale, a rules table ---------------------------------

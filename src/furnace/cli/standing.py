@@ -194,6 +194,7 @@ def seen_first(make: Callable[[Any, int | None], Any], rng: Any, luck: int | Non
     if luck is not None or as_json or not sys.stdin.isatty():
         return make(rng, luck), rng
     from furnace.campaign.luck import pool_of
+    from furnace.campaign.luck_seen import may_change
     from furnace.cli.context import settings
     from furnace.cli.output import tell
     from furnace.dice.source import EnteredFaces
@@ -209,8 +210,7 @@ def seen_first(make: Callable[[Any, int | None], Any], rng: Any, luck: int | Non
     if rolled is None:
         return make(again, 0), rng
     held = pool_of(state, state.member(str(rolled.data.get("member") or rolled.actor))).dice
-    failed = not rolled.data.get("saved", rolled.data.get("success"))
-    if held < 1 or not (failed or rolled.data.get("roll") == "spellcheck") or rolled.data.get("mishap"):
+    if not may_change(rolled.data, held):       # the console asks by the same rule (`campaign.luck_seen`)
         return make(again, 0), rng
     tell([rolled])
     n = click.prompt(f"spend Luck Dice on it ({held} held)", type=click.IntRange(0, held), default=0)

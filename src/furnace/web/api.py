@@ -14,7 +14,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from furnace.campaign import commands
+from furnace.campaign import commands, luck_seen
 from furnace.campaign import table as tables
 from furnace.campaign.session import with_faces
 from furnace.campaign.state import CampaignState
@@ -69,6 +69,11 @@ class SheetRollBody(Body):
     ability: str | None = Field(None, max_length=3)
     skill: str | None = Field(None, max_length=40)
     dc: int = Field(12, ge=1, le=60)
+    faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
+
+
+class LuckBody(Body):
+    dice: int = Field(ge=0, le=3)
     faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
 
 
@@ -230,11 +235,21 @@ def promote(campaign: str, body: PromoteBody, request: Request, caller: Asker) -
 @router.post(C + "/characters/{who}/roll")
 def sheet_roll(campaign: str, who: str, body: SheetRollBody, request: Request,
                caller: Asker) -> dict[str, Any]:
-    """A player's button: a CHECK, SAVE, ATK or SPELLCHECK for her character, rolled here, never by the page."""
+    """A player's button: a CHECK, SAVE, ATK or SPELLCHECK for her character, rolled here, never by the page. When
+    her Luck Dice could change it, the roll seen waits for her answer (`luck`, F-LUCK-03: `campaign.luck_seen`)."""
     _known_skill(body.skill)
     rng = dice_for(request, caller, campaign, body.faces)
-    fn = tables.sheet_roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
+    fn = luck_seen.roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
     return run_rolled(request, caller, campaign, f"roll {body.kind}", owned(caller, who, fn), rng)
+
+
+@router.post(C + "/characters/{who}/luck")
+def sheet_luck(campaign: str, who: str, body: LuckBody, request: Request, caller: Asker) -> dict[str, Any]:
+    """Her answer to the roll that waits for her Luck Dice: the same faces rolled again with `dice` of them (0 to
+    what her player holds; the referee may answer for her)."""
+    rng = dice_for(request, caller, campaign, body.faces)
+    fn = luck_seen.answer(who, body.dice, rng)
+    return run_rolled(request, caller, campaign, "roll, Luck Dice", owned(caller, who, fn), rng)
 
 
 def _known_skill(skill: str | None) -> None:

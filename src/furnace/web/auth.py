@@ -87,6 +87,7 @@ ALLOW: dict[str, frozenset[str]] = {
     f"POST {C}/roll": frozenset({REF}),
     f"POST {C}/rolls/{{seq}}/show": frozenset({REF}),
     f"POST {C}/characters/{{who}}/roll": frozenset({REF, PLAY}),
+    f"POST {C}/characters/{{who}}/luck": frozenset({REF, PLAY}),
     f"GET {C}/undo": frozenset({REF}),
     f"POST {C}/undo": frozenset({REF}),
     f"POST {C}/redo": frozenset({REF}),

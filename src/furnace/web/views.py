@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from furnace.campaign import luck_seen
 from furnace.campaign import table as tables
 from furnace.campaign.state import CampaignState, Member
 from furnace.campaign.store import Store, StoredEvent
@@ -80,10 +81,12 @@ def campaign_view(state: CampaignState, caller: Caller, store: Store) -> dict[st
         roster.append(whole if caller.referee or whole["mine"] else others(whole, health))
     if caller.role == "observer":
         roster = [r for r in roster if r["status"] in ("alive", "dying")]
+    mine = {r["id"] for r in roster if caller.referee or r.get("mine")}
     out: dict[str, Any] = {"name": state.name, "profile": state.profile, "role": caller.role,
                            "player": caller.player, "session": state.session, "clock": state.clock.describe(),
                            "roster": roster, "encounter": encounter_view(state, caller, store),
-                           "players_dice": tables.table_of(state).players_dice}
+                           "players_dice": tables.table_of(state).players_dice,
+                           "luck_asked": {m: held for m, held in luck_seen.waiting(state).items() if m in mine}}
     if caller.referee:
         out["table"] = tables.table_of(state).model_dump(mode="json")
         out["prompts"] = prompts(store, state.name)

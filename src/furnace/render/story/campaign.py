@@ -211,13 +211,28 @@ def reveal(e: Event, v: View) -> Told | None:
 ROLLS = {"check": "CHECK", "save": "SAVE", "attack": "ATK", "spellcheck": "SPELLCHECK"}
 
 
+def _sheet_what(e: Event, v: View) -> str:
+    d = e.data
+    kind = str(d.get("roll", ""))
+    return (f"{d.get('skill')} CHECK" if d.get("skill") else f"{d.get('ability')} {ROLLS.get(kind, kind)}"
+            if kind in ("check", "save") else f"ATK with {d.get('weapon')}" if kind == "attack" and
+            v.value(e, "weapon") else ROLLS.get(kind, kind))
+
+
+@teller("luck_asked")
+def luck_asked(e: Event, v: View) -> str:
+    total, held = v.value(e, "total"), v.value(e, "held")
+    numbers = f" {total} vs {_dc(e)}" if total is not None else f" vs {_dc(e)}"
+    verdict = "fails so far" if not e.data.get("success") else "succeeds so far"
+    dice = f" ({plural(held, 'Luck Die', 'Luck Dice')} held)" if held is not None else ""
+    return f"{_sheet_what(e, v)}{numbers}: {verdict}; her Luck Dice may change it{dice}, and she is asked"
+
+
 @teller("sheet_roll")
 def sheet_roll(e: Event, v: View) -> str:
     d = e.data
     kind = str(d.get("roll", ""))
-    what = (f"{d.get('skill')} CHECK" if d.get("skill") else f"{d.get('ability')} {ROLLS.get(kind, kind)}"
-            if kind in ("check", "save") else f"ATK with {d.get('weapon')}" if kind == "attack" and
-            v.value(e, "weapon") else ROLLS.get(kind, kind))
+    what = _sheet_what(e, v)
     total = v.value(e, "total")
     mods = v.value(e, "modifiers")
     added = "".join(f" {int(m[0]):+d} ({m[1]})" for m in mods if isinstance(m, Sequence) and len(m) == 2) \

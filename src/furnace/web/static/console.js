@@ -214,5 +214,23 @@ const Furnace = (() => {
     return open;
   }
 
-  return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues, questions };
+  // a roll from a sheet that waits for her Luck Dice (F-LUCK-03, out of a fight): one button per number she may
+  // spend, on her phone and on the referee's page (who may answer for her)
+  function luckAsked(box, asked, members) {
+    box.replaceChildren(...Object.entries(asked).map(([id, held]) => {
+      const name = (members.find((m) => m.id === id) || {}).name || id;
+      const spend = (n) => el("button", { type: "button", "data-luck": String(n),
+        text: n === 0 ? "No Luck" : "Spend " + n, onclick: (e) => {
+          e.target.disabled = true;
+          api("POST", base + "/characters/" + encodeURIComponent(id) + "/luck", { dice: n })
+            .catch(() => { e.target.disabled = false; });
+        } });
+      return el("div", { class: "question luck-asked", "data-member": id },
+        el("p", { text: "Spend Luck Dice on " + name + "'s roll? (" + held + " held)" }),
+        el("div", { class: "buttons" }, ...Array.from({ length: held + 1 }, (_, n) => spend(n))));
+    }));
+  }
+
+  return { campaign, base, api, el, hpBar, roster, encounter, live, submit, toast, addEvent, formValues, questions,
+    luckAsked };
 })();

@@ -36,6 +36,7 @@
     const chosen = sheet.elements.who.value;
     sheet.elements.who.replaceChildren(...mine.filter((m) => m.status !== "dead")
       .map((m) => el("option", { value: m.id, selected: m.id === chosen, text: m.name })));
+    Furnace.luckAsked($("luck-asked"), view.luck_asked || {}, mine);
     encounter($("encounter"), view.encounter);
     $("faces-label").hidden = !view.players_dice;
     if (view.encounter) await Furnace.questions($("questions"), false).catch(() => {});

@@ -59,6 +59,7 @@
     view = await api("GET", base);
     $("clock").textContent = view.clock;
     roster($("roster"), view.roster);
+    Furnace.luckAsked($("luck-asked"), view.luck_asked || {}, view.roster);
     encounter($("encounter"), view.encounter, monsterControls);
     $("health").value = view.table.health || "word";
     const promotable = view.roster.filter((m) => m.level === 0 && m.status === "alive");
