@@ -57,6 +57,7 @@ def test_F_FTR_04_yes_rolls_the_1_again_and_the_new_face_stands(greatsword: Run)
     code, out, err = greatsword("encounter", "answer", "q1", "--power", "--faces", "6")
     assert code == 0, err
     assert "2H weapon master: rolls her 1s again: 6" in out and "DAM: 1d10ro1+2 → [~~1~~→6] + 2 = 8" in out
+    assert "answers q1, use her fighting style (2H weapon master): yes" in out      # the answer names the style
     assert _one(greatsword, "goblin")["hp"] == 7 - (6 + 2)
 
 
@@ -142,6 +143,7 @@ def test_F_FTR_04_protection_makes_that_atk_hard_once_a_fight(guard: Run) -> Non
     code, out, err = guard("encounter", "answer", "q1", "--power", "--faces", "12")
     assert code == 0, err
     assert "Protection: the ATK on Sister Ilse is HARD" in out
+    assert "answers q1, use her fighting style (Protection): yes" in out
     assert "misses Sister Ilse with notched blade (12 vs AC 13: AC 10, HARD" in out     # HARD: AC 10 → 13
     assert _one(guard, "sist1")["hp"] == 11 and _one(guard, "brak1")["powers"] == {}
     assert _one(guard, "sist1")["held"] == []                                           # one ATK only

@@ -35,8 +35,9 @@ from furnace.rules.ruleset import Ruleset
 QUESTION = declare("question", id="public", choice="public", options="public", about="actor",
                    example={"id": "q1", "choice": "luck", "options": ["0", "1"],
                             "about": {"roll": "ATK", "total": 9}})
-ANSWER = declare("answer", id="public", choice="public", answer="public", by="public",
-                 example={"id": "q1", "choice": "luck", "answer": "1", "by": "player"})
+# an answer (`power`: the once-a-fight power or fighting style a power question was about, known as the question's)
+ANSWER = declare("answer", id="public", choice="public", answer="public", by="public", power="actor",
+                 example={"id": "q1", "choice": "luck", "answer": "1", "by": "player", "power": None})
 Run = Callable[[DiceSource], tuple[play.Turns, list[Event]]]
 
 
@@ -123,7 +124,8 @@ def answer(turns: play.Turns, qid: str, value: str, rng: DiceSource, rules: Rule
     q = waiting.question
     if value not in q.options:
         raise IllegalActionError(f"{qid} ({q.kind}) takes {' | '.join(q.options)}, not {value!r}")
-    told = Event(ANSWER, q.owner, (), (), {"id": qid, "choice": q.kind, "answer": value, "by": by},
+    power = {"power": q.about["power"]} if q.kind == "power" and "power" in q.about else {}
+    told = Event(ANSWER, q.owner, (), (), {"id": qid, "choice": q.kind, "answer": value, "by": by, **power},
                  (), {q.owner: _part(turns, q.owner)})
     again = waiting.model_copy(update={"answers": {**waiting.answers, qid: value}})
     turns, events = _attempt(turns, again, rng, rules)

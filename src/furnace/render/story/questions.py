@@ -80,7 +80,10 @@ def answer(e: Event, v: View) -> str:
     kind = str(e.data.get("choice"))
     by = {"referee": " (the referee answers)", "standing": " (her standing answer)",
           "time": " (time ran out: her standing answer)"}.get(str(e.data.get("by")), "")
-    return f"answers {e.data.get('id')}, {CHOICES.get(kind, kind)}: {e.data.get('answer')}{by}"
+    power = v.value(e, "power")
+    about = {"power": power} if power else {}
+    named = f" ({POWERS.get(str(power), str(power))})" if power else ""
+    return f"answers {e.data.get('id')}, {choice_words(kind, about)}{named}: {e.data.get('answer')}{by}"
 
 
 @teller("standing")
