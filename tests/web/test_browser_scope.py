@@ -18,6 +18,14 @@ from tests.web.live_server import Served
 pytestmark = pytest.mark.browser
 
 
+def _host(browser: Any, served: Served, errors: list[str]) -> Any:
+    """The host's page, signed in by the start link, its script errors gathered in `errors`."""
+    page = browser.new_context().new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served.link)
+    return page
+
+
 def _new_campaign(page: Any, base: str, name: str) -> None:
     page.goto(base + "/")
     page.fill("#new-campaign input[name=name]", name)
@@ -26,10 +34,8 @@ def _new_campaign(page: Any, base: str, name: str) -> None:
 
 
 def test_a_referee_invite_made_on_the_page_runs_the_ticked_campaigns_only(served: Served, browser: Any) -> None:
-    host = browser.new_context().new_page()
     errors: list[str] = []
-    host.on("pageerror", lambda e: errors.append(str(e)))
-    host.goto(served.link)
+    host = _host(browser, served, errors)
     _new_campaign(host, served.base, "Keep")
     _new_campaign(host, served.base, "Moor")
     host.goto(served.base + "/")
@@ -62,10 +68,8 @@ def test_a_referee_invite_made_on_the_page_runs_the_ticked_campaigns_only(served
 
 @pytest.mark.rule("F-RACE-02")
 def test_the_new_character_form_sends_archetype_kit_and_swap(served: Served, browser: Any) -> None:
-    page = browser.new_context().new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served.link)
+    page = _host(browser, served, errors)
     _new_campaign(page, served.base, "Keep")
     page.wait_for_selector("body[data-live='1']")
     form = "#new-character"
