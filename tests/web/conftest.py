@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,13 +70,36 @@ def joined(app: Any, referee: TestClient, role: str, player: str = "", campaign:
     return client
 
 
-@pytest.fixture
-def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
+def made_table(app: Any, referee: TestClient) -> dict[str, TestClient]:
     """The campaign `keep` with a funnel for Ann and Bo, Ann's phone and the table display signed in."""
     assert referee.post("/api/campaigns", json={"name": CAMPAIGN}).status_code == 200
     assert referee.post(f"{C}/funnel", json={"players": ["Ann", "Bo"], "per_player": 2}).status_code == 200
     return {"referee": referee, "ann": joined(app, referee, "player", "Ann"),
             "tv": joined(app, referee, "observer")}
+
+
+@pytest.fixture
+def table(app: Any, referee: TestClient) -> dict[str, TestClient]:
+    """The campaign `keep` with a funnel for Ann and Bo, Ann's phone and the table display signed in."""
+    return made_table(app, referee)
+
+
+@contextmanager
+def console(db: Path) -> Iterator[tuple[Any, TestClient]]:
+    """An app on its own store (as `app`) and its referee signed in (as `referee`), for a module's fixtures."""
+    made = WebSettings(db=str(db), rng=seeded_dice(), poll=0.02, keepalive=1, **UNLIMITED)
+    app = create_app(made)
+    with TestClient(app) as client:
+        assert client.get(f"/signin?token={made.referee_token}").status_code == 200
+        yield app, signed_in(client)
+
+
+@pytest.fixture(scope="module")
+def still_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, TestClient]]:
+    """`table`, made once for a module's tests that change nothing (each sends what must be refused): a campaign
+    and a funnel per test were most of their time."""
+    with console(tmp_path_factory.mktemp("still") / "web.db") as (app, referee):
+        yield made_table(app, referee)
 
 
 # -- the browser (tests/web/test_browser*.py) ---------------------------------------------------------------

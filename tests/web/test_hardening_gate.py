@@ -64,9 +64,10 @@ ODD_BODIES = [
 
 
 @pytest.mark.parametrize(("path", "body"), ODD_BODIES)
-def test_odd_numbers_and_strings_in_a_body_are_a_4xx(table: dict[str, TestClient], path: str, body: bytes) -> None:
+def test_odd_numbers_and_strings_in_a_body_are_a_4xx(still_table: dict[str, TestClient], path: str,
+                                                      body: bytes) -> None:
     for who in ("referee", "ann"):
-        answer = table[who].post(path, content=body, headers={"Content-Type": "application/json"})
+        answer = still_table[who].post(path, content=body, headers={"Content-Type": "application/json"})
         assert 400 <= answer.status_code < 500, (who, path, answer.status_code, answer.text)
 
 
@@ -76,9 +77,9 @@ NINES = "9" * 25
 @pytest.mark.parametrize("path", [f"{C}/log?since={NINES}", f"{C}/rolls/{NINES}/show", f"{C}/log?limit={NINES}",
                                   f"{C}/sessions/{NINES}/revoke", f"{C}/odds?expression=1d6&dc={NINES}",
                                   f"{C}/log?since=-{NINES}"])
-def test_an_integer_past_64_bits_in_a_path_or_query_is_a_4xx(table: dict[str, TestClient], path: str) -> None:
+def test_an_integer_past_64_bits_in_a_path_or_query_is_a_4xx(still_table: dict[str, TestClient], path: str) -> None:
     method = "POST" if path.endswith(("show", "revoke")) else "GET"
-    answer = table["referee"].request(method, path)
+    answer = still_table["referee"].request(method, path)
     assert 400 <= answer.status_code < 500, (path, answer.status_code)
 
 

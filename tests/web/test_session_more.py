@@ -278,11 +278,11 @@ REFEREES = [("GET", f"{C}/export"), ("GET", "/api/backup"), ("GET", f"{C}/recap"
 
 
 @pytest.mark.parametrize(("method", "url"), REFEREES)
-def test_players_and_observers_are_refused_the_referees_routes(table: dict[str, TestClient], method: str,
+def test_players_and_observers_are_refused_the_referees_routes(still_table: dict[str, TestClient], method: str,
                                                                url: str) -> None:
     body = {"text": BEAR} if url.endswith("/overrides") else {"monsters": "goblin"}
     for who in ("ann", "tv"):
-        answer = table[who].request(method, url, json=body if method == "POST" else None)
+        answer = still_table[who].request(method, url, json=body if method == "POST" else None)
         assert answer.status_code == 403, (who, url)
         assert "goblin" not in answer.text and "Cave" not in answer.text
 

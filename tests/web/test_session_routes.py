@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from furnace import dice
 from furnace.campaign.store import Store, resolve_url
 from furnace.cli.app import main
-from tests.web.conftest import joined
+from tests.web.conftest import console, joined
 
 K = "/api/campaigns/wilds"
 Cli = Callable[..., Any]
@@ -29,7 +29,18 @@ Cli = Callable[..., Any]
 def wilds(referee: TestClient) -> TestClient:
     """A Hazards campaign (light and travel on) with Ann's and Bo's peasants; Ann-1 carries a shield and rope, Bo-1's
     torch burns."""
-    ref = referee
+    return made_wilds(referee)
+
+
+@pytest.fixture(scope="module")
+def still_wilds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, TestClient]]:
+    """`wilds` made once for the tests that change nothing (each sends what must be refused): the referee and Ann."""
+    with console(tmp_path_factory.mktemp("wilds") / "web.db") as (app, referee):
+        made_wilds(referee)
+        yield referee, joined(app, referee, "player", "Ann", campaign="wilds")
+
+
+def made_wilds(ref: TestClient) -> TestClient:
     assert ref.post("/api/campaigns", json={"name": "wilds", "profile": "hazards"}).status_code == 200
     for path, body in (("/funnel", {"players": ["Ann", "Bo"], "per_player": 2}),
                        ("/characters/ann1/give", {"items": ["shield", "rope"]}),
@@ -193,9 +204,9 @@ ROUTES: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("path", "body"), ROUTES, ids=[p for p, _ in ROUTES])
-def test_a_player_is_refused_every_session_command(app: Any, wilds: TestClient, path: str,
+def test_a_player_is_refused_every_session_command(still_wilds: tuple[TestClient, TestClient], path: str,
                                                    body: dict[str, Any]) -> None:
-    ann = joined(app, wilds, "player", "Ann", campaign="wilds")
+    wilds, ann = still_wilds
     before = len(wilds.get(K + "/log?limit=2000").json()["events"])
     answer = ann.post(K + path, json=body)
     assert answer.status_code == 403, answer.text
@@ -219,8 +230,9 @@ ODD = [("/characters/ann1/damage", b'{"amount": NaN}'), ("/characters/ann1/heal"
 
 
 @pytest.mark.parametrize(("path", "raw"), ODD, ids=[f"{p} {r[:30]!r}" for p, r in ODD])
-def test_odd_input_is_a_4xx_that_does_not_repeat_it(wilds: TestClient, path: str, raw: bytes) -> None:
-    answer = wilds.post(K + path, content=raw, headers={"Content-Type": "application/json"})
+def test_odd_input_is_a_4xx_that_does_not_repeat_it(still_wilds: tuple[TestClient, TestClient], path: str,
+                                                    raw: bytes) -> None:
+    answer = still_wilds[0].post(K + path, content=raw, headers={"Content-Type": "application/json"})
     assert 400 <= answer.status_code < 500, answer.text
     assert "ud800" not in answer.text and "udfff" not in answer.text and "x" * 200 not in answer.text
     assert "99999999999999999999" not in answer.text
