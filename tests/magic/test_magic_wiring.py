@@ -377,4 +377,4 @@ def test_F_LUCK_01_a_failed_save_feeds_the_players_streak() -> None:
     save = parse_effect({"kind": "save", "ability": "CON", "dc": "12", "target": "self"})
     apply_all(step, [save], actor="p1", target="p1")
     apply_all(step, [save], actor="p2", target="p2")
-    assert step.c("p1").luck_dice == step.c("p2").luck_dice == 1
+    assert step.enc.get("p1").luck_dice == step.enc.get("p2").luck_dice == 1

@@ -135,9 +135,9 @@ def test_F_LUCK_01_a_players_failed_saves_share_one_streak() -> None:
     Luck Die, which both hold."""
     s, dice = step(pc("p1", PC, ANN), pc("p2", PC, ANN), monster(MON), faces=[3, 4])
     effect(s, SAVE, "p1")
-    assert (s.c("p2").luck_streak, s.c("p2").luck_dice) == (1, 0)
+    assert (s.enc.get("p2").luck_streak, s.enc.get("p2").luck_dice) == (1, 0)
     effect(s, SAVE, "p2")
-    assert [(s.c(p).luck_dice, s.c(p).luck_streak) for p in ("p1", "p2")] == [(1, 2), (1, 2)]
+    assert [(s.enc.get(p).luck_dice, s.enc.get(p).luck_streak) for p in ("p1", "p2")] == [(1, 2), (1, 2)]
     assert dice.remaining == 0
 
 
@@ -149,7 +149,7 @@ def test_F_LUCK_01_luck_owner_character_and_other_players_do_not_share() -> None
         s, _ = step(first, second, monster(MON), faces=[3, 4], rules=r)
         effect(s, SAVE, "p1")
         effect(s, SAVE, "p2")
-        assert [(s.c(p).luck_dice, s.c(p).luck_streak) for p in ("p1", "p2")] == [(0, 1), (0, 1)]
+        assert [(s.enc.get(p).luck_dice, s.enc.get(p).luck_streak) for p in ("p1", "p2")] == [(0, 1), (0, 1)]
 
 
 # -- combatant hooks ----------------------------------------------------------------------------------------------

@@ -378,11 +378,11 @@ def test_AMB_02_luck_spend_timing() -> None:
     is made after it: the miss stands, B 50, the die kept."""
     s, dice = step(pc(PC, luck_dice=1), monster(ac=15), faces=[9, 4, 2])
     attack(s, "a", "b")
-    assert (s.c("b").hp, s.c("a").luck_dice, dice.remaining) == (48, 0, 0)
+    assert (s.c("b").hp, s.enc.get("a").luck_dice, dice.remaining) == (48, 0, 0)
     s, dice = step(pc(PC, luck_dice=1), monster(ac=15), faces=[9],
                    rules=RULES.with_options({"luck_spend_timing": "before_roll"}))
     attack(s, "a", "b")
-    assert (s.c("b").hp, s.c("a").luck_dice, dice.remaining) == (50, 1, 0)
+    assert (s.c("b").hp, s.enc.get("a").luck_dice, dice.remaining) == (50, 1, 0)
 
 
 def test_D_7_until_rest_ends_at() -> None:

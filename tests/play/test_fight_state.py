@@ -46,4 +46,4 @@ def test_F_LUCK_01_failed_saves_in_a_fight_earn_luck() -> None:
     step = Step(Encounter(room_dc=12, combatants=(pc,)), ScriptedDice([3, 4]), RULES)
     save = parse_effect({"kind": "save", "ability": "CON", "dc": "12", "target": "self"})
     apply_all(step, [save, save], actor="p", target="p")
-    assert step.c("p").luck_dice == 1
+    assert step.enc.get("p").luck_dice == 1

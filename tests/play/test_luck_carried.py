@@ -67,7 +67,7 @@ def test_F_LUCK_01_a_streak_begun_in_a_fight_carries_out_and_earns_the_die_on_th
                 ScriptedDice([3]), rules)
     apply_all(step, [parse_effect({"kind": "save", "ability": "CON", "dc": "12", "target": "self"})],
               actor="p", target="p")
-    after, events = settle(ada, step.c("p"), rules)
+    after, events = settle(ada, step.enc.get("p"), rules)
     assert (after.luck_dice, luck.held_by(after).streak) == (0, 1)
     assert any("failed rolls in a row: 0 → 1" in said(e) for e in events)
     camp, _ = infect(Campaign(characters={"Ada": after}), "Ada", GRF, rules)

@@ -421,14 +421,16 @@ def _round(step: Step, choose: Tactic) -> None:
         roll_initiative(step)
     acting_last(step)
     casting = _casters(step.enc, choose) if step.frame.initiative == "simultaneous" else frozenset()
+    first, surprised = step.round == 1, step.frame.surprised     # (neither changes within the round)
     for phase in round_phases(step.frame):
         together = len(phase) > 1 or phase in (("ranged",), ("melee",))
         for cid in _acting(step.working(), step.frame.last, phase, casting):
-            if step.round == 1 and step.c(cid).side in step.frame.surprised:
+            c = step.c(cid)
+            if first and c.side in surprised:
                 continue
             # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)
-            slain_this_phase = together and step.c(cid).status == "dead" and cid in step.killed_by
-            if not slain_this_phase and not step.c(cid).in_fight:
+            slain_this_phase = together and c.status == "dead" and cid in step.killed_by
+            if not slain_this_phase and not c.in_fight:
                 continue
             if not start_turn(step, cid) and not (together and cid in step.killed_by):
                 continue

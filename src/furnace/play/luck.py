@@ -80,8 +80,8 @@ def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = N
     second value: the fact's values when a die is earned (or lost at the most one may hold), else None."""
     if not counts(kind, rules):
         return state, None                      # damage and table rolls neither build nor break a streak
-    if success:
-        return LuckState(state.dice, 0), None
+    if success:      # (the same state when no streak was running: a fight records thousands of rolls)
+        return (state if state.streak == 0 else LuckState(state.dice, 0)), None
     streak = state.streak + 1
     if streak < FIRST_DIE_AT:
         return LuckState(state.dice, streak), None

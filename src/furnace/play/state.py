@@ -9,8 +9,8 @@ are a working list, a change replacing one of them by id (`Combatant` stays a fr
 it with the change) and moving her in the Standing (who stands nearest first) instead of working it out again; the
 encounter is frozen from that list only when `enc` is read after a change. What a rule asks of the whole field is
 answered from the step, never by freezing it: the nearest foe (`standing`), the allies holding a power
-(`allies_holding`: who holds one is found once per encounter). The Luck Dice live by owner (`luck`, `hold_luck`)
-and reach a PC's fields when she is next read, or at the freeze.
+(`allies_holding`: who holds one is found once per encounter). The Luck Dice live in the step by owner (`luck`,
+`hold_luck`) and reach the PCs' fields at the freeze: a roll copies nobody.
 """
 
 from __future__ import annotations
@@ -152,13 +152,11 @@ class Step:
     _standing_mine: bool                  # False: a frozen encounter holds it too (fork it before a move)
     _changed: bool                        # a change since the last freeze
     _pcs: dict[str, tuple[str, ...]] | None     # each player's PCs
-    # Luck Dice and streaks as they are now, by owner (F-LUCK-01, luck_owner): a roll changes its owner's pool
-    # here, and the pool is written into a PC of the owner's when she is read (`c`) and into all of them when the
-    # state freezes (`_luck_stale`: the owners whose PCs may not hold theirs yet), not into every PC of a player at
-    # every roll
+    # Luck Dice and streaks as they are now, by owner (F-LUCK-01, luck_owner): the step keeps them (a roll changes
+    # its owner's pool here) and writes them into the owner's PCs only when the state freezes (`_luck_stale`: the
+    # owners whose PCs may not hold theirs yet), not into a PC at every roll; the rules read them by `luck`
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
-    _stale_pcs: set[str]                  # the PCs of the owners in `_luck_stale`: who `c` may have to bring up to date
     _holding: dict[str, tuple[str, ...]]  # by a power's key: who held one as the encounter was set (`allies_holding`)
 
     def __init__(self, enc: Encounter, rng: DiceSource, rules: Ruleset, events: list[Event] | None = None,
@@ -170,6 +168,7 @@ class Step:
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
         self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
+        self._by_player = rules["luck_owner"] == "player"     # read at every PC's roll (`luck_owner`)
         self.enc = enc
 
     @property
@@ -194,7 +193,6 @@ class Step:
         self._pcs = None
         self._luck = {}
         self._luck_stale = set()
-        self._stale_pcs = set()
         self._holding = {}
 
     def reframe(self, **changes: Any) -> None:
@@ -207,25 +205,12 @@ class Step:
         return self.frame.round
 
     def c(self, cid: str) -> Combatant:
-        """The combatant as she is now: a PC read after a roll changed her owner's pool holds it from then on
-        (her alone: the owner's other PCs take it when read, or at the freeze)."""
+        """The combatant as she is now; a PC's Luck Dice and streak are her owner's pool as of the last freeze (as
+        they are now: `luck`, which the rules read; her fields take it at the next freeze)."""
         try:
-            c = self._working[self._positions[cid]]
+            return self._working[self._positions[cid]]
         except KeyError:
             return self.frame.get(cid)      # refused, naming the combatants
-        if self._stale_pcs and cid in self._stale_pcs:
-            return self._with_luck(c)
-        return c
-
-    def _with_luck(self, c: Combatant) -> Combatant:
-        """The PC holding her owner's pool as it is now, put in her place (up to date from then on: her owner's
-        next change marks her again, `hold_luck`)."""
-        self._stale_pcs.discard(c.id)
-        held = self._luck.get(self.luck_owner(c))
-        if held is not None and (c.luck_dice != held.dice or c.luck_streak != held.streak):
-            c = updated(c, {"luck_dice": held.dice, "luck_streak": held.streak})
-            self._place(c, False)
-        return c
 
     def put(self, combatant: Combatant) -> None:
         """Replace the combatant of her id (none such: nothing changes, as `Encounter.put`)."""
@@ -264,7 +249,24 @@ class Step:
         else:
             return old
         new = updated(old, changes)
-        self._place(new, not _UNORDERED.issuperset(changes))
+        place = self._positions.get(cid)
+        if place is None or not self._unique or "id" in changes:
+            self._place(new, not _UNORDERED.issuperset(changes))
+            return new
+        # `_place`, inlined: a fight makes this change tens of thousands of times a second
+        if not self._changed:
+            self._changed = True
+            if self._standing is None:     # the frozen one's index, if it has one, goes on
+                self._standing = self.frame.cached_standing()
+        self._working[place] = new
+        standing = self._standing
+        if standing is not None and not _UNORDERED.issuperset(changes):
+            move = Standing.move_of(old, new)
+            if move is not None:
+                if not self._standing_mine:
+                    standing = self._standing = standing.fork()
+                    self._standing_mine = True
+                standing.apply(move)
         return new
 
     def standing(self) -> Standing:
@@ -296,7 +298,7 @@ class Step:
     def luck_owner(self, c: Combatant) -> LuckOwner:
         """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
         F-LUCK-01, AMB-02), else her own."""
-        if c.player and self.rules["luck_owner"] == "player":
+        if c.player and self._by_player:
             return ("player", c.player)
         return ("pc", c.id)
 
@@ -311,15 +313,14 @@ class Step:
     def hold_luck(self, c: Combatant, state: LuckState) -> None:
         """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
         owner = self.luck_owner(c)
-        if self._luck.get(owner) != state:
+        held = self._luck.get(owner)
+        if held is not state and held != state:
             self._luck[owner] = state
             self._luck_stale.add(owner)
-            self._stale_pcs.update(self.players_pcs(owner[1]) if owner[0] == "player" else (owner[1],))
 
     def _hand_out_luck(self) -> None:
         """Each owner's PCs take her pool as it is now (no copy of a PC who holds it already)."""
         stale, self._luck_stale = self._luck_stale, set()
-        self._stale_pcs = set()
         owed = [(cid, self._luck[owner]) for owner in stale
                 for cid in (self.players_pcs(owner[1]) if owner[0] == "player" else (owner[1],))]
         for cid, held in owed:
