@@ -113,7 +113,9 @@ class Cast:
         return next((s for s in c.spells if refusal(enc, c, s, target) is None), None)
 
     def details(self, c: Combatant) -> tuple[str, ...]:
-        """The spells she knows, and the cantrips her features name."""
+        """The spells she knows, and the cantrips her features name (asked at every turn of the automatic tactic)."""
+        if not c.spells and not c.features:
+            return ()
         return (*c.spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
 
 

@@ -80,7 +80,9 @@ class UseItem:
         return None
 
     def details(self, c: Combatant) -> tuple[str, ...]:
-        """Her magic items with a use left today."""
+        """Her magic items with a use left today (asked at every turn of the automatic tactic: most have none)."""
+        if not c.item_uses:
+            return ()
         return tuple(name for name, left in c.item_uses.items() if left is None or left > 0)
 
 
