@@ -6,16 +6,20 @@ tactic); a fight replays from its seed, whatever its size."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from furnace import dice
 from furnace.dice import ScriptedDice
 from furnace.errors import IllegalActionError
+from furnace.play.apply import apply_all
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.conditions import Held
 from furnace.play.frozen import updated
+from furnace.play.luck import LuckState
 from furnace.play.state import Encounter, Step, zone_index
+from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import band, encounter, from_spec
 
@@ -84,6 +88,21 @@ def test_an_update_that_changes_nothing_is_not_made() -> None:
     same = step.update("a0", hp=5, zone="NEAR")
     assert same is enc.get("a0") and step.enc is enc
     assert step.update("a0", hp=5.0).hp == 5.0        # a value of another type is a change, as model_copy made it
+
+
+def test_a_players_luck_pool_stays_in_the_step_until_the_freeze() -> None:
+    """Ann's two PCs fail a CON SAVE each (3 and 4 vs 12): her second failure in a row earns a Luck Die.
+    The step holds the pool (`luck`, as the rules read it) and copies neither PC for the rolls; the frozen encounter
+    gives both of them her 1 die and streak 2."""
+    ann: dict[str, Any] = {"side": "a", "kind": "pc", "player": "Ann", "saves": {"CON": 0}}
+    enc = encounter(from_spec(GOBLIN, "p1", **ann), from_spec(GOBLIN, "p2", **ann), *band(GOBLIN, "b", 1), round=1)
+    step = Step(enc, ScriptedDice([3, 4]), RULES)
+    save = parse_effect({"kind": "save", "ability": "CON", "dc": "12", "target": "self"})
+    apply_all(step, [save], actor="p1", target="p1")
+    apply_all(step, [save], actor="p2", target="p2")
+    assert step.luck(step.c("p1")) == LuckState(dice=1, streak=2)
+    assert step.c("p1") is enc.get("p1") and step.c("p2") is enc.get("p2")      # no copy for a roll
+    assert [(c.luck_dice, c.luck_streak) for c in step.enc.combatants[:2]] == [(1, 2), (1, 2)]
 
 
 def test_log_reads_the_round_without_freezing() -> None:
