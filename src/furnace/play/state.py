@@ -147,7 +147,7 @@ class Step:
     frame: Encounter
     _positions: dict[str, int]            # its index: never changes within it
     _working: list[Combatant]             # the combatants as they are now, in its order
-    _now: dict[str, Combatant]            # the same by id (the first of an id that repeats): `c`, read ~900 times a fight
+    _now: dict[str, Combatant]            # the same by id (the first of a repeated id): `c`, read ~900 times a fight
     _unique: bool                         # no id repeats
     _standing: Standing | None            # who stands, nearest first, as they are now (when known)
     _standing_mine: bool                  # False: a frozen encounter holds it too (fork it before a move)
