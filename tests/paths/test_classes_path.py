@@ -154,7 +154,8 @@ def sheet(db: str, who: str, kind: str, face: int, **what: Any) -> StoredEvent:
     """A roll from WHO's sheet with a d20 showing `face` (the console's button, through Store.apply)."""
     store = Store(f"sqlite:///{db}")
     try:
-        return store.apply("keep", f"roll {kind}", table.sheet_roll(who, kind, dice(face), **what)).events[-1]
+        applied = store.apply("keep", f"roll {kind}", table.sheet_roll(who, kind, dice(face), **what))
+        return next(e for e in applied.events if e.kind == "sheet_roll")      # (a Luck Die earned may follow it)
     finally:
         store.close()
 
