@@ -73,8 +73,23 @@ def entry_points(group: str) -> dict[str, str]:
     distribution's `entry_points.txt` on `sys.path` (the first of a name wins, as importing would).
 
     What `importlib.metadata.entry_points(group=…)` answers, without importing it: that import alone costs
-    a command about 50 ms (email, zipfile, csv), a third of `furnace fight`'s start."""
-    found: dict[str, str] = {}
+    a command about 50 ms (email, zipfile, csv), a third of `furnace fight`'s start. The files are read once a
+    process, every group at once (the CLI asks for pydantic's plugins too, `furnace.cli.app`)."""
+    return dict(_installed().get(group, {}))
+
+
+_INSTALLED: list[dict[str, dict[str, str]]] = []
+
+
+def _installed() -> dict[str, dict[str, str]]:
+    """Every group's entry points of the installed distributions, read on first use."""
+    if not _INSTALLED:
+        _INSTALLED.append(_read_installed())
+    return _INSTALLED[0]
+
+
+def _read_installed() -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
     seen: set[str] = set()
     for folder in sys.path:
         try:
@@ -91,24 +106,24 @@ def entry_points(group: str) -> dict[str, str]:
                     text = stream.read()
             except OSError:
                 continue
-            for entry, target in _section(text, group):
-                found.setdefault(entry, target)
+            for group, entry, target in _sections(text):
+                found.setdefault(group, {}).setdefault(entry, target)
     return found
 
 
-def _section(text: str, group: str) -> list[tuple[str, str]]:
-    """The `name = target` lines of the `[group]` section of an entry_points.txt (an INI file)."""
-    entries: list[tuple[str, str]] = []
-    inside = False
+def _sections(text: str) -> list[tuple[str, str, str]]:
+    """The `name = target` lines of an entry_points.txt (an INI file), each with its `[group]`."""
+    entries: list[tuple[str, str, str]] = []
+    group = None
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
             continue
         if line.startswith("["):
-            inside = line == f"[{group}]"
-        elif inside and "=" in line:
+            group = line[1:].partition("]")[0].strip()
+        elif group is not None and "=" in line:
             name, _, target = line.partition("=")
-            entries.append((name.strip(), target.strip()))
+            entries.append((group, name.strip(), target.strip()))
     return entries
 
 
