@@ -3,9 +3,9 @@
 `main` is the entry point; commands in other modules load only when named, so `furnace roll` starts fast.
 """
 
-from furnace.cli.startup import skip_pydantic_plugin_scan
+from furnace.cli.startup import read_pydantic_plugins_cheaply
 
-skip_pydantic_plugin_scan()
+read_pydantic_plugins_cheaply()
 
 from furnace.cli.app import cli, main  # noqa: E402  (after the plug-in look-up is answered)
 

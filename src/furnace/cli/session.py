@@ -3,8 +3,8 @@ Liquid Courage, orisons, recap.
 
 Each command is a few lines over `furnace.campaign` (session, rest, gear, timekeeping, recap) and logs what it did;
 every command that rolls takes `--seed` or `--faces` (the faces rolled at the table, checked die by die). This
-module also adds `spell learn` to the `spell` group and `recap` and `session start` to the `campaign` group:
-`LAZY_COMMANDS` sends those groups' names here, and this module imports their own modules first.
+module also adds `recap` and `session start` to the `campaign` group (whose `lazy` names send them here), so a
+`campaign show` loads not this module, and `rest` not the spells' commands.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 import furnace.cli.campaign as campaign_cli
-import furnace.cli.magic as magic_cli
 from furnace.cli.app import _emit, cli, json_option, seed_option
 from furnace.cli.context import ask, confirm, settings
 from furnace.cli.dice_options import faces_option, rng_from
@@ -90,20 +89,6 @@ def xp_award(amount: int, who: tuple[str, ...], party: bool, reason: str, each: 
     from furnace.campaign.session import award_xp
 
     apply("xp award", award_xp(amount, who, party=party, reason=reason, each=each), as_json)
-
-
-@magic_cli.spell.command("learn")
-@click.argument("who")
-@click.argument("spell_name", metavar="SPELL")
-@json_option
-def spell_learn(who: str, spell_name: str, as_json: bool) -> None:
-    """A caster of the campaign learns a spell (within 1 + LVL, or 1 + LVL + INT for a Magic-user).
-
-    Example: furnace spell learn Maelis "Flame Shield"
-    """
-    from furnace.campaign.session import learn_spell
-
-    apply("spell learn", learn_spell(who, spell_name), as_json)
 
 
 # -- gear ---------------------------------------------------------------------------------------------------------
