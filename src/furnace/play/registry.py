@@ -140,8 +140,13 @@ class Registry(Generic[T]):
         REGISTRIES.append(self)  # type: ignore[arg-type]
 
     def add(self, name: str, value: T) -> T:
+        """Add an entry. A chapter adds names and never replaces another module's (a look-up of a name that is here
+        loads no chapter, so a replacement would depend on what was loaded first)."""
+        caller = _caller()
+        if self._origins.get(name, caller) != caller:
+            raise ValueError(f"the {self.what} {name!r} is {self._origins[name]}'s: {caller} may not replace it")
         self._entries[name] = value
-        self._origins[name] = _caller()
+        self._origins[name] = caller
         return value
 
     def origins(self) -> dict[str, str]:
@@ -156,7 +161,7 @@ class Registry(Generic[T]):
     def _miss(self, name: object) -> bool:
         """Whether `name` is not here yet and the chapters, not yet loaded, may add it: a look-up of an entry that
         is here (the engine's own `furnace` death model, a chapter already imported) loads no chapter, for a
-        chapter adds names and never replaces one (tests/cli/test_chapters.py pins it)."""
+        chapter adds names and never replaces one (`add`)."""
         return name not in self._entries and not _loaded
 
     def get(self, name: str) -> T:

@@ -10,6 +10,7 @@ itself; only then is it built into Python values.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,7 +122,7 @@ def _too_big(root: yaml.Node) -> tuple[str, yaml.Node] | None:
     return None
 
 
-def close_matches(word: str, names: list[str], n: int, cutoff: float = 0.6) -> list[str]:
+def close_matches(word: str, names: Sequence[str], n: int, cutoff: float = 0.6) -> list[str]:
     """The names most like a mistyped one (difflib's), for an error's "did you mean"."""
     import difflib  # only on a miss: a command that names everything rightly never imports it (~3 ms)
 
