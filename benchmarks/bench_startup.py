@@ -4,8 +4,8 @@ both sides alike).
 
 Run: .venv/bin/python benchmarks/bench_startup.py [--quick] [--runs N]   (also part of `make bench`; --quick is 5
 runs of each command, the default 15; the test suite's smoke run takes 1). `--baseline PATH/furnace` also runs
-another install's campaign commands in the same interleaved runs (its ratios in a column of their own), and
-`--campaign-only` runs the campaign commands alone.
+another install's commands in the same interleaved runs (its ratios in a column of their own), and
+`--campaign-only` or `--startup-only` runs the campaign commands or the others alone.
 
 Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
 ≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
@@ -160,24 +160,50 @@ GOALS = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs
          "furnace odds attack": ("icepool attack", 1.2)}
 
 
-def startup(runs: int) -> dict[str, float]:
-    """Median milliseconds of each command that reads no campaign and of its peers' one-liners, interleaved."""
+def startup(runs: int, baseline: str | None = None) -> dict[str, float]:
+    """Median milliseconds of each command that reads no campaign and of its peers' one-liners, interleaved; with
+    `baseline` (another install's `furnace`), its commands too, under the name + BASELINE."""
     furnace = _furnace()
     with tempfile.TemporaryDirectory() as home:
         env = _empty_home(home)
         cmds = {
             "python -c pass": [PY, "-c", "pass"],
             "d20 one-liner": D20,
-            "furnace roll 1d20+3": [furnace, "roll", "1d20+3"],
-            "furnace fight funnel-vs-goblins": [furnace, "fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"],
-            "furnace funnel": [furnace, "funnel", "--seed", "1"],
             "icepool d20+3 >= 15": ICEPOOL_DC,
-            "furnace odds d20+3 --dc 15": [furnace, "odds", "d20+3", "--dc", "15"],
             "icepool attack": ICEPOOL_ATTACK,
-            "furnace odds attack": [furnace, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
-                                    "--class", "fighter", "--level", "3"],
         }
+        for tag, program in {"": furnace, **({BASELINE: baseline} if baseline else {})}.items():
+            cmds.update({name + tag: [program, *args] for name, args in FURNACE_COMMANDS.items()})
         return median_ms(cmds, runs, env)
+
+
+FURNACE_COMMANDS = {
+    "furnace roll 1d20+3": ["roll", "1d20+3"],
+    "furnace fight funnel-vs-goblins": ["fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"],
+    "furnace funnel": ["funnel", "--seed", "1"],
+    "furnace odds d20+3 --dc 15": ["odds", "d20+3", "--dc", "15"],
+    "furnace odds attack": ["odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2", "--class", "fighter",
+                            "--level", "3"],
+}
+
+
+def print_startup(ms: dict[str, float], runs: int) -> None:
+    d20 = ms["d20 one-liner"]
+    before = any(name.endswith(BASELINE) for name in ms)
+    print(f"Process wall time, median of {runs} interleaved runs")
+    head = f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal"
+    print(head + ("                 baseline" if before else ""))
+    for name, value in ms.items():
+        if name.endswith(BASELINE):
+            continue
+        if name in GOALS:
+            peer, goal = GOALS[name]
+            ratio = value / ms[peer]
+            verdict = "met" if ratio <= goal else "NOT met"
+            was = f"  {ms[name + BASELINE] / ms[peer]:6.2f}x" if before else ""
+            print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict:<8}{was}")
+        else:
+            print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
 
 
 def main() -> None:
@@ -187,19 +213,10 @@ def main() -> None:
     if "--campaign-only" in sys.argv:
         print_campaign_commands(campaign_commands(runs, baseline), runs)
         return
-    ms = startup(runs)
-    d20 = ms["d20 one-liner"]
-    goals = GOALS
-    print(f"Process wall time, median of {runs} interleaved runs")
-    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal")
-    for name, value in ms.items():
-        if name in goals:
-            peer, goal = goals[name]
-            ratio = value / ms[peer]
-            verdict = "met" if ratio <= goal else "NOT met"
-            print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict}")
-        else:
-            print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
+    if "--startup-only" in sys.argv:
+        print_startup(startup(runs, baseline), runs)
+        return
+    print_startup(startup(runs, baseline), runs)
     print_campaign_commands(campaign_commands(runs, baseline), runs)
     print("\nExact distribution, in process (best of 5), microseconds")
     print(f"  {'expression':<10} {'furnace':>10} {'icepool':>10} {'ratio':>7}")
