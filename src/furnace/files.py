@@ -23,10 +23,12 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from furnace.errors import DataFileError, FurnaceError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PathLike: TypeAlias = str | os.PathLike[str]
 
@@ -393,6 +395,8 @@ def resolve_inside(base_dir: PathLike, ref: str, allow_outside: bool = False, *,
                    option: str = "--allow-outside") -> Path:
     """`ref` (a path written in a data file) taken from `base_dir`, refused when it leads out of that folder
     (an absolute path, `..`, or a symlink out) unless `allow_outside`."""
+    from pathlib import Path  # here: `furnace roll` needs no pathlib (nor the urllib.parse it imports)
+
     base = Path(base_dir)
     joined = base / ref
     if allow_outside:
