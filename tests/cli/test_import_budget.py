@@ -6,9 +6,8 @@ SQLAlchemy, no migration machinery; a write to a database at the newest schema i
 (`furnace.campaign.writing`): no SQLAlchemy either (an undo or a redo still reads its history through it);
 no command loads a chapter outside its campaign's profile (but `damage`, below), nor the web console, nor the exact-odds
 library, nor PyYAML (the tables come from the cache), nor `importlib.metadata` (Pydantic's plug-ins are looked up
-without it, `furnace.cli.startup`), nor the spells' commands; a read loads not the session's commands (`campaign
-recap` is theirs), and a write tells its facts with the story's tellers of a fight and a campaign, not the Hazards',
-the Middle Sea's or magic's.
+without it, `furnace.cli.startup`), nor the spells' commands; a read loads not the session's commands, and a write
+tells its facts with the story's tellers of a fight and a campaign, not the Hazards', the Middle Sea's or magic's.
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ NEVER = ("alembic", "furnace.campaign.migrate", "furnace.web", "fastapi", "starl
          "icepool", "rich", "yaml", "difflib", "importlib.metadata", "email", "furnace.cli.magic",
          "furnace.render.referee", "furnace.render.story.hazards", "furnace.render.story.middle_sea",
          "furnace.render.story.magic")
-SESSION = {"campaign recap", "rest"}      # the commands of furnace.cli.session
+SESSION = {"rest"}      # the commands of furnace.cli.session (`campaign recap` is furnace.cli.sessions')
 
 
 @pytest.fixture(scope="module")

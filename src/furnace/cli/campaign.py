@@ -37,7 +37,7 @@ def _apply(command: str, fn: Any, as_json: bool) -> None:
     _show_events(applied.events, as_json)
 
 
-@cli.group(cls=LazySubgroup, lazy=dict.fromkeys(("recap", "session"), "furnace.cli.session"))
+@cli.group(cls=LazySubgroup, lazy=dict.fromkeys(("recap", "session"), "furnace.cli.sessions"))
 def campaign() -> None:
     """Campaigns that last: the roster, the clock and the log, kept in a database.
 
