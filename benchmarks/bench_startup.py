@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
+BASELINE = " (baseline)"      # the name of a command of another install (`--baseline`) ends so
 D20 = [PY, "-c", "import d20; print(d20.roll('1d20+3'))"]
 ICEPOOL_DC = [PY, "-c", "import icepool; d = icepool.d20 + 3; print(d); print((d >= 15).mean())"]
 # the same attack as `furnace odds attack` below: d20+3 vs AC 14, 1d8+2, a level-3 Fighter's crit (10 + F-TAB-31
@@ -41,14 +42,23 @@ ICEPOOL_ATTACK = [PY, "-c", (
     "a = i.d20.map(lambda n: c if n == 20 else h if n != 1 and n + 3 >= 14 else 0); print(a); print(a.mean())")]
 
 
+def env_of(env: dict[str, str], name: str) -> dict[str, str]:
+    """The environment a command runs in: the baseline's (a name ending in BASELINE) with its own rules' cache."""
+    return {**env, "FURNACE_CACHE_DIR": str(Path(env["HOME"]) / "baseline-cache")} if name.endswith(BASELINE) else env
+
+
 def median_ms(cmds: dict[str, list[str]], runs: int, env: dict[str, str]) -> dict[str, float]:
+    """Median milliseconds of each command, interleaved. A command of the baseline (named … + BASELINE) keeps the
+    rules' cache in a folder of its own: the cache keeps one version of each file, so two installs sharing one would
+    throw each other's out and parse the tables' YAML again on every other run."""
+    envs = {name: env_of(env, name) for name in cmds}
     samples: dict[str, list[float]] = {name: [] for name in cmds}
-    for cmd in cmds.values():                           # once each first: the disk cache warm for all
-        subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+    for name, cmd in cmds.items():                      # once each first: the disk cache warm for all
+        subprocess.run(cmd, check=True, capture_output=True, env=envs[name], cwd=ROOT)
     for _ in range(runs):
         for name, cmd in cmds.items():
             start = timeit.default_timer()
-            subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+            subprocess.run(cmd, check=True, capture_output=True, env=envs[name], cwd=ROOT)
             samples[name].append((timeit.default_timer() - start) * 1000)
     return {name: statistics.median(s) for name, s in samples.items()}
 
@@ -85,7 +95,6 @@ WRITES = {
 }
 
 
-BASELINE = " (baseline)"
 
 
 def campaign_commands(runs: int, baseline: str | None = None) -> dict[str, float]:
@@ -98,8 +107,9 @@ def campaign_commands(runs: int, baseline: str | None = None) -> dict[str, float
         cmds = {"d20 one-liner": D20}
         for tag, furnace in furnaces.items():
             db = ["--db", str(Path(home) / f"campaigns{tag.strip(' ()')}.db")]
+            setup_env = env_of(env, tag)
             for args in SETUP:
-                subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=env, cwd=ROOT)
+                subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=setup_env, cwd=ROOT)
             cmds.update({name + tag: [furnace, *db, *args] for name, args in {**READS, **WRITES}.items()})
         return median_ms(cmds, runs, env)
 
