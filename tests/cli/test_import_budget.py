@@ -56,7 +56,7 @@ CHAPTERS = {"hazards": "furnace.hazards", "middle-sea": "furnace.houserules"}   
 NEVER = ("alembic", "furnace.campaign.migrate", "furnace.web", "fastapi", "starlette", "jinja2", "uvicorn",
          "icepool", "rich", "yaml", "difflib", "importlib.metadata", "email", "furnace.cli.magic",
          "furnace.render.referee", "furnace.render.story.hazards", "furnace.render.story.middle_sea",
-         "furnace.render.story.magic")
+         "furnace.render.story.magic", "furnace.play.fightfile")
 SESSION = {"rest"}      # the commands of furnace.cli.session (`campaign recap` is furnace.cli.sessions')
 
 
