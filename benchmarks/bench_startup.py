@@ -4,8 +4,8 @@ both sides alike).
 
 Run: .venv/bin/python benchmarks/bench_startup.py [--quick] [--runs N]   (also part of `make bench`; --quick is 5
 runs of each command, the default 15; the test suite's smoke run takes 1). `--baseline PATH/furnace` also runs
-another install's campaign commands in the same interleaved runs (its ratios in a column of their own), and
-`--campaign-only` runs the campaign commands alone.
+another install's commands in the same interleaved runs (its ratios in a column of their own), and
+`--campaign-only` or `--startup-only` runs the campaign commands or the others alone.
 
 Goals: `furnace roll 1d20+3` ≤ 0.5× a d20 one-liner; `furnace fight FILE` and `furnace funnel` (no campaign)
 ≤ 2× that one-liner; `furnace odds` ≤ 1.2× computing the same distribution with icepool directly. The commands
@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
+BASELINE = " (baseline)"      # the name of a command of another install (`--baseline`) ends so
 D20 = [PY, "-c", "import d20; print(d20.roll('1d20+3'))"]
 ICEPOOL_DC = [PY, "-c", "import icepool; d = icepool.d20 + 3; print(d); print((d >= 15).mean())"]
 # the same attack as `furnace odds attack` below: d20+3 vs AC 14, 1d8+2, a level-3 Fighter's crit (10 + F-TAB-31
@@ -41,14 +42,23 @@ ICEPOOL_ATTACK = [PY, "-c", (
     "a = i.d20.map(lambda n: c if n == 20 else h if n != 1 and n + 3 >= 14 else 0); print(a); print(a.mean())")]
 
 
+def env_of(env: dict[str, str], name: str) -> dict[str, str]:
+    """The environment a command runs in: the baseline's (a name ending in BASELINE) with its own rules' cache."""
+    return {**env, "FURNACE_CACHE_DIR": str(Path(env["HOME"]) / "baseline-cache")} if name.endswith(BASELINE) else env
+
+
 def median_ms(cmds: dict[str, list[str]], runs: int, env: dict[str, str]) -> dict[str, float]:
+    """Median milliseconds of each command, interleaved. A command of the baseline (named … + BASELINE) keeps the
+    rules' cache in a folder of its own: the cache keeps one version of each file, so two installs sharing one would
+    throw each other's out and parse the tables' YAML again on every other run."""
+    envs = {name: env_of(env, name) for name in cmds}
     samples: dict[str, list[float]] = {name: [] for name in cmds}
-    for cmd in cmds.values():                           # once each first: the disk cache warm for all
-        subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+    for name, cmd in cmds.items():                      # once each first: the disk cache warm for all
+        subprocess.run(cmd, check=True, capture_output=True, env=envs[name], cwd=ROOT)
     for _ in range(runs):
         for name, cmd in cmds.items():
             start = timeit.default_timer()
-            subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+            subprocess.run(cmd, check=True, capture_output=True, env=envs[name], cwd=ROOT)
             samples[name].append((timeit.default_timer() - start) * 1000)
     return {name: statistics.median(s) for name, s in samples.items()}
 
@@ -85,7 +95,6 @@ WRITES = {
 }
 
 
-BASELINE = " (baseline)"
 
 
 def campaign_commands(runs: int, baseline: str | None = None) -> dict[str, float]:
@@ -98,8 +107,9 @@ def campaign_commands(runs: int, baseline: str | None = None) -> dict[str, float
         cmds = {"d20 one-liner": D20}
         for tag, furnace in furnaces.items():
             db = ["--db", str(Path(home) / f"campaigns{tag.strip(' ()')}.db")]
+            setup_env = env_of(env, tag)
             for args in SETUP:
-                subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=env, cwd=ROOT)
+                subprocess.run([furnace, *db, *args], check=True, capture_output=True, env=setup_env, cwd=ROOT)
             cmds.update({name + tag: [furnace, *db, *args] for name, args in {**READS, **WRITES}.items()})
         return median_ms(cmds, runs, env)
 
@@ -160,24 +170,50 @@ GOALS = {"furnace roll 1d20+3": ("d20 one-liner", 0.5), "furnace fight funnel-vs
          "furnace odds attack": ("icepool attack", 1.2)}
 
 
-def startup(runs: int) -> dict[str, float]:
-    """Median milliseconds of each command that reads no campaign and of its peers' one-liners, interleaved."""
+def startup(runs: int, baseline: str | None = None) -> dict[str, float]:
+    """Median milliseconds of each command that reads no campaign and of its peers' one-liners, interleaved; with
+    `baseline` (another install's `furnace`), its commands too, under the name + BASELINE."""
     furnace = _furnace()
     with tempfile.TemporaryDirectory() as home:
         env = _empty_home(home)
         cmds = {
             "python -c pass": [PY, "-c", "pass"],
             "d20 one-liner": D20,
-            "furnace roll 1d20+3": [furnace, "roll", "1d20+3"],
-            "furnace fight funnel-vs-goblins": [furnace, "fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"],
-            "furnace funnel": [furnace, "funnel", "--seed", "1"],
             "icepool d20+3 >= 15": ICEPOOL_DC,
-            "furnace odds d20+3 --dc 15": [furnace, "odds", "d20+3", "--dc", "15"],
             "icepool attack": ICEPOOL_ATTACK,
-            "furnace odds attack": [furnace, "odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2",
-                                    "--class", "fighter", "--level", "3"],
         }
+        for tag, program in {"": furnace, **({BASELINE: baseline} if baseline else {})}.items():
+            cmds.update({name + tag: [program, *args] for name, args in FURNACE_COMMANDS.items()})
         return median_ms(cmds, runs, env)
+
+
+FURNACE_COMMANDS = {
+    "furnace roll 1d20+3": ["roll", "1d20+3"],
+    "furnace fight funnel-vs-goblins": ["fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"],
+    "furnace funnel": ["funnel", "--seed", "1"],
+    "furnace odds d20+3 --dc 15": ["odds", "d20+3", "--dc", "15"],
+    "furnace odds attack": ["odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2", "--class", "fighter",
+                            "--level", "3"],
+}
+
+
+def print_startup(ms: dict[str, float], runs: int) -> None:
+    d20 = ms["d20 one-liner"]
+    before = any(name.endswith(BASELINE) for name in ms)
+    print(f"Process wall time, median of {runs} interleaved runs")
+    head = f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal"
+    print(head + ("                 baseline" if before else ""))
+    for name, value in ms.items():
+        if name.endswith(BASELINE):
+            continue
+        if name in GOALS:
+            peer, goal = GOALS[name]
+            ratio = value / ms[peer]
+            verdict = "met" if ratio <= goal else "NOT met"
+            was = f"  {ms[name + BASELINE] / ms[peer]:6.2f}x" if before else ""
+            print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict:<8}{was}")
+        else:
+            print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
 
 
 def main() -> None:
@@ -187,19 +223,10 @@ def main() -> None:
     if "--campaign-only" in sys.argv:
         print_campaign_commands(campaign_commands(runs, baseline), runs)
         return
-    ms = startup(runs)
-    d20 = ms["d20 one-liner"]
-    goals = GOALS
-    print(f"Process wall time, median of {runs} interleaved runs")
-    print(f"  {'command':<34} {'ms':>8}  {'ratio':>7}  {'vs':<22} goal")
-    for name, value in ms.items():
-        if name in goals:
-            peer, goal = goals[name]
-            ratio = value / ms[peer]
-            verdict = "met" if ratio <= goal else "NOT met"
-            print(f"  {name:<34} {value:8.1f}  {ratio:6.2f}x  {peer:<22} ≤ {goal}x {verdict}")
-        else:
-            print(f"  {name:<34} {value:8.1f}  {value / d20:6.2f}x  d20 one-liner")
+    if "--startup-only" in sys.argv:
+        print_startup(startup(runs, baseline), runs)
+        return
+    print_startup(startup(runs, baseline), runs)
     print_campaign_commands(campaign_commands(runs, baseline), runs)
     print("\nExact distribution, in process (best of 5), microseconds")
     print(f"  {'expression':<10} {'furnace':>10} {'icepool':>10} {'ratio':>7}")

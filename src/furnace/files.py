@@ -19,15 +19,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from furnace.errors import DataFileError, FurnaceError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PathLike: TypeAlias = str | os.PathLike[str]
 
@@ -323,7 +324,8 @@ def _replace(target: str, folder: str, produce: Callable[[str], object], mode: i
     temp = ""
     try:
         for _ in range(8):
-            name = os.path.join(folder, f".furnace-{secrets.token_hex(6)}.tmp")
+            # secrets.token_hex's bytes, without importing secrets (hmac, hashlib: ~3 ms of every command's start)
+            name = os.path.join(folder, f".furnace-{os.urandom(6).hex()}.tmp")
             try:
                 fd = os.open(name, _CREATE_FLAGS, 0o666)      # the umask applies, as for any new file
             except FileExistsError:
@@ -393,6 +395,8 @@ def resolve_inside(base_dir: PathLike, ref: str, allow_outside: bool = False, *,
                    option: str = "--allow-outside") -> Path:
     """`ref` (a path written in a data file) taken from `base_dir`, refused when it leads out of that folder
     (an absolute path, `..`, or a symlink out) unless `allow_outside`."""
+    from pathlib import Path  # here: `furnace roll` needs no pathlib (nor the urllib.parse it imports)
+
     base = Path(base_dir)
     joined = base / ref
     if allow_outside:

@@ -84,3 +84,13 @@ def test_the_listing_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert [line.split() for line in out[death + 1:death + 4]] == [
         ["furnace", "furnace.play.death"], ["hazards", "furnace.hazards.combat"],
         ["middle-sea", "furnace.houserules.middle_sea.fight"]]
+
+
+def test_a_chapter_adds_names_and_replaces_none() -> None:
+    """A registry's look-up of a name it holds loads no chapter (a `damage` under the furnace death model imports no
+    Hazards), which holds because no module may replace another's entry."""
+    from furnace.play.registry import DEATH_MODELS
+
+    with pytest.raises(ValueError, match=r"'furnace' is furnace\.play\.death's"):
+        DEATH_MODELS.add("furnace", print)
+    assert DEATH_MODELS.get("furnace") is not print

@@ -420,17 +420,17 @@ def test_yaml_bombs_are_refused_before_they_are_built(folder: Path, capsys: pyte
     """A billion laughs, deep nesting, an alias to itself: refused from the parsed nodes, no value built; an
     over-long integer: refused by the one value that cannot be built."""
     from furnace.cli.app import load_rules
-    from furnace.rules.datafile import LOADER
+    from furnace.rules.datafile import loader
 
     load_rules("furnace", [])        # the packaged tables, built once a process, are built before counting
     built = []
-    construct = LOADER.construct_document
+    construct = loader().construct_document
 
     def counting(self: Any, node: yaml.Node) -> Any:
         built.append(node)
         return construct(self, node)
 
-    monkeypatch.setattr(LOADER, "construct_document", counting)
+    monkeypatch.setattr(loader(), "construct_document", counting)
     fight = folder / "bomb.yaml"
     fight.write_text(text, encoding="utf-8")
     refused(capsys, "fight", str(fight), names=fight, reads=len(text))

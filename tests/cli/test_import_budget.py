@@ -4,7 +4,10 @@ Each command runs in a fresh Python (`furnace.cli.main`, as the console script r
 the CLI, and reports the modules it loaded. A read opens the store with sqlite3 (`furnace.campaign.reading`): no
 SQLAlchemy, no migration machinery; a write to a database at the newest schema is written with sqlite3 too
 (`furnace.campaign.writing`): no SQLAlchemy either (an undo or a redo still reads its history through it);
-no command loads a chapter outside its campaign's profile, nor the web console, nor the exact-odds library.
+no command loads a chapter outside its campaign's profile (but `damage`, below), nor the web console, nor the exact-odds
+library, nor PyYAML (the tables come from the cache), nor `importlib.metadata` (Pydantic's plug-ins are looked up
+without it, `furnace.cli.startup`), nor the spells' commands; a read loads not the session's commands, and a write
+tells its facts with the story's tellers of a fight and a campaign, not the Hazards', the Middle Sea's or magic's.
 """
 
 from __future__ import annotations
@@ -51,7 +54,10 @@ WRITES = {
 }
 CHAPTERS = {"hazards": "furnace.hazards", "middle-sea": "furnace.houserules"}     # beyond the furnace profile's
 NEVER = ("alembic", "furnace.campaign.migrate", "furnace.web", "fastapi", "starlette", "jinja2", "uvicorn",
-         "icepool", "rich")
+         "icepool", "rich", "yaml", "difflib", "importlib.metadata", "email", "furnace.cli.magic",
+         "furnace.render.referee", "furnace.render.story.hazards", "furnace.render.story.middle_sea",
+         "furnace.render.story.magic", "furnace.play.fightfile")
+SESSION = {"rest"}      # the commands of furnace.cli.session (`campaign recap` is furnace.cli.sessions')
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +80,9 @@ def loaded(folder: Path, args: list[str]) -> tuple[int, set[str]]:
     """Run `furnace --db … ARGS` in a fresh Python: its exit code and every module it imported."""
     report = folder / "modules.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
-    env.update(FURNACE_CONFIG_DIR=str(folder / "config"), FURNACE_DATA_DIR=str(folder / "data"))
+    # the rules' cache of its own, which the campaigns' making fills (the tables, options and profiles), as a user's is
+    env.update(FURNACE_CONFIG_DIR=str(folder / "config"), FURNACE_DATA_DIR=str(folder / "data"),
+               FURNACE_CACHE_DIR=str(folder / "cache"))
     subprocess.run([sys.executable, "-c", PROGRAM, str(report), "--db", str(folder / "campaigns.db"), *args],
                    cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120)
     found = json.loads(report.read_text(encoding="utf-8"))
@@ -93,19 +101,45 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
     assert not _under(modules, "sqlalchemy")
     assert not [m for p in NEVER for m in _under(modules, p)]
     assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
+    assert ("furnace.cli.session" in modules) == (command in SESSION)
 
 
 @pytest.mark.parametrize("command", sorted(WRITES))
 def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
     """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
-    no Alembic. (Its chapters are the engine's registry's to load: `furnace.play.registry.load_chapters` loads every
-    installed chapter when a combatant is made, whatever the profile — pinned here once the registry loads only the
-    profile's.)"""
+    no Alembic, and no chapter outside the profile: a registry's look-up of a name it holds (the `furnace` death and
+    healing models) loads none. `damage` still does: it makes a combatant, whose state modifiers are every
+    registered one (`furnace.play.registry.state_modifiers`), the chapters' among them — pinned here once the
+    registry loads only the profile's."""
     code, modules = loaded(campaigns, WRITES[command])
     assert code == 0
     assert "furnace.campaign.writing" in modules          # it wrote, by the fast path
     assert not _under(modules, "sqlalchemy")
     assert not [m for p in NEVER for m in _under(modules, p)]
+    assert ("furnace.cli.session" in modules) == (command in SESSION)
+    if command != "damage":
+        assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
+
+
+def test_a_pydantic_plugin_installed_is_still_loaded(campaigns: Path, tmp_path: Path) -> None:
+    """The flip side of looking Pydantic's plug-ins up cheaply: a package that declares one (here on PYTHONPATH) has
+    it loaded by Pydantic's own loader, and asked for every model's validator, as without Furnace's look-up."""
+    (tmp_path / "spyplug-1.0.dist-info").mkdir()
+    (tmp_path / "spyplug-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: spyplug\nVersion: 1.0\n")
+    (tmp_path / "spyplug-1.0.dist-info" / "entry_points.txt").write_text("[pydantic]\nspy = spyplug:plugin\n")
+    (tmp_path / "spyplug.py").write_text(
+        "import os\n"
+        "class Spy:\n"
+        "    def new_schema_validator(self, schema, schema_type, path, kind, config, settings):\n"
+        "        open(os.environ['SPY_SAW'], 'a').write(path.name + '\\n')\n"
+        "        return None, None, None\n"
+        "plugin = Spy()\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(PYTHONPATH=str(tmp_path), SPY_SAW=str(tmp_path / "saw.txt"))
+    shutil.copy(campaigns / "campaigns.db", tmp_path / "campaigns.db")
+    subprocess.run([sys.executable, "-c", RUN, "--db", str(tmp_path / "campaigns.db"), "--campaign", "keep",
+                    "character", "list"], cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120)
+    assert "CampaignState" in (tmp_path / "saw.txt").read_text().split()
 
 
 def test_an_undo_still_reads_its_history_through_the_engine(campaigns: Path) -> None:

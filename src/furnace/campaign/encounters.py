@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -43,11 +43,13 @@ from furnace.play import turns as play
 from furnace.play.clock import Scheduled
 from furnace.play.combatant import Combatant, monster
 from furnace.play.encounter import run_fight
-from furnace.play.fightfile import FightFile
 from furnace.play.state import Encounter
 from furnace.rules.bestiary import Bestiary, parse_monsters, validate_entries
 from furnace.rules.datafile import parse_yaml
 from furnace.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from furnace.play.fightfile import FightFile  # a fight file is read by the CLI; here only its type
 
 BEATEN = ("dead", "out", "fled")        # monsters whose XP the party earns
 # a fight's share of XP also says what it `carried` from the last share's remainder and what it `kept` for the next

@@ -125,11 +125,12 @@ def _heal(state: CampaignState, name: str, kind: str, rng: DiceSource, rules: Ru
     """One character's rest by the model in force; the hazards model reads the place from the campaign's flags,
     and under every model a rest in a hostile place heals nothing when hazards_no_rest_in_dungeon is on (H-HEAL-07,
     CF-32: the Hazards rule layered on the Furnace and Middle Sea rests)."""
-    from furnace.hazards.healing import in_hostile_place, no_recovery
-
     member = next(m for m in state.roster.values() if m.character.name == name and m.status != "dead")
-    if rules["hazards_no_rest_in_dungeon"] and in_hostile_place(state.flags, name):
-        return no_recovery(member.character, kind, rng, rules)
+    if rules["hazards_no_rest_in_dungeon"]:       # the Hazards chapter imported only when its rule is on
+        from furnace.hazards.healing import in_hostile_place, no_recovery
+
+        if in_hostile_place(state.flags, name):
+            return no_recovery(member.character, kind, rng, rules)
     if rules["healing_model"] == "hazards":
         from furnace.hazards.healing import rest_in_campaign
 

@@ -196,11 +196,26 @@ LAZY_COMMANDS = {
     **dict.fromkeys(("luck",), "furnace.cli.character_luck"),
     **dict.fromkeys(("rest", "xp", "give", "take", "purse", "loot", "repair", "rations", "place", "save", "drink",
                      "orison"), "furnace.cli.session"),
-    # furnace.cli.session imports furnace.cli.campaign and furnace.cli.magic, then adds `campaign recap`,
-    # `campaign session start` and `spell learn` to their groups: their names load it (these override the above);
-    # `damage` and `heal` are furnace.cli.campaign's own, and load only it (not the spells' commands)
-    **dict.fromkeys(("campaign", "spellcheck", "spell", "item"), "furnace.cli.session"),
 }
+
+
+class LazySubgroup(click.Group):
+    """A command group some of whose subcommands live in another module (`lazy`: name → module), imported when
+    named (or when help lists them): `campaign recap` is furnace.cli.session's, and `campaign show` loads not it."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy or {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            import importlib
+
+            importlib.import_module(self.lazy[cmd_name])   # its decorators add it to this group
+        return super().get_command(ctx, cmd_name)
 
 
 class LazyGroup(click.Group):

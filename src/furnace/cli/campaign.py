@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from furnace.cli.app import _emit, cli, force_option, json_option, load_rules, option_option, seed_option
+from furnace.cli.app import LazySubgroup, _emit, cli, force_option, json_option, load_rules, option_option, seed_option
 from furnace.cli.context import can_remember, confirm, remembered, settings, use
 from furnace.cli.dice_options import faces_option
 from furnace.cli.numbers import whole
@@ -37,7 +37,7 @@ def _apply(command: str, fn: Any, as_json: bool) -> None:
     _show_events(applied.events, as_json)
 
 
-@cli.group()
+@cli.group(cls=LazySubgroup, lazy=dict.fromkeys(("recap", "session"), "furnace.cli.sessions"))
 def campaign() -> None:
     """Campaigns that last: the roster, the clock and the log, kept in a database.
 

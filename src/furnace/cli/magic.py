@@ -90,6 +90,21 @@ def spell() -> None:
     """
 
 
+@spell.command("learn")
+@click.argument("who")
+@click.argument("spell_name", metavar="SPELL")
+@json_option
+def spell_learn(who: str, spell_name: str, as_json: bool) -> None:
+    """A caster of the campaign learns a spell (within 1 + LVL, or 1 + LVL + INT for a Magic-user).
+
+    Example: furnace spell learn Maelis "Flame Shield"
+    """
+    from furnace.campaign.session import learn_spell
+    from furnace.cli.output import apply
+
+    apply("spell learn", learn_spell(who, spell_name), as_json)
+
+
 @spell.command("list")
 @profile_option
 @json_option

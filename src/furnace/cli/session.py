@@ -1,30 +1,24 @@
 """Running a session on the campaign chosen: rest, XP, spells, gear, loot, repairs, rations, the place, SAVEs,
-Liquid Courage, orisons, recap.
+Liquid Courage, orisons.
 
 Each command is a few lines over `furnace.campaign` (session, rest, gear, timekeeping, recap) and logs what it did;
-every command that rolls takes `--seed` or `--faces` (the faces rolled at the table, checked die by die). This
-module also adds `spell learn` to the `spell` group and `recap` and `session start` to the `campaign` group:
-`LAZY_COMMANDS` sends those groups' names here, and this module imports their own modules first.
+every command that rolls takes `--seed` or `--faces` (the faces rolled at the table, checked die by die). `campaign
+recap` and `campaign session start` are `furnace.cli.sessions`'s.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-import furnace.cli.campaign as campaign_cli
-import furnace.cli.magic as magic_cli
-from furnace.cli.app import _emit, cli, json_option, seed_option
-from furnace.cli.context import ask, confirm, settings
+from furnace.cli.app import cli, json_option, seed_option
+from furnace.cli.context import ask, confirm
 from furnace.cli.dice_options import faces_option, rng_from
-from furnace.cli.numbers import WHOLE, whole
-from furnace.cli.output import apply, show
+from furnace.cli.numbers import WHOLE
+from furnace.cli.output import apply
 from furnace.cli.standing import luck_ahead, seen_first
 from furnace.errors import FurnaceError
-
-if TYPE_CHECKING:
-    pass
 
 NUMBERS = {"ignore_unknown_options": True}   # so that -50 is a number, not an option
 
@@ -90,20 +84,6 @@ def xp_award(amount: int, who: tuple[str, ...], party: bool, reason: str, each: 
     from furnace.campaign.session import award_xp
 
     apply("xp award", award_xp(amount, who, party=party, reason=reason, each=each), as_json)
-
-
-@magic_cli.spell.command("learn")
-@click.argument("who")
-@click.argument("spell_name", metavar="SPELL")
-@json_option
-def spell_learn(who: str, spell_name: str, as_json: bool) -> None:
-    """A caster of the campaign learns a spell (within 1 + LVL, or 1 + LVL + INT for a Magic-user).
-
-    Example: furnace spell learn Maelis "Flame Shield"
-    """
-    from furnace.campaign.session import learn_spell
-
-    apply("spell learn", learn_spell(who, spell_name), as_json)
 
 
 # -- gear ---------------------------------------------------------------------------------------------------------
@@ -300,45 +280,3 @@ def orison(who: str, orison_name: str, priest: bool, polytheist: bool, slots_tra
 
     made = run(orison_name, polytheist=polytheist, slots_traded=slots_traded, priest=priest)
     apply("orison", for_member(who, made), as_json)
-
-
-# -- sessions -------------------------------------------------------------------------------------------------------
-@campaign_cli.campaign.command("recap")
-@click.option("--session", "number", type=whole(1), default=None, help="That session (default: the last).")
-@json_option
-def campaign_recap(number: int | None, as_json: bool) -> None:
-    """What happened in the last session (since `campaign session start`): time, deaths, injuries, XP, levels.
-
-    Example: furnace campaign recap
-    """
-    from furnace.campaign.recap import recap
-    from furnace.render.recap import recap_json, recap_text
-
-    s = settings()
-    result = recap(*s.in_use(), number)
-    if as_json:
-        _emit(recap_json(result))
-        return
-    click.echo(recap_text(result))
-
-
-@campaign_cli.campaign.group("session")
-def campaign_session() -> None:
-    """Sessions of play: each begins with `campaign session start`, and `campaign recap` tells what happened.
-
-    Example: furnace campaign session start "Into the barrow"
-    """
-
-
-@campaign_session.command("start")
-@click.argument("title", required=False, default="")
-@json_option
-def campaign_session_start(title: str, as_json: bool) -> None:
-    """Begin the next session (numbered from 1).
-
-    Example: furnace campaign session start "Into the barrow"
-    """
-    from furnace.campaign.session import start_session
-
-    s = settings()
-    show(start_session(*s.in_use(), title).events, as_json, stamp=False)

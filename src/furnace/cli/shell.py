@@ -153,7 +153,8 @@ def completions(line: str, text: str, names: Sequence[str]) -> list[str]:
     else:
         command = cli.get_command(click.Context(cli), done[0])
         group = isinstance(command, click.Group) and len(done) == 1
-        options = sorted(command.commands) if isinstance(command, click.Group) and group else list(names)
+        options = (command.list_commands(click.Context(command)) if isinstance(command, click.Group) and group
+                   else list(names))
     return [o for o in options if o.startswith(text)]
 
 

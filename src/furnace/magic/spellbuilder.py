@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError
@@ -180,4 +178,6 @@ def build(data: dict[str, Any], rules: Ruleset) -> Table:
 
 
 def to_yaml(data: dict[str, Any]) -> str:
+    import yaml  # here: only a spell written out as a file needs PyYAML's writer
+
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)

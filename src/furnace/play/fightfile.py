@@ -21,7 +21,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from furnace import dice, files
@@ -31,7 +30,7 @@ from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
 from furnace.rules.bestiary import hd_value
-from furnace.rules.datafile import LOADER, YAML_LIMIT, parse_yaml
+from furnace.rules.datafile import YAML_LIMIT, loader, parse_yaml
 from furnace.rules.ruleset import Ruleset
 
 MAX_COMBATANTS = 500     # a fight of 500 takes about two seconds for 20 rounds; more is not a fight file's
@@ -134,17 +133,17 @@ def party_files(path: str | Path, allow_outside: bool = False) -> list[Path]:
     return [files.resolve_inside(file.parent, e.file, allow_outside, what="party file") for e in load_fight(file).party]
 
 
-_NODE_STARTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
-
-
 def _count_entries(file: Path, text: str) -> None:
     """Too many party and monster entries are refused from the parser's events, at the first entry too many:
     the work is bounded by MAX_COMBATANTS, not by the file (composing 20,000 entries took 0.3-1 s). A file
     that does not parse is left to the reader, which says where."""
+    import yaml  # here, not at the top: a campaign command that keeps a fight reads no fight file
+
+    node_starts = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
     depth, expect_key, key, counting, entries = 0, True, None, False, 0
     try:
-        for event in yaml.parse(text, Loader=LOADER):
-            starts = isinstance(event, _NODE_STARTS)
+        for event in yaml.parse(text, Loader=loader()):
+            starts = isinstance(event, node_starts)
             if starts and counting and depth == 2:
                 entries += 1
                 if entries > MAX_COMBATANTS:

@@ -73,8 +73,23 @@ def entry_points(group: str) -> dict[str, str]:
     distribution's `entry_points.txt` on `sys.path` (the first of a name wins, as importing would).
 
     What `importlib.metadata.entry_points(group=…)` answers, without importing it: that import alone costs
-    a command about 50 ms (email, zipfile, csv), a third of `furnace fight`'s start."""
-    found: dict[str, str] = {}
+    a command about 50 ms (email, zipfile, csv), a third of `furnace fight`'s start. The files are read once a
+    process, every group at once (the CLI asks for pydantic's plugins too, `furnace.cli.app`)."""
+    return dict(_installed().get(group, {}))
+
+
+_INSTALLED: list[dict[str, dict[str, str]]] = []
+
+
+def _installed() -> dict[str, dict[str, str]]:
+    """Every group's entry points of the installed distributions, read on first use."""
+    if not _INSTALLED:
+        _INSTALLED.append(_read_installed())
+    return _INSTALLED[0]
+
+
+def _read_installed() -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
     seen: set[str] = set()
     for folder in sys.path:
         try:
@@ -91,29 +106,30 @@ def entry_points(group: str) -> dict[str, str]:
                     text = stream.read()
             except OSError:
                 continue
-            for entry, target in _section(text, group):
-                found.setdefault(entry, target)
+            for group, entry, target in _sections(text):
+                found.setdefault(group, {}).setdefault(entry, target)
     return found
 
 
-def _section(text: str, group: str) -> list[tuple[str, str]]:
-    """The `name = target` lines of the `[group]` section of an entry_points.txt (an INI file)."""
-    entries: list[tuple[str, str]] = []
-    inside = False
+def _sections(text: str) -> list[tuple[str, str, str]]:
+    """The `name = target` lines of an entry_points.txt (an INI file), each with its `[group]`."""
+    entries: list[tuple[str, str, str]] = []
+    group = None
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
             continue
         if line.startswith("["):
-            inside = line == f"[{group}]"
-        elif inside and "=" in line:
+            group = line[1:].partition("]")[0].strip()
+        elif group is not None and "=" in line:
             name, _, target = line.partition("=")
-            entries.append((name.strip(), target.strip()))
+            entries.append((group, name.strip(), target.strip()))
     return entries
 
 
 class Registry(Generic[T]):
-    """Named entries of one kind; a look-up loads the chapters first and names the known entries on a miss."""
+    """Named entries of one kind; a look-up of a name not here loads the chapters first, and names the known entries
+    when it is still not here; listing the entries loads the chapters first."""
 
     def __init__(self, what: str) -> None:
         self.what = what
@@ -124,8 +140,13 @@ class Registry(Generic[T]):
         REGISTRIES.append(self)  # type: ignore[arg-type]
 
     def add(self, name: str, value: T) -> T:
+        """Add an entry. A chapter adds names and never replaces another module's (a look-up of a name that is here
+        loads no chapter, so a replacement would depend on what was loaded first)."""
+        caller = _caller()
+        if self._origins.get(name, caller) != caller:
+            raise ValueError(f"the {self.what} {name!r} is {self._origins[name]}'s: {caller} may not replace it")
         self._entries[name] = value
-        self._origins[name] = _caller()
+        self._origins[name] = caller
         return value
 
     def origins(self) -> dict[str, str]:
@@ -137,8 +158,14 @@ class Registry(Generic[T]):
         """Decorator form of `add`."""
         return lambda value: self.add(name, value)
 
+    def _miss(self, name: object) -> bool:
+        """Whether `name` is not here yet and the chapters, not yet loaded, may add it: a look-up of an entry that
+        is here (the engine's own `furnace` death model, a chapter already imported) loads no chapter, for a
+        chapter adds names and never replaces one (`add`)."""
+        return name not in self._entries and not _loaded
+
     def get(self, name: str) -> T:
-        if not _loaded:
+        if self._miss(name):
             load_chapters()
         try:
             return self._entries[name]
@@ -148,12 +175,13 @@ class Registry(Generic[T]):
     __getitem__ = get
 
     def find(self, name: str) -> T | None:
-        if not _loaded:
+        if self._miss(name):
             load_chapters()
         return self._entries.get(name)
 
     def __contains__(self, name: object) -> bool:
-        load_chapters()
+        if self._miss(name):
+            load_chapters()
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:

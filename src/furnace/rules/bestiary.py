@@ -16,7 +16,6 @@ command line's monster list. See docs/monsters.md.
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace import dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.rules.datafile import read_yaml
+from furnace.rules.datafile import close_matches, read_yaml
 from furnace.rules.tables import check_shape
 
 __all__ = [
@@ -302,7 +301,7 @@ def _reason(exc: ValidationError) -> str:
     first = exc.errors()[0]
     loc = [str(x) for x in first["loc"]]
     if first["type"] == "extra_forbidden" and loc:
-        close = difflib.get_close_matches(loc[0], _FIELDS, n=1)
+        close = close_matches(loc[0], _FIELDS, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
         return f"{loc[0]!r} is not a monster field{hint}; the fields are {', '.join(_FIELDS)}"
     message = str(first["msg"]).removeprefix("Value error, ")
@@ -436,7 +435,7 @@ class Bestiary(Mapping[str, Monster]):
         wanted = _key(key)
         names = {_key(m.name): m.name for m in self._by_id.values()} | {m.id: m.name for m in self._by_id.values()}
         inside = [names[k] for k in sorted(names) if wanted in k]
-        alike = [names[k] for k in difflib.get_close_matches(wanted, list(names), n=n, cutoff=0.6)]
+        alike = [names[k] for k in close_matches(wanted, list(names), n=n, cutoff=0.6)]
         return list(dict.fromkeys([*inside, *alike]))[:n]
 
     def source_of(self, monster_id: str) -> str:

@@ -10,10 +10,10 @@ itself; only then is it built into Python values.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from furnace import files
 from furnace.errors import DataFileError
@@ -22,7 +22,18 @@ YAML_LIMIT = 1024 * 1024     # the largest packaged table is 28 kB; YAML parses 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
 
-LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed
+if TYPE_CHECKING:
+    import yaml
+
+
+@cache
+def loader() -> type[yaml.SafeLoader]:
+    """YAML's safe loader, libyaml's when installed. PyYAML is imported here, on the first file parsed, not with this
+    module: a command whose tables come from the cache (`furnace.rules.cache`) parses no YAML (~10 ms of its start)."""
+    import yaml
+
+    found: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return found
 
 
 def read_yaml(path: Path | Any, what: str = "data file") -> Any:
@@ -36,16 +47,18 @@ def read_yaml(path: Path | Any, what: str = "data file") -> Any:
 
 def parse_yaml(text: str, path: str = "<text>", what: str = "data file") -> Any:
     """YAML text as Python values, within the depth and size limits; errors name `path` and the line."""
-    loader = LOADER(text)
+    import yaml
+
+    parser = loader()(text)
     try:
-        node = loader.get_single_node()
+        node = parser.get_single_node()
         if node is None:
             return None
         problem = _too_big(node)
         if problem is not None:
             raise DataFileError(path, f"not a usable {what}: {problem[0]}",
                                 f"line {problem[1].start_mark.line + 1}" if problem[1].start_mark else None)
-        return loader.construct_document(node)
+        return parser.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else None
@@ -54,7 +67,7 @@ def parse_yaml(text: str, path: str = "<text>", what: str = "data file") -> Any:
     except (ValueError, RecursionError) as exc:   # a value YAML cannot build: an over-long integer, a bad date
         raise DataFileError(path, f"not valid YAML ({what}): {_first_line(exc).split(';')[0]}") from None
     finally:
-        loader.dispose()
+        parser.dispose()
 
 
 def _first_line(exc: BaseException) -> str:
@@ -70,6 +83,8 @@ class _Refused(Exception):
 def _too_big(root: yaml.Node) -> tuple[str, yaml.Node] | None:
     """Why the node graph is refused (and where), or None: deeper than MAX_DEPTH, more than MAX_NODES
     values once aliases are expanded, or an alias to a node that contains it."""
+    import yaml
+
     seen: dict[int, tuple[int, int]] = {}      # a node's (values, height), aliases expanded
     open_nodes: set[int] = set()
 
@@ -105,3 +120,10 @@ def _too_big(root: yaml.Node) -> tuple[str, yaml.Node] | None:
     except _Refused as refused:
         return refused.reason, refused.node
     return None
+
+
+def close_matches(word: str, names: Sequence[str], n: int, cutoff: float = 0.6) -> list[str]:
+    """The names most like a mistyped one (difflib's), for an error's "did you mean"."""
+    import difflib  # only on a miss: a command that names everything rightly never imports it (~3 ms)
+
+    return difflib.get_close_matches(word, names, n=n, cutoff=cutoff)

@@ -11,7 +11,6 @@ extends one of these and overrides options and tables by id. Rules read options,
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -24,7 +23,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError, from_validation
-from furnace.rules.datafile import read_yaml
+from furnace.rules.datafile import close_matches, read_yaml
 from furnace.rules.effects import Ability, shown
 from furnace.rules.tables import TableSet
 
@@ -64,7 +63,7 @@ class UnknownOptionError(UnknownNameError, RuleOptionError):
     def __init__(self, name: object, known: Iterable[str]) -> None:
         names = sorted(known)
         label = name[:80] if isinstance(name, str) else shown(name)
-        close = difflib.get_close_matches(str(name), names, n=5, cutoff=0.6) if isinstance(name, str) else []
+        close = close_matches(str(name), names, n=5, cutoff=0.6) if isinstance(name, str) else []
         close += [k for k in names if isinstance(name, str) and name and name in k and k not in close][:5 - len(close)]
         if close:
             hint = f"did you mean {', '.join(close)}?"

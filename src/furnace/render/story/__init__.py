@@ -44,48 +44,54 @@ class Told:
 
 Teller = Callable[[Event, View], "str | Told | None"]
 _TELLERS: dict[str, Teller] = {}
-_loaded = False
+# the modules of tellers, the most told first: a command loads them in this order only until its facts' tellers are
+# found (a `damage` tells a fight's facts, never a sea voyage's), `tellers()` all of them
+TELLERS_IN = ("fight", "wounds", "lasting", "campaign", "characters", "aftermath", "magic", "questions", "scene",
+              "gear", "hazards", "middle_sea")
+_unloaded = list(TELLERS_IN)
 
 
 def teller(*kinds: str) -> Callable[[Teller], Teller]:
-    """Register a function as the teller of these kinds of fact."""
+    """Register a function as the teller of these kinds of fact (one teller a kind)."""
 
     def register(fn: Teller) -> Teller:
         for kind in kinds:
+            if kind in _TELLERS and _TELLERS[kind] is not fn:
+                raise ValueError(f"two tellers of the fact kind {kind!r}: {_TELLERS[kind].__module__}, {fn.__module__}")
             _TELLERS[kind] = fn
         return fn
 
     return register
 
 
+def _load_next() -> bool:
+    """Import the next module of tellers (each registers its own); False when all are loaded."""
+    import importlib
+
+    if not _unloaded:
+        return False
+    importlib.import_module(f"{__name__}.{_unloaded.pop(0)}")
+    return True
+
+
 def tellers() -> dict[str, Teller]:
     """Every kind of fact that has a teller (the modules of tellers load on first use)."""
-    global _loaded
-    if not _loaded:
-        from furnace.render.story import (  # noqa: F401
-            aftermath,
-            campaign,
-            characters,
-            fight,
-            gear,
-            hazards,
-            lasting,
-            magic,
-            middle_sea,
-            questions,
-            scene,
-            wounds,
-        )
-
-        _loaded = True
+    while _load_next():
+        pass
     return _TELLERS
+
+
+def _teller_of(kind: str) -> Teller | None:
+    while kind not in _TELLERS and _load_next():
+        pass
+    return _TELLERS.get(kind)
 
 
 def tell(e: Event, view: View = REFEREE) -> Told | None:
     """The fact as this viewer may be told it, or None."""
     if not view.may_see(e):
         return None
-    fn = tellers().get(e.kind)
+    fn = _teller_of(e.kind)
     if fn is None:
         raise KeyError(f"no teller for the fact kind {e.kind!r}")
     told = fn(e, view)
