@@ -38,6 +38,7 @@ from furnace.campaign.logrows import (
     changes_after,
     event_row,
     latest_snapshot,
+    links_after,
     stored,
 )
 from furnace.campaign.notify import notify
@@ -52,6 +53,7 @@ if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported whe
     from furnace.campaign.history import Step
 
 SNAPSHOT_EVERY = 1000
+STEP_MOST = SNAPSHOT_EVERY    # a known state further behind than this is rebuilt (from a snapshot no older)
 RETRIES = 8
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
 # what brings a campaign written by an older Furnace up to date before a command writes to it: each returns the
@@ -65,6 +67,19 @@ class ConflictError(CampaignError):
     """Another command changed the campaign after this one read it: read it again and retry."""
 
     http_status = 409
+
+
+@dataclass(frozen=True)
+class Known:
+    """A campaign's state as this store last read or wrote it, at the log's event `seq` whose hash is `hash`: the
+    hash chain makes that pair name one state (a rolled-back write never matches it). `entities`: what a rebuild
+    of the log up to there folds the changes into, so the state can be stepped on by the changes after it."""
+
+    seq: int
+    hash: str
+    name: str
+    state: CampaignState
+    entities: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -109,10 +124,12 @@ class Store:
         self._engine: Engine | None = None if self._reader else (
             database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync))
         self._engine_made = threading.Lock()
-        # the state last read or written, by campaign id, under its event count and last hash: the hash chain
-        # makes that pair name one state, so a long-running server (the table console) does not rebuild the
-        # state from the snapshot and the log for every command; a rolled-back write never matches it
-        self._latest: dict[int, tuple[int, str, str, CampaignState]] = {}
+        # the state last read or written, by campaign id (`Known`): a long-running server (the table console) does
+        # not rebuild the state from the snapshot and the log for every command; when another process (a second
+        # worker, the CLI) wrote since, the known state is stepped on by the changes logged after it
+        self._latest: dict[int, Known] = {}
+        self.rebuilds = 0       # states rebuilt from a snapshot and the log (for the tests)
+        self.steps = 0          # known states stepped on by the events another writer logged (for the tests)
         # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
         # for up to 50-100 ms between tries: under a server's concurrent rolls that sleep was the p99. Writers
         # of this process queue on a lock instead and start the moment the one before commits (another
@@ -371,15 +388,52 @@ class Store:
 
     def _state(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool = True
                ) -> CampaignState:
-        known = self._latest.get(camp.id) if snapshots_on else None
-        if known is not None and known[:3] == (camp.event_count, camp.last_hash, camp.name):
-            return known[3]
-        state = self._rebuilt(conn, camp, snapshots_on=snapshots_on)
-        if snapshots_on:
-            self._latest[camp.id] = (camp.event_count, camp.last_hash, camp.name, state)
-        return state
+        if not snapshots_on:
+            return self._rebuilt(conn, camp, snapshots_on=False).state
+        return self._known(conn, camp).state
 
-    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
+    def _known(self, conn: Connection | sqlite3.Connection, camp: Any) -> Known:
+        """The state at the campaign row's last event: the one known, as it is or stepped on by the events logged
+        after it, else rebuilt from the latest snapshot and the changes after it."""
+        known = self._latest.get(camp.id)
+        if known is not None and known.name == camp.name:
+            if known.seq == camp.event_count and known.hash == camp.last_hash:
+                return known
+            if known.seq < camp.event_count <= known.seq + STEP_MOST and (
+                    stepped := self._stepped(conn, camp, known)) is not None:
+                self.steps += 1
+                self._latest[camp.id] = stepped
+                return stepped
+        self.rebuilds += 1
+        known = self._latest[camp.id] = self._rebuilt(conn, camp, snapshots_on=True)
+        return known
+
+    @staticmethod
+    def _stepped(conn: Connection | sqlite3.Connection, camp: Any, known: Known) -> Known | None:
+        """The known state stepped on by the changes logged after it, when the log still runs on from it: each
+        event after it is chained to the one before, the first to the known one's hash, the last is the row's
+        (None: the log is not the one the state was known from — the campaign made anew under its id, a write
+        this store saw rolled back — and the state is rebuilt)."""
+        links = links_after(conn, camp, known.seq)
+        prev = known.hash
+        for seq, link in enumerate(links, known.seq + 1):
+            if link.seq != seq or link.prev_hash != prev:
+                return None
+            prev = link.hash
+        if prev != camp.last_hash or known.seq + len(links) != camp.event_count:
+            return None
+        changed = [json.loads(link.changes) for link in links if link.changes is not None]
+        if not changed:        # rolls only: the same state
+            return Known(camp.event_count, camp.last_hash, camp.name, known.state, known.entities)
+        entities = dict(known.entities)       # the known dict is shared with its state: stepped on a copy
+        for change in changed:
+            apply_changes(entities, change)
+        if not entities:
+            return None
+        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
+                     entities)
+
+    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> Known:
         entities: dict[str, Any] = {}
         since = 0
         snap = latest_snapshot(conn, camp) if snapshots_on else None
@@ -389,21 +443,30 @@ class Store:
             apply_changes(entities, json.loads(changed))
         if not entities:
             raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
-        return CampaignState.from_entities(entities, camp.name)
+        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
+                     entities)
 
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events after `since` (at most `limit`): one query, found by the campaign's name (a live feed asks
+        this on every event of its table); the campaign's row is read only when none is found, to refuse a
+        campaign that is not there."""
         if (fast := self._fast()) is not None:
             with fast.reading() as raw:
-                return [stored(r) for r in reading.event_rows(raw, self._fast_row(raw, name), since, limit)]
+                rows = reading.named_event_rows(raw, name, since, limit)
+                if not rows:
+                    self._fast_row(raw, name)
+                return [stored(r) for r in rows]
         from sqlalchemy import select
 
-        from furnace.campaign.schema import events
+        from furnace.campaign.schema import campaigns, events
 
         with self.transaction() as conn:
-            camp = self.row(conn, name)
-            query = select(events).where(events.c.campaign_id == camp.id, events.c.seq > since).order_by(
-                events.c.seq)
-            return [stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+            query = select(events).join(campaigns, campaigns.c.id == events.c.campaign_id).where(
+                campaigns.c.name == name, events.c.seq > since).order_by(events.c.seq)
+            found = [stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+            if not found:
+                self.row(conn, name)
+            return found
 
     def replay(self, name: str) -> CampaignState:
         """The state rebuilt from the whole log, no snapshot used and no die rolled."""
@@ -447,12 +510,14 @@ class Store:
              undoes: int | None = None) -> Applied:
         """Inside a write transaction holding the campaign's row: run the command and log what it did (a campaign
         of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`)."""
-        before = self._state(conn, camp) if camp.event_count else None
+        known = self._known(conn, camp) if camp.event_count else None
+        before = known.state if known is not None else None
         for due in UPGRADES if command != UPGRADE and undoes is None else ():   # an undo restores as it was
             if before is not None and (upgrade := due(before)) is not None:
                 before = self._run(conn, camp, UPGRADE, upgrade).state
                 camp = self._fast_row(conn, camp.name) if isinstance(conn, sqlite3.Connection) else self.row(
                     conn, camp.name, lock=True)
+                known = self._latest.get(camp.id)
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
         changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
                                                                                         camp.name)
@@ -460,8 +525,19 @@ class Store:
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         if stored:       # the state as the log will give it back, not the command's own copy of it
-            self._latest[camp.id] = (stored[-1].seq, stored[-1].hash, camp.name, read_back)
+            self._latest[camp.id] = Known(stored[-1].seq, stored[-1].hash, camp.name, read_back,
+                                          self._folded(known, stored[-1].changes))
         return Applied(after, tuple(stored), camp.version + 1)
+
+    @staticmethod
+    def _folded(known: Known | None, changed: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The entities a rebuild would fold from the log after this command: the known ones and its changes (as
+        read back from the log: `changes` holds the command's own values)."""
+        if changed is None:       # a roll: the same entities (never changed in place: stepped on a copy)
+            return known.entities if known is not None else {}
+        entities = dict(known.entities) if known is not None else {}
+        apply_changes(entities, json.loads(json.dumps(changed)))
+        return entities
 
     @staticmethod
     def _checked_changes(before: CampaignState | None, after: CampaignState, command: str,
