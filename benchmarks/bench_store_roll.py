@@ -21,12 +21,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from furnace.campaign import table as tables
+from furnace.campaign.fightedit import damage, heal
 from furnace.campaign.roster import Funnel
 from furnace.campaign.store import Store
-from furnace.campaign.fightedit import damage, heal
 
 
 def counting(store: Store, tally: dict[str, int]) -> None:

@@ -4,7 +4,7 @@ listens (`furnace.web.watch`). SQLite has none: its console watches `PRAGMA data
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -15,15 +15,13 @@ if TYPE_CHECKING:
 CHANNEL = "furnace_events"
 
 
-def notify(conn: Connection, campaign: str, seq: int) -> None:
-    """On PostgreSQL, tell the listeners of `CHANNEL` that `campaign` has events up to `seq`: sent when the
-    transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
-    console watches `PRAGMA data_version`)."""
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy import text
+def notifying(campaign: str, seq: int) -> Any:
+    """On PostgreSQL, what tells the listeners of `CHANNEL` that `campaign` has events up to `seq`: an expression the
+    statement that bumps the campaign's row returns (`UPDATE … RETURNING`), so the notice costs no statement of its
+    own. It is sent when the transaction commits (never for one rolled back), once per distinct payload."""
+    from sqlalchemy import func, literal
 
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
+    return func.pg_notify(literal(CHANNEL), literal(json.dumps({"campaign": campaign, "seq": seq})))
 
 
 SESSIONS_ENDED = "sessions ended"

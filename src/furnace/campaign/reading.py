@@ -180,8 +180,8 @@ def changes_after(conn: sqlite3.Connection, camp: Any, since: int) -> Iterator[s
 
 
 def links_after(conn: sqlite3.Connection, camp: Any, since: int) -> list[Any]:
-    return conn.execute("SELECT seq, prev_hash, hash, changes FROM events WHERE campaign_id = ? AND seq > ? AND seq <= ? "
-                        "ORDER BY seq", (camp.id, since, camp.event_count)).fetchall()
+    return conn.execute("SELECT seq, prev_hash, hash, changes FROM events WHERE campaign_id = ? AND seq > ? "
+                        "AND seq <= ? ORDER BY seq", (camp.id, since, camp.event_count)).fetchall()
 
 
 def named_event_rows(conn: sqlite3.Connection, name: str, since: int, limit: int | None) -> list[Any]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from furnace import files
 from furnace.campaign import database, reading, reversal, writing
@@ -41,7 +41,7 @@ from furnace.campaign.logrows import (
     links_after,
     stored,
 )
-from furnace.campaign.notify import notify
+from furnace.campaign.notify import notifying
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
@@ -80,6 +80,18 @@ class Known:
     name: str
     state: CampaignState
     entities: dict[str, Any]
+
+
+class Link(NamedTuple):
+    """A row of the log as a known state is stepped on by it: its number, its hashes and its changes (JSON)."""
+
+    seq: int
+    prev_hash: str
+    hash: str
+    changes: str | None
+
+
+Steps = tuple[int, list[Link]]      # the log's rows after the event a known state is at, read with the campaign's row
 
 
 @dataclass(frozen=True)
@@ -128,6 +140,7 @@ class Store:
         # not rebuild the state from the snapshot and the log for every command; when another process (a second
         # worker, the CLI) wrote since, the known state is stepped on by the changes logged after it
         self._latest: dict[int, Known] = {}
+        self._ids: dict[str, int] = {}     # the campaigns known, by name: a write reads its steps with its row
         self.rebuilds = 0       # states rebuilt from a snapshot and the log (for the tests)
         self.steps = 0          # known states stepped on by the events another writer logged (for the tests)
         # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
@@ -189,6 +202,7 @@ class Store:
             self.unmade = False
             stand_in.dispose()
             self._latest.clear()
+            self._ids.clear()
             self._opened()
 
     def _made_elsewhere(self) -> bool:
@@ -392,29 +406,33 @@ class Store:
             return self._rebuilt(conn, camp, snapshots_on=False).state
         return self._known(conn, camp).state
 
-    def _known(self, conn: Connection | sqlite3.Connection, camp: Any) -> Known:
+    def _known(self, conn: Connection | sqlite3.Connection, camp: Any, read: Steps | None = None) -> Known:
         """The state at the campaign row's last event: the one known, as it is or stepped on by the events logged
-        after it, else rebuilt from the latest snapshot and the changes after it."""
+        after it (`read`: those read with the row, `_locked`), else rebuilt from the latest snapshot and the
+        changes after it."""
         known = self._latest.get(camp.id)
         if known is not None and known.name == camp.name:
             if known.seq == camp.event_count and known.hash == camp.last_hash:
                 return known
-            if known.seq < camp.event_count <= known.seq + STEP_MOST and (
-                    stepped := self._stepped(conn, camp, known)) is not None:
-                self.steps += 1
-                self._latest[camp.id] = stepped
-                return stepped
+            if known.seq < camp.event_count <= known.seq + STEP_MOST:
+                links = read[1] if read is not None and read[0] == known.seq else links_after(conn, camp, known.seq)
+                if (stepped := self._stepped(camp, known, links)) is not None:
+                    self.steps += 1
+                    return self._keep(camp.id, stepped)
         self.rebuilds += 1
-        known = self._latest[camp.id] = self._rebuilt(conn, camp, snapshots_on=True)
+        return self._keep(camp.id, self._rebuilt(conn, camp, snapshots_on=True))
+
+    def _keep(self, campaign_id: int, known: Known) -> Known:
+        self._latest[campaign_id] = known
+        self._ids[known.name] = campaign_id
         return known
 
     @staticmethod
-    def _stepped(conn: Connection | sqlite3.Connection, camp: Any, known: Known) -> Known | None:
-        """The known state stepped on by the changes logged after it, when the log still runs on from it: each
-        event after it is chained to the one before, the first to the known one's hash, the last is the row's
-        (None: the log is not the one the state was known from — the campaign made anew under its id, a write
-        this store saw rolled back — and the state is rebuilt)."""
-        links = links_after(conn, camp, known.seq)
+    def _stepped(camp: Any, known: Known, links: Sequence[Any]) -> Known | None:
+        """The known state stepped on by the changes logged after it (`links`: the log's rows after it), when the
+        log still runs on from it: each event after it is chained to the one before, the first to the known one's
+        hash, the last is the row's (None: the log is not the one the state was known from — the campaign made
+        anew under its id, a write this store saw rolled back — and the state is rebuilt)."""
         prev = known.hash
         for seq, link in enumerate(links, known.seq + 1):
             if link.seq != seq or link.prev_hash != prev:
@@ -497,20 +515,45 @@ class Store:
                 self._wal = True
                 return self._checked_run(raw, self._fast_row(raw, name), command, fn, expected, undoes)
         with self.transaction(write=True) as conn:
-            return self._checked_run(conn, self.row(conn, name, lock=True), command, fn, expected, undoes)
+            camp, read = self._locked(conn, name)
+            return self._checked_run(conn, camp, command, fn, expected, undoes, read)
+
+    def _locked(self, conn: Connection, name: str) -> tuple[Any, Steps | None]:
+        """The campaign's row, locked, and on PostgreSQL the rows of its log after the state this store knows of it
+        (`Steps`), read in the same query: a write from a worker that did not write last is one round trip
+        shorter."""
+        campaign_id = self._ids.get(name)
+        known = self._latest.get(campaign_id) if campaign_id is not None else None
+        if known is None or conn.dialect.name != "postgresql":
+            return self.row(conn, name, lock=True), None
+        from sqlalchemy import and_, select
+
+        from furnace.campaign.schema import campaigns, events
+
+        after = and_(events.c.campaign_id == campaigns.c.id, events.c.seq > known.seq,
+                     events.c.seq <= campaigns.c.event_count, events.c.seq <= known.seq + STEP_MOST)
+        rows = conn.execute(select(campaigns, events.c.seq.label("link_seq"), events.c.prev_hash.label("link_prev"),
+                                   events.c.hash.label("link_hash"), events.c.changes.label("link_changes"))
+                            .select_from(campaigns.outerjoin(events, after)).where(campaigns.c.name == name)
+                            .order_by(events.c.seq).with_for_update(of=campaigns)).all()
+        if not rows:
+            raise self._no_campaign(name, self._names(conn))
+        links = [Link(r.link_seq, r.link_prev, r.link_hash, r.link_changes) for r in rows if r.link_seq is not None]
+        return rows[0], (known.seq, links)
 
     def _checked_run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
-                     expected: int | None, undoes: int | None) -> Applied:
+                     expected: int | None, undoes: int | None, read: Steps | None = None) -> Applied:
         if expected is not None and camp.version != expected:
             raise ConflictError(f"the campaign {camp.name!r} changed (version {camp.version}, you read version "
                                 f"{expected}): read it again and retry")
-        return self._run(conn, camp, command, fn, undoes)
+        return self._run(conn, camp, command, fn, undoes, read)
 
     def _run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
-             undoes: int | None = None) -> Applied:
+             undoes: int | None = None, read: Steps | None = None) -> Applied:
         """Inside a write transaction holding the campaign's row: run the command and log what it did (a campaign
-        of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`)."""
-        known = self._known(conn, camp) if camp.event_count else None
+        of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`). `read`: the
+        log's rows after the state this store knew, read with the row (`_locked`)."""
+        known = self._known(conn, camp, read) if camp.event_count else None
         before = known.state if known is not None else None
         for due in UPGRADES if command != UPGRADE and undoes is None else ():   # an undo restores as it was
             if before is not None and (upgrade := due(before)) is not None:
@@ -525,8 +568,8 @@ class Store:
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         if stored:       # the state as the log will give it back, not the command's own copy of it
-            self._latest[camp.id] = Known(stored[-1].seq, stored[-1].hash, camp.name, read_back,
-                                          self._folded(known, stored[-1].changes))
+            self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back,
+                                      self._folded(known, stored[-1].changes)))
         return Applied(after, tuple(stored), camp.version + 1)
 
     @staticmethod
@@ -578,11 +621,14 @@ class Store:
         from furnace.campaign.schema import campaigns, events
 
         conn.execute(insert(events), rows)
-        done = conn.execute(update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version)
-                            .values(version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev))
-        if done.rowcount != 1:
+        bump = update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version).values(
+            version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev)
+        if conn.dialect.name == "postgresql":      # the live feed's notice goes with the bump: one statement
+            moved = len(conn.execute(bump.returning(notifying(camp.name, stored[-1].seq))).all())
+        else:
+            moved = conn.execute(bump).rowcount
+        if moved != 1:
             raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
-        notify(conn, camp.name, stored[-1].seq)
         return stored
 
     def _snapshot(self, conn: Connection | sqlite3.Connection, campaign_id: int, at: StoredEvent,
