@@ -15,13 +15,18 @@ if TYPE_CHECKING:
 CHANNEL = "furnace_events"
 
 
-def notifying(campaign: str, seq: int) -> Any:
-    """On PostgreSQL, what tells the listeners of `CHANNEL` that `campaign` has events up to `seq`: an expression the
+def payload(campaign: str, seq: int) -> str:
+    """The notice that `campaign` has events up to `seq` (the `notice` parameter of `notice()`)."""
+    return json.dumps({"campaign": campaign, "seq": seq})
+
+
+def notice() -> Any:
+    """On PostgreSQL, what tells the listeners of `CHANNEL` the `payload` bound as `notice`: an expression the
     statement that bumps the campaign's row returns (`UPDATE … RETURNING`), so the notice costs no statement of its
     own. It is sent when the transaction commits (never for one rolled back), once per distinct payload."""
-    from sqlalchemy import func, literal
+    from sqlalchemy import String, bindparam, func, literal
 
-    return func.pg_notify(literal(CHANNEL), literal(json.dumps({"campaign": campaign, "seq": seq})))
+    return func.pg_notify(literal(CHANNEL), bindparam("notice", type_=String))
 
 
 SESSIONS_ENDED = "sessions ended"

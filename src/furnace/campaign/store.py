@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from furnace import files
@@ -41,7 +42,7 @@ from furnace.campaign.logrows import (
     links_after,
     stored,
 )
-from furnace.campaign.notify import notifying
+from furnace.campaign.notify import notice, payload
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
@@ -61,6 +62,67 @@ Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
 # import it: an upgrade reads the campaign's rules, and their overrides read the store)
 UPGRADES: list[Callable[[CampaignState], Command | None]] = []
 UPGRADE = "upgrade"
+
+
+# -- the statements of a console's every roll, built once (a statement built anew each time costs more CPU than its
+# execution: SQLAlchemy builds it, then derives its cache key)
+@cache
+def _row_query(lock: bool) -> Any:
+    from sqlalchemy import bindparam, select
+
+    from furnace.campaign.schema import campaigns
+
+    query = select(campaigns).where(campaigns.c.name == bindparam("name"))
+    return query.with_for_update() if lock else query
+
+
+@cache
+def _events_query(limited: bool) -> Any:
+    """The events of the campaign named `name` after `since` (at most `limit`)."""
+    from sqlalchemy import bindparam, select
+
+    from furnace.campaign.schema import campaigns, events
+
+    query = select(events).join(campaigns, campaigns.c.id == events.c.campaign_id).where(
+        campaigns.c.name == bindparam("name"), events.c.seq > bindparam("since")).order_by(events.c.seq)
+    return query.limit(bindparam("limit")) if limited else query
+
+
+@cache
+def _locked_query() -> Any:
+    """PostgreSQL: the campaign named `name`, locked, beside each row of its log after `since` up to `until`."""
+    from sqlalchemy import and_, bindparam, select
+
+    from furnace.campaign.schema import campaigns, events
+
+    after = and_(events.c.campaign_id == campaigns.c.id, events.c.seq > bindparam("since"),
+                 events.c.seq <= campaigns.c.event_count, events.c.seq <= bindparam("until"))
+    return (select(campaigns, events.c.seq.label("link_seq"), events.c.prev_hash.label("link_prev"),
+                   events.c.hash.label("link_hash"), events.c.changes.label("link_changes"))
+            .select_from(campaigns.outerjoin(events, after)).where(campaigns.c.name == bindparam("name"))
+            .order_by(events.c.seq).with_for_update(of=campaigns))
+
+
+@cache
+def _bump_query(notifies: bool) -> Any:
+    """The campaign's row moved on to its next version if it is still at the one read; on PostgreSQL returning the
+    live feed's notice (`notify.notice`)."""
+    from sqlalchemy import bindparam, update
+
+    from furnace.campaign.schema import campaigns
+
+    bump = update(campaigns).where(campaigns.c.id == bindparam("campaign"), campaigns.c.version == bindparam("was"))
+    bump = bump.values(version=bindparam("now"), event_count=bindparam("count"), last_hash=bindparam("head"))
+    return bump.returning(notice()) if notifies else bump
+
+
+@cache
+def _insert_events() -> Any:
+    from sqlalchemy import insert
+
+    from furnace.campaign.schema import events
+
+    return insert(events)
 
 
 class ConflictError(CampaignError):
@@ -327,14 +389,7 @@ class Store:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
     def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
-        from sqlalchemy import select
-
-        from furnace.campaign.schema import campaigns
-
-        query = select(campaigns).where(campaigns.c.name == name)
-        if lock and conn.dialect.name == "postgresql":
-            query = query.with_for_update()
-        found = conn.execute(query).first()
+        found = conn.execute(_row_query(lock and conn.dialect.name == "postgresql"), {"name": name}).first()
         if found is None:
             raise self._no_campaign(name, self._names(conn))
         return found
@@ -474,14 +529,9 @@ class Store:
                 if not rows:
                     self._fast_row(raw, name)
                 return [stored(r) for r in rows]
-        from sqlalchemy import select
-
-        from furnace.campaign.schema import campaigns, events
-
         with self.transaction() as conn:
-            query = select(events).join(campaigns, campaigns.c.id == events.c.campaign_id).where(
-                campaigns.c.name == name, events.c.seq > since).order_by(events.c.seq)
-            found = [stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+            found = [stored(r) for r in conn.execute(_events_query(bool(limit)), {
+                "name": name, "since": since, **({"limit": limit} if limit else {})})]
             if not found:
                 self.row(conn, name)
             return found
@@ -526,16 +576,7 @@ class Store:
         known = self._latest.get(campaign_id) if campaign_id is not None else None
         if known is None or conn.dialect.name != "postgresql":
             return self.row(conn, name, lock=True), None
-        from sqlalchemy import and_, select
-
-        from furnace.campaign.schema import campaigns, events
-
-        after = and_(events.c.campaign_id == campaigns.c.id, events.c.seq > known.seq,
-                     events.c.seq <= campaigns.c.event_count, events.c.seq <= known.seq + STEP_MOST)
-        rows = conn.execute(select(campaigns, events.c.seq.label("link_seq"), events.c.prev_hash.label("link_prev"),
-                                   events.c.hash.label("link_hash"), events.c.changes.label("link_changes"))
-                            .select_from(campaigns.outerjoin(events, after)).where(campaigns.c.name == name)
-                            .order_by(events.c.seq).with_for_update(of=campaigns)).all()
+        rows = conn.execute(_locked_query(), {"name": name, "since": known.seq, "until": known.seq + STEP_MOST}).all()
         if not rows:
             raise self._no_campaign(name, self._names(conn))
         links = [Link(r.link_seq, r.link_prev, r.link_hash, r.link_changes) for r in rows if r.link_seq is not None]
@@ -616,17 +657,14 @@ class Store:
             if writing.bump(conn, camp, stored[-1].seq, prev) != 1:
                 raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
             return stored
-        from sqlalchemy import insert, update
-
-        from furnace.campaign.schema import campaigns, events
-
-        conn.execute(insert(events), rows)
-        bump = update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version).values(
-            version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev)
+        conn.execute(_insert_events(), rows)
+        bumped = {"campaign": camp.id, "was": camp.version, "now": camp.version + 1, "count": stored[-1].seq,
+                  "head": prev}
         if conn.dialect.name == "postgresql":      # the live feed's notice goes with the bump: one statement
-            moved = len(conn.execute(bump.returning(notifying(camp.name, stored[-1].seq))).all())
+            moved = len(conn.execute(_bump_query(True), {**bumped, "notice": payload(camp.name, stored[-1].seq)})
+                        .all())
         else:
-            moved = conn.execute(bump).rowcount
+            moved = conn.execute(_bump_query(False), bumped).rowcount
         if moved != 1:
             raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
         return stored
