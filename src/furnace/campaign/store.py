@@ -8,6 +8,11 @@ command rolls everything back: bad input changes nothing. Two writers never lose
 `BEGIN IMMEDIATE` and PostgreSQL's `SELECT … FOR UPDATE` serialise them, and a caller that read the state
 earlier can pass the version it saw and gets a `ConflictError` if another command came first.
 
+A store keeps the state it last read or wrote of each campaign (`Known`). When another process wrote since (the
+console's other worker, the CLI), that state is stepped on by the changes logged after it — read with the
+campaign's locked row, in the same query — as long as the log runs on from it by its hash chain; otherwise (the
+campaign made anew, a write seen rolled back, a state too far behind) it is rebuilt from the snapshot and the log.
+
 Opening is cheap: a SQLite file at the newest schema is read with the standard library's sqlite3
 (`furnace.campaign.reading`) and a command's events are written with it too (`furnace.campaign.writing`: the same
 rows, bytes and hash chain as the engine's); SQLAlchemy, its engine and the migrations are loaded only for
