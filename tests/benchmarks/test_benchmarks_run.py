@@ -28,6 +28,7 @@ RUNS = {   # script and its smallest arguments -> lines every run must print
                                               "read `campaign recap`", "write `encounter act`",
                                               "shell: each command ≤ 20 ms"]),
     "bench_campaign.py": (["--sizes", "500,1000"], ["at 1,000 events: open"]),
+    "bench_store_roll.py": (["--rolls", "20", "--history", "10"], ["20 rolls after 10 commands on", "CPU per roll"]),
     "bench_web.py": (["--seconds", "1", "--rate", "20", "--players", "4", "--fanout", "4"],
                      ["rolls by 4 players", "SSE fan-out: a roll reached all 4 live streams"]),
 }

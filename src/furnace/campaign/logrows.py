@@ -92,6 +92,20 @@ def latest_snapshot(conn: Connection | sqlite3.Connection, camp: Any) -> tuple[i
     return None if snap is None else (snap.seq, snap.state)
 
 
+def links_after(conn: Connection | sqlite3.Connection, camp: Any, since: int) -> list[Any]:
+    """The links of the log after event `since` up to the campaign's last event, in order: each row's `seq`,
+    `prev_hash`, `hash` and `changes` (JSON or None) — what steps a state known at `since` forward."""
+    if isinstance(conn, sqlite3.Connection):
+        return reading.links_after(conn, camp, since)
+    from sqlalchemy import select
+
+    from furnace.campaign.schema import events
+
+    return list(conn.execute(select(events.c.seq, events.c.prev_hash, events.c.hash, events.c.changes).where(
+        events.c.campaign_id == camp.id, events.c.seq > since, events.c.seq <= camp.event_count)
+        .order_by(events.c.seq)))
+
+
 def changes_after(conn: Connection | sqlite3.Connection, camp: Any, since: int) -> Iterator[str]:
     """The changes logged after event `since` up to the campaign's last event, in order (JSON each)."""
     if isinstance(conn, sqlite3.Connection):

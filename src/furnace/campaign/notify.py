@@ -4,7 +4,7 @@ listens (`furnace.web.watch`). SQLite has none: its console watches `PRAGMA data
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -15,15 +15,18 @@ if TYPE_CHECKING:
 CHANNEL = "furnace_events"
 
 
-def notify(conn: Connection, campaign: str, seq: int) -> None:
-    """On PostgreSQL, tell the listeners of `CHANNEL` that `campaign` has events up to `seq`: sent when the
-    transaction commits (never for one rolled back), once per distinct payload. SQLite has no listeners (its
-    console watches `PRAGMA data_version`)."""
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy import text
+def payload(campaign: str, seq: int) -> str:
+    """The notice that `campaign` has events up to `seq` (the `notice` parameter of `notice()`)."""
+    return json.dumps({"campaign": campaign, "seq": seq})
 
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": json.dumps({"campaign": campaign, "seq": seq})})
+
+def notice() -> Any:
+    """On PostgreSQL, what tells the listeners of `CHANNEL` the `payload` bound as `notice`: an expression the
+    statement that bumps the campaign's row returns (`UPDATE … RETURNING`), so the notice costs no statement of its
+    own. It is sent when the transaction commits (never for one rolled back), once per distinct payload."""
+    from sqlalchemy import String, bindparam, func, literal
+
+    return func.pg_notify(literal(CHANNEL), bindparam("notice", type_=String))
 
 
 SESSIONS_ENDED = "sessions ended"

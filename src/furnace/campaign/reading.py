@@ -179,7 +179,16 @@ def changes_after(conn: sqlite3.Connection, camp: Any, since: int) -> Iterator[s
         yield row.changes
 
 
-def event_rows(conn: sqlite3.Connection, camp: Any, since: int, limit: int | None) -> list[Any]:
-    query = f"SELECT {EVENT_COLUMNS} FROM events WHERE campaign_id = ? AND seq > ? ORDER BY seq"
-    return conn.execute(f"{query} LIMIT ?" if limit else query, (camp.id, since, *([limit] if limit else []))
+def links_after(conn: sqlite3.Connection, camp: Any, since: int) -> list[Any]:
+    return conn.execute("SELECT seq, prev_hash, hash, changes FROM events WHERE campaign_id = ? AND seq > ? "
+                        "AND seq <= ? ORDER BY seq", (camp.id, since, camp.event_count)).fetchall()
+
+
+def named_event_rows(conn: sqlite3.Connection, name: str, since: int, limit: int | None) -> list[Any]:
+    """The events of the campaign named after `since`: one query (none at all: no such campaign, or no events)."""
+    columns = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
+    query = (f"SELECT {columns} FROM events e JOIN campaigns c ON c.id = e.campaign_id WHERE c.name = ? AND e.seq > ? "
+             "ORDER BY e.seq")
+    return conn.execute(f"{query} LIMIT ?" if limit else query, (name, since, *([limit] if limit else []))
                         ).fetchall()
+

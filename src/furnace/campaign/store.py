@@ -8,6 +8,11 @@ command rolls everything back: bad input changes nothing. Two writers never lose
 `BEGIN IMMEDIATE` and PostgreSQL's `SELECT … FOR UPDATE` serialise them, and a caller that read the state
 earlier can pass the version it saw and gets a `ConflictError` if another command came first.
 
+A store keeps the state it last read or wrote of each campaign (`Known`). When another process wrote since (the
+console's other worker, the CLI), that state is stepped on by the changes logged after it — read with the
+campaign's locked row, in the same query — as long as the log runs on from it by its hash chain; otherwise (the
+campaign made anew, a write seen rolled back, a state too far behind) it is rebuilt from the snapshot and the log.
+
 Opening is cheap: a SQLite file at the newest schema is read with the standard library's sqlite3
 (`furnace.campaign.reading`) and a command's events are written with it too (`furnace.campaign.writing`: the same
 rows, bytes and hash chain as the engine's); SQLAlchemy, its engine and the migrations are loaded only for
@@ -25,7 +30,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from furnace import files
 from furnace.campaign import database, reading, reversal, writing
@@ -38,9 +44,10 @@ from furnace.campaign.logrows import (
     changes_after,
     event_row,
     latest_snapshot,
+    links_after,
     stored,
 )
-from furnace.campaign.notify import notify
+from furnace.campaign.notify import notice, payload
 from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
@@ -52,6 +59,7 @@ if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported whe
     from furnace.campaign.history import Step
 
 SNAPSHOT_EVERY = 1000
+STEP_MOST = SNAPSHOT_EVERY    # a known state further behind than this is rebuilt (from a snapshot no older)
 RETRIES = 8
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
 # what brings a campaign written by an older Furnace up to date before a command writes to it: each returns the
@@ -61,10 +69,96 @@ UPGRADES: list[Callable[[CampaignState], Command | None]] = []
 UPGRADE = "upgrade"
 
 
+# -- the statements of a console's every roll, built once (a statement built anew each time costs more CPU than its
+# execution: SQLAlchemy builds it, then derives its cache key)
+@cache
+def _row_query(lock: bool) -> Any:
+    from sqlalchemy import bindparam, select
+
+    from furnace.campaign.schema import campaigns
+
+    query = select(campaigns).where(campaigns.c.name == bindparam("name"))
+    return query.with_for_update() if lock else query
+
+
+@cache
+def _events_query(limited: bool) -> Any:
+    """The events of the campaign named `name` after `since` (at most `limit`)."""
+    from sqlalchemy import bindparam, select
+
+    from furnace.campaign.schema import campaigns, events
+
+    query = select(events).join(campaigns, campaigns.c.id == events.c.campaign_id).where(
+        campaigns.c.name == bindparam("name"), events.c.seq > bindparam("since")).order_by(events.c.seq)
+    return query.limit(bindparam("limit")) if limited else query
+
+
+@cache
+def _locked_query() -> Any:
+    """PostgreSQL: the campaign named `name`, locked, beside each row of its log after `since` up to `until`."""
+    from sqlalchemy import and_, bindparam, select
+
+    from furnace.campaign.schema import campaigns, events
+
+    after = and_(events.c.campaign_id == campaigns.c.id, events.c.seq > bindparam("since"),
+                 events.c.seq <= campaigns.c.event_count, events.c.seq <= bindparam("until"))
+    return (select(campaigns, events.c.seq.label("link_seq"), events.c.prev_hash.label("link_prev"),
+                   events.c.hash.label("link_hash"), events.c.changes.label("link_changes"))
+            .select_from(campaigns.outerjoin(events, after)).where(campaigns.c.name == bindparam("name"))
+            .order_by(events.c.seq).with_for_update(of=campaigns))
+
+
+@cache
+def _bump_query(notifies: bool) -> Any:
+    """The campaign's row moved on to its next version if it is still at the one read; on PostgreSQL returning the
+    live feed's notice (`notify.notice`)."""
+    from sqlalchemy import bindparam, update
+
+    from furnace.campaign.schema import campaigns
+
+    bump = update(campaigns).where(campaigns.c.id == bindparam("campaign"), campaigns.c.version == bindparam("was"))
+    bump = bump.values(version=bindparam("now"), event_count=bindparam("count"), last_hash=bindparam("head"))
+    return bump.returning(notice()) if notifies else bump
+
+
+@cache
+def _insert_events() -> Any:
+    from sqlalchemy import insert
+
+    from furnace.campaign.schema import events
+
+    return insert(events)
+
+
 class ConflictError(CampaignError):
     """Another command changed the campaign after this one read it: read it again and retry."""
 
     http_status = 409
+
+
+@dataclass(frozen=True)
+class Known:
+    """A campaign's state as this store last read or wrote it, at the log's event `seq` whose hash is `hash`: the
+    hash chain makes that pair name one state (a rolled-back write never matches it). `entities`: what a rebuild
+    of the log up to there folds the changes into, so the state can be stepped on by the changes after it."""
+
+    seq: int
+    hash: str
+    name: str
+    state: CampaignState
+    entities: dict[str, Any]
+
+
+class Link(NamedTuple):
+    """A row of the log as a known state is stepped on by it: its number, its hashes and its changes (JSON)."""
+
+    seq: int
+    prev_hash: str
+    hash: str
+    changes: str | None
+
+
+Steps = tuple[int, list[Link]]      # the log's rows after the event a known state is at, read with the campaign's row
 
 
 @dataclass(frozen=True)
@@ -109,10 +203,13 @@ class Store:
         self._engine: Engine | None = None if self._reader else (
             database.stand_in(self._sync) if self.unmade else database.engine(self.database, self._sync))
         self._engine_made = threading.Lock()
-        # the state last read or written, by campaign id, under its event count and last hash: the hash chain
-        # makes that pair name one state, so a long-running server (the table console) does not rebuild the
-        # state from the snapshot and the log for every command; a rolled-back write never matches it
-        self._latest: dict[int, tuple[int, str, str, CampaignState]] = {}
+        # the state last read or written, by campaign id (`Known`): a long-running server (the table console) does
+        # not rebuild the state from the snapshot and the log for every command; when another process (a second
+        # worker, the CLI) wrote since, the known state is stepped on by the changes logged after it
+        self._latest: dict[int, Known] = {}
+        self._ids: dict[str, int] = {}     # the campaigns known, by name: a write reads its steps with its row
+        self.rebuilds = 0       # states rebuilt from a snapshot and the log (for the tests)
+        self.steps = 0          # known states stepped on by the events another writer logged (for the tests)
         # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
         # for up to 50-100 ms between tries: under a server's concurrent rolls that sleep was the p99. Writers
         # of this process queue on a lock instead and start the moment the one before commits (another
@@ -172,6 +269,7 @@ class Store:
             self.unmade = False
             stand_in.dispose()
             self._latest.clear()
+            self._ids.clear()
             self._opened()
 
     def _made_elsewhere(self) -> bool:
@@ -241,7 +339,9 @@ class Store:
 
     # -- transactions ----------------------------------------------------------------------------------
     @contextmanager
-    def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+    def transaction(self, *, write: bool = False, single: bool = False) -> Iterator[Connection]:
+        """One transaction. `single`: a read of one statement (or of statements each whole on its own), which on
+        PostgreSQL runs without BEGIN and COMMIT — each statement is its own transaction, two round trips fewer."""
         from sqlalchemy.exc import DBAPIError, IntegrityError
 
         if write:
@@ -254,6 +354,9 @@ class Store:
                 self._wal = True
             with self._writers if write and self._writers else nullcontext(), self.engine.connect() as conn:
                 conn.info["immediate"] = write
+                if single and not write and conn.dialect.name == "postgresql":
+                    yield conn.execution_options(isolation_level="AUTOCOMMIT")
+                    return
                 with conn.begin():
                     yield conn
         except IntegrityError:
@@ -296,14 +399,7 @@ class Store:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
     def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
-        from sqlalchemy import select
-
-        from furnace.campaign.schema import campaigns
-
-        query = select(campaigns).where(campaigns.c.name == name)
-        if lock and conn.dialect.name == "postgresql":
-            query = query.with_for_update()
-        found = conn.execute(query).first()
+        found = conn.execute(_row_query(lock and conn.dialect.name == "postgresql"), {"name": name}).first()
         if found is None:
             raise self._no_campaign(name, self._names(conn))
         return found
@@ -371,15 +467,56 @@ class Store:
 
     def _state(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool = True
                ) -> CampaignState:
-        known = self._latest.get(camp.id) if snapshots_on else None
-        if known is not None and known[:3] == (camp.event_count, camp.last_hash, camp.name):
-            return known[3]
-        state = self._rebuilt(conn, camp, snapshots_on=snapshots_on)
-        if snapshots_on:
-            self._latest[camp.id] = (camp.event_count, camp.last_hash, camp.name, state)
-        return state
+        if not snapshots_on:
+            return self._rebuilt(conn, camp, snapshots_on=False).state
+        return self._known(conn, camp).state
 
-    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> CampaignState:
+    def _known(self, conn: Connection | sqlite3.Connection, camp: Any, read: Steps | None = None) -> Known:
+        """The state at the campaign row's last event: the one known, as it is or stepped on by the events logged
+        after it (`read`: those read with the row, `_locked`), else rebuilt from the latest snapshot and the
+        changes after it."""
+        known = self._latest.get(camp.id)
+        if known is not None and known.name == camp.name:
+            if known.seq == camp.event_count and known.hash == camp.last_hash:
+                return known
+            if known.seq < camp.event_count <= known.seq + STEP_MOST:
+                links = read[1] if read is not None and read[0] == known.seq else links_after(conn, camp, known.seq)
+                if (stepped := self._stepped(camp, known, links)) is not None:
+                    self.steps += 1
+                    return self._keep(camp.id, stepped)
+        self.rebuilds += 1
+        return self._keep(camp.id, self._rebuilt(conn, camp, snapshots_on=True))
+
+    def _keep(self, campaign_id: int, known: Known) -> Known:
+        self._latest[campaign_id] = known
+        self._ids[known.name] = campaign_id
+        return known
+
+    @staticmethod
+    def _stepped(camp: Any, known: Known, links: Sequence[Any]) -> Known | None:
+        """The known state stepped on by the changes logged after it (`links`: the log's rows after it), when the
+        log still runs on from it: each event after it is chained to the one before, the first to the known one's
+        hash, the last is the row's (None: the log is not the one the state was known from — the campaign made
+        anew under its id, a write this store saw rolled back — and the state is rebuilt)."""
+        prev = known.hash
+        for seq, link in enumerate(links, known.seq + 1):
+            if link.seq != seq or link.prev_hash != prev:
+                return None
+            prev = link.hash
+        if prev != camp.last_hash or known.seq + len(links) != camp.event_count:
+            return None
+        changed = [json.loads(link.changes) for link in links if link.changes is not None]
+        if not changed:        # rolls only: the same state
+            return Known(camp.event_count, camp.last_hash, camp.name, known.state, known.entities)
+        entities = dict(known.entities)       # the known dict is shared with its state: stepped on a copy
+        for change in changed:
+            apply_changes(entities, change)
+        if not entities:
+            return None
+        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
+                     entities)
+
+    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> Known:
         entities: dict[str, Any] = {}
         since = 0
         snap = latest_snapshot(conn, camp) if snapshots_on else None
@@ -389,21 +526,25 @@ class Store:
             apply_changes(entities, json.loads(changed))
         if not entities:
             raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
-        return CampaignState.from_entities(entities, camp.name)
+        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
+                     entities)
 
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events after `since` (at most `limit`): one query, found by the campaign's name (a live feed asks
+        this on every event of its table); the campaign's row is read only when none is found, to refuse a
+        campaign that is not there."""
         if (fast := self._fast()) is not None:
             with fast.reading() as raw:
-                return [stored(r) for r in reading.event_rows(raw, self._fast_row(raw, name), since, limit)]
-        from sqlalchemy import select
-
-        from furnace.campaign.schema import events
-
-        with self.transaction() as conn:
-            camp = self.row(conn, name)
-            query = select(events).where(events.c.campaign_id == camp.id, events.c.seq > since).order_by(
-                events.c.seq)
-            return [stored(r) for r in conn.execute(query.limit(limit) if limit else query)]
+                rows = reading.named_event_rows(raw, name, since, limit)
+                if not rows:
+                    self._fast_row(raw, name)
+                return [stored(r) for r in rows]
+        with self.transaction(single=True) as conn:     # the row is read only to refuse a campaign not there
+            found = [stored(r) for r in conn.execute(_events_query(bool(limit)), {
+                "name": name, "since": since, **({"limit": limit} if limit else {})})]
+            if not found:
+                self.row(conn, name)
+            return found
 
     def replay(self, name: str) -> CampaignState:
         """The state rebuilt from the whole log, no snapshot used and no die rolled."""
@@ -434,25 +575,43 @@ class Store:
                 self._wal = True
                 return self._checked_run(raw, self._fast_row(raw, name), command, fn, expected, undoes)
         with self.transaction(write=True) as conn:
-            return self._checked_run(conn, self.row(conn, name, lock=True), command, fn, expected, undoes)
+            camp, read = self._locked(conn, name)
+            return self._checked_run(conn, camp, command, fn, expected, undoes, read)
+
+    def _locked(self, conn: Connection, name: str) -> tuple[Any, Steps | None]:
+        """The campaign's row, locked, and on PostgreSQL the rows of its log after the state this store knows of it
+        (`Steps`), read in the same query: a write from a worker that did not write last is one round trip
+        shorter."""
+        campaign_id = self._ids.get(name)
+        known = self._latest.get(campaign_id) if campaign_id is not None else None
+        if known is None or conn.dialect.name != "postgresql":
+            return self.row(conn, name, lock=True), None
+        rows = conn.execute(_locked_query(), {"name": name, "since": known.seq, "until": known.seq + STEP_MOST}).all()
+        if not rows:
+            raise self._no_campaign(name, self._names(conn))
+        links = [Link(r.link_seq, r.link_prev, r.link_hash, r.link_changes) for r in rows if r.link_seq is not None]
+        return rows[0], (known.seq, links)
 
     def _checked_run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
-                     expected: int | None, undoes: int | None) -> Applied:
+                     expected: int | None, undoes: int | None, read: Steps | None = None) -> Applied:
         if expected is not None and camp.version != expected:
             raise ConflictError(f"the campaign {camp.name!r} changed (version {camp.version}, you read version "
                                 f"{expected}): read it again and retry")
-        return self._run(conn, camp, command, fn, undoes)
+        return self._run(conn, camp, command, fn, undoes, read)
 
     def _run(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, fn: Command,
-             undoes: int | None = None) -> Applied:
+             undoes: int | None = None, read: Steps | None = None) -> Applied:
         """Inside a write transaction holding the campaign's row: run the command and log what it did (a campaign
-        of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`)."""
-        before = self._state(conn, camp) if camp.event_count else None
+        of an older Furnace is brought up to date first, logged as a command of its own: `UPGRADES`). `read`: the
+        log's rows after the state this store knew, read with the row (`_locked`)."""
+        known = self._known(conn, camp, read) if camp.event_count else None
+        before = known.state if known is not None else None
         for due in UPGRADES if command != UPGRADE and undoes is None else ():   # an undo restores as it was
             if before is not None and (upgrade := due(before)) is not None:
                 before = self._run(conn, camp, UPGRADE, upgrade).state
                 camp = self._fast_row(conn, camp.name) if isinstance(conn, sqlite3.Connection) else self.row(
                     conn, camp.name, lock=True)
+                known = self._latest.get(camp.id)
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
         changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
                                                                                         camp.name)
@@ -460,8 +619,19 @@ class Store:
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         if stored:       # the state as the log will give it back, not the command's own copy of it
-            self._latest[camp.id] = (stored[-1].seq, stored[-1].hash, camp.name, read_back)
+            self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back,
+                                      self._folded(known, stored[-1].changes)))
         return Applied(after, tuple(stored), camp.version + 1)
+
+    @staticmethod
+    def _folded(known: Known | None, changed: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The entities a rebuild would fold from the log after this command: the known ones and its changes (as
+        read back from the log: `changes` holds the command's own values)."""
+        if changed is None:       # a roll: the same entities (never changed in place: stepped on a copy)
+            return known.entities if known is not None else {}
+        entities = dict(known.entities) if known is not None else {}
+        apply_changes(entities, json.loads(json.dumps(changed)))
+        return entities
 
     @staticmethod
     def _checked_changes(before: CampaignState | None, after: CampaignState, command: str,
@@ -497,16 +667,16 @@ class Store:
             if writing.bump(conn, camp, stored[-1].seq, prev) != 1:
                 raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
             return stored
-        from sqlalchemy import insert, update
-
-        from furnace.campaign.schema import campaigns, events
-
-        conn.execute(insert(events), rows)
-        done = conn.execute(update(campaigns).where(campaigns.c.id == camp.id, campaigns.c.version == camp.version)
-                            .values(version=camp.version + 1, event_count=stored[-1].seq, last_hash=prev))
-        if done.rowcount != 1:
+        conn.execute(_insert_events(), rows)
+        bumped = {"campaign": camp.id, "was": camp.version, "now": camp.version + 1, "count": stored[-1].seq,
+                  "head": prev}
+        if conn.dialect.name == "postgresql":      # the live feed's notice goes with the bump: one statement
+            moved = len(conn.execute(_bump_query(True), {**bumped, "notice": payload(camp.name, stored[-1].seq)})
+                        .all())
+        else:
+            moved = conn.execute(_bump_query(False), bumped).rowcount
+        if moved != 1:
             raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
-        notify(conn, camp.name, stored[-1].seq)
         return stored
 
     def _snapshot(self, conn: Connection | sqlite3.Connection, campaign_id: int, at: StoredEvent,
