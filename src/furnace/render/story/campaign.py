@@ -406,11 +406,12 @@ def death_words(cause: str, facts: Sequence[Mapping[str, Any]] = (), v: View = R
 
 def cause_words(e: Event, v: View = REFEREE) -> str:
     """A death fact's cause in words (a chapter's own cause as its teller tells it, without the "dies:")."""
-    from furnace.render.story.words import DEATHS
+    from furnace.render.story.words import chapter_death
 
     cause = str(e.data.get("cause", ""))
-    if cause in DEATHS:
-        return DEATHS[cause](e, v).removeprefix("dies: ")
+    told = chapter_death(cause)
+    if told is not None:
+        return told(e, v).removeprefix("dies: ")
     if cause == "threshold" and v.knows(e, "threshold"):
         d = e.data
         return f"HP {d.get('hp')} at or below −(3 + LVL {d.get('level')} + CON {d.get('con')}) = {d.get('threshold')}"

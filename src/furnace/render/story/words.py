@@ -44,8 +44,24 @@ def cause_of_death(cause: str, words: str) -> Callable[[Callable[[Event, View], 
     return register
 
 
+def _chapters_told(cause: str) -> None:
+    """A cause no module loaded so far registered: every module of tellers loaded (they load lazily, the fight's
+    first, and a chapter's causes are registered by the chapter's own module — `hazards_threshold` by hazards)."""
+    if cause and cause not in CAUSE_WORDS:
+        from furnace.render.story import tellers
+
+        tellers()
+
+
+def chapter_death(cause: str) -> Callable[[Event, View], str] | None:
+    """How a chapter's cause of death is told, or None for the engine's own."""
+    _chapters_told(cause)
+    return DEATHS.get(cause)
+
+
 def death_cause(cause: str) -> str:
     """A cause of death in words."""
+    _chapters_told(cause)
     return CAUSE_WORDS.get(cause, cause.replace("_", " "))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from furnace.events import Event
 from furnace.render.story import Told, teller
 from furnace.render.story.view import View
-from furnace.render.story.words import DEATHS, _hp, _n, _plural, condition_words, death_cause
+from furnace.render.story.words import _hp, _n, _plural, chapter_death, condition_words, death_cause
 
 
 # -- damage, dying, death ---------------------------------------------------------------------------------------
@@ -34,8 +34,9 @@ CAUSES = {"bled_out": "bled out", "monster_at_0": "dies", "out_of_fight": "is ou
 @teller("death")
 def death(e: Event, v: View) -> str:
     cause = str(e.data.get("cause", ""))
-    if cause in DEATHS:
-        return DEATHS[cause](e, v)
+    told = chapter_death(cause)
+    if told is not None:
+        return told(e, v)
     if cause == "out_of_fight":
         return "is out of the fight"
     if cause == "monster_at_0":
