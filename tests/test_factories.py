@@ -23,6 +23,8 @@ MADE = frozenset({"Character", "Combatant", "Encounter", "Step", "Campaign", "Ca
 READERS = {
     ("store/util.py", "rebuild"): "rebuilds the state from the log's rows by hand: the oracle the store is checked "
                                   "against, not a set-up",
+    ("store/test_stepping.py", "rebuilt"): "the state a new Store reads from the store's database: an oracle",
+    ("store/test_stepping.py", "agrees"): "the store's own state, checked against the oracles",
 }
 
 

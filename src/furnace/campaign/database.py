@@ -389,3 +389,31 @@ def sqlite_sync() -> str:
     return chosen
 
 
+def fold_every(engine: Engine, seconds: float, folded: Callable[[], None]) -> Callable[[], None]:
+    """A thread that folds a SQLite file's log into the database every `seconds` (`Store.sync_every`), calling
+    `folded` after each fold; returns its stop."""
+    import threading
+
+    stop = threading.Event()
+
+    def fold() -> None:
+        while not stop.wait(seconds):
+            raw = engine.raw_connection()          # outside a transaction: a checkpoint cannot run in one
+            try:
+                sqlite = raw.driver_connection
+                if sqlite is not None:
+                    sqlite.execute("PRAGMA wal_checkpoint(PASSIVE)")   # never waits on a writer
+                folded()
+            except sqlite3.Error:                  # busy now: the next interval folds it
+                pass
+            finally:
+                raw.close()
+
+    thread = threading.Thread(target=fold, name="furnace-sqlite-sync", daemon=True)
+    thread.start()
+
+    def halt() -> None:
+        stop.set()
+        thread.join(seconds + 5)
+
+    return halt

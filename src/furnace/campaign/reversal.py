@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from furnace.campaign.logrows import StoredEvent
-from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical
+from furnace.campaign.logrows import StoredEvent, stored
+from furnace.campaign.state import CampaignError, CampaignState, ConflictError, apply_changes, canonical
 from furnace.events import Event, declare
 
 if TYPE_CHECKING:
     from furnace.campaign.history import Step
+    from furnace.campaign.store import Store
 
 # the referee takes back a command (`command`, its first event `event`)
 UNDO = declare("undo", command="referee", event="referee", example={"command": "rest long", "event": 12})
@@ -55,3 +56,22 @@ def restoring(what: Literal["undo", "redo"], step: Step,
         return CampaignState.from_entities(entities, state.name), facts
 
     return restore
+
+
+def reversing(store: Store, name: str, what: Literal["undo", "redo"], expected: int | None,
+              ) -> tuple[Callable[[CampaignState], tuple[CampaignState, list[Event]]], int, int]:
+    """What `store.undo` or `redo` runs: the command that reverses the newest command in force (or undo), the
+    campaign's version it was read at, and that command's id; `expected`, the id the referee was shown, refused
+    (ConflictError) when another is now on top."""
+    from furnace.campaign import history
+
+    with store.transaction() as conn:
+        camp = store.row(conn, name)
+        step = history.target(conn, camp.id, what)
+        rows = history.command_steps(conn, camp.id, step.undoes if what == "redo" and step and step.undoes else 0)
+    if step is None:
+        raise CampaignError(f"nothing to {what} in {name!r}" + (
+            ": only the campaign's creation is logged" if what == "undo" else ""))
+    if expected is not None and expected != step.id:
+        raise ConflictError(f"the command to {what} is now {step.said()}, not command {expected}: look again")
+    return restoring(what, step, [stored(r) for r in rows]), camp.version, step.id

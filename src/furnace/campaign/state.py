@@ -30,6 +30,12 @@ class CampaignError(FurnaceError):
     """A campaign request that cannot be met: an unknown member, a bad name, a name taken."""
 
 
+class ConflictError(CampaignError):
+    """Another command changed the campaign after this one read it: read it again and retry."""
+
+    http_status = 409
+
+
 class Death(BaseModel):
     """How and when a character died (the dead stay dead, and the roster remembers)."""
 

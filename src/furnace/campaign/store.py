@@ -30,25 +30,24 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
-from furnace.campaign import database, reading, reversal, writing
+from furnace.campaign import database, reading, reversal, statements, writing
 from furnace.campaign.database import sqlite_sync
+from furnace.campaign.known_state import Known, Link, Steps, rebuilt, stepped
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
-from furnace.campaign.logrows import (
-    GENESIS,
-    StoredEvent,
-    chain_hash,
-    changes_after,
-    event_row,
-    latest_snapshot,
-    links_after,
-    stored,
+from furnace.campaign.logrows import GENESIS, StoredEvent, chain_hash, event_row, links_after, stored
+from furnace.campaign.notify import payload
+from furnace.campaign.state import (
+    CampaignError,
+    CampaignState,
+    ConflictError,
+    apply_changes,
+    canonical,
+    changes,
+    check_name,
 )
-from furnace.campaign.notify import notice, payload
-from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
 from furnace.public import entered
@@ -67,98 +66,6 @@ Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
 # import it: an upgrade reads the campaign's rules, and their overrides read the store)
 UPGRADES: list[Callable[[CampaignState], Command | None]] = []
 UPGRADE = "upgrade"
-
-
-# -- the statements of a console's every roll, built once (a statement built anew each time costs more CPU than its
-# execution: SQLAlchemy builds it, then derives its cache key)
-@cache
-def _row_query(lock: bool) -> Any:
-    from sqlalchemy import bindparam, select
-
-    from furnace.campaign.schema import campaigns
-
-    query = select(campaigns).where(campaigns.c.name == bindparam("name"))
-    return query.with_for_update() if lock else query
-
-
-@cache
-def _events_query(limited: bool) -> Any:
-    """The events of the campaign named `name` after `since` (at most `limit`)."""
-    from sqlalchemy import bindparam, select
-
-    from furnace.campaign.schema import campaigns, events
-
-    query = select(events).join(campaigns, campaigns.c.id == events.c.campaign_id).where(
-        campaigns.c.name == bindparam("name"), events.c.seq > bindparam("since")).order_by(events.c.seq)
-    return query.limit(bindparam("limit")) if limited else query
-
-
-@cache
-def _locked_query() -> Any:
-    """PostgreSQL: the campaign named `name`, locked, beside each row of its log after `since` up to `until`."""
-    from sqlalchemy import and_, bindparam, select
-
-    from furnace.campaign.schema import campaigns, events
-
-    after = and_(events.c.campaign_id == campaigns.c.id, events.c.seq > bindparam("since"),
-                 events.c.seq <= campaigns.c.event_count, events.c.seq <= bindparam("until"))
-    return (select(campaigns, events.c.seq.label("link_seq"), events.c.prev_hash.label("link_prev"),
-                   events.c.hash.label("link_hash"), events.c.changes.label("link_changes"))
-            .select_from(campaigns.outerjoin(events, after)).where(campaigns.c.name == bindparam("name"))
-            .order_by(events.c.seq).with_for_update(of=campaigns))
-
-
-@cache
-def _bump_query(notifies: bool) -> Any:
-    """The campaign's row moved on to its next version if it is still at the one read; on PostgreSQL returning the
-    live feed's notice (`notify.notice`)."""
-    from sqlalchemy import bindparam, update
-
-    from furnace.campaign.schema import campaigns
-
-    bump = update(campaigns).where(campaigns.c.id == bindparam("campaign"), campaigns.c.version == bindparam("was"))
-    bump = bump.values(version=bindparam("now"), event_count=bindparam("count"), last_hash=bindparam("head"))
-    return bump.returning(notice()) if notifies else bump
-
-
-@cache
-def _insert_events() -> Any:
-    from sqlalchemy import insert
-
-    from furnace.campaign.schema import events
-
-    return insert(events)
-
-
-class ConflictError(CampaignError):
-    """Another command changed the campaign after this one read it: read it again and retry."""
-
-    http_status = 409
-
-
-@dataclass(frozen=True)
-class Known:
-    """A campaign's state as this store last read or wrote it, at the log's event `seq` whose hash is `hash`: the
-    hash chain makes that pair name one state (a rolled-back write never matches it). `entities`: what a rebuild
-    of the log up to there folds the changes into, so the state can be stepped on by the changes after it."""
-
-    seq: int
-    hash: str
-    name: str
-    state: CampaignState
-    entities: dict[str, Any]
-
-
-class Link(NamedTuple):
-    """A row of the log as a known state is stepped on by it: its number, its hashes and its changes (JSON)."""
-
-    seq: int
-    prev_hash: str
-    hash: str
-    changes: str | None
-
-
-Steps = tuple[int, list[Link]]      # the log's rows after the event a known state is at, read with the campaign's row
 
 
 @dataclass(frozen=True)
@@ -313,29 +220,11 @@ class Store:
         no request waits for the disk. Nothing to do on PostgreSQL or under `full`. Returns the stop."""
         if self._writers is None or sqlite_sync() != "normal":
             return lambda: None
-        stop = threading.Event()
 
-        def fold() -> None:
-            while not stop.wait(seconds):
-                raw = self.engine.raw_connection()     # outside a transaction: a checkpoint cannot run in one
-                try:
-                    sqlite = raw.driver_connection
-                    if sqlite is not None:
-                        sqlite.execute("PRAGMA wal_checkpoint(PASSIVE)")   # never waits on a writer
-                    self.folds += 1
-                except sqlite3.Error:                  # busy now: the next interval folds it
-                    pass
-                finally:
-                    raw.close()
+        def folded() -> None:
+            self.folds += 1
 
-        thread = threading.Thread(target=fold, name="furnace-sqlite-sync", daemon=True)
-        thread.start()
-
-        def halt() -> None:
-            stop.set()
-            thread.join(seconds + 5)
-
-        return halt
+        return database.fold_every(self.engine, seconds, folded)
 
     # -- transactions ----------------------------------------------------------------------------------
     @contextmanager
@@ -399,7 +288,7 @@ class Store:
             raise CampaignError(f"a campaign named {name!r} exists already") from None
 
     def row(self, conn: Connection, name: str, *, lock: bool = False) -> Any:
-        found = conn.execute(_row_query(lock and conn.dialect.name == "postgresql"), {"name": name}).first()
+        found = conn.execute(statements.row_query(lock and conn.dialect.name == "postgresql"), {"name": name}).first()
         if found is None:
             raise self._no_campaign(name, self._names(conn))
         return found
@@ -468,7 +357,7 @@ class Store:
     def _state(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool = True
                ) -> CampaignState:
         if not snapshots_on:
-            return self._rebuilt(conn, camp, snapshots_on=False).state
+            return rebuilt(conn, camp, snapshots_on=False).state
         return self._known(conn, camp).state
 
     def _known(self, conn: Connection | sqlite3.Connection, camp: Any, read: Steps | None = None) -> Known:
@@ -481,53 +370,16 @@ class Store:
                 return known
             if known.seq < camp.event_count <= known.seq + STEP_MOST:
                 links = read[1] if read is not None and read[0] == known.seq else links_after(conn, camp, known.seq)
-                if (stepped := self._stepped(camp, known, links)) is not None:
+                if (on := stepped(camp, known, links)) is not None:
                     self.steps += 1
-                    return self._keep(camp.id, stepped)
+                    return self._keep(camp.id, on)
         self.rebuilds += 1
-        return self._keep(camp.id, self._rebuilt(conn, camp, snapshots_on=True))
+        return self._keep(camp.id, rebuilt(conn, camp, snapshots_on=True))
 
     def _keep(self, campaign_id: int, known: Known) -> Known:
         self._latest[campaign_id] = known
         self._ids[known.name] = campaign_id
         return known
-
-    @staticmethod
-    def _stepped(camp: Any, known: Known, links: Sequence[Any]) -> Known | None:
-        """The known state stepped on by the changes logged after it (`links`: the log's rows after it), when the
-        log still runs on from it: each event after it is chained to the one before, the first to the known one's
-        hash, the last is the row's (None: the log is not the one the state was known from — the campaign made
-        anew under its id, a write this store saw rolled back — and the state is rebuilt)."""
-        prev = known.hash
-        for seq, link in enumerate(links, known.seq + 1):
-            if link.seq != seq or link.prev_hash != prev:
-                return None
-            prev = link.hash
-        if prev != camp.last_hash or known.seq + len(links) != camp.event_count:
-            return None
-        changed = [json.loads(link.changes) for link in links if link.changes is not None]
-        if not changed:        # rolls only: the same state
-            return Known(camp.event_count, camp.last_hash, camp.name, known.state, known.entities)
-        entities = dict(known.entities)       # the known dict is shared with its state: stepped on a copy
-        for change in changed:
-            apply_changes(entities, change)
-        if not entities:
-            return None
-        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
-                     entities)
-
-    def _rebuilt(self, conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: bool) -> Known:
-        entities: dict[str, Any] = {}
-        since = 0
-        snap = latest_snapshot(conn, camp) if snapshots_on else None
-        if snap is not None:
-            since, entities = snap[0], json.loads(snap[1])
-        for changed in changes_after(conn, camp, since):
-            apply_changes(entities, json.loads(changed))
-        if not entities:
-            raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
-        return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
-                     entities)
 
     def events(self, name: str, *, since: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """The events after `since` (at most `limit`): one query, found by the campaign's name (a live feed asks
@@ -540,7 +392,7 @@ class Store:
                     self._fast_row(raw, name)
                 return [stored(r) for r in rows]
         with self.transaction(single=True) as conn:     # the row is read only to refuse a campaign not there
-            found = [stored(r) for r in conn.execute(_events_query(bool(limit)), {
+            found = [stored(r) for r in conn.execute(statements.events_query(bool(limit)), {
                 "name": name, "since": since, **({"limit": limit} if limit else {})})]
             if not found:
                 self.row(conn, name)
@@ -586,7 +438,8 @@ class Store:
         known = self._latest.get(campaign_id) if campaign_id is not None else None
         if known is None or conn.dialect.name != "postgresql":
             return self.row(conn, name, lock=True), None
-        rows = conn.execute(_locked_query(), {"name": name, "since": known.seq, "until": known.seq + STEP_MOST}).all()
+        rows = conn.execute(statements.locked_query(),
+                            {"name": name, "since": known.seq, "until": known.seq + STEP_MOST}).all()
         if not rows:
             raise self._no_campaign(name, self._names(conn))
         links = [Link(r.link_seq, r.link_prev, r.link_hash, r.link_changes) for r in rows if r.link_seq is not None]
@@ -667,14 +520,14 @@ class Store:
             if writing.bump(conn, camp, stored[-1].seq, prev) != 1:
                 raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
             return stored
-        conn.execute(_insert_events(), rows)
+        conn.execute(statements.insert_events(), rows)
         bumped = {"campaign": camp.id, "was": camp.version, "now": camp.version + 1, "count": stored[-1].seq,
                   "head": prev}
         if conn.dialect.name == "postgresql":      # the live feed's notice goes with the bump: one statement
-            moved = len(conn.execute(_bump_query(True), {**bumped, "notice": payload(camp.name, stored[-1].seq)})
-                        .all())
+            notified = {**bumped, "notice": payload(camp.name, stored[-1].seq)}
+            moved = len(conn.execute(statements.bump_query(True), notified).all())
         else:
-            moved = conn.execute(_bump_query(False), bumped).rowcount
+            moved = conn.execute(statements.bump_query(False), bumped).rowcount
         if moved != 1:
             raise ConflictError(f"the campaign {camp.name!r} changed while this command ran: retry")
         return stored
@@ -729,20 +582,8 @@ class Store:
         raise AssertionError("unreachable")
 
     def _reverse_once(self, name: str, what: Literal["undo", "redo"], expected: int | None) -> Applied:
-        from furnace.campaign import history
-
-        with self.transaction() as conn:
-            camp = self.row(conn, name)
-            step = history.target(conn, camp.id, what)
-            rows = history.command_steps(conn, camp.id, step.undoes if what == "redo" and step and step.undoes
-                                         else 0)
-        if step is None:
-            raise CampaignError(f"nothing to {what} in {name!r}" + (
-                ": only the campaign's creation is logged" if what == "undo" else ""))
-        if expected is not None and expected != step.id:
-            raise ConflictError(f"the command to {what} is now {step.said()}, not command {expected}: look again")
-        restore = reversal.restoring(what, step, [stored(r) for r in rows])
-        return self._apply_once(name, what, restore, camp.version, undoes=step.id)
+        restore, version, step = reversal.reversing(self, name, what, expected)
+        return self._apply_once(name, what, restore, version, undoes=step)
 
     def count(self, name: str) -> int:
         from sqlalchemy import func, select
