@@ -153,7 +153,7 @@ class Phone:
     machine, and a lighter client leaves the cores to the server it measures). A connection idle for IDLE seconds
     is dropped before the server's keep-alive (uvicorn's 5 s) ends it: a roll sent on a closing one meets a reset."""
 
-    IDLE = 2.0
+    IDLE = 4.0
 
     def __init__(self, base: str, client: httpx.Client) -> None:
         parts = urlsplit(base)
