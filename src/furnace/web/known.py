@@ -3,7 +3,7 @@ costs no round trip to find its caller — and an ended session still opens noth
 
 Why this holds: every end of a session (`access.revoke`: sign-out, the referee's revoke, the CLI's `signout`)
 notifies the live feed's channel in its own transaction (`notify_sessions_ended`), and each worker's listener
-(`watch.Listener`) counts what it heard. A session kept here is used only while
+(`watch.Listener`) rings this process's bell (`bell.ended_here`). A session kept here is used only while
 - the listener that was connected before it was read is still connected (no reconnection since: a notification
   sent while it was away would be missed), and
 - no session was ended since it was read (the bell's count: any end, here or told by the listener, forgets them
@@ -11,9 +11,10 @@ notifies the live feed's channel in its own transaction (`notify_sessions_ended`
 - it is younger than KEEP seconds (what no notification can tell: a referee's scope changed by a campaign
   deleted), and its own time is not up.
 A session is read only after its listener is connected, and the counts are taken before the read: an end that
-commits after the read is heard by a listener already listening. The worker that ends a session waits until its
-own listener hears the notification (`echoed`): by then PostgreSQL has told every listener, so the next request,
-on whichever worker, finds the session gone. Unknown tokens are never kept (a stranger cannot fill the memory).
+commits after the read is heard by a listener already listening. The worker that ends a session then asks every
+worker to answer once it forgot its sessions, and answers only when all `WebSettings.workers` did (`everywhere`):
+the next request, on whichever worker, reads the session again and finds it gone. Unknown tokens are never kept
+(a stranger cannot fill the memory).
 
 On SQLite (one process; the CLI may revoke beside it, with no notification) every request reads the session.
 """
@@ -21,19 +22,24 @@ On SQLite (one process; the CLI may revoke beside it, with no notification) ever
 from __future__ import annotations
 
 import asyncio
+import json
+import secrets
 import threading
 import time
 import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from sqlalchemy import text
+
 from furnace.campaign import access
+from furnace.campaign.notify import CHANNEL, SESSIONS_ENDED
 from furnace.campaign.store import Store
 from furnace.web import bell, watch
 
 KEEP = 30.0          # seconds a session is kept at most without reading it again
 MOST = 10_000        # sessions kept at most (past it, all are forgotten: they are read again)
-ECHO = 2.0           # seconds the worker ending a session waits at most for its listener to hear it
+ECHO = 2.0           # seconds the worker ending a session waits at most for every worker to forget theirs
 
 
 @dataclass(frozen=True)
@@ -81,22 +87,21 @@ def _left(session: access.Session) -> float:
         return 0.0
 
 
-def heard(store: Store) -> dict[int, int]:
-    """The sessions-ended notifications each listener of this process heard so far (by the listener's id)."""
-    return {id(one): one.ended for one in watch.listeners(store)}
-
-
-def echoed(store: Store, before: dict[int, int], seconds: float = ECHO) -> bool:
-    """Wait (in a worker's thread, never on the event loop) until a listener of this process has heard a
-    sessions-ended notification past what it had heard `before`; False when none is listening here or none heard
-    it in time."""
-    deadline = time.monotonic() + seconds
-    for one in watch.listeners(store):
-        if not one.connected.is_set() or id(one) not in before:
-            continue
-        with one.told:
-            while one.ended <= before[id(one)] and one.told.wait(max(0.0, deadline - time.monotonic())):
-                pass
-            if one.ended > before[id(one)]:
-                return True
-    return False
+def everywhere(store: Store, workers: int, seconds: float = ECHO) -> bool:
+    """After a session's end committed (in a worker's thread, never on the event loop): tell every worker to
+    forget its kept sessions — a sessions-ended notification carrying an ack — and wait until `workers` listeners
+    answered it (each answers once it forgot them: `watch.Listener`), at most `seconds`. False: no listener here,
+    or not all answered in time (a worker that never served a request keeps no session, and never answers)."""
+    mine = [one for one in watch.listeners(store) if one.connected.is_set()]
+    if not mine:
+        return False
+    ack = secrets.token_hex(8)
+    with store.engine.begin() as conn:
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": json.dumps({"sessions": SESSIONS_ENDED, "ack": ack})})
+    deadline, one = time.monotonic() + seconds, mine[0]
+    with one.told:
+        while len(one.acks.get(ack, ())) < workers:
+            if not one.told.wait(max(0.0, deadline - time.monotonic())):
+                return False
+    return True

@@ -143,10 +143,10 @@ def session_revoke(campaign: str, request: Request, sid: int = SessionId) -> dic
 
 def _ended(request: Request, end: Callable[[], None]) -> None:
     """End a session: this process's streams and kept sessions forget it at once (the bell), and, on PostgreSQL,
-    the answer waits until this worker's listener hears the end notified (`known.echoed`), so the caller's next
-    request finds it ended on every worker."""
+    the answer waits until every worker forgot its kept sessions (`known.everywhere`), so the caller's next
+    request, on whichever worker, finds it ended."""
     store = store_of(request)
-    before = known.heard(store)
     end()
     bell.session_ended(store)
-    known.echoed(store, before)
+    if request.app.state.shared:
+        known.everywhere(store, max(1, request.app.state.settings.workers))

@@ -21,12 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from furnace.campaign.notify import CHANNEL, SESSIONS_ENDED
 from furnace.campaign.schema import events
@@ -34,6 +35,8 @@ from furnace.campaign.store import Store
 from furnace.web import bell
 
 ALL = None          # a change of every campaign (or of one not named)
+WORKER = secrets.token_hex(6)   # this process's name in its acks (a worker answers once, whatever its listeners)
+ACKS = "furnace_acks"   # the channel on which each worker answers a sessions-ended notification that asks it to
 
 
 class Watcher:
@@ -175,8 +178,11 @@ class Listener:
     """A thread LISTENing on PostgreSQL's `CHANNEL` on a connection of its own (taken from the store's engine and
     detached from its pool), handing each notification's campaign (and its newest event number) to `heard`; a lost
     connection is made again, and each (re)connection is told as a change of every campaign (None), for what was
-    missed meanwhile. `connections` counts the (re)connections and `ended` the sessions-ended notifications heard:
-    the sessions a worker keeps in memory (`web.known`) hold while both stay what they were when read."""
+    missed meanwhile. `connections` counts the (re)connections: the sessions a worker keeps in memory
+    (`web.known`) hold while it stays what it was when they were read. A sessions-ended notification that carries
+    an `ack` (sent by the worker that ended a session, after its end committed) is answered on `ACKS` once this
+    process forgot its sessions, with the ack and this process's name; `acks` gathers every answer heard (by ack:
+    the workers' names), so the worker that ended it knows when every worker has."""
 
     PATIENCE = 2.0        # how often the thread looks whether it was stopped (seconds: one wake, no query)
 
@@ -185,8 +191,9 @@ class Listener:
         self.connected = threading.Event()
         self.heard_count = 0                    # notifications received (for the tests and the benchmark)
         self.connections = 0                    # how many times it (re)connected
-        self.ended = 0                          # sessions-ended notifications heard
-        self.told = threading.Condition()       # notified at each sessions-ended notification
+        self.name = WORKER                      # this worker's name in its acks
+        self.acks: dict[str, set[str]] = {}     # by ack: the listeners that answered it
+        self.told = threading.Condition()       # notified at each ack heard
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="furnace-listener", daemon=True)
         self._thread.start()
@@ -209,23 +216,43 @@ class Listener:
         try:
             conn.autocommit = True
             conn.execute(f"LISTEN {CHANNEL}")
+            conn.execute(f"LISTEN {ACKS}")
             self.connections += 1
             self.connected.set()
             self.heard(ALL, None)
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=self.PATIENCE):
                     self.heard_count += 1
-                    if SESSIONS_ENDED in note.payload:        # a worker (this one too) ended a session: check here
-                        bell.ended_here(self.store)
-                        with self.told:
-                            self.ended += 1
-                            self.told.notify_all()
+                    if note.channel == ACKS:
+                        self._acked(note.payload)
+                    elif SESSIONS_ENDED in note.payload:        # a worker (this one too) ended a session
+                        bell.ended_here(self.store)             # this process's streams and kept sessions forget
+                        self._answer(note.payload)
                     else:
                         self.heard(*campaign_of(note.payload))
         finally:
             self.connected.clear()
             with contextlib.suppress(Exception):
                 conn.close()
+
+    def _answer(self, payload: str) -> None:
+        """Tell the worker that ended a session (its `ack`) that this one forgot its sessions."""
+        try:
+            ack = json.loads(payload).get("ack")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(ack, str) and ack:
+            with self.store.engine.begin() as conn:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": ACKS, "payload": f"{ack[:32]} {self.name}"})
+
+    def _acked(self, payload: str) -> None:
+        ack, _, name = payload.partition(" ")
+        with self.told:
+            if len(self.acks) > 1000:
+                self.acks.clear()
+            self.acks.setdefault(ack, set()).add(name)
+            self.told.notify_all()
 
     def stop(self) -> None:
         self._stop.set()
