@@ -6,8 +6,10 @@ total rate across the tables (open loop). Reports the p99 of the time from a rol
 live stream of its table (the streams sit on either worker, the roll is posted to either: LISTEN/NOTIFY carries
 it), the p99 of a roll's answer, and the CPU the server's processes spend on 200 idle live streams (% of a core).
 While it rolls it also reports whose the CPU was — the server's workers, PostgreSQL's backends (a server on this
-machine) and this client's (the streams' readers and the rollers share the cores with them) — per roll too, and
-PostgreSQL's transactions per roll: on a busy machine these, not the latencies, compare two versions.
+machine) and this client's (the streams' readers and the rollers share the cores with them: each player rolls on
+a raw keep-alive connection of her own and one thread reads every stream's socket, decoding only the sheet rolls'
+lines — the phones are not on this machine) — per roll too, and PostgreSQL's transactions per roll: on a busy
+machine these, not the latencies, compare two versions.
 
 Run: scripts/with-postgres .venv/bin/python benchmarks/bench_tables.py [--tables 20] [--players 5] [--rate 50]
      [--seconds 10] [--idle 200] [--quick] [--profile FOLDER (py-spy, when installed)] [--server-log FILE]
@@ -17,9 +19,12 @@ Goal: p99 ≤ 50 ms from a roll to its table's streams at 50 rolls a second; 200
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import re
+import selectors
+import socket
 import statistics
 import subprocess
 import sys
@@ -28,10 +33,10 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from sqlalchemy import create_engine, make_url, text
@@ -137,46 +142,129 @@ def tables(base: str, link: str, n_tables: int, per_table: int) -> list[Player]:
     return players
 
 
+def cookie_header(client: httpx.Client) -> dict[str, str]:
+    """A signed-in client's cookie and CSRF headers, for a raw connection of her own."""
+    jar = dict(client.cookies.items())
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()), "X-CSRF-Token": jar.get("furnace_csrf", "")}
+
+
+class Phone:
+    """A player's rolls on a keep-alive connection of her own (http.client, not httpx: the phones are not on this
+    machine, and a lighter client leaves the cores to the server it measures). A connection idle for IDLE seconds
+    is dropped before the server's keep-alive (uvicorn's 5 s) ends it: a roll sent on a closing one meets a reset."""
+
+    IDLE = 4.0
+
+    def __init__(self, base: str, client: httpx.Client) -> None:
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.headers = {**cookie_header(client), "Content-Type": "application/json"}
+        self.conn: http.client.HTTPConnection | None = None
+        self.used = 0.0
+
+    def post(self, path: str, body: bytes) -> int:
+        if self.conn is not None and time.monotonic() - self.used > self.IDLE:
+            self.conn.close()
+            self.conn = None
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            self.conn.request("POST", path, body=body, headers=self.headers)
+            answer = self.conn.getresponse()
+            answer.read()
+            return answer.status
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = None
+            raise
+        finally:
+            self.used = time.monotonic()
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
 class Streams:
-    """Live streams read in threads: when each table's rolls arrived, by (table, character, her nth roll)."""
+    """Live streams on raw sockets, all read by one thread (a selector): when each table's rolls arrived, by
+    (table, character, her nth roll). Only the lines of a sheet roll are decoded (one thread and no HTTP client's
+    machinery: the client's CPU competes with the server's)."""
 
     def __init__(self, base: str, stack: ExitStack) -> None:
-        self.base, self.stack = base, stack
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.arrived: dict[tuple[str, str, int], list[float]] = defaultdict(list)
         self.workers: dict[str, int] = defaultdict(int)
         self.lock = threading.Lock()
+        self.selector = selectors.DefaultSelector()
+        self.stopped = threading.Event()
+        self.reader: threading.Thread | None = None
+        stack.callback(self.close)
 
     def open(self, player: Player, counting: bool) -> None:
         client, table, _, _ = player
-        http = self.stack.enter_context(httpx.Client(base_url=self.base, cookies=client.cookies, timeout=None))
-        response = self.stack.enter_context(http.stream("GET", f"/api/campaigns/{table}/live"))
-        response.raise_for_status()
-        self.workers[response.headers.get("x-furnace-worker", "?")] += 1
-        if counting:
-            threading.Thread(target=self._read, args=(response, table), daemon=True).start()
+        sock = socket.create_connection((self.host, self.port), timeout=30)
+        head = "".join(f"{k}: {v}\r\n" for k, v in cookie_header(client).items())
+        sock.sendall(f"GET /api/campaigns/{table}/live HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{head}"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+        got = b""
+        while b"\r\n\r\n" not in got:
+            more = sock.recv(65536)
+            if not more:
+                raise ConnectionError("the live stream closed before its headers")
+            got += more
+        headers, rest = got.split(b"\r\n\r\n", 1)
+        lines = headers.decode("latin-1").split("\r\n")
+        if lines[0].split()[1] != "200":
+            raise ConnectionError(f"the live stream was refused: {lines[0]}")
+        worker = next((line.split(":", 1)[1].strip() for line in lines[1:]
+                       if line.lower().startswith("x-furnace-worker:")), "?")
+        self.workers[worker] += 1
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, [table, rest, defaultdict(int), counting])
+        if self.reader is None:
+            self.reader = threading.Thread(target=self._read, daemon=True)
+            self.reader.start()
 
-    def _read(self, response: httpx.Response, table: str) -> None:
-        seen: dict[str, int] = defaultdict(int)
-        try:
-            for line in response.iter_lines():
-                if not line.startswith("data: {\""):
-                    continue
+    def _read(self) -> None:
+        while not self.stopped.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
                 now = time.perf_counter()
-                item = json.loads(line[6:])
-                if item.get("kind") == "sheet_roll":
-                    who = str(item.get("who", ""))
-                    with self.lock:
-                        self.arrived[(table, who, seen[who])].append(now)
-                    seen[who] += 1
-        except httpx.HTTPError:
-            return
+                sock, state = key.fileobj, key.data
+                try:
+                    data = sock.recv(65536)          # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    self.selector.unregister(sock)
+                    continue
+                if not state[3]:
+                    continue                          # an idle stream: held open, its pings not read
+                lines = (state[1] + data).split(b"\n")
+                state[1] = lines.pop()
+                for line in lines:
+                    if line.startswith(b"data: {") and b'"sheet_roll"' in line:
+                        who = str(json.loads(line[6:]).get("who", ""))
+                        with self.lock:
+                            self.arrived[(state[0], who, state[2][who])].append(now)
+                        state[2][who] += 1
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.reader is not None:
+            self.reader.join(5)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()                       # type: ignore[union-attr]
+        self.selector.close()
 
 
-def load(players: list[Player], rate: float, seconds: float
+def load(players: list[Player], base: str, rate: float, seconds: float
          ) -> tuple[dict[tuple[str, str, int], float], list[float], int]:
     """Open loop: roll i is sent at start + i/rate by player (i mod tables, then round the table), so each table
-    rolls at an even pace. When each roll answered was sent, by (table, character, her nth roll); each answer's
-    latency; how many were not answered."""
+    rolls at an even pace; each player sends hers in order on her own connection (a thread each). When each roll
+    answered was sent, by (table, character, her nth roll); each answer's latency; how many were not answered."""
     total, by_table = int(rate * seconds), defaultdict(list)
     for p in players:
         by_table[p[1]].append(p)
@@ -187,32 +275,43 @@ def load(players: list[Player], rate: float, seconds: float
     counts: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
     start = time.perf_counter() + 0.3
-    plan = []
+    plans: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for i in range(total):
         table = by_table[order[i % len(order)]]
         player = table[(i // len(order)) % len(table)]
-        plan.append((i, player, counts[player[3]]))
+        plans[player[3]].append((i, counts[player[3]]))
         counts[player[3]] += 1
+    body = json.dumps({"kind": "check"}).encode()
 
-    def one(step: tuple[int, Player, int]) -> None:
-        i, (client, table, mine, who), nth = step
-        delay = start + i / rate - time.perf_counter()
-        if delay > 0:
-            time.sleep(delay)
-        at = time.perf_counter()
+    def rolls(player: Player) -> None:
+        client, table, mine, who = player
+        phone = Phone(base, client)
         try:
-            answer = client.post(f"/api/campaigns/{table}/characters/{mine}/roll", json={"kind": "check"})
-            answer.raise_for_status()
-        except httpx.HTTPError:       # no answer in 30 s (a saturated server), or an error: counted as missing
-            failed.append(step[0])
-            return
-        took = (time.perf_counter() - at) * 1000
-        with lock:
-            sent[(table, who, nth)] = at
-            answers.append(took)
+            for i, nth in plans[who]:
+                delay = start + i / rate - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                at = time.perf_counter()
+                try:
+                    status = phone.post(f"/api/campaigns/{table}/characters/{mine}/roll", body)
+                except (OSError, http.client.HTTPException):   # no answer in 30 s (a saturated server)
+                    status = 0
+                if status != 200:           # an error, or none: counted as missing
+                    with lock:
+                        failed.append(i)
+                    continue
+                took = (time.perf_counter() - at) * 1000
+                with lock:
+                    sent[(table, who, nth)] = at
+                    answers.append(took)
+        finally:
+            phone.close()
 
-    with ThreadPoolExecutor(max_workers=len(players)) as pool:
-        list(pool.map(one, plan))
+    threads = [threading.Thread(target=rolls, args=(p,), daemon=True) for p in players if plans[p[3]]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     return sent, answers, len(failed)
 
 
@@ -321,7 +420,7 @@ def main() -> int:
             server_at, client_at, wall_at = cpu_seconds(proc.pid), time.process_time(), time.perf_counter()
             database_at = cpu_seconds(postgres) if postgres else 0.0
             with profiled(proc.pid, args.profile, seconds):
-                sent, answers, unanswered = load(players, args.rate, seconds)
+                sent, answers, unanswered = load(players, base, args.rate, seconds)
             wall = time.perf_counter() - wall_at
             server_cpu = 100 * (cpu_seconds(proc.pid) - server_at) / wall
             client_cpu = 100 * (time.process_time() - client_at) / wall

@@ -102,7 +102,8 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
         s = settings()
         where = addresses(host, port, public_url)
         web = WebSettings(db=s.db, public_url=where.public_url, hosts=where.hosts, origins=where.origins,
-                          trusted_proxy=trusted_proxy, streams_per_address=streams_per_address, referee_token="")
+                          trusted_proxy=trusted_proxy, streams_per_address=streams_per_address, referee_token="",
+                          workers=workers)
         store = s.store()
         one_process_on_sqlite(store, workers)
         store.require_writable()

@@ -20,8 +20,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import StatementError
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from furnace.campaign.store import Store, resolve_url
 from furnace.errors import FurnaceError
@@ -46,17 +46,32 @@ class PublicPath:
             await self.app(scope, receive, send)
 
 
-class SecurityHeaders(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        response = await call_next(request)
-        worker = request.app.state.settings.worker
-        if worker:       # which of several workers answered (`furnace serve --workers`)
-            response.headers["X-Furnace-Worker"] = worker
-        for key, value in HEADERS.items():
-            if key == "Cache-Control" and request.url.path.startswith("/static/"):
-                continue
-            response.headers.setdefault(key, value)
-        return response
+class SecurityHeaders:
+    """The security headers on every answer (and which worker gave it), set as its start goes out: a plain ASGI
+    layer, which costs a request no task, stream or copy of its own (Starlette's BaseHTTPMiddleware did)."""
+
+    def __init__(self, app: ASGIApp, settings: WebSettings) -> None:
+        self.app = app
+        self.added = [(k, v) for k, v in HEADERS.items()]
+        self.static = [(k, v) for k, v in HEADERS.items() if k != "Cache-Control"]
+        self.worker = settings.worker        # which of several workers answered (`furnace serve --workers`)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        added = self.static if str(scope.get("path", "")).startswith("/static/") else self.added
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if self.worker:
+                    headers["X-Furnace-Worker"] = self.worker
+                for key, value in added:
+                    headers.setdefault(key, value)
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 def create_app(settings: WebSettings | None = None, *, store: Store | None = None) -> FastAPI:
@@ -68,7 +83,7 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
     app.state.store = store or Store(resolve_url(settings.db))
     mint_start_link(app.state.store, settings)
     _limits(app, settings)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, settings=settings)
     app.add_middleware(PublicPath)
     app.add_middleware(Gate, settings=settings)      # the outermost: refusals before any work
     app.mount("/static", StaticFiles(directory=str(files("furnace.web") / "static")), name="static")
@@ -88,18 +103,23 @@ def create_app(settings: WebSettings | None = None, *, store: Store | None = Non
 
 
 def _limits(app: FastAPI, settings: WebSettings) -> None:
-    """The rate buckets and the stream counts: this process's on SQLite (one process), the database's on
-    PostgreSQL, where several workers serve it (`shared`)."""
+    """The rate buckets and the stream counts. The buckets are each process's own, at its share of the rate:
+    `settings.workers` processes serve the console (on PostgreSQL; one on SQLite), each refilling a session's
+    bucket at 1/N of the rate with 1/N of the burst, so that together they never allow more than the rate and the
+    burst, whichever workers a session's requests reach — with no round trip to the database per request (a
+    bucket kept in the database cost a transaction per write and per log read). The price: a session whose
+    requests all reach one worker gets its share only (the limits stand far above a player's pace). The stream
+    counts, taken once per stream, not per request, stay in the database on PostgreSQL (`shared`)."""
     engine = app.state.store.engine
-    if engine.dialect.name == "postgresql":
-        from furnace.web.shared import SharedBuckets, SharedStreams
+    app.state.shared = engine.dialect.name == "postgresql"
+    workers = max(1, settings.workers) if app.state.shared else 1
+    app.state.writes = Buckets(settings.write_rate / workers, max(1, settings.write_burst // workers))
+    app.state.reads = Buckets(settings.log_rate / workers, max(1, settings.log_burst // workers))
+    if app.state.shared:
+        from furnace.web.shared import SharedStreams
 
-        app.state.writes = SharedBuckets(engine, "writes", settings.write_rate, settings.write_burst)
-        app.state.reads = SharedBuckets(engine, "reads", settings.log_rate, settings.log_burst)
         app.state.streams = SharedStreams(engine)
         return
-    app.state.writes = Buckets(settings.write_rate, settings.write_burst)
-    app.state.reads = Buckets(settings.log_rate, settings.log_burst)
     app.state.streams = Streams()
 
 

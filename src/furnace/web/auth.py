@@ -25,6 +25,7 @@ from starlette.routing import Match
 
 from furnace.campaign import access
 from furnace.campaign.store import Store
+from furnace.web import known
 from furnace.web.config import WebSettings
 
 if TYPE_CHECKING:           # limits answers a refusal with an error page, whose module imports this one
@@ -182,19 +183,23 @@ def route_key(request: Request) -> str:
     return f"{request.method} {path}"
 
 
-def caller_of(store: Store, request: Request) -> Caller:
+async def caller_of(store: Store, request: Request) -> Caller:
+    """The session of the request's cookie: on PostgreSQL kept in this worker's memory while no session was
+    ended (`known`: no round trip per request), else read in a thread."""
     token = request.cookies.get(SESSION_COOKIE, "")
-    session = access.session_for(store, token) if token else None
+    state = request.app.state
+    session = await known.session_of(store, token, state.settings.poll, state.shared) if token else None
     return Caller(session.role, session, token) if session is not None else Caller("anonymous")
 
 
-def guard(request: Request) -> Caller:
-    """The dependency every route runs first: who asks, may they here, and does a change carry its CSRF token."""
+async def guard(request: Request) -> Caller:
+    """The dependency every route runs first: who asks, may they here, and does a change carry its CSRF token.
+    It runs on the event loop (no thread of its own): all it reads is in memory but a session not known yet."""
     cached = getattr(request.state, "caller", None)
     if isinstance(cached, Caller):
         return cached
     store: Store = request.app.state.store
-    who = caller_of(store, request)
+    who = await caller_of(store, request)
     allowed = ALLOW.get(route_key(request))
     if allowed is None or who.role not in allowed:
         if who.role == "anonymous":

@@ -40,7 +40,8 @@ class WebSettings:
     second (429 with Retry-After).
 
     `worker`: this process's name among several serving one PostgreSQL database (`furnace serve --workers`), sent
-    in each answer's X-Furnace-Worker header (empty: one process, no header)."""
+    in each answer's X-Furnace-Worker header (empty: one process, no header); `workers`: how many processes serve
+    it (each keeps its share of the rate limits: `app._limits`)."""
 
     db: str | None = None
     referee_token: str = field(default_factory=new_token)
@@ -61,6 +62,7 @@ class WebSettings:
     log_rate: float = 2.0
     log_burst: int = 20
     worker: str = ""
+    workers: int = 1
 
     @property
     def public_origin(self) -> str:

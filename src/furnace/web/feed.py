@@ -118,6 +118,7 @@ class Log:
         self.cast = Casting()
         self.state: CampaignState | None = None
         self.mark: object = None            # the watcher's generation it was read at (`live`)
+        self.wrote = 0                      # the last event this process wrote and took without a read
         self.feeds: dict[str, Feed] = {}    # by audience
         self.lock = threading.Lock()        # one campaign's reads at a time (others' go on meanwhile)
         self.reads = 0                      # database reads (for the tests)
@@ -176,15 +177,16 @@ def _anew(store: Store, campaign: str, stale: Log) -> Log:
 
 
 def feed(store: Store, campaign: str, audience: Audience, state: CampaignState | None = None, *,
-         written: Sequence[StoredEvent] = (), mark: object = None) -> Feed:
+         written: Sequence[StoredEvent] = (), mark: object = None, newest: int | None = None) -> Feed:
     """The audience's reading of the campaign's log up to its last event. The log is read once for every
     audience (`Log`): `written`, the events a command just appended here (`state`: the state after them), need no
     read when they follow on from what was read; `mark`, a live stream's generation, is read by the first
-    audience to ask and not again by the others."""
+    audience to ask and not again by the others — and by none when its notification told of `newest`, the event
+    this process wrote last and took without a read (the notification of a write made here)."""
     for _ in range(2):
         log = log_of(store, campaign)
         with log.lock:
-            if _brought_up(log, store, campaign, state, written, mark):
+            if _brought_up(log, store, campaign, state, written, mark, newest):
                 known = log.feeds.setdefault(audience.key, Feed(audience))
                 if known.last < log.last:
                     known.read(log.since(store, campaign, known.last), log.cast, log.current(store, campaign))
@@ -193,14 +195,38 @@ def feed(store: Store, campaign: str, audience: Audience, state: CampaignState |
     raise AssertionError(f"the log of {campaign!r} changed while it was read")
 
 
+def in_memory(store: Store, campaign: str, audience: Audience, mark: object, newest: int | None = None
+              ) -> Feed | None:
+    """`feed(…, mark=mark, newest=newest)` when it needs no read of the database — the log was read at `mark`
+    already (by another audience's stream) or holds the event notified (written here) — and its lock is free: told
+    in memory, at once (on the event loop: no thread is worth it). None: ask `feed` (in a thread)."""
+    log = log_of(store, campaign)
+    if not log.lock.acquire(blocking=False):
+        return None
+    try:
+        known = log.feeds.get(audience.key)
+        if known is None or not (log.mark == mark or (newest is not None and newest == log.last == log.wrote)):
+            return None
+        if known.last < log.last:
+            if log.state is None or not log.tail or log.tail[0].seq > known.last + 1:
+                return None                 # its state or older events are to be read
+            known.read([e for e in log.tail if e.seq > known.last], log.cast, log.state)
+        log.mark = mark
+        return known
+    finally:
+        log.lock.release()
+
+
 def _brought_up(log: Log, store: Store, campaign: str, state: CampaignState | None,
-                written: Sequence[StoredEvent], mark: object) -> bool:
+                written: Sequence[StoredEvent], mark: object, newest: int | None = None) -> bool:
     """Bring the log up to date (False: it is not the log it read)."""
     if written and log.take(list(written)):
         if state is not None:
             log.state = state
+        log.wrote = log.last
         return True
-    if mark is not None and log.mark == mark:
+    if mark is not None and (log.mark == mark or (newest is not None and newest == log.last == log.wrote)):
+        log.mark = mark
         return True
     if not log.refresh(store, campaign):
         return False

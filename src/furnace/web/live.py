@@ -37,7 +37,7 @@ from furnace.campaign.store import Store
 from furnace.errors import FurnaceError
 from furnace.web import bell, questions, views, watch
 from furnace.web.auth import Asker, Caller
-from furnace.web.feed import Audience, Feed, feed, log_of
+from furnace.web.feed import Audience, Feed, feed, in_memory, log_of
 from furnace.web.limits import Refused, Streams, client_address
 
 router = APIRouter(prefix="/api/campaigns/{campaign}")
@@ -106,7 +106,8 @@ async def _stream(store: Store, campaign: str, caller: Caller, last: int, poll: 
             messages: list[ServerSentEvent] = []
             if generation != seen:
                 seen = generation
-                reading = await _read_once(store, campaign, audience, (id(watcher), generation))
+                reading = await _read_once(store, campaign, audience, (id(watcher), generation),
+                                           watcher.newest.get(campaign))
                 newest, read, messages = _batch(reading, last, read)
                 last = max(last, newest)
             now = time.monotonic()
@@ -188,23 +189,40 @@ Key = tuple[str, str, Mark]     # a campaign, an audience, a mark
 
 _read: weakref.WeakKeyDictionary[Store, dict[tuple[str, str], tuple[Mark, Feed]]] = weakref.WeakKeyDictionary()
 _reading: weakref.WeakKeyDictionary[Store, dict[Key, asyncio.Future[Feed]]] = weakref.WeakKeyDictionary()
+# the first read of a campaign's log at a mark, whichever audience asked: the others wait for it, then are told
+_first: weakref.WeakKeyDictionary[Store, dict[tuple[str, Mark], asyncio.Future[Feed]]] = weakref.WeakKeyDictionary()
 
 
-async def _read_once(store: Store, campaign: str, audience: Audience, mark: Mark) -> Feed:
+async def _read_once(store: Store, campaign: str, audience: Audience, mark: Mark, newest: int | None = None) -> Feed:
     """The audience's reading at the watcher's generation: read from the database (in a thread) by the first of
-    her streams to ask, and awaited, not read again, by the others (all of one loop: no lock is needed)."""
+    the campaign's streams to ask, and awaited, not read again, by the others (all of one loop: no lock is
+    needed), which are then told in memory on the loop; not read at all when the generation's notification told of
+    the event written here last (`newest`: `feed.feed`)."""
     done = _read.setdefault(store, {}).get((campaign, audience.key))
     if done is not None and done[0] == mark:
         return done[1]
+    told = in_memory(store, campaign, audience, mark, newest)
+    first = _first.setdefault(store, {}).get((campaign, mark))
+    if told is None and first is not None:          # another audience's stream reads the log: told after it
+        with contextlib.suppress(Exception):
+            await asyncio.shield(first)
+        told = in_memory(store, campaign, audience, mark, newest)
+    if told is not None:
+        _read[store][(campaign, audience.key)] = (mark, told)
+        return told
     running = _reading.setdefault(store, {})
     key = (campaign, audience.key, mark)
     future = running.get(key)
     if future is None:
         future = running[key] = asyncio.ensure_future(asyncio.to_thread(
-            lambda: feed(store, campaign, audience, mark=mark)))
+            lambda: feed(store, campaign, audience, mark=mark, newest=newest)))
+        firsts = _first[store]
+        firsts.setdefault((campaign, mark), future)
 
         def finished(task: asyncio.Future[Feed]) -> None:
             running.pop(key, None)
+            if firsts.get((campaign, mark)) is task:
+                firsts.pop((campaign, mark), None)
             if not task.cancelled() and task.exception() is None:
                 _read.setdefault(store, {})[(campaign, audience.key)] = (mark, task.result())
 

@@ -14,6 +14,7 @@ players, observers and referees) is listed (`GET /api/sessions`) and can be ende
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request, Response
@@ -21,7 +22,7 @@ from pydantic import Field
 
 from furnace.campaign import access
 from furnace.errors import FurnaceError
-from furnace.web import bell
+from furnace.web import bell, known
 from furnace.web.api import Body, store_of
 from furnace.web.auth import SESSION_COOKIE, Asker, Caller, rotate_csrf, set_session
 from furnace.web.pages import campaign_url
@@ -75,8 +76,8 @@ def join(body: JoinBody, request: Request, response: Response) -> dict[str, Any]
 def signout(request: Request, caller: Asker, response: Response) -> dict[str, Any]:
     """End this browser's session (on the server, not only its cookie)."""
     if caller.session is not None:
-        access.revoke(store_of(request), caller.session.id)
-        bell.session_ended(store_of(request))
+        session = caller.session.id
+        _ended(request, lambda: access.revoke(store_of(request), session))
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"signed_out": True}
 
@@ -119,8 +120,7 @@ def every_session(request: Request, caller: Asker) -> dict[str, Any]:
 def end_session(request: Request, caller: Asker, response: Response, sid: int = SessionId) -> dict[str, Any]:
     """End a session this referee oversees at once (its live streams end too, on every worker); ending one's own
     signs this browser out."""
-    access.revoke(store_of(request), sid, by=caller.session)
-    bell.session_ended(store_of(request))
+    _ended(request, lambda: access.revoke(store_of(request), sid, by=caller.session))
     if caller.session is not None and caller.session.id == sid:
         response.delete_cookie(SESSION_COOKIE, path="/")
     return {"revoked": sid}
@@ -137,6 +137,16 @@ def session_revoke(campaign: str, request: Request, sid: int = SessionId) -> dic
     store = store_of(request)
     if sid not in {s.id for s in access.sessions(store, campaign)}:
         raise FurnaceError(f"there is no live session {sid} in this campaign")
-    access.revoke(store, sid)
-    bell.session_ended(store)
+    _ended(request, lambda: access.revoke(store, sid))
     return {"revoked": sid}
+
+
+def _ended(request: Request, end: Callable[[], None]) -> None:
+    """End a session: this process's streams and kept sessions forget it at once (the bell), and, on PostgreSQL,
+    the answer waits until every worker forgot its kept sessions (`known.everywhere`), so the caller's next
+    request, on whichever worker, finds it ended."""
+    store = store_of(request)
+    end()
+    bell.session_ended(store)
+    if request.app.state.shared:
+        known.everywhere(store, max(1, request.app.state.settings.workers))

@@ -1,5 +1,6 @@
-"""The console's limits where every worker sees them: on PostgreSQL, several workers (or machines) serve one
-database, and a player's live streams and her rate of writes are counted in it, not in one process's memory.
+"""The console's stream caps where every worker sees them: on PostgreSQL, several workers (or machines) serve one
+database, and a player's live streams are counted in it, not in one process's memory. (Her rate of writes is
+each worker's, at its share of the rate: `app._limits`, no round trip per request.)
 
 The choice, kept small: two UNLOGGED tables in a schema of their own, `furnace_web`, made on first use — outside
 the campaign schema and its migrations, because they hold nothing of a campaign, only what the running consoles
@@ -11,10 +12,8 @@ count now (a crash of the server may empty an unlogged table: that loses counts,
   the row (in a thread of its own, never on the event loop). A worker that dies cannot release: each worker stamps
   its row of `furnace_web.workers` every HEARTBEAT seconds while it holds streams, and the rows of a worker not
   stamped for LEASE seconds are counted out (and deleted by the next take).
-- `furnace_web.buckets`: one row per session's bucket (writes, log reads), taken in one statement on the database's
-  clock, so every machine refills it alike.
 
-On SQLite the console is one process and keeps them in memory (`limits.Buckets`, `limits.Streams`).
+On SQLite the console is one process and keeps them in memory (`limits.Streams`).
 """
 
 from __future__ import annotations
@@ -52,35 +51,10 @@ def made(engine: Engine) -> None:
                               "(worker text PRIMARY KEY, seen double precision NOT NULL)"))
             conn.execute(text(f"CREATE UNLOGGED TABLE IF NOT EXISTS {SCHEMA}.streams (id bigserial PRIMARY KEY, "
                               "worker text NOT NULL, session bigint NOT NULL, address text NOT NULL)"))
-            conn.execute(text(f"CREATE UNLOGGED TABLE IF NOT EXISTS {SCHEMA}.buckets (key text PRIMARY KEY, "
-                              "tokens double precision NOT NULL, at double precision NOT NULL, "
-                              "granted boolean NOT NULL)"))
         _MADE.add(key)
 
 
 NOW = "extract(epoch from clock_timestamp())"
-
-
-class SharedBuckets:
-    """`limits.Buckets` kept in the database: `take(key)` answers how many seconds to wait (0: go ahead)."""
-
-    def __init__(self, engine: Engine, name: str, rate: float, burst: int) -> None:
-        self.engine, self.name, self.rate, self.burst = engine, name, rate, burst
-
-    def take(self, key: str) -> float:
-        made(self.engine)
-        refilled = f"LEAST(:burst, b.tokens + GREATEST(0, {NOW} - b.at) * :rate)"
-        with self.engine.begin() as conn:
-            row = conn.execute(text(
-                f"INSERT INTO {SCHEMA}.buckets AS b (key, tokens, at, granted) "
-                f"VALUES (:key, :burst - 1, {NOW}, :burst >= 1) "
-                f"ON CONFLICT (key) DO UPDATE SET granted = {refilled} >= 1, "
-                f"tokens = CASE WHEN {refilled} >= 1 THEN {refilled} - 1 ELSE {refilled} END, at = {NOW} "
-                "RETURNING tokens, granted"),
-                {"key": f"{self.name}:{key}", "burst": float(self.burst), "rate": self.rate}).one()
-        if row.granted:
-            return 0.0
-        return (1 - float(row.tokens)) / self.rate if self.rate > 0 else 60.0
 
 
 class SharedStreams:

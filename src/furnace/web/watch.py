@@ -21,12 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from furnace.campaign.notify import CHANNEL, SESSIONS_ENDED
 from furnace.campaign.schema import events
@@ -34,6 +35,8 @@ from furnace.campaign.store import Store
 from furnace.web import bell
 
 ALL = None          # a change of every campaign (or of one not named)
+WORKER = secrets.token_hex(6)   # this process's name in its acks (a worker answers once, whatever its listeners)
+ACKS = "furnace_acks"   # the channel on which each worker answers a sessions-ended notification that asks it to
 
 
 class Watcher:
@@ -43,6 +46,7 @@ class Watcher:
         self.store, self.poll = store, max(0.01, poll)
         self.generation = 0                     # changes of every campaign
         self._of: dict[str, int] = {}           # changes of one campaign (PostgreSQL's notifications name it)
+        self.newest: dict[str, int] = {}        # the newest event number notified of each campaign
         self.waiting = 0                        # streams asleep on it now (for the tests and the benchmark)
         self.looks = 0                          # how many times it looked at the database
         self._changed: dict[str | None, asyncio.Event] = {}     # by campaign, what its streams wait on
@@ -60,10 +64,13 @@ class Watcher:
         with contextlib.suppress(RuntimeError):          # the loop is closed: no one waits any more
             self._loop.call_soon_threadsafe(self._wake.set)
 
-    def _heard(self, campaign: str | None) -> None:
+    def _heard(self, campaign: str | None, seq: int | None = None) -> None:
         """A notification, from the listening thread: wake that campaign's streams (None: every stream)."""
         with contextlib.suppress(RuntimeError):
-            self._loop.call_soon_threadsafe(self._next if campaign is ALL else self._next_of, campaign)
+            if campaign is ALL:
+                self._loop.call_soon_threadsafe(self._next, campaign)
+            else:
+                self._loop.call_soon_threadsafe(self._next_of, campaign, seq)
 
     def seen_by(self, campaign: str | None) -> int:
         """The generation a stream of `campaign` waits past: every change of all campaigns, and of its own."""
@@ -118,8 +125,12 @@ class Watcher:
         for event in woken.values():
             event.set()
 
-    def _next_of(self, campaign: str | None) -> None:
+    def _next_of(self, campaign: str | None, seq: int | None = None) -> None:
         name = str(campaign)
+        if seq is None:
+            self.newest.pop(name, None)
+        else:
+            self.newest[name] = seq
         self._of[name] = self._of.get(name, 0) + 1
         woken = self._changed.pop(name, None)
         if woken is not None:
@@ -165,15 +176,24 @@ class Watcher:
 
 class Listener:
     """A thread LISTENing on PostgreSQL's `CHANNEL` on a connection of its own (taken from the store's engine and
-    detached from its pool), handing each notification's campaign to `heard`; a lost connection is made again,
-    and each (re)connection is told as a change of every campaign (None), for what was missed meanwhile."""
+    detached from its pool), handing each notification's campaign (and its newest event number) to `heard`; a lost
+    connection is made again, and each (re)connection is told as a change of every campaign (None), for what was
+    missed meanwhile. `connections` counts the (re)connections: the sessions a worker keeps in memory
+    (`web.known`) hold while it stays what it was when they were read. A sessions-ended notification that carries
+    an `ack` (sent by the worker that ended a session, after its end committed) is answered on `ACKS` once this
+    process forgot its sessions, with the ack and this process's name; `acks` gathers every answer heard (by ack:
+    the workers' names), so the worker that ended it knows when every worker has."""
 
     PATIENCE = 2.0        # how often the thread looks whether it was stopped (seconds: one wake, no query)
 
-    def __init__(self, store: Store, heard: Callable[[str | None], None]) -> None:
+    def __init__(self, store: Store, heard: Callable[[str | None, int | None], None]) -> None:
         self.store, self.heard = store, heard
         self.connected = threading.Event()
         self.heard_count = 0                    # notifications received (for the tests and the benchmark)
+        self.connections = 0                    # how many times it (re)connected
+        self.name = WORKER                      # this worker's name in its acks
+        self.acks: dict[str, set[str]] = {}     # by ack: the listeners that answered it
+        self.told = threading.Condition()       # notified at each ack heard
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="furnace-listener", daemon=True)
         self._thread.start()
@@ -196,19 +216,43 @@ class Listener:
         try:
             conn.autocommit = True
             conn.execute(f"LISTEN {CHANNEL}")
+            conn.execute(f"LISTEN {ACKS}")
+            self.connections += 1
             self.connected.set()
-            self.heard(ALL)
+            self.heard(ALL, None)
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=self.PATIENCE):
                     self.heard_count += 1
-                    if SESSIONS_ENDED in note.payload:        # another worker ended a session: check them here
-                        bell.ended_here(self.store)
+                    if note.channel == ACKS:
+                        self._acked(note.payload)
+                    elif SESSIONS_ENDED in note.payload:        # a worker (this one too) ended a session
+                        bell.ended_here(self.store)             # this process's streams and kept sessions forget
+                        self._answer(note.payload)
                     else:
-                        self.heard(campaign_of(note.payload))
+                        self.heard(*campaign_of(note.payload))
         finally:
             self.connected.clear()
             with contextlib.suppress(Exception):
                 conn.close()
+
+    def _answer(self, payload: str) -> None:
+        """Tell the worker that ended a session (its `ack`) that this one forgot its sessions."""
+        try:
+            ack = json.loads(payload).get("ack")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(ack, str) and ack:
+            with self.store.engine.begin() as conn:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": ACKS, "payload": f"{ack[:32]} {self.name}"})
+
+    def _acked(self, payload: str) -> None:
+        ack, _, name = payload.partition(" ")
+        with self.told:
+            if len(self.acks) > 1000:
+                self.acks.clear()
+            self.acks.setdefault(ack, set()).add(name)
+            self.told.notify_all()
 
     def stop(self) -> None:
         self._stop.set()
@@ -217,17 +261,33 @@ class Listener:
         return self.connected.wait(seconds)
 
 
-def campaign_of(payload: str) -> str | None:
-    """The campaign a notification names (None: it names none the watcher can read: wake every stream)."""
+def campaign_of(payload: str) -> tuple[str | None, int | None]:
+    """The campaign a notification names (None: it names none the watcher can read: wake every stream), and its
+    newest event number (None: not told)."""
     try:
-        found = json.loads(payload).get("campaign")
+        told = json.loads(payload)
+        found, seq = told.get("campaign"), told.get("seq")
     except (ValueError, AttributeError):
-        return ALL
-    return found if isinstance(found, str) else ALL
+        return ALL, None
+    if not isinstance(found, str):
+        return ALL, None
+    return found, seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
 _watchers: weakref.WeakKeyDictionary[Store, dict[asyncio.AbstractEventLoop, Watcher]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+
+
+def listener(store: Store, poll: float) -> Listener | None:
+    """This loop's watcher's listener of `store` (PostgreSQL; made with the watcher at the first ask)."""
+    return watcher(store, poll).listener
+
+
+def listeners(store: Store) -> list[Listener]:
+    """The listeners of `store` in this process (one per event loop; a server has one)."""
+    with _lock:
+        found = [w.listener for w in _watchers.get(store, {}).values() if w.listener is not None]
+    return found
 
 
 def watcher(store: Store, poll: float) -> Watcher:
