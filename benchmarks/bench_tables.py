@@ -136,7 +136,8 @@ def tables(base: str, link: str, n_tables: int, per_table: int) -> list[Player]:
             player.get(f"/join/{token}")
             csrf(player).post("/api/join", json={"token": token}).raise_for_status()
             mine = next(m["id"] for m in roster if m["player"] == who)
-            rolled = post(csrf(player), f"/api/campaigns/{name}/characters/{mine}/roll", {"kind": "check"})
+            rolled = post(csrf(player), f"/api/campaigns/{name}/characters/{mine}/roll",
+                          {"kind": "check", "luck": 0})
             players.append((player, name, mine, rolled["events"][0]["who"]))     # warm, and her character's name
     referee.close()
     return players
@@ -281,7 +282,7 @@ def load(players: list[Player], base: str, rate: float, seconds: float
         player = table[(i // len(order)) % len(table)]
         plans[player[3]].append((i, counts[player[3]]))
         counts[player[3]] += 1
-    body = json.dumps({"kind": "check"}).encode()
+    body = json.dumps({"kind": "check", "luck": 0}).encode()    # no Luck spent: nothing waits for an answer
 
     def rolls(player: Player) -> None:
         client, table, mine, who = player

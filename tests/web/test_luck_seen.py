@@ -106,3 +106,20 @@ def test_a_success_is_logged_at_once_and_ends_the_streak(app: Any, table: Client
     assert _pool(app, who) == luck.LuckState(0, 1)
     assert _kinds(_check(ann, who, 20, 5)) == ["sheet_roll"]
     assert _pool(app, who) == luck.LuckState(0, 0)
+
+
+@pytest.mark.rule("F-LUCK-03")
+def test_her_answer_given_ahead_is_not_asked_again(app: Any, table: Clients) -> None:
+    """As the CLI's `--luck N | --no-luck`: the roll is logged at once with what she gave ahead."""
+    ann = table["ann"]
+    who = _anns(table)
+    for _ in range(2):
+        _check(ann, who, 1, 20)
+    ahead = ann.post(f"{C}/characters/{who}/roll", json={"kind": "check", "ability": "STR", "dc": 20, "faces": "1",
+                                                         "luck": 0})
+    assert _kinds(ahead) == ["sheet_roll", "luck_die"]          # no Luck spent: a third failure, a second die
+    assert _pool(app, who) == luck.LuckState(2, 3) and ann.get(C).json()["luck_asked"] == {}
+    spent = ann.post(f"{C}/characters/{who}/roll", json={"kind": "check", "ability": "STR", "dc": 20,
+                                                         "faces": "1,6", "luck": 1})
+    assert _kinds(spent)[:2] == ["sheet_roll", "luck"]
+    assert _data(app, "sheet_roll")["luck_dice"] == 1 and _pool(app, who).dice == 2   # spent 1, earned 1 (failed)

@@ -70,6 +70,7 @@ class SheetRollBody(Body):
     skill: str | None = Field(None, max_length=40)
     dc: int = Field(12, ge=1, le=60)
     faces: str | None = Field(None, max_length=200, pattern=r"^[0-9 ,]*$")
+    luck: int | None = Field(None, ge=0, le=3)     # her answer given ahead (0: none); None: asked once seen
 
 
 class LuckBody(Body):
@@ -236,10 +237,13 @@ def promote(campaign: str, body: PromoteBody, request: Request, caller: Asker) -
 def sheet_roll(campaign: str, who: str, body: SheetRollBody, request: Request,
                caller: Asker) -> dict[str, Any]:
     """A player's button: a CHECK, SAVE, ATK or SPELLCHECK for her character, rolled here, never by the page. When
-    her Luck Dice could change it, the roll seen waits for her answer (`luck`, F-LUCK-03: `campaign.luck_seen`)."""
+    her Luck Dice could change it, the roll seen waits for her answer (`luck`, F-LUCK-03: `campaign.luck_seen`),
+    unless she gave it ahead (`luck`: the dice she spends once it is seen, 0 for none, as the CLI's `--luck N`)."""
     _known_skill(body.skill)
     rng = dice_for(request, caller, campaign, body.faces)
-    fn = luck_seen.roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
+    fn = (luck_seen.roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc)
+          if body.luck is None else
+          tables.sheet_roll(who, body.kind, rng, ability=body.ability, skill=body.skill, dc=body.dc, luck=body.luck))
     return run_rolled(request, caller, campaign, f"roll {body.kind}", owned(caller, who, fn), rng)
 
 
