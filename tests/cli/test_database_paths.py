@@ -96,6 +96,16 @@ def _with_sql(*statements: str) -> Callable[[Path], str]:
     return make
 
 
+def _schema_not_utf8(folder: Path) -> str:
+    """A Furnace database one byte of whose schema is not UTF-8: SQLite's message about it quotes that byte."""
+    db = _db(folder)
+    data = bytearray(db.read_bytes())
+    at = data.index(b"NOT NULL", data.index(b"CREATE TABLE events (")) + len(b"NOT ")
+    data[at] = 0x82      # NOT \x82ULL: SQLite's syntax error quotes the byte
+    db.write_bytes(bytes(data))
+    return str(db)
+
+
 def _foreign(folder: Path) -> str:
     return str(sql(folder / "other.db", "CREATE TABLE people (name TEXT)", "INSERT INTO people VALUES ('Ann')"))
 
@@ -168,6 +178,7 @@ CASES: dict[str, Case] = {
                                      "is not a Furnace database"),
     "a truncated database": Case(lambda f: str(truncated(f / "cut.db")), "is damaged"),
     "a corrupted database": Case(lambda f: str(corrupted(f / "bad.db")), "is damaged"),
+    "a schema byte not UTF-8": Case(_schema_not_utf8, "is damaged"),
     "a symlink loop": Case(_loop, "symlink loop", only_posix=True),
     "a dangling symlink": Case(_dangling, "symlink to a file that does not exist", only_posix=True),
     "a 5,000-character name": Case(lambda f: str(f / ("x" * 5000)), "name is too long"),

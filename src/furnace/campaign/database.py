@@ -337,8 +337,11 @@ _POSTGRES = [
 ]
 
 
-def explain(exc: DBAPIError | sqlite3.Error, db: Database) -> StoreError:
-    """One sentence for what the database engine reported (SQLAlchemy's error, or sqlite3's own on the fast path)."""
+def explain(exc: DBAPIError | sqlite3.Error | UnicodeDecodeError, db: Database) -> StoreError:
+    """One sentence for what the database engine reported (SQLAlchemy's error, or sqlite3's own on the fast path;
+    a message sqlite3 cannot decode quotes bytes of a damaged file's schema)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return StoreError(dict(_SQLITE)["malformed"].format(where=db.where))
     orig = exc if isinstance(exc, sqlite3.Error) else exc.orig
     said = " ".join(str(orig).split())
     low = said.lower()

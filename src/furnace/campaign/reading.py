@@ -95,7 +95,7 @@ class Reader:
         try:
             for pragma in pragmas:
                 conn.execute(f"PRAGMA {pragma}")
-        except sqlite3.Error:
+        except (sqlite3.Error, UnicodeDecodeError):   # (SQLite's message quoting a damaged schema's bytes)
             conn.close()         # closed at once: a damaged file is left as it was, nothing made beside it
             raise
         return conn
@@ -116,7 +116,7 @@ class Reader:
                     yield conn
                 finally:
                     conn.execute("COMMIT")
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 raise explain(exc, self.database) from None
 
     @contextmanager
@@ -139,7 +139,7 @@ class Reader:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 raise explain(exc, self.database) from None
 
     def close(self) -> None:
