@@ -111,7 +111,8 @@ def load(players: list[tuple[httpx.Client, str]], rate: float, seconds: float) -
         if delay > 0:
             time.sleep(delay)
         sent = time.perf_counter()
-        answer = client.post(f"/api/campaigns/bench/characters/{who}/roll", json={"kind": "check", "dc": 12})
+        answer = client.post(f"/api/campaigns/bench/characters/{who}/roll",      # luck 0: no roll waits for her
+                             json={"kind": "check", "dc": 12, "luck": 0})        # Luck answer (campaign.luck_seen)
         took = (time.perf_counter() - sent) * 1000
         answer.raise_for_status()
         with lock:
