@@ -92,8 +92,9 @@ def answer(who: str, dice: int, rng: DiceSource) -> Command:
     return run
 
 
-def waiting(state: CampaignState) -> dict[str, int]:
-    """Each member whose roll waits for her Luck Dice, and the dice her player holds."""
+def waiting(state: CampaignState, kept: table.Table) -> dict[str, int]:
+    """Each member whose roll waits for her Luck Dice (`kept`: the campaign's table), and the dice her player
+    holds."""
     from furnace.campaign.luck import pool_of
 
-    return {mid: pool_of(state, state.member(mid)).dice for mid in table.table_of(state).asked}
+    return {mid: pool_of(state, state.member(mid)).dice for mid in kept.asked}

@@ -303,7 +303,9 @@ def sheet_roll(who: str, kind: str, rng: DiceSource, *, ability: str | None = No
         member = state.member(who)
         if member.status in ("dead", "retired"):
             raise CampaignError(f"{member.character.name} ({member.id}) is {member.status} and rolls nothing")
-        if member.id in table_of(state).asked:      # a roll seen is never rolled again (`campaign.luck_seen`)
+        # a roll seen is never rolled again (`campaign.luck_seen`); the table's raw dict read, not validated, on
+        # every roll
+        if member.id in state.table.get("asked", {}):
             said = (f"{member.character.name}'s last roll waits for her Luck Dice: answer it first (0 Luck Dice "
                     "rolls on)")
             raise CampaignError(said).for_all(said)     # hers to read: only she and the referee roll for her

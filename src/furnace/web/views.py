@@ -73,7 +73,8 @@ def campaign_view(state: CampaignState, caller: Caller, store: Store) -> dict[st
     character's HP is the fight's, the one source of it."""
     from furnace.campaign.roster import members
 
-    health = tables.table_of(state).health
+    table = tables.table_of(state)        # validated once for the whole view
+    health = table.health
     fighting = _fight_hp(state)
     roster = []
     for m in members(state):
@@ -85,10 +86,11 @@ def campaign_view(state: CampaignState, caller: Caller, store: Store) -> dict[st
     out: dict[str, Any] = {"name": state.name, "profile": state.profile, "role": caller.role,
                            "player": caller.player, "session": state.session, "clock": state.clock.describe(),
                            "roster": roster, "encounter": encounter_view(state, caller, store),
-                           "players_dice": tables.table_of(state).players_dice,
-                           "luck_asked": {m: held for m, held in luck_seen.waiting(state).items() if m in mine}}
+                           "players_dice": table.players_dice,
+                           "luck_asked": {m: held for m, held in luck_seen.waiting(state, table).items()
+                                          if m in mine}}
     if caller.referee:
-        out["table"] = tables.table_of(state).model_dump(mode="json")
+        out["table"] = table.model_dump(mode="json")
         out["prompts"] = prompts(store, state.name)
     return out
 
