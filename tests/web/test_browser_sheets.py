@@ -43,6 +43,9 @@ def test_the_referee_plays_from_sheets_and_the_bestiary_and_a_player_reads_her_s
     page.fill("#bestiary-search input[name=q]", "goblin")
     page.click("#bestiary-search button")
     page.wait_for_selector("#bestiary-list [data-monster=goblin-boss]")
+    # the whole bestiary was listed before the search (the ogre and the goblin boss among it): its answer is in
+    # once the ogre has gone
+    page.wait_for_selector("#bestiary-list [data-monster=ogre]", state="detached")
     assert page.locator("#bestiary-list [data-monster=ogre]").count() == 0
     page.fill("#bestiary-search input[name=count]", "2")
     page.click("#bestiary-list [data-add=goblin]")
