@@ -91,7 +91,9 @@ def _answered_on_her_phone(owner: Any, other: Any, kind: str, title: str, answer
     assert _api(other, "GET", K + "/encounter/questions")["questions"] == []
     refused = _post_answer(other, q["id"], answer)
     assert refused.status == 403, refused.text()
-    owner.click(f"{card} button[data-answer='{answer}']")              # one tap
+    with owner.expect_response(lambda r: r.request.method == "POST" and f"/questions/{q['id']}" in r.url) as sent:
+        owner.click(f"{card} button[data-answer='{answer}']")          # one tap
+    assert sent.value.status == 200, sent.value.text()
     owner.wait_for_selector(card, state="detached")
     again = _post_answer(owner, q["id"], answer)
     assert again.status == 409, again.text()

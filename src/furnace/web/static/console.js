@@ -192,8 +192,11 @@ const Furnace = (() => {
       text: (whom[option] || option) + (referee && option === q.default ? " (standing)" : ""),
       onclick: async (e) => {
         for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = true;
-        try { await api("POST", base + "/encounter/questions/" + encodeURIComponent(q.id), { answer: option }); }
-        catch (error) { for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = false; }
+        const card = e.target.closest("[data-question]");
+        try {
+          await api("POST", base + "/encounter/questions/" + encodeURIComponent(q.id), { answer: option });
+          card.remove();         // answered: the card goes now, not at the live feed's next refresh
+        } catch (error) { for (const b of e.target.parentNode.querySelectorAll("button")) b.disabled = false; }
       } }));
     return el("div", { class: "question " + q.kind, "data-question": q.id },
       el("div", {}, el("strong", { text: q.name + ": " + ((q.about && STYLE[q.about.power]) || CHOICE[q.kind] || q.kind) }), " ",
