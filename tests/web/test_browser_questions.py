@@ -18,8 +18,9 @@ SPENT = re.compile(r"(\d+) → (\d+) \((\d+) left\)")
 
 
 def _until_asked(referee: Any) -> dict[str, Any]:
-    """Fights against goblins, the referee acting for everyone, until a question is open (Ann holds Luck Dice: a
-    failed ATK of hers asks her): the referee's card of it."""
+    """Fights against goblins on the server's dice, the referee acting for everyone (an attack where one is legal),
+    resting between fights, until a question is open (Ann holds Luck Dice: a failed ATK of hers asks her): the
+    referee's card of it."""
     for _ in range(8):
         _api(referee, "POST", K + "/encounter", {"monsters": "goblin x2"})
         for _ in range(60):
@@ -38,11 +39,13 @@ def _until_asked(referee: Any) -> dict[str, Any]:
                 _api(referee, "POST", K + "/encounter/next")
                 continue
             menu = _api(referee, "GET", K + "/encounter/actions")
-            act = next((a for a in menu["actions"] if a["legal"] and a["targets"]), None)
+            legal = [a for a in menu["actions"] if a["legal"] and a["targets"]]
+            act = next((a for a in legal if a["kind"] == "attack"), legal[0] if legal else None)  # an ATK asks
             body = {"who": menu["who"], "action": act["kind"] if act else "wait",
                     "target": act["targets"][0] if act else None}
             _api(referee, "POST", K + "/encounter/act", body)
         _api(referee, "POST", K + "/encounter/end")
+        _api(referee, "POST", K + "/rest", {"kind": "long"})   # the server's dice may drop peasants: the rest heals
     raise AssertionError("no question came up in eight fights")
 
 
