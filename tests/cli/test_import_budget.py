@@ -108,17 +108,15 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
 def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
     """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
     no Alembic, and no chapter outside the profile: a registry's look-up of a name it holds (the `furnace` death and
-    healing models) loads none. `damage` still does: it makes a combatant, whose state modifiers are every
-    registered one (`furnace.play.registry.state_modifiers`), the chapters' among them — pinned here once the
-    registry loads only the profile's."""
+    healing models) loads none, and a listing (`damage`'s state modifiers, `furnace.play.registry.state_modifiers`)
+    loads the chapters of the campaign's profile only (`furnace.play.registry.in_force`)."""
     code, modules = loaded(campaigns, WRITES[command])
     assert code == 0
     assert "furnace.campaign.writing" in modules          # it wrote, by the fast path
     assert not _under(modules, "sqlalchemy")
     assert not [m for p in NEVER for m in _under(modules, p)]
     assert ("furnace.cli.session" in modules) == (command in SESSION)
-    if command != "damage":
-        assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
+    assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
 
 
 def test_a_pydantic_plugin_installed_is_still_loaded(campaigns: Path, tmp_path: Path) -> None:

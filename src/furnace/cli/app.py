@@ -8,6 +8,7 @@ a file refuses to overwrite one unless `furnace --force …` (or the command's o
 
 from __future__ import annotations
 
+import contextvars
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from itertools import takewhile
@@ -116,11 +117,12 @@ def option_option(fn: F) -> F:
 def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
     """The profile's ruleset with `--option NAME=VALUE` overrides, each read by its option's declared type
     (`furnace.rules.ruleset.parse_override`): an unknown name or a wrong value is refused saying what it takes."""
+    from furnace.play.registry import in_force
     from furnace.rules.ruleset import load_ruleset, parse_overrides
 
     rules = load_ruleset(profile)
     overrides = parse_overrides(options, tables=rules.tables)
-    return rules.with_options(overrides, "override") if overrides else rules
+    return in_force(rules.with_options(overrides, "override") if overrides else rules)   # its chapters only
 
 
 def profile_option(fn: F) -> F:
@@ -509,7 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = RunOptions(debug="--debug" in takewhile(lambda a: a.startswith("-"), args))
     try:
         with entered("cli", " ".join(a for a in args[:3] if not a.startswith("-"))):
-            cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
+            # in a context of its own: what the command puts in force (its profile's chapters) ends with it
+            contextvars.copy_context().run(cli.main, args=args, prog_name="furnace", standalone_mode=False, obj=run)
     except FurnaceError as exc:
         if str(exc):          # an error already told (the shell's last failing command) is only its exit code
             click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)

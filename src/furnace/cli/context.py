@@ -8,7 +8,6 @@ campaign, so commands that only roll or print start fast.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -126,6 +125,8 @@ def _used() -> str | None:
         return None
     text = files.read_text(path, limit=CONFIG_LIMIT, what="the campaign in use")
     try:
+        import json     # here, not at the top: `furnace roll` reads no config
+
         value = json.loads(text).get("campaign")
     except (ValueError, AttributeError, RecursionError):
         raise FurnaceError(f"{files.shown(path)} does not hold the campaign in use (it is not what `furnace campaign "
@@ -146,6 +147,8 @@ def can_remember() -> None:
 
 def use(name: str | None) -> Path:
     """Remember `name` as the campaign to use (None forgets it); written whole, then renamed into place."""
+    import json
+
     from furnace import files
 
     can_remember()

@@ -236,6 +236,9 @@ class Ruleset:
     profile: str
     values: Mapping[str, OptionValue]
     tables: TableSet = field(repr=False)
+    # the built-in profiles it is made of, base first (`furnace`, `hazards`): whose chapters are in force
+    # (`furnace.play.registry.in_force`); () when unknown (a ruleset made by hand): every chapter is
+    chain: tuple[str, ...] = field(default=(), compare=False)
     # each option's value by name, resolved once: the engine reads options hundreds of times a fight
     _resolved: dict[str, Any] = field(init=False, repr=False, compare=False)
 
@@ -276,7 +279,7 @@ class Ruleset:
         for name, value in overrides.items():
             spec = self.option(name).spec
             values[name] = OptionValue(spec, spec.check(value, source, self.tables), source)
-        return Ruleset(self.profile, values, self.tables)
+        return Ruleset(self.profile, values, self.tables, self.chain)
 
     def to_dict(self) -> dict[str, Any]:
         return {"profile": self.profile,
@@ -409,7 +412,7 @@ def load_ruleset(profile: str | os.PathLike[str] = "furnace", overrides: Mapping
                                              f"profile {member.name}")
             except RuleOptionError as exc:
                 raise DataFileError(member_path, str(exc), option) from None
-    rules = Ruleset(chosen.name, values, tables)
+    rules = Ruleset(chosen.name, values, tables, tuple(m.name for m, _ in chain if m.name in profiles))
     return rules.with_options(overrides, "override") if overrides else rules
 
 
