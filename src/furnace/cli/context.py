@@ -125,7 +125,7 @@ def _used() -> str | None:
         return None
     text = files.read_text(path, limit=CONFIG_LIMIT, what="the campaign in use")
     try:
-        import json     # here, not at the top: `furnace roll` reads no config
+        import json  # here, not at the top: `furnace roll` reads no config
 
         value = json.loads(text).get("campaign")
     except (ValueError, AttributeError, RecursionError):

@@ -99,13 +99,25 @@ def odds_attack(atk: str | None, ac: int, damage: str | None, char_class: str | 
     from furnace.play import odds as play_odds
     from furnace.render.odds import attack_json, attack_text
 
-    rules = load_rules(profile, options)
+    rules = _odds_rules(profile, options, character_file)
     attacker = _attacker(rules, atk, damage, char_class, level, crit_on, ranged, monster, character_file)
     found = play_odds.attack_odds(attacker, ac, rules, easy=easy, hard=hard, foe_armed=not unarmed_foe)
     if as_json:
         _emit(attack_json(found))
         return
     click.echo(attack_text(found, attacker))
+
+
+def _odds_rules(profile: str, options: tuple[str, ...], character_file: str | None) -> Any:
+    """A built-in profile's options and tables as plain objects (`furnace.rules.plain`: no model is built, so the
+    command starts fast); the ruleset itself with `--option`, a referee's profile file or a character file."""
+    if not options and character_file is None:
+        from furnace.rules.plain import plain_rules
+
+        found = plain_rules(profile)
+        if found is not None:
+            return found
+    return load_rules(profile, options)
 
 
 def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str | None, level: int, crit_on: int,

@@ -281,7 +281,7 @@ class RollResult(NamedTuple):
                 "explanation": self.explain(), "tree": _to_dict(self.tree)}
 
     def to_json(self) -> str:
-        import json     # here: a roll printed as text loads no JSON encoder
+        import json  # here: a roll printed as text loads no JSON encoder
 
         return json.dumps(self.to_dict())
 

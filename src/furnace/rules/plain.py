@@ -1,0 +1,200 @@
+"""Plain reads of the packaged rules: a built-in profile's option values and tables as plain objects, no Pydantic.
+
+Importing Pydantic and building the rules' models costs a command more than computing what it asks (`furnace odds
+attack` reads three options and one crit table). `plain_rules(profile)` answers a built-in profile with its
+options' values and its tables as plain objects (`PlainRules`, `PlainTable`, `PlainRow`, each effect a
+`PlainEffect` with the effect's fields as attributes): what the ruleset answers, with the same names, so a rule
+that reads a `Ruleset` reads these alike. They are made from the validated ruleset (`load_ruleset`: every file
+checked as ever) and kept in the rules' cache (`furnace.rules.cache`), keyed by the data files and the rules'
+classes like the caches they are made from; a hit imports neither Pydantic nor PyYAML. A referee's profile
+file, `--option` overrides or a campaign's overrides are never read here: those go through `load_ruleset`.
+
+The look-ups a table answers (a row's span, the row of a total or key, the die chosen for a level) live here and
+`furnace.rules.tables` calls them: one rule for the models and the plain objects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from furnace.errors import DataFileError, FurnaceError, UnknownNameError
+
+if TYPE_CHECKING:
+    from furnace.rules.ruleset import Ruleset
+    from furnace.rules.tables import TableSet
+
+
+# -- the look-ups of a table (shared with the models of furnace.rules.tables) -----------------------------------
+def row_span(row: Any) -> str:
+    """A row's totals or key as shown: `3`, `4–6`, `20+`, `…0`, or its key."""
+    if row.key is not None:
+        return str(row.key)
+    lo = "…" if row.min is None else str(row.min)
+    hi = "+" if row.max is None else str(row.max)
+    return lo if row.min == row.max else (f"{lo}{hi}" if hi == "+" else f"{lo}–{hi}")
+
+
+def lookup_row(table: Any, value: int | str) -> Any:
+    """The row of `table` for a total (range tables) or a key (keyed tables)."""
+    if table.kind == "keyed":
+        wanted = str(value).lower()
+        for row in table.rows:
+            if str(row.key).lower() == wanted:
+                return row
+        raise UnknownNameError(f"{table.key_name or 'key'} in {table.name}", str(value),
+                               [str(r.key) for r in table.rows])
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise FurnaceError(f"{table.name}: a range table is looked up by a whole number, not {_shown(value)}")
+    try:
+        total = int(value)
+    except ValueError:
+        raise FurnaceError(f"{table.name}: a range table is looked up by a whole number, not {_shown(value)}") \
+            from None
+    for row in table.rows:
+        if (row.min is None or total >= row.min) and (row.max is None or total <= row.max):
+            return row
+    raise FurnaceError(f"{table.name}: no row for {total}")
+
+
+def die_for(tables: Any, table: Any, key: int | str) -> tuple[str, str]:
+    """The die `table` is rolled with for this key (level, armor), and the reason, for the log."""
+    if table.die_table is None:
+        raise FurnaceError(f"{table.name} is rolled with {table.roll}, not a die chosen by {table.die_key}")
+    selector = tables.get(table.die_table)
+    row = lookup_row(selector, key)
+    if row.die is None:
+        raise DataFileError(tables.source_of(selector.id), f"row {row.key} names no die", str(row.key))
+    return row.die, f"{row.die} for {selector.key_name or table.die_key} {key}"
+
+
+def _shown(value: object) -> str:
+    from furnace.rules.effects import shown  # (a refusal's words: Pydantic may load then)
+
+    return shown(value)
+
+
+# -- the plain objects -----------------------------------------------------------------------------------------
+class PlainEffect(SimpleNamespace):
+    """An effect as plain attributes: `kind` and the effect's fields, an effect list's (then, otherwise) as tuples."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlainRow:
+    min: int | None
+    max: int | None
+    key: str | int | None
+    die: str | None
+    text: str
+    effects: tuple[PlainEffect, ...]
+
+    @property
+    def span(self) -> str:
+        return row_span(self)
+
+    def effect_list(self) -> list[PlainEffect]:
+        return list(self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class PlainTable:
+    id: str
+    name: str
+    kind: str
+    roll: str | None
+    die_table: str | None
+    die_key: str | None
+    key_name: str | None
+    rows: tuple[PlainRow, ...]
+
+    def lookup(self, value: int | str) -> PlainRow:
+        return lookup_row(self, value)  # type: ignore[no-any-return]
+
+
+class PlainTables:
+    """The tables in force by every name `TableSet.get` answers to (id in any case, short name, alias)."""
+
+    def __init__(self, by_name: Mapping[str, PlainTable], names: list[str]) -> None:
+        self._by_name = dict(by_name)
+        self._names = names              # the short names, for a refusal
+
+    def get(self, name: str) -> PlainTable:
+        found = self._by_name.get(name.strip().lower()) if isinstance(name, str) else None
+        if found is None:
+            raise UnknownNameError("table", name if isinstance(name, str) else repr(name), self._names)
+        return found
+
+    def source_of(self, table_id: str) -> str:
+        return "packaged"
+
+    def die_for(self, table: PlainTable, key: int | str) -> tuple[str, str]:
+        return die_for(self, table, key)
+
+
+class PlainRules:
+    """A built-in profile's option values (`rules["crit_model"]`) and tables (`rules.tables.get(…)`)."""
+
+    def __init__(self, profile: str, values: Mapping[str, Any], tables: PlainTables) -> None:
+        self.profile = profile
+        self._values = dict(values)
+        self.tables = tables
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            from furnace.rules.ruleset import load_ruleset  # refused in the ruleset's own words
+
+            return load_ruleset(self.profile)[name]
+
+
+# -- made from the validated ruleset, kept in the cache --------------------------------------------------------
+def _effect(data: Any) -> Any:
+    if isinstance(data, dict):
+        if "kind" in data:
+            return PlainEffect(**{k: _effect(v) for k, v in data.items()})
+        return {k: _effect(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return tuple(_effect(v) for v in data)
+    return data
+
+
+def _table(t: Any) -> PlainTable:
+    rows = tuple(PlainRow(r.min, r.max, r.key, r.die, r.text, tuple(_effect(e.model_dump()) for e in r.effects))
+                 for r in t.rows)
+    return PlainTable(t.id, t.name, t.kind, t.roll, t.die_table, t.die_key, t.key_name, rows)
+
+
+def plain_tables(tables: TableSet) -> PlainTables:
+    plain = {t.id: _table(t) for t in tables}
+    by_name: dict[str, PlainTable] = {}
+    for t in tables:
+        for key in (t.id.lower(), t.name, *t.aliases):
+            by_name.setdefault(key, plain[tables.get(key).id])    # whichever table TableSet.get answers with
+    return PlainTables(by_name, sorted(t.name for t in tables))
+
+
+def plain_of(rules: Ruleset) -> PlainRules:
+    return PlainRules(rules.profile, {v.spec.name: v.value for v in rules}, plain_tables(rules.tables))
+
+
+def _build() -> dict[str, PlainRules]:
+    from furnace.rules.ruleset import builtin_profiles, load_ruleset
+
+    return {name: plain_of(load_ruleset(name)) for name in builtin_profiles()}
+
+
+_KEPT: dict[str, dict[str, PlainRules]] = {}
+
+
+def plain_rules(profile: str) -> PlainRules | None:
+    """The built-in profile's options and tables as plain objects; None for any other name (a file, say)."""
+    if "all" not in _KEPT:
+        from furnace.rules.cache import cached
+
+        data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+        _KEPT["all"] = cached("plain", data, _build)
+    return _KEPT["all"].get(profile) if isinstance(profile, str) and os.sep not in profile else None
