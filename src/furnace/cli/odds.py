@@ -132,8 +132,8 @@ def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str |
         return from_character(Character.from_file(character_file), "party", rules, zone="RANGED" if ranged else "NEAR")
     if atk is None or damage is None:
         raise FurnaceError("give --atk d20+N and --damage DICE, or --character FILE")
-    return play_odds.attacker(play_odds.attack_bonus_of(atk), damage, level=level, char_class=char_class,
-                              crit_on=crit_on, ranged=ranged, monster=monster)
+    return play_odds.typed_attacker(play_odds.attack_bonus_of(atk), damage, level=level, char_class=char_class,
+                                    crit_on=crit_on, ranged=ranged, monster=monster)
 
 
 @odds.command("dying")

@@ -30,6 +30,7 @@ from furnace.play.checks import make_dc
 from furnace.play.crit import CLASS_CRIT_TABLES, crit_level, crit_table
 
 if TYPE_CHECKING:
+    from furnace.play.combatant import Combatant
     from furnace.rules.ruleset import Ruleset
 
 # The odds read a ruleset and an attacker by their attributes: a `Ruleset` or the plain reading of a built-in profile
@@ -69,7 +70,7 @@ def attack_bonus_of(text: str) -> int:
 @dataclass(frozen=True)
 class Attacker:
     """What the odds read of an attacker, from the numbers a referee gives: a `Combatant`'s fields of the same names
-    (one made from a character file is read alike)."""
+    (one made from a character file is read alike), with no model to build (`furnace odds attack` starts fast)."""
 
     id: str
     name: str
@@ -82,10 +83,18 @@ class Attacker:
     ranged: bool
     crit_range: int
 
+    def combatant(self) -> Combatant:
+        """The attacker as the engine's combatant (1 HP, AC 10: the odds read neither)."""
+        from furnace.play.combatant import Combatant
 
-def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
-             ranged: bool = False, monster: bool = False) -> Attacker:
-    """The attacker as the engine sees one, from the numbers a referee gives."""
+        return Combatant(id=self.id, name=self.name, side=self.side, kind=self.kind, level=self.level,
+                         char_class=self.char_class, hp=1, hp_max=1, ac=10, attack_bonus=self.attack_bonus,
+                         damage=self.damage, ranged=self.ranged, crit_range=self.crit_range)
+
+
+def typed_attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
+                   ranged: bool = False, monster: bool = False) -> Attacker:
+    """The attacker from the numbers a referee gives, each checked."""
     dice.parse(damage)                # refused here, with the dice's own error, if it does not parse
     if not 2 <= crit_on <= 20:
         raise FurnaceError(f"a crit range starts at a natural 2 to 20, not {crit_on}")
@@ -94,6 +103,13 @@ def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None 
     return Attacker(id="attacker", name="the attacker", side="attackers", kind="monster" if monster else "pc",
                     level=level, char_class=class_name(char_class) if level else None, attack_bonus=bonus,
                     damage=damage, ranged=ranged, crit_range=crit_on)
+
+
+def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
+             ranged: bool = False, monster: bool = False) -> Combatant:
+    """The attacker as the engine sees one, from the numbers a referee gives (`typed_attacker`'s combatant)."""
+    return typed_attacker(bonus, damage, level=level, char_class=char_class, crit_on=crit_on, ranged=ranged,
+                          monster=monster).combatant()
 
 
 @dataclass(frozen=True)
