@@ -20,6 +20,7 @@ import functools
 import hashlib
 import os
 import pickle
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -37,6 +38,22 @@ def folder() -> str | None:
         return None
     if chosen:
         return chosen
+    return _linux_cache() or _platform_cache()
+
+
+def _linux_cache() -> str | None:
+    """The user's cache folder on Linux as platformdirs finds it ($XDG_CACHE_HOME when absolute, else
+    $HOME/.cache), without importing it (pathlib, tempfile: ~5 ms of `furnace odds attack`); None elsewhere, or
+    with a home that is not an absolute path (platformdirs' own reading then)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    xdg, home = os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", "")
+    if os.path.isabs(xdg):
+        return os.path.join(xdg, "furnace")
+    return os.path.join(home, ".cache", "furnace") if os.path.isabs(home) else None
+
+
+def _platform_cache() -> str:
     import platformdirs
 
     return str(platformdirs.user_cache_dir("furnace", appauthor=False))

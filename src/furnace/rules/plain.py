@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 
 if TYPE_CHECKING:
-    from furnace.rules.ruleset import Ruleset
     from furnace.rules.tables import TableSet
 
 
@@ -115,17 +114,26 @@ class PlainTable:
 
 
 class PlainTables:
-    """The tables in force by every name `TableSet.get` answers to (id in any case, short name, alias)."""
+    """The tables in force by every name `TableSet.get` answers to (id in any case, short name, alias), each kept as
+    plain data (dicts and lists: quick to read from the cache) and made a `PlainTable` when first asked for."""
 
-    def __init__(self, by_name: Mapping[str, PlainTable], names: list[str]) -> None:
-        self._by_name = dict(by_name)
-        self._names = names              # the short names, for a refusal
+    def __init__(self, raw: Mapping[str, dict[str, Any]], by_name: Mapping[str, str]) -> None:
+        self._raw = raw                  # id → the table's fields, its rows' and effects' as dicts
+        self._by_name = by_name          # every name it answers to → id
+        self._made: dict[str, PlainTable] = {}
 
     def get(self, name: str) -> PlainTable:
         found = self._by_name.get(name.strip().lower()) if isinstance(name, str) else None
         if found is None:
-            raise UnknownNameError("table", name if isinstance(name, str) else repr(name), self._names)
-        return found
+            raise UnknownNameError("table", name if isinstance(name, str) else repr(name),
+                                   sorted(t["name"] for t in self._raw.values()))
+        if found not in self._made:
+            t = self._raw[found]
+            rows = tuple(PlainRow(r["min"], r["max"], r["key"], r["die"], r["text"],
+                                  tuple(_effect(e) for e in r["effects"])) for r in t["rows"])
+            self._made[found] = PlainTable(t["id"], t["name"], t["kind"], t["roll"], t["die_table"], t["die_key"],
+                                           t["key_name"], rows)
+        return self._made[found]
 
     def source_of(self, table_id: str) -> str:
         return "packaged"
@@ -139,7 +147,7 @@ class PlainRules:
 
     def __init__(self, profile: str, values: Mapping[str, Any], tables: PlainTables) -> None:
         self.profile = profile
-        self._values = dict(values)
+        self._values = values
         self.tables = tables
 
     def __getitem__(self, name: str) -> Any:
@@ -151,7 +159,7 @@ class PlainRules:
             return load_ruleset(self.profile)[name]
 
 
-# -- made from the validated ruleset, kept in the cache --------------------------------------------------------
+# -- made from the validated ruleset, kept in the cache as plain data ------------------------------------------
 def _effect(data: Any) -> Any:
     if isinstance(data, dict):
         if "kind" in data:
@@ -162,32 +170,35 @@ def _effect(data: Any) -> Any:
     return data
 
 
-def _table(t: Any) -> PlainTable:
-    rows = tuple(PlainRow(r.min, r.max, r.key, r.die, r.text, tuple(_effect(e.model_dump()) for e in r.effects))
-                 for r in t.rows)
-    return PlainTable(t.id, t.name, t.kind, t.roll, t.die_table, t.die_key, t.key_name, rows)
+TABLE_FIELDS = ("id", "name", "kind", "roll", "die_table", "die_key", "key_name")
+ROW_FIELDS = ("min", "max", "key", "die", "text")
 
 
-def plain_tables(tables: TableSet) -> PlainTables:
-    plain = {t.id: _table(t) for t in tables}
-    by_name: dict[str, PlainTable] = {}
-    for t in tables:
-        for key in (t.id.lower(), t.name, *t.aliases):
-            by_name.setdefault(key, plain[tables.get(key).id])    # whichever table TableSet.get answers with
-    return PlainTables(by_name, sorted(t.name for t in tables))
+def _raw_tables(tables: TableSet) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The tables' fields as plain data, and every name each answers to (as `TableSet.get` resolves it)."""
+    raw = {t.id: {**{f: getattr(t, f) for f in TABLE_FIELDS},
+                  "rows": [{**{f: getattr(r, f) for f in ROW_FIELDS},
+                            "effects": [e.model_dump() for e in r.effects]} for r in t.rows]} for t in tables}
+    names = {key: tables.get(key).id for t in tables for key in (t.id.lower(), t.name, *t.aliases)}
+    return raw, names
 
 
-def plain_of(rules: Ruleset) -> PlainRules:
-    return PlainRules(rules.profile, {v.spec.name: v.value for v in rules}, plain_tables(rules.tables))
-
-
-def _build() -> dict[str, PlainRules]:
+def _build() -> dict[str, Any]:
+    """Every built-in profile's option values, and the tables in force (the packaged ones, shared by them all unless
+    a profile's differ)."""
     from furnace.rules.ruleset import builtin_profiles, load_ruleset
 
-    return {name: plain_of(load_ruleset(name)) for name in builtin_profiles()}
+    found: dict[str, Any] = {"options": {}, "tables": []}
+    for name in builtin_profiles():
+        rules = load_ruleset(name)
+        tables = _raw_tables(rules.tables)
+        if tables not in found["tables"]:
+            found["tables"].append(tables)
+        found["options"][name] = ({v.spec.name: v.value for v in rules}, found["tables"].index(tables))
+    return found
 
 
-_KEPT: dict[str, dict[str, PlainRules]] = {}
+_KEPT: dict[str, Any] = {}
 
 
 def plain_rules(profile: str) -> PlainRules | None:
@@ -197,4 +208,8 @@ def plain_rules(profile: str) -> PlainRules | None:
 
         data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
         _KEPT["all"] = cached("plain", data, _build)
-    return _KEPT["all"].get(profile) if isinstance(profile, str) and os.sep not in profile else None
+    kept = _KEPT["all"]
+    if not isinstance(profile, str) or profile not in kept["options"]:
+        return None
+    values, tables = kept["options"][profile]
+    return PlainRules(profile, values, PlainTables(*kept["tables"][tables]))
