@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
-import pickle
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -70,6 +68,8 @@ def key(*sources: Traversable | str) -> str:
     """A digest of Furnace's version and every file below each source (or the source itself when it is a
     file), by name and content (bytecode caches left out). A source is a package's resource or a folder's path
     (read with `os`: no `importlib.resources` to import, for the commands that read `furnace.rules.plain`)."""
+    import hashlib
+
     digest = hashlib.sha256(_version().encode())
     stack: list[tuple[Traversable | _Path, str]] = [(_node(source), str(i)) for i, source in enumerate(sources)]
     while stack:
@@ -116,6 +116,9 @@ def _classes() -> str:
 def cached(name: str, source: Traversable | str, build: Callable[[], T]) -> T:
     """What `build()` makes from the file `source` or the files below it, read from the cache when they and
     the classes it is made of have not changed."""
+    import hashlib
+    import pickle
+
     where = folder()
     if where is None:
         return build()
@@ -132,6 +135,7 @@ def cached(name: str, source: Traversable | str, build: Callable[[], T]) -> T:
 
 def _store(where: str, value: object) -> None:
     """Write whole or not at all: a temporary file in the same folder, then a rename."""
+    import pickle
     import tempfile  # (here: a command that finds its caches writes none)
     from pathlib import Path
 
@@ -150,3 +154,51 @@ def _store(where: str, value: object) -> None:
             if old != path:
                 with contextlib.suppress(OSError):
                     old.unlink()
+
+
+def stamp(*folders: str) -> str:
+    """Every file below the folders by name, size and time of change (as Python's own bytecode cache tells a changed
+    source: nothing read but the folders' listings), with Furnace's and Python's versions."""
+    parts = [_version(), sys.version]
+    stack = [(f, str(i)) for i, f in enumerate(folders)]
+    while stack:
+        path, name = stack.pop()
+        if os.path.isdir(path):
+            if os.path.basename(path) != "__pycache__":
+                stack += [(os.path.join(path, n), f"{name}/{n}") for n in sorted(os.listdir(path), reverse=True)]
+        elif os.path.isfile(path):
+            st = os.stat(path)
+            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
+    """What `build()` makes of the files below `folder_path`, when it is plain data (dicts, lists, text, numbers),
+    kept with `marshal` under the stamp of those files and of `furnace.rules`' (`stamp`): a changed, added or removed
+    file or module is a new stamp, and the data is built again. For the commands that start in a few tens of
+    milliseconds (`furnace odds attack`, `furnace.rules.plain`): neither hashlib nor pickle is imported, no file is
+    read but this one. Anything amiss with the file is built again, as with `cached`."""
+    import marshal
+
+    where = folder()
+    if where is None:
+        return build()
+    path = os.path.join(where, f"{name}.marshal")
+    mark = stamp(folder_path, os.path.dirname(os.path.abspath(__file__)))
+    with contextlib.suppress(Exception):        # any unreadable cache: build again (see the module's note)
+        with open(path, "rb") as f:
+            kept, value = marshal.loads(f.read())     # (a load from the file reads it in small pieces)
+        if kept == mark:
+            return value  # type: ignore[no-any-return]
+    value = build()
+    with contextlib.suppress(OSError, ValueError):
+        os.makedirs(where, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                marshal.dump((mark, value), f)  # type: ignore[arg-type]   # (plain data, or a ValueError)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    return value

@@ -204,10 +204,10 @@ _KEPT: dict[str, Any] = {}
 def plain_rules(profile: str) -> PlainRules | None:
     """The built-in profile's options and tables as plain objects; None for any other name (a file, say)."""
     if "all" not in _KEPT:
-        from furnace.rules.cache import cached
+        from furnace.rules.cache import cached_plain
 
         data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
-        _KEPT["all"] = cached("plain", data, _build)
+        _KEPT["all"] = cached_plain("plain", data, _build)
     kept = _KEPT["all"]
     if not isinstance(profile, str) or profile not in kept["options"]:
         return None
