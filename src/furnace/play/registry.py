@@ -222,24 +222,36 @@ class Registry(Generic[T]):
         chapter adds names and never replaces one (`add`)."""
         return name not in self._entries and not _all_loaded
 
+    def _load_for(self, name: object) -> None:
+        """Load the chapters that may hold `name`: every one, but for the name of a profile in force (`furnace`:
+        the engine's own fumble or crit model, which no chapter holds), whose chapter is loaded with the chapters
+        in force; a profile's name out of force (`hazards` set by an override) loads them all, as does any other
+        name (a chapter's `middle-sea:armor-hit`)."""
+        profiles = _PROFILES.get()
+        if profiles is not None and name in profiles:
+            _out_of_force(profiles)      # (the chapters in force loaded once: the engine asks at every natural 1)
+        else:
+            load_chapters()
+
     def get(self, name: str) -> T:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         try:
             return self._entries[name]
         except KeyError:
+            load_chapters()       # the refusal names every entry
             raise UnknownNameError(self.what, name, sorted(self._entries)) from None
 
     __getitem__ = get
 
     def find(self, name: str) -> T | None:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         return self._entries.get(name)
 
     def __contains__(self, name: object) -> bool:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:
