@@ -36,8 +36,9 @@ def test_a_built_in_profile_reads_as_its_ruleset(profile: str) -> None:
             try:
                 want = t.lookup(k)
             except FurnaceError as exc:
-                with pytest.raises(type(exc), match="."):
+                with pytest.raises(type(exc)) as refused:
                     mine.lookup(k)
+                assert str(refused.value) == str(exc)
                 continue
             got = mine.lookup(k)
             assert (got.span, got.text, got.die) == (want.span, want.text, want.die)
