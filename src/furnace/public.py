@@ -22,7 +22,8 @@ Kind = Literal["cli", "console", "campaign"]
 Observer = Callable[[str, str], None]
 
 _current: ContextVar[tuple[str, str] | None] = ContextVar("furnace_public_path", default=None)
-_outer: ContextVar[str | None] = ContextVar("furnace_public_door", default=None)     # the first door entered
+# the first door entered: its kind, and a mark of this entry (what is kept for the entry is known by it)
+_outer: ContextVar[tuple[str, object] | None] = ContextVar("furnace_public_door", default=None)
 _observers: list[Observer] = []
 
 
@@ -30,7 +31,7 @@ _observers: list[Observer] = []
 def entered(kind: Kind, name: str) -> Iterator[None]:
     """Run the block as the public path `kind` (`cli`, `console`, `campaign`) named `name`."""
     token = _current.set((kind, name))
-    outer = _outer.set(_outer.get() or kind)
+    outer = _outer.set(_outer.get() or (kind, object()))
     for observer in tuple(_observers):
         observer(kind, name)
     trace = os.environ.get("FURNACE_PATH_TRACE")
@@ -48,9 +49,9 @@ def current() -> tuple[str, str] | None:
     return _current.get()
 
 
-def door() -> str | None:
+def door() -> tuple[str, object] | None:
     """The outermost public path the running code came in by (`cli` for a campaign command a `furnace` command
-    ran), or None for a direct library call."""
+    ran) with a mark of that entry (another entry, another mark), or None for a direct library call."""
     return _outer.get()
 
 

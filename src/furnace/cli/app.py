@@ -8,7 +8,6 @@ a file refuses to overwrite one unless `furnace --force …` (or the command's o
 
 from __future__ import annotations
 
-import contextvars
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from itertools import takewhile
@@ -511,8 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = RunOptions(debug="--debug" in takewhile(lambda a: a.startswith("-"), args))
     try:
         with entered("cli", " ".join(a for a in args[:3] if not a.startswith("-"))):
-            # in a context of its own: what the command puts in force (its profile's chapters) ends with it
-            contextvars.copy_context().run(cli.main, args=args, prog_name="furnace", standalone_mode=False, obj=run)
+            cli.main(args=args, prog_name="furnace", standalone_mode=False, obj=run)
     except FurnaceError as exc:
         if str(exc):          # an error already told (the shell's last failing command) is only its exit code
             click.echo(f"error: {' '.join(str(exc).splitlines())}", err=True)

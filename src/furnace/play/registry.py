@@ -12,14 +12,15 @@ Chapters are found through the `furnace.chapters` entry-point group of the insta
 pyproject.toml), so a referee's own plug-in package can add a chapter the same way. They are imported the
 first time the engine looks something up, not at `import furnace`, so the dice and the CLI start fast.
 
-A chapter named as a built-in profile (`hazards`, `middle-sea`) is that profile's. In a `furnace` command, once
-its ruleset is known (`in_force(rules)`: the campaign's ruleset and the command line's `--profile` call it), a
-listing of a registry (`state_modifiers`, the hooks) loads and lists only the chapters of the ruleset's profile and
-of the profiles it extends, and every chapter named after no profile (magic, a referee's plug-in): a
-furnace-profile campaign's command loads neither the Hazards chapter nor the Middle Sea's. A look-up of a name that
-is not here still loads every chapter (a `death_model` set to `hazards` by an override finds it). The command runs
-in a context of its own (`furnace.cli.app.main`), so what it put in force ends with it; the web console, serving
-campaigns of every profile in one process, and a library call keep every chapter in force.
+A chapter named as a built-in profile (`hazards`, `middle-sea`) is that profile's. Once the work's ruleset is known
+(`in_force(rules)`: the campaign's ruleset and the command line's `--profile` call it), a listing of a registry
+(`state_modifiers`, the hooks) loads and lists only the chapters of the ruleset's profile and of the profiles it
+extends, and every chapter named after no profile (magic, a referee's plug-in): a furnace-profile campaign's
+command loads neither the Hazards chapter nor the Middle Sea's. A look-up of a name that is not here loads every
+chapter (a `death_model` set to `hazards` by an override finds it), but for the name of a profile in force
+(`furnace`, the engine's own models). What is put in force belongs to the public path the work came in by (a
+`furnace` command, a console request, a campaign command: `furnace.public.door`) and ends with it; a library call
+outside any keeps every chapter in force.
 """
 
 from __future__ import annotations
@@ -71,21 +72,29 @@ def load_chapters(every: bool = True) -> tuple[str, ...]:
 PROFILE_CHAPTERS = ("hazards", "middle-sea")
 _all_loaded: list[bool] = []         # every chapter is loaded (a look-up that misses need load none)
 # the profiles of the ruleset in force, its own and those it extends; None: none in force, every chapter is
-_PROFILES: ContextVar[frozenset[str] | None] = ContextVar("furnace_profiles_in_force", default=None)
+_PROFILES: ContextVar[tuple[object, frozenset[str] | None] | None] = ContextVar("furnace_profiles_in_force",
+                                                                                 default=None)
 
 
 def in_force(rules: Ruleset) -> Ruleset:
-    """Within a `furnace` command (`furnace.public.door()` is `cli`, whose context ends with the command), put this
-    ruleset's chapters in force: its profile's and its ancestors' (`Ruleset.chain`); a ruleset that knows no chain
-    (made by hand) puts every chapter in force. Elsewhere (the web console serving campaigns of every profile, a
-    library call) every chapter stays in force. The ruleset, for chaining."""
-    if door() == "cli":
-        _PROFILES.set(frozenset(rules.chain) if rules.chain else None)
+    """Within the public path the work came in by (a `furnace` command, a console request, a campaign command:
+    `furnace.public.door()`), put this ruleset's chapters in force: its profile's and its ancestors'
+    (`Ruleset.chain`); a ruleset that knows no chain (made by hand) puts every chapter in force. What is put in
+    force is the entry's: it ends with it. A library call outside any keeps every chapter in force. The ruleset."""
+    entry = door()
+    if entry is not None:
+        _PROFILES.set((entry, frozenset(rules.chain) if rules.chain else None))
     return rules
 
 
+def _profiles() -> frozenset[str] | None:
+    """The profiles in force for the entry the running code came in by; None: every chapter is in force."""
+    kept = _PROFILES.get()
+    return kept[1] if kept is not None and kept[0] is door() else None
+
+
 def _chapter_in_force(name: str) -> bool:
-    profiles = _PROFILES.get()
+    profiles = _profiles()
     return profiles is None or name not in PROFILE_CHAPTERS or name in profiles
 
 
@@ -227,7 +236,7 @@ class Registry(Generic[T]):
         the engine's own fumble or crit model, which no chapter holds), whose chapter is loaded with the chapters
         in force; a profile's name out of force (`hazards` set by an override) loads them all, as does any other
         name (a chapter's `middle-sea:armor-hit`)."""
-        profiles = _PROFILES.get()
+        profiles = _profiles()
         if profiles is not None and name in profiles:
             _out_of_force(profiles)      # (the chapters in force loaded once: the engine asks at every natural 1)
         else:
@@ -260,7 +269,7 @@ class Registry(Generic[T]):
     def entries(self) -> tuple[tuple[str, T], ...]:
         """The entries by name, those of the chapters in force (`in_force`): one tuple for as long as they do not
         change (a reader may key what it works out from them on it)."""
-        out = _out_of_force(_PROFILES.get())
+        out = _out_of_force(_profiles())
         known = self._sorted.get(out)
         if known is None or known[0] != self._entries:   # sorted again only when the entries change
             kept = sorted((n, v) for n, v in self._entries.items() if not (out and self._origins[n].startswith(out)))
