@@ -85,15 +85,22 @@ def test_kept_with_marshal_and_built_again_when_a_file_changes(tmp_path: Path) -
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the shortcut is Linux's")
 @pytest.mark.parametrize(("xdg", "home"), [(None, "/home/ann"), ("/var/xdg", "/home/ann"), ("relative", "/home/bo"),
                                           ("", "/root")])
-def test_the_cache_folder_is_where_platformdirs_puts_it(monkeypatch: pytest.MonkeyPatch, xdg: str | None,
-                                                       home: str) -> None:
+@pytest.mark.parametrize("kind", ["cache", "config", "data"])
+def test_the_user_s_folders_are_where_platformdirs_puts_them(monkeypatch: pytest.MonkeyPatch, xdg: str | None,
+                                                            home: str, kind: str) -> None:
+    """furnace.files.user_folder reads the XDG variable or HOME itself (no platformdirs to import): the same folder."""
     import platformdirs
 
+    from furnace.files import user_folder
+
+    variable = f"XDG_{kind.upper()}_HOME"
     monkeypatch.delenv("FURNACE_CACHE_DIR")
     monkeypatch.setenv("HOME", home)
     if xdg is None:
-        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        monkeypatch.delenv(variable, raising=False)
     else:
-        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
-    assert cache.folder() == platformdirs.user_cache_dir("furnace", appauthor=False)
-    assert os.path.isabs(cache.folder() or "")
+        monkeypatch.setenv(variable, xdg)
+    assert user_folder(kind) == getattr(platformdirs, f"user_{kind}_dir")("furnace", appauthor=False)
+    assert os.path.isabs(user_folder(kind))
+    if kind == "cache":
+        assert cache.folder() == user_folder(kind)

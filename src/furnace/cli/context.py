@@ -96,9 +96,9 @@ def config_dir() -> Path:
     if os.environ.get("FURNACE_CONFIG_DIR"):
         folder = Path(os.environ["FURNACE_CONFIG_DIR"])
     else:
-        import platformdirs
+        from furnace.files import user_folder
 
-        folder = Path(platformdirs.user_config_dir("furnace", appauthor=False))
+        folder = Path(user_folder("config"))
     if (problem := folder_problem(folder)) is not None:
         raise FurnaceError(f"{_config_named(folder)} cannot hold the campaign in use: {problem}; point "
                            "FURNACE_CONFIG_DIR at a folder, or pass --campaign NAME")

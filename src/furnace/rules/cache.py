@@ -36,25 +36,9 @@ def folder() -> str | None:
         return None
     if chosen:
         return chosen
-    return _linux_cache() or _platform_cache()
+    from furnace.files import user_folder
 
-
-def _linux_cache() -> str | None:
-    """The user's cache folder on Linux as platformdirs finds it ($XDG_CACHE_HOME when absolute, else
-    $HOME/.cache), without importing it (pathlib, tempfile: ~5 ms of `furnace odds attack`); None elsewhere, or
-    with a home that is not an absolute path (platformdirs' own reading then)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    xdg, home = os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", "")
-    if os.path.isabs(xdg):
-        return os.path.join(xdg, "furnace")
-    return os.path.join(home, ".cache", "furnace") if os.path.isabs(home) else None
-
-
-def _platform_cache() -> str:
-    import platformdirs
-
-    return str(platformdirs.user_cache_dir("furnace", appauthor=False))
+    return user_folder("cache")
 
 
 def _version() -> str:

@@ -15,17 +15,18 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError, from_validation
-from furnace.rules.datafile import close_matches, read_yaml
+from furnace.rules.datafile import close_matches, packaged, read_yaml
 from furnace.rules.effects import Ability, shown
 from furnace.rules.tables import TableSet
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 OptionType = Literal["choice", "bool", "int", "table", "dice", "text"]
 
@@ -322,7 +323,7 @@ def _SPECS() -> dict[str, OptionSpec]:
     if "specs" not in _CACHE:
         from furnace.rules.cache import cached
 
-        entry = resources.files("furnace") / "data" / "options.yaml"     # 64 KB: ~10 ms to parse each command
+        entry = packaged("options.yaml")     # 64 KB: ~10 ms to parse each command
         _CACHE["specs"] = cached("options", entry, lambda: _specs_from(read_yaml(entry, "rule options"),
                                                                          "furnace/data/options.yaml"))
     specs: dict[str, OptionSpec] = _CACHE["specs"]
@@ -333,7 +334,7 @@ def builtin_profiles() -> dict[str, Profile]:
     if "profiles" not in _CACHE:
         from furnace.rules.cache import cached
 
-        folder = resources.files("furnace") / "data" / "profiles"
+        folder = packaged("profiles")
         _CACHE["profiles"] = cached("profiles", folder, lambda: _read_profiles(folder))
     profiles: dict[str, Profile] = _CACHE["profiles"]
     return profiles

@@ -27,19 +27,20 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.rules.datafile import read_yaml
+from furnace.rules.datafile import packaged, read_yaml
 from furnace.rules.effects import TABLE_NAMES, Effect, EffectList, check_dice
 from furnace.rules.plain import die_for, lookup_row, row_span
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -505,7 +506,7 @@ def _packaged() -> TableSet:
     if _PACKAGED is None:
         from furnace.rules.cache import cached
 
-        folder = resources.files("furnace") / "data" / "tables"
+        folder = packaged("tables")
         _PACKAGED = cached("tables", folder, lambda: _read_packaged(folder))
         TABLE_NAMES.update({t.id: t.name for t in _PACKAGED})   # an injury effect names its table in words
     return _PACKAGED
