@@ -225,6 +225,8 @@ def test_a_fight_loads_the_chapters_of_its_profile_only(tmp_path: Path, args: li
     modules = _first_then_again(tmp_path, args)
     assert {name for name, package in CHAPTERS.items() if _under(modules, package)} == chapters
     assert "furnace.magic.fight" in modules
+    # the packaged data by its path (furnace.rules.datafile.packaged), the cache's folder from XDG/HOME
+    assert not [m for p in ("importlib.resources", "platformdirs", "zipfile") for m in _under(modules, p)]
 
 
 def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
