@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from furnace import dice
 from furnace.dice.odds import Distribution, at_least, convolve, mean, mixture
@@ -67,8 +67,7 @@ def attack_bonus_of(text: str) -> int:
         raise FurnaceError(f"an ATK is d20 plus a number, like d20+3 or d20-1, not {text!r}") from None
 
 
-@dataclass(frozen=True)
-class Attacker:
+class Attacker(NamedTuple):
     """What the odds read of an attacker, from the numbers a referee gives: a `Combatant`'s fields of the same names
     (one made from a character file is read alike), with no model to build (`furnace odds attack` starts fast)."""
 
