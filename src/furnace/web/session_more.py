@@ -280,7 +280,6 @@ def odds_attack(campaign: str, request: Request, ac: int = Query(ge=1, le=40),
     rules = campaign_ruleset(state)
     reasons = {k: tuple(w.strip() for w in text.split(",") if w.strip()) for k, text in (("easy", easy),
                                                                                          ("hard", hard))}
-    attacker: play_odds.Fighter
     if who:
         from furnace.play.combatant import from_character
 
