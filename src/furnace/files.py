@@ -20,6 +20,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -414,3 +415,25 @@ def resolve_inside(base_dir: PathLike, ref: str, allow_outside: bool = False, *,
     if not inside:
         raise outside
     return joined
+
+
+# where platformdirs puts a user's folders on Linux: the XDG variable when it is an absolute path, else under HOME
+_XDG = {"cache": ("XDG_CACHE_HOME", ".cache"), "config": ("XDG_CONFIG_HOME", ".config"),
+        "data": ("XDG_DATA_HOME", os.path.join(".local", "share"))}
+
+
+def user_folder(kind: str) -> str:
+    """Furnace's folder of the user's `cache`, `config` or `data`, as platformdirs finds it: on Linux read here from
+    the XDG variable or HOME (platformdirs imports pathlib and tempfile: a few ms of every command's start), and by
+    platformdirs itself elsewhere or when HOME is no absolute path."""
+    variable, under = _XDG[kind]
+    if sys.platform.startswith("linux"):
+        xdg, home = os.environ.get(variable, ""), os.environ.get("HOME", "")
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, "furnace")
+        if os.path.isabs(home):
+            return os.path.join(home, under, "furnace")
+    import platformdirs
+
+    found: str = getattr(platformdirs, f"user_{kind}_dir")("furnace", appauthor=False)
+    return found

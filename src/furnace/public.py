@@ -22,6 +22,8 @@ Kind = Literal["cli", "console", "campaign"]
 Observer = Callable[[str, str], None]
 
 _current: ContextVar[tuple[str, str] | None] = ContextVar("furnace_public_path", default=None)
+# the first door entered: its kind, and a mark of this entry (what is kept for the entry is known by it)
+_outer: ContextVar[tuple[str, object] | None] = ContextVar("furnace_public_door", default=None)
 _observers: list[Observer] = []
 
 
@@ -29,6 +31,7 @@ _observers: list[Observer] = []
 def entered(kind: Kind, name: str) -> Iterator[None]:
     """Run the block as the public path `kind` (`cli`, `console`, `campaign`) named `name`."""
     token = _current.set((kind, name))
+    outer = _outer.set(_outer.get() or (kind, object()))
     for observer in tuple(_observers):
         observer(kind, name)
     trace = os.environ.get("FURNACE_PATH_TRACE")
@@ -37,12 +40,19 @@ def entered(kind: Kind, name: str) -> Iterator[None]:
     try:
         yield
     finally:
+        _outer.reset(outer)
         _current.reset(token)
 
 
 def current() -> tuple[str, str] | None:
     """The innermost public path the running code came in by, or None for a direct library call."""
     return _current.get()
+
+
+def door() -> tuple[str, object] | None:
+    """The outermost public path the running code came in by (`cli` for a campaign command a `furnace` command
+    ran) with a mark of that entry (another entry, another mark), or None for a direct library call."""
+    return _outer.get()
 
 
 def observe(observer: Observer) -> Callable[[], None]:

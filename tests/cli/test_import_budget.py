@@ -29,12 +29,15 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = """
-import json, sys
+import sys
 from furnace.cli.app import main
 
 code = main(sys.argv[2:])
+modules = sorted(sys.modules)
+import json   # (after: whether the command loaded it is asked too)
+
 with open(sys.argv[1], "w", encoding="utf-8") as out:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, out)
+    json.dump({"code": code, "modules": modules}, out)
 """
 RUN = "import sys; from furnace.cli import main; sys.exit(main(sys.argv[1:]))"
 READS = {
@@ -108,17 +111,15 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
 def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
     """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
     no Alembic, and no chapter outside the profile: a registry's look-up of a name it holds (the `furnace` death and
-    healing models) loads none. `damage` still does: it makes a combatant, whose state modifiers are every
-    registered one (`furnace.play.registry.state_modifiers`), the chapters' among them — pinned here once the
-    registry loads only the profile's."""
+    healing models) loads none, and a listing (`damage`'s state modifiers, `furnace.play.registry.state_modifiers`)
+    loads the chapters of the campaign's profile only (`furnace.play.registry.in_force`)."""
     code, modules = loaded(campaigns, WRITES[command])
     assert code == 0
     assert "furnace.campaign.writing" in modules          # it wrote, by the fast path
     assert not _under(modules, "sqlalchemy")
     assert not [m for p in NEVER for m in _under(modules, p)]
     assert ("furnace.cli.session" in modules) == (command in SESSION)
-    if command != "damage":
-        assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
+    assert not [m for p in CHAPTERS.values() for m in _under(modules, p)]
 
 
 def test_a_pydantic_plugin_installed_is_still_loaded(campaigns: Path, tmp_path: Path) -> None:
@@ -170,3 +171,65 @@ def test_a_newer_schema_is_refused_in_the_same_words_on_the_fast_path(campaigns:
     assert report.returncode == 2
     assert report.stderr.startswith("error: this database was written by a newer Furnace (revision 9999; this one "
                                     "reads up to")
+
+
+# -- the commands that read no campaign (issue 27's start-up goals) ---------------------------------------------------
+ODDS_ATTACK = ["odds", "attack", "--atk", "d20+3", "--ac", "14", "--damage", "1d8+2", "--class", "fighter", "--level",
+               "3"]
+# (pydantic.plugin._loader is the stand-in of furnace.cli.startup, not Pydantic)
+MODELS = ("pydantic.main", "pydantic_core", "furnace.rules.ruleset", "furnace.rules.tables", "furnace.rules.effects",
+          "furnace.play.combatant")
+STARTUP_NEVER = (*NEVER, "sqlalchemy", "furnace.campaign")
+
+
+def _first_then_again(folder: Path, args: list[str]) -> set[str]:
+    """The modules of a second run (the first fills the rules' caches, as a user's first command does)."""
+    assert loaded(folder, args)[0] == 0
+    code, modules = loaded(folder, args)
+    assert code == 0
+    return modules
+
+
+def test_roll_and_odds_load_no_model_and_no_json_encoder(tmp_path: Path) -> None:
+    for args in (["roll", "1d20+3"], ["odds", "d20+3", "--dc", "15"]):
+        modules = _first_then_again(tmp_path, args)
+        assert not [m for p in (*STARTUP_NEVER, *MODELS, "furnace.rules", "html") for m in _under(modules, p)]
+    assert "json" not in _first_then_again(tmp_path, ["roll", "1d20+3"])
+    assert "json" in _first_then_again(tmp_path, ["roll", "1d20+3", "--json"])      # the flip side
+
+
+def test_odds_attack_reads_the_plain_rules_and_builds_no_model(tmp_path: Path) -> None:
+    """A built-in profile's options and crit tables come from the plain cache (`furnace.rules.plain`): no Pydantic,
+    no PyYAML, no pickle or hashlib (the cache is marshal under a stamp), no platformdirs (the folder is found)."""
+    modules = _first_then_again(tmp_path, ODDS_ATTACK)
+    assert "furnace.rules.plain" in modules
+    never = (*STARTUP_NEVER, *MODELS, "pickle", "hashlib", "platformdirs", "importlib.resources", "pathlib")
+    assert not [m for p in never for m in _under(modules, p)]
+
+
+@pytest.mark.parametrize("more", [["--option", "monster_crits=true"], ["--character", "examples/characters/wren.json"]])
+def test_odds_attack_with_an_override_or_a_character_reads_the_ruleset(tmp_path: Path, more: list[str]) -> None:
+    """The flip side: an `--option` is checked by its declared type, a character file validated: the models load."""
+    modules = _first_then_again(tmp_path, [*ODDS_ATTACK, *more])
+    assert "furnace.rules.ruleset" in modules and "pydantic.main" in modules
+
+
+@pytest.mark.parametrize(("args", "chapters"), [
+    (["fight", "examples/funnel-vs-goblins.yaml", "--seed", "1"], set()),
+    (["fight", "examples/funnel-vs-goblins.yaml", "--seed", "1", "--profile", "hazards"], {"hazards"}),
+    (["fight", "examples/funnel-vs-goblins.yaml", "--seed", "1", "--profile", "middle-sea"], {"middle-sea"}),
+])
+def test_a_fight_loads_the_chapters_of_its_profile_only(tmp_path: Path, args: list[str], chapters: set[str]) -> None:
+    """`furnace.play.registry.in_force`: the fight's listings and its look-ups of `furnace` (the engine's own fumble
+    and crit models) load the chapters of the profile, magic always (it is every profile's)."""
+    modules = _first_then_again(tmp_path, args)
+    assert {name for name, package in CHAPTERS.items() if _under(modules, package)} == chapters
+    assert "furnace.magic.fight" in modules
+    # the packaged data by its path (furnace.rules.datafile.packaged), the cache's folder from XDG/HOME
+    assert not [m for p in ("importlib.resources", "platformdirs", "zipfile") for m in _under(modules, p)]
+
+
+def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
+    assert "furnace.render.sheets" not in _first_then_again(tmp_path, ["funnel", "--seed", "1"])
+    assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
+                                                                   str(tmp_path / "f.html")])

@@ -35,9 +35,9 @@ def data_dir() -> Path:
     """The user's data directory (platformdirs), or FURNACE_DATA_DIR."""
     if os.environ.get("FURNACE_DATA_DIR"):
         return Path(os.environ["FURNACE_DATA_DIR"])
-    import platformdirs
+    from furnace.files import user_folder
 
-    return Path(platformdirs.user_data_dir("furnace", appauthor=False))
+    return Path(user_folder("data"))
 
 
 def default_database() -> Path:

@@ -38,6 +38,7 @@ from furnace.campaign.state import OVERRIDE_KINDS, CampaignError, CampaignState,
 from furnace.campaign.store import Applied, Command, Store
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError, from_validation
 from furnace.events import Event, declare
+from furnace.play.registry import in_force
 from furnace.rules.datafile import YAML_LIMIT, parse_yaml
 from furnace.rules.ruleset import Profile, Ruleset, builtin_profiles, load_ruleset, option_specs, parse_override
 from furnace.rules.tables import Table, TableSet, validate_table
@@ -248,7 +249,7 @@ def campaign_ruleset(state: CampaignState) -> Ruleset:
             if len(_rulesets) >= 64:
                 _rulesets.clear()
             _rulesets[key] = known
-    return known
+    return in_force(known)        # the registries list the chapters of its profile only
 
 
 def ruleset_of(state: CampaignState) -> Ruleset:
@@ -282,7 +283,7 @@ def ruleset_of(state: CampaignState) -> Ruleset:
     table_set = base.tables
     for where, table in tables:
         table_set = table_set.with_table(table, where)
-    rules = Ruleset(profile.name if profile else base.profile, base.values, table_set)
+    rules = Ruleset(profile.name if profile else base.profile, base.values, table_set, base.chain)
     if profile is not None and profile.options:
         rules = rules.with_options(profile.options, f"profile {profile.name}")
     if state.options:

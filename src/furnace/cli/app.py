@@ -116,11 +116,12 @@ def option_option(fn: F) -> F:
 def load_rules(profile: str, options: Sequence[str] = ()) -> Any:
     """The profile's ruleset with `--option NAME=VALUE` overrides, each read by its option's declared type
     (`furnace.rules.ruleset.parse_override`): an unknown name or a wrong value is refused saying what it takes."""
+    from furnace.play.registry import in_force
     from furnace.rules.ruleset import load_ruleset, parse_overrides
 
     rules = load_ruleset(profile)
     overrides = parse_overrides(options, tables=rules.tables)
-    return rules.with_options(overrides, "override") if overrides else rules
+    return in_force(rules.with_options(overrides, "override") if overrides else rules)   # its chapters only
 
 
 def profile_option(fn: F) -> F:

@@ -111,7 +111,6 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
     Example: furnace funnel --players 4 --seed 1 --html funnel.html
     """
     from furnace.characters.funnel import run_funnel
-    from furnace.render.sheets import funnel_html
     from furnace.render.text import party_table
     from furnace.rules.ruleset import load_ruleset
 
@@ -139,6 +138,8 @@ def funnel(players: int | None, names: Sequence[str], per_player: int, seed: int
         assert command.party is not None
         party, rules = command.party, campaign_ruleset(applied.state)
     if html:
+        from furnace.render.sheets import funnel_html  # (here: a funnel printed to the terminal draws no sheet)
+
         _write(html, funnel_html(party, rules, title=f"Furnace funnel · {count} players"),
                inputs=[_profile_file(profile)])
     joined = [e for e in applied.events if e.kind == "join"] if applied else []

@@ -8,7 +8,6 @@ campaign, so commands that only roll or print start fast.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,9 +96,9 @@ def config_dir() -> Path:
     if os.environ.get("FURNACE_CONFIG_DIR"):
         folder = Path(os.environ["FURNACE_CONFIG_DIR"])
     else:
-        import platformdirs
+        from furnace.files import user_folder
 
-        folder = Path(platformdirs.user_config_dir("furnace", appauthor=False))
+        folder = Path(user_folder("config"))
     if (problem := folder_problem(folder)) is not None:
         raise FurnaceError(f"{_config_named(folder)} cannot hold the campaign in use: {problem}; point "
                            "FURNACE_CONFIG_DIR at a folder, or pass --campaign NAME")
@@ -126,6 +125,8 @@ def _used() -> str | None:
         return None
     text = files.read_text(path, limit=CONFIG_LIMIT, what="the campaign in use")
     try:
+        import json  # here, not at the top: `furnace roll` reads no config
+
         value = json.loads(text).get("campaign")
     except (ValueError, AttributeError, RecursionError):
         raise FurnaceError(f"{files.shown(path)} does not hold the campaign in use (it is not what `furnace campaign "
@@ -146,6 +147,8 @@ def can_remember() -> None:
 
 def use(name: str | None) -> Path:
     """Remember `name` as the campaign to use (None forgets it); written whole, then renamed into place."""
+    import json
+
     from furnace import files
 
     can_remember()

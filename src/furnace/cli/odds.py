@@ -99,13 +99,25 @@ def odds_attack(atk: str | None, ac: int, damage: str | None, char_class: str | 
     from furnace.play import odds as play_odds
     from furnace.render.odds import attack_json, attack_text
 
-    rules = load_rules(profile, options)
+    rules = _odds_rules(profile, options, character_file)
     attacker = _attacker(rules, atk, damage, char_class, level, crit_on, ranged, monster, character_file)
     found = play_odds.attack_odds(attacker, ac, rules, easy=easy, hard=hard, foe_armed=not unarmed_foe)
     if as_json:
         _emit(attack_json(found))
         return
     click.echo(attack_text(found, attacker))
+
+
+def _odds_rules(profile: str, options: tuple[str, ...], character_file: str | None) -> Any:
+    """A built-in profile's options and tables as plain objects (`furnace.rules.plain`: no model is built, so the
+    command starts fast); the ruleset itself with `--option`, a referee's profile file or a character file."""
+    if not options and character_file is None:
+        from furnace.rules.plain import plain_rules
+
+        found = plain_rules(profile)
+        if found is not None:
+            return found
+    return load_rules(profile, options)
 
 
 def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str | None, level: int, crit_on: int,
@@ -120,8 +132,8 @@ def _attacker(rules: Any, atk: str | None, damage: str | None, char_class: str |
         return from_character(Character.from_file(character_file), "party", rules, zone="RANGED" if ranged else "NEAR")
     if atk is None or damage is None:
         raise FurnaceError("give --atk d20+N and --damage DICE, or --character FILE")
-    return play_odds.attacker(play_odds.attack_bonus_of(atk), damage, level=level, char_class=char_class,
-                              crit_on=crit_on, ranged=ranged, monster=monster)
+    return play_odds.typed_attacker(play_odds.attack_bonus_of(atk), damage, level=level, char_class=char_class,
+                                    crit_on=crit_on, ranged=ranged, monster=monster)
 
 
 @odds.command("dying")

@@ -5,7 +5,6 @@ Nodes are NamedTuples because a roll builds several of them and tuples are the c
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -282,6 +281,8 @@ class RollResult(NamedTuple):
                 "explanation": self.explain(), "tree": _to_dict(self.tree)}
 
     def to_json(self) -> str:
+        import json  # here: a roll printed as text loads no JSON encoder
+
         return json.dumps(self.to_dict())
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,7 +27,7 @@ from furnace.errors import DataFileError, IllegalActionError, UnknownNameError
 from furnace.events import Event, declare
 from furnace.magic.mishaps import lockouts
 from furnace.magic.spells import SPELL_DIE
-from furnace.rules.datafile import read_yaml
+from furnace.rules.datafile import packaged, read_yaml
 from furnace.rules.effects import Damage, Effect, EffectList
 from furnace.rules.ruleset import Ruleset, load_ruleset
 
@@ -143,7 +142,7 @@ def parse_cantrips(data: Any, where: str | Path) -> list[Cantrip]:
 
 @cache
 def _packaged() -> Cantrips:
-    entry = resources.files("furnace") / "data" / "cantrips.yaml"
+    entry = packaged("cantrips.yaml")
     return Cantrips({c.name.lower(): c for c in parse_cantrips(read_yaml(entry, "cantrip file"), str(entry))})
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
-from furnace.rules.ruleset import Ruleset, load_ruleset
+
+if TYPE_CHECKING:      # (annotations only; the default ruleset is loaded when asked: `furnace odds attack` loads none)
+    from furnace.rules.ruleset import Ruleset
 
 Kind = Literal["CHECK", "SAVE", "ATK"]
 Advantage = Literal["adv", "dis"] | None
@@ -51,6 +53,8 @@ class OptionOffError(CheckError):
 @cache
 def default_rules() -> Ruleset:
     """The `furnace` profile, loaded once: a caller that passes no ruleset gets every default."""
+    from furnace.rules.ruleset import load_ruleset
+
     return load_ruleset()
 
 

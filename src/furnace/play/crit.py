@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from furnace.play.combatant import Combatant
-from furnace.rules.ruleset import Ruleset
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:      # (annotations only: `furnace odds attack` imports no model)
+    from furnace.play.combatant import Combatant
+    from furnace.rules.ruleset import Ruleset
 
 CLASS_CRIT_TABLES = {"Fighter": "crit-fighter", "Cleric": "crit-cleric", "Rogue": "crit-rogue"}
 MAX_CRIT_LEVEL = 10

@@ -1,7 +1,7 @@
 """Exact odds of one attack and of a dying character, from the rules the engine plays by.
 
-`attack_odds`: one ATK of an attacker (a `Combatant`, built from a character file or from the numbers a
-referee types) against an AC. A natural 1 misses (F-FUMB-01); a natural at or above the attacker's crit range
+`attack_odds`: one ATK of an attacker (a `Combatant` built from a character file, or an `Attacker` from the
+numbers a referee types) against an AC. A natural 1 misses (F-FUMB-01); a natural at or above the attacker's crit range
 (20, a Barbarian's melee 19: F-ARCH-02; ranged always 20) hits and, when the attacker has a crit table
 (`furnace.play.crit.crit_table`: by class, level 0 and Magic-users per option, monsters only with F-CRIT-03),
 crits; anything else hits when d20 + ATK meets the AC, moved by EASY/HARD (`furnace.play.checks.make_dc`).
@@ -21,16 +21,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from furnace import dice
 from furnace.dice.odds import Distribution, at_least, convolve, mean, mixture
 from furnace.errors import FurnaceError
 from furnace.play.checks import make_dc
-from furnace.play.combatant import Combatant
 from furnace.play.crit import CLASS_CRIT_TABLES, crit_level, crit_table
-from furnace.rules.effects import Damage, Death, Effect, Slay, WeaponEffect
-from furnace.rules.ruleset import Ruleset
-from furnace.rules.tables import Row
+
+if TYPE_CHECKING:
+    from furnace.play.combatant import Combatant
+    from furnace.rules.ruleset import Ruleset
+
+# The odds read a ruleset and an attacker by their attributes: a `Ruleset` or the plain reading of a built-in profile
+# (`furnace.rules.plain.PlainRules`: `furnace odds attack` builds no model), a `Combatant` or an `Attacker`.
+Rules: TypeAlias = Any
+Fighter: TypeAlias = Any
 
 CLASSES = (*CLASS_CRIT_TABLES, "Magic-user")
 DYING_TIMER = "1d4"          # F-DEATH-01: "Roll 1d4, after that many turn you die" (furnace.play.death)
@@ -61,17 +67,48 @@ def attack_bonus_of(text: str) -> int:
         raise FurnaceError(f"an ATK is d20 plus a number, like d20+3 or d20-1, not {text!r}") from None
 
 
-def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
-             ranged: bool = False, monster: bool = False) -> Combatant:
-    """The attacker as the engine sees one, from the numbers a referee gives."""
+class Attacker(NamedTuple):
+    """What the odds read of an attacker, from the numbers a referee gives: a `Combatant`'s fields of the same names
+    (one made from a character file is read alike), with no model to build (`furnace odds attack` starts fast)."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    level: int
+    char_class: str | None
+    attack_bonus: int
+    damage: str
+    ranged: bool
+    crit_range: int
+
+    def combatant(self) -> Combatant:
+        """The attacker as the engine's combatant (1 HP, AC 10: the odds read neither)."""
+        from furnace.play.combatant import Combatant
+
+        return Combatant(id=self.id, name=self.name, side=self.side, kind=self.kind, level=self.level,
+                         char_class=self.char_class, hp=1, hp_max=1, ac=10, attack_bonus=self.attack_bonus,
+                         damage=self.damage, ranged=self.ranged, crit_range=self.crit_range)
+
+
+def typed_attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
+                   ranged: bool = False, monster: bool = False) -> Attacker:
+    """The attacker from the numbers a referee gives, each checked."""
     dice.parse(damage)                # refused here, with the dice's own error, if it does not parse
     if not 2 <= crit_on <= 20:
         raise FurnaceError(f"a crit range starts at a natural 2 to 20, not {crit_on}")
     if not 0 <= level <= 20:
         raise FurnaceError(f"a level is 0 to 20, not {level}")
-    return Combatant(id="attacker", name="the attacker", side="attackers", kind="monster" if monster else "pc",
-                     level=level, char_class=class_name(char_class) if level else None, hp=1, hp_max=1, ac=10,
-                     attack_bonus=bonus, damage=damage, ranged=ranged, crit_range=crit_on)
+    return Attacker(id="attacker", name="the attacker", side="attackers", kind="monster" if monster else "pc",
+                    level=level, char_class=class_name(char_class) if level else None, attack_bonus=bonus,
+                    damage=damage, ranged=ranged, crit_range=crit_on)
+
+
+def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
+             ranged: bool = False, monster: bool = False) -> Combatant:
+    """The attacker as the engine sees one, from the numbers a referee gives (`typed_attacker`'s combatant)."""
+    return typed_attacker(bonus, damage, level=level, char_class=char_class, crit_on=crit_on, ranged=ranged,
+                          monster=monster).combatant()
 
 
 @dataclass(frozen=True)
@@ -114,7 +151,7 @@ class AttackOdds:
         return at_least(self.damage, amount)
 
 
-def _crit_base(a: Combatant, rules: Ruleset) -> int:
+def _crit_base(a: Fighter, rules: Rules) -> int:
     """The crit's maximum DAM: with the flat modifiers (max_dice_plus_mods) or the dice only (max_dice_only), as
     `furnace.play.attacks` deals it (AMB-23)."""
     if rules["crit_damage"] == "max_dice_only":
@@ -122,35 +159,36 @@ def _crit_base(a: Combatant, rules: Ruleset) -> int:
     return dice.parse(a.damage).bounds()[1]
 
 
-def _row_damage(effects: list[Effect], foe_armed: bool) -> tuple[list[str], list[int], bool]:
-    """The dice the row adds to the target, its fixed maxima, and whether it can kill outright."""
+def _row_damage(effects: list[Any], foe_armed: bool) -> tuple[list[str], list[int], bool]:
+    """The dice the row adds to the target, its fixed maxima, and whether it can kill outright. Each effect is read
+    by its kind (`furnace.rules.effects`: damage, weapon, slay, death), a model's or a plain one's alike."""
     rolled: list[str] = []
     fixed: list[int] = []
     kills = False
     for e in effects:
-        if isinstance(e, Damage) and e.target == "target" and e.every is None:
+        if e.kind == "damage" and e.target == "target" and e.every is None:
             if e.maximum:
                 fixed.append(dice.parse(e.dice).bounds()[1])
             else:
                 rolled.append(e.dice)
-        elif isinstance(e, WeaponEffect) and e.target == "target" and (e.then or e.otherwise):
+        elif e.kind == "weapon" and e.target == "target" and (e.then or e.otherwise):
             more = _row_damage(list(e.then if foe_armed else e.otherwise), foe_armed)
             rolled, fixed, kills = rolled + more[0], fixed + more[1], kills or more[2]
-        elif isinstance(e, Slay):
+        elif e.kind == "slay":
             more = _row_damage(list(e.otherwise), foe_armed)
             rolled, fixed, kills = rolled + more[0], fixed + more[1], True
-        elif isinstance(e, Death) and e.target == "target" and e.timer is None:
+        elif e.kind == "death" and e.target == "target" and e.timer is None:
             kills = True
     return rolled, fixed, kills
 
 
-def _crit_row(row: Row, chance: Fraction, foe_armed: bool) -> CritRow:
+def _crit_row(row: Any, chance: Fraction, foe_armed: bool) -> CritRow:
     rolled, fixed, kills = _row_damage(row.effect_list(), foe_armed)
     extra = dice.parse("+".join(rolled)).distribution() if rolled else {0: Fraction(1)}
     return CritRow(row.span, row.text, chance, {k + sum(fixed): p for k, p in extra.items()}, kills)
 
 
-def crit_rows(a: Combatant, rules: Ruleset, foe_armed: bool = True) -> tuple[str | None, str | None,
+def crit_rows(a: Fighter, rules: Rules, foe_armed: bool = True) -> tuple[str | None, str | None,
                                                                                 tuple[CritRow, ...]]:
     """The attacker's crit table, its die for her level, and each row a crit can reach with its chance."""
     name = crit_table(a, rules)
@@ -161,7 +199,7 @@ def crit_rows(a: Combatant, rules: Ruleset, foe_armed: bool = True) -> tuple[str
     die = rules.tables.die_for(table, level)[0] if table.die_table is not None else table.roll
     if die is None:
         raise FurnaceError(f"{table.name} names no die to roll it with")
-    chances: dict[str, tuple[Row, Fraction]] = {}
+    chances: dict[str, tuple[Any, Fraction]] = {}
     for total, p in dice.parse(die).distribution().items():
         row = table.lookup(total)
         before = chances.get(row.span, (row, Fraction(0)))[1]
@@ -169,7 +207,8 @@ def crit_rows(a: Combatant, rules: Ruleset, foe_armed: bool = True) -> tuple[str
     return table.name, die, tuple(_crit_row(row, p, foe_armed) for row, p in chances.values())
 
 
-def attack_odds(a: Combatant, ac: int, rules: Ruleset, *, easy: tuple[str, ...] = (), hard: tuple[str, ...] = (),
+def attack_odds(a: Fighter, ac: int, rules: Rules, *, easy: tuple[str, ...] = (),
+                hard: tuple[str, ...] = (),
                 foe_armed: bool = True) -> AttackOdds:
     """The exact odds of one ATK by `a` against AC `ac` (F-CMBT-01, F-CRIT-01/02, F-FUMB-01)."""
     if rules["crit_model"] != "furnace":

@@ -11,6 +11,16 @@ of actions, which `encounter.act` looks the action up in.
 Chapters are found through the `furnace.chapters` entry-point group of the installed package (see
 pyproject.toml), so a referee's own plug-in package can add a chapter the same way. They are imported the
 first time the engine looks something up, not at `import furnace`, so the dice and the CLI start fast.
+
+A chapter named as a built-in profile (`hazards`, `middle-sea`) is that profile's. Once the work's ruleset is known
+(`in_force(rules)`: the campaign's ruleset and the command line's `--profile` call it), a listing of a registry
+(`state_modifiers`, the hooks) loads and lists only the chapters of the ruleset's profile and of the profiles it
+extends, and every chapter named after no profile (magic, a referee's plug-in): a furnace-profile campaign's
+command loads neither the Hazards chapter nor the Middle Sea's. A look-up of a name that is not here loads every
+chapter (a `death_model` set to `hazards` by an override finds it), but for the name of a profile in force
+(`furnace`, the engine's own models). What is put in force belongs to the public path the work came in by (a
+`furnace` command, a console request, a campaign command: `furnace.public.door`) and ends with it; a library call
+outside any keeps every chapter in force.
 """
 
 from __future__ import annotations
@@ -19,10 +29,12 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from furnace.errors import UnknownNameError
+from furnace.public import door
 
 if TYPE_CHECKING:
     from furnace.characters.character import Character
@@ -37,17 +49,71 @@ _loaded: list[str] = []
 REGISTRIES: list[Registry[object]] = []     # every registry made, in the order made (`furnace chapters` lists them)
 
 
-def load_chapters() -> tuple[str, ...]:
-    """Import every installed chapter once (each registers itself as it is imported); their names."""
-    if not _loaded:
-        _loaded.append("")   # before importing: a chapter that looks something up does not recurse
-        for name, target in sorted(entry_points(CHAPTER_GROUP).items()):
-            module, _, attr = target.partition(":")
-            loaded = importlib.import_module(module.strip())
-            if attr:
-                getattr(loaded, attr.strip())
-            _loaded.append(name)
-    return tuple(_loaded[1:])
+def load_chapters(every: bool = True) -> tuple[str, ...]:
+    """Import the installed chapters once each (each registers itself as it is imported): every one, or with
+    `every=False` those in force (`in_force`); the names of those loaded."""
+    wanted = _installed_chapters()
+    if not every:
+        wanted = {name: target for name, target in wanted.items() if _chapter_in_force(name)}
+    for name, target in sorted(wanted.items()):
+        if name in _loaded:
+            continue
+        _loaded.append(name)   # before importing: a chapter that looks something up does not recurse
+        module, _, attr = target.partition(":")
+        loaded = importlib.import_module(module.strip())
+        if attr:
+            getattr(loaded, attr.strip())
+    if every:
+        _all_loaded.append(True)
+    return tuple(name for name in sorted(_installed_chapters()) if name in _loaded)
+
+
+# the chapters named as a built-in profile are that profile's (the rest are every profile's)
+PROFILE_CHAPTERS = ("hazards", "middle-sea")
+_all_loaded: list[bool] = []         # every chapter is loaded (a look-up that misses need load none)
+# the profiles of the ruleset in force, its own and those it extends; None: none in force, every chapter is
+_PROFILES: ContextVar[tuple[object, frozenset[str] | None] | None] = ContextVar("furnace_profiles_in_force",
+                                                                                 default=None)
+
+
+def in_force(rules: Ruleset) -> Ruleset:
+    """Within the public path the work came in by (a `furnace` command, a console request, a campaign command:
+    `furnace.public.door()`), put this ruleset's chapters in force: its profile's and its ancestors'
+    (`Ruleset.chain`); a ruleset that knows no chain (made by hand) puts every chapter in force. What is put in
+    force is the entry's: it ends with it. A library call outside any keeps every chapter in force. The ruleset."""
+    entry = door()
+    if entry is not None:
+        _PROFILES.set((entry, frozenset(rules.chain) if rules.chain else None))
+    return rules
+
+
+def _profiles() -> frozenset[str] | None:
+    """The profiles in force for the entry the running code came in by; None: every chapter is in force."""
+    kept = _PROFILES.get()
+    return kept[1] if kept is not None and kept[0] is door() else None
+
+
+def _chapter_in_force(name: str) -> bool:
+    profiles = _profiles()
+    return profiles is None or name not in PROFILE_CHAPTERS or name in profiles
+
+
+def _installed_chapters() -> dict[str, str]:
+    return entry_points(CHAPTER_GROUP)
+
+
+_OUT: dict[frozenset[str] | None, tuple[str, ...]] = {}     # the profiles in force → the chapters' packages out
+
+
+def _out_of_force(profiles: frozenset[str] | None) -> tuple[str, ...]:
+    """The packages of the chapters not in force (`furnace.hazards.`), whose entries are not listed; the chapters
+    in force loaded first (once for each set of profiles: the engine lists entries thousands of times a second)."""
+    out = _OUT.get(profiles)
+    if out is None:
+        load_chapters(every=False)
+        out = _OUT[profiles] = tuple(target.partition(":")[0].strip().rpartition(".")[0] + "."
+                                     for name, target in _installed_chapters().items() if not _chapter_in_force(name))
+    return out
 
 
 def _caller() -> str:
@@ -136,7 +202,8 @@ class Registry(Generic[T]):
         self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
         self._entries: dict[str, T] = {}
         self._origins: dict[str, str] = {}       # entry -> the module that added it
-        self._sorted: tuple[dict[str, T], tuple[tuple[str, T], ...]] | None = None   # `entries` and what they are of
+        # `entries` by the chapters out of force, and what they are of
+        self._sorted: dict[tuple[str, ...], tuple[dict[str, T], tuple[tuple[str, T], ...]]] = {}
         REGISTRIES.append(self)  # type: ignore[arg-type]
 
     def add(self, name: str, value: T) -> T:
@@ -162,39 +229,52 @@ class Registry(Generic[T]):
         """Whether `name` is not here yet and the chapters, not yet loaded, may add it: a look-up of an entry that
         is here (the engine's own `furnace` death model, a chapter already imported) loads no chapter, for a
         chapter adds names and never replaces one (`add`)."""
-        return name not in self._entries and not _loaded
+        return name not in self._entries and not _all_loaded
+
+    def _load_for(self, name: object) -> None:
+        """Load the chapters that may hold `name`: every one, but for the name of a profile in force (`furnace`:
+        the engine's own fumble or crit model, which no chapter holds), whose chapter is loaded with the chapters
+        in force; a profile's name out of force (`hazards` set by an override) loads them all, as does any other
+        name (a chapter's `middle-sea:armor-hit`)."""
+        profiles = _profiles()
+        if profiles is not None and name in profiles:
+            _out_of_force(profiles)      # (the chapters in force loaded once: the engine asks at every natural 1)
+        else:
+            load_chapters()
 
     def get(self, name: str) -> T:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         try:
             return self._entries[name]
         except KeyError:
+            load_chapters()       # the refusal names every entry
             raise UnknownNameError(self.what, name, sorted(self._entries)) from None
 
     __getitem__ = get
 
     def find(self, name: str) -> T | None:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         return self._entries.get(name)
 
     def __contains__(self, name: object) -> bool:
         if self._miss(name):
-            load_chapters()
+            self._load_for(name)
         return name in self._entries
 
     def items(self) -> Iterator[tuple[str, T]]:
         return iter(self.entries())
 
     def entries(self) -> tuple[tuple[str, T], ...]:
-        """The entries by name: one tuple for as long as they do not change (a reader may key what it works out
-        from them on it)."""
-        if not _loaded:       # (the engine asks thousands of times a second: no call once loaded)
-            load_chapters()
-        if self._sorted is None or self._sorted[0] != self._entries:   # sorted again only when the entries change
-            self._sorted = (dict(self._entries), tuple(sorted(self._entries.items())))
-        return self._sorted[1]
+        """The entries by name, those of the chapters in force (`in_force`): one tuple for as long as they do not
+        change (a reader may key what it works out from them on it)."""
+        out = _out_of_force(_profiles())
+        known = self._sorted.get(out)
+        if known is None or known[0] != self._entries:   # sorted again only when the entries change
+            kept = sorted((n, v) for n, v in self._entries.items() if not (out and self._origins[n].startswith(out)))
+            known = self._sorted[out] = (dict(self._entries), tuple(kept))
+        return known[1]
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from html import escape
 
 WIDTH, BAR_H, GAP = 640, 18, 6
 BAR_X = 160                      # where the bars start: right of the longest label ("party loses with survivors")
 BAR_WIDTH = 40
+
+
+def escape(text: str) -> str:
+    """HTML's escaping, imported when an SVG is drawn: `furnace odds` prints text and loads no `html`."""
+    from html import escape as html_escape
+
+    return html_escape(text)
 
 
 def text_histogram(counts: Mapping[int, int], *, width: int = 40, label: str = "round") -> str:

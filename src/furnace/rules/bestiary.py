@@ -21,7 +21,6 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, overload
@@ -30,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from furnace import dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.rules.datafile import close_matches, read_yaml
+from furnace.rules.datafile import close_matches, packaged, read_yaml
 from furnace.rules.tables import check_shape
 
 __all__ = [
@@ -480,7 +479,7 @@ class Bestiary(Mapping[str, Monster]):
 
 @cache
 def _packaged() -> Bestiary:
-    folder = resources.files("furnace") / "data" / "monsters"
+    folder = packaged("monsters")
     monsters: list[Monster] = []
     sources: dict[str, str] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):

@@ -17,29 +17,28 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
-import pickle
-import tempfile
+import sys
 from collections.abc import Callable
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 T = TypeVar("T")
 OFF = "off"          # FURNACE_CACHE_DIR=off: always build from the files (benchmarks of a cold start)
 
 
-def folder() -> Path | None:
-    """Where the cache lives, or None when it is turned off."""
+def folder() -> str | None:
+    """Where the cache lives, or None when it is turned off (a path: no pathlib to import on a hit)."""
     chosen = os.environ.get("FURNACE_CACHE_DIR")
     if chosen == OFF:
         return None
     if chosen:
-        return Path(chosen)
-    import platformdirs
+        return chosen
+    from furnace.files import user_folder
 
-    return Path(platformdirs.user_cache_dir("furnace", appauthor=False))
+    return user_folder("cache")
 
 
 def _version() -> str:
@@ -49,39 +48,68 @@ def _version() -> str:
     return __version__
 
 
-def key(*sources: Traversable) -> str:
+def key(*sources: Traversable | str) -> str:
     """A digest of Furnace's version and every file below each source (or the source itself when it is a
-    file), by name and content (bytecode caches left out)."""
+    file), by name and content (bytecode caches left out). A source is a package's resource or a folder's path
+    (read with `os`: no `importlib.resources` to import, for the commands that read `furnace.rules.plain`)."""
+    import hashlib
+
     digest = hashlib.sha256(_version().encode())
-    stack = [(source, str(i)) for i, source in enumerate(sources)]
+    stack: list[tuple[Traversable | _Path, str]] = [(_node(source), str(i)) for i, source in enumerate(sources)]
     while stack:
         node, name = stack.pop()
         if node.is_file():
             digest.update(name.encode() + b"\0" + node.read_bytes() + b"\0")
         elif node.is_dir() and node.name != "__pycache__":
-            stack += [(entry, f"{name}/{entry.name}") for entry in sorted(node.iterdir(), key=lambda e: e.name)]
+            entries: list[Traversable | _Path] = sorted(node.iterdir(), key=lambda e: e.name)
+            stack += [(entry, f"{name}/{entry.name}") for entry in entries]
     return digest.hexdigest()[:32]
+
+
+class _Path:
+    """A folder or file by its path, answering what `key` asks of a resource."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.name = path, os.path.basename(path)
+
+    def is_file(self) -> bool:
+        return os.path.isfile(self.path)
+
+    def is_dir(self) -> bool:
+        return os.path.isdir(self.path)
+
+    def read_bytes(self) -> bytes:
+        with open(self.path, "rb") as f:
+            return f.read()
+
+    def iterdir(self) -> list[_Path]:
+        return [_Path(os.path.join(self.path, n)) for n in os.listdir(self.path)]
+
+
+def _node(source: Traversable | str) -> Traversable | _Path:
+    return _Path(source) if isinstance(source, str) else source
 
 
 @functools.cache
 def _classes() -> str:
-    """The digest of the modules whose classes are pickled (`furnace.rules`): read once a process, however
-    many caches a command opens, since the running code does not change under it."""
-    from importlib import resources
-
-    return key(resources.files("furnace") / "rules")
+    """The digest of the modules whose classes are pickled (`furnace.rules`, this module's folder): read once a
+    process, however many caches a command opens, since the running code does not change under it."""
+    return key(os.path.dirname(os.path.abspath(__file__)))
 
 
-def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
+def cached(name: str, source: Traversable | str, build: Callable[[], T]) -> T:
     """What `build()` makes from the file `source` or the files below it, read from the cache when they and
     the classes it is made of have not changed."""
+    import hashlib
+    import pickle
+
     where = folder()
     if where is None:
         return build()
     mixed = hashlib.sha256((key(source) + _classes()).encode()).hexdigest()[:32]
-    path = where / f"{name}-{mixed}.pickle"
+    path = os.path.join(where, f"{name}-{mixed}.pickle")
     with contextlib.suppress(Exception):        # any unreadable cache: build again (see the module's note)
-        with path.open("rb") as f:
+        with open(path, "rb") as f:
             value: T = pickle.load(f)
         return value
     value = build()
@@ -89,8 +117,13 @@ def cached(name: str, source: Traversable, build: Callable[[], T]) -> T:
     return value
 
 
-def _store(path: Path, value: object) -> None:
+def _store(where: str, value: object) -> None:
     """Write whole or not at all: a temporary file in the same folder, then a rename."""
+    import pickle
+    import tempfile  # (here: a command that finds its caches writes none)
+    from pathlib import Path
+
+    path = Path(where)
     with contextlib.suppress(OSError, pickle.PicklingError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -105,3 +138,51 @@ def _store(path: Path, value: object) -> None:
             if old != path:
                 with contextlib.suppress(OSError):
                     old.unlink()
+
+
+def stamp(*folders: str) -> str:
+    """Every file below the folders by name, size and time of change (as Python's own bytecode cache tells a changed
+    source: nothing read but the folders' listings), with Furnace's and Python's versions."""
+    parts = [_version(), sys.version]
+    stack = [(f, str(i)) for i, f in enumerate(folders)]
+    while stack:
+        path, name = stack.pop()
+        if os.path.isdir(path):
+            if os.path.basename(path) != "__pycache__":
+                stack += [(os.path.join(path, n), f"{name}/{n}") for n in sorted(os.listdir(path), reverse=True)]
+        elif os.path.isfile(path):
+            st = os.stat(path)
+            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
+    """What `build()` makes of the files below `folder_path`, when it is plain data (dicts, lists, text, numbers),
+    kept with `marshal` under the stamp of those files and of `furnace.rules`' (`stamp`): a changed, added or removed
+    file or module is a new stamp, and the data is built again. For the commands that start in a few tens of
+    milliseconds (`furnace odds attack`, `furnace.rules.plain`): neither hashlib nor pickle is imported, no file is
+    read but this one. Anything amiss with the file is built again, as with `cached`."""
+    import marshal
+
+    where = folder()
+    if where is None:
+        return build()
+    path = os.path.join(where, f"{name}.marshal")
+    mark = stamp(folder_path, os.path.dirname(os.path.abspath(__file__)))
+    with contextlib.suppress(Exception):        # any unreadable cache: build again (see the module's note)
+        with open(path, "rb") as f:
+            kept, value = marshal.loads(f.read())     # (a load from the file reads it in small pieces)
+        if kept == mark:
+            return value  # type: ignore[no-any-return]
+    value = build()
+    with contextlib.suppress(OSError, ValueError):
+        os.makedirs(where, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                marshal.dump((mark, value), f)  # type: ignore[arg-type]   # (plain data, or a ValueError)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    return value

@@ -15,17 +15,18 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from furnace.errors import DataFileError, DiceError, FurnaceError, RuleOptionError, UnknownNameError, from_validation
-from furnace.rules.datafile import close_matches, read_yaml
+from furnace.rules.datafile import close_matches, packaged, read_yaml
 from furnace.rules.effects import Ability, shown
 from furnace.rules.tables import TableSet
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 OptionType = Literal["choice", "bool", "int", "table", "dice", "text"]
 
@@ -236,6 +237,9 @@ class Ruleset:
     profile: str
     values: Mapping[str, OptionValue]
     tables: TableSet = field(repr=False)
+    # the built-in profiles it is made of, base first (`furnace`, `hazards`): whose chapters are in force
+    # (`furnace.play.registry.in_force`); () when unknown (a ruleset made by hand): every chapter is
+    chain: tuple[str, ...] = field(default=(), compare=False)
     # each option's value by name, resolved once: the engine reads options hundreds of times a fight
     _resolved: dict[str, Any] = field(init=False, repr=False, compare=False)
 
@@ -276,7 +280,7 @@ class Ruleset:
         for name, value in overrides.items():
             spec = self.option(name).spec
             values[name] = OptionValue(spec, spec.check(value, source, self.tables), source)
-        return Ruleset(self.profile, values, self.tables)
+        return Ruleset(self.profile, values, self.tables, self.chain)
 
     def to_dict(self) -> dict[str, Any]:
         return {"profile": self.profile,
@@ -319,7 +323,7 @@ def _SPECS() -> dict[str, OptionSpec]:
     if "specs" not in _CACHE:
         from furnace.rules.cache import cached
 
-        entry = resources.files("furnace") / "data" / "options.yaml"     # 64 KB: ~10 ms to parse each command
+        entry = packaged("options.yaml")     # 64 KB: ~10 ms to parse each command
         _CACHE["specs"] = cached("options", entry, lambda: _specs_from(read_yaml(entry, "rule options"),
                                                                          "furnace/data/options.yaml"))
     specs: dict[str, OptionSpec] = _CACHE["specs"]
@@ -330,7 +334,7 @@ def builtin_profiles() -> dict[str, Profile]:
     if "profiles" not in _CACHE:
         from furnace.rules.cache import cached
 
-        folder = resources.files("furnace") / "data" / "profiles"
+        folder = packaged("profiles")
         _CACHE["profiles"] = cached("profiles", folder, lambda: _read_profiles(folder))
     profiles: dict[str, Profile] = _CACHE["profiles"]
     return profiles
@@ -409,7 +413,7 @@ def load_ruleset(profile: str | os.PathLike[str] = "furnace", overrides: Mapping
                                              f"profile {member.name}")
             except RuleOptionError as exc:
                 raise DataFileError(member_path, str(exc), option) from None
-    rules = Ruleset(chosen.name, values, tables)
+    rules = Ruleset(chosen.name, values, tables, tuple(m.name for m, _ in chain if m.name in profiles))
     return rules.with_options(overrides, "override") if overrides else rules
 
 

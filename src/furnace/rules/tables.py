@@ -27,18 +27,20 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
-from furnace.rules.datafile import read_yaml
-from furnace.rules.effects import TABLE_NAMES, Effect, EffectList, check_dice, shown
+from furnace.rules.datafile import packaged, read_yaml
+from furnace.rules.effects import TABLE_NAMES, Effect, EffectList, check_dice
+from furnace.rules.plain import die_for, lookup_row, row_span
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 TABLE_ID = re.compile(r"^[FHMX]-TAB-\d{2}[a-z]?$|^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -150,11 +152,7 @@ class Row(BaseModel):
 
     @property
     def span(self) -> str:
-        if self.key is not None:
-            return str(self.key)
-        lo = "…" if self.min is None else str(self.min)
-        hi = "+" if self.max is None else str(self.max)
-        return lo if self.min == self.max else (f"{lo}{hi}" if hi == "+" else f"{lo}–{hi}")
+        return row_span(self)
 
     def effect_list(self) -> list[Effect]:
         return list(self.effects)
@@ -241,24 +239,7 @@ class Table(BaseModel):
     # -- use ----------------------------------------------------------------------------------------
     def lookup(self, value: int | str) -> Row:
         """The row for a total (range tables) or a key (keyed tables)."""
-        if self.kind == "keyed":
-            wanted = str(value).lower()
-            for row in self.rows:
-                if str(row.key).lower() == wanted:
-                    return row
-            raise UnknownNameError(f"{self.key_name or 'key'} in {self.name}", str(value),
-                                   [str(r.key) for r in self.rows])
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise FurnaceError(f"{self.name}: a range table is looked up by a whole number, not {shown(value)}")
-        try:
-            total = int(value)
-        except ValueError:
-            raise FurnaceError(f"{self.name}: a range table is looked up by a whole number, not {shown(value)}") \
-                from None
-        for row in self.rows:
-            if (row.min is None or total >= row.min) and (row.max is None or total <= row.max):
-                return row
-        raise FurnaceError(f"{self.name}: no row for {total}")
+        return lookup_row(self, value)  # type: ignore[no-any-return]
 
     def keys(self) -> list[str]:
         return [str(r.key) for r in self.rows]
@@ -452,13 +433,7 @@ class TableSet:
     # -- rolling --------------------------------------------------------------------------------------
     def die_for(self, table: Table, key: int | str) -> tuple[str, str]:
         """The die a table is rolled with for this key (level, armor), and the reason, for the log."""
-        if table.die_table is None:
-            raise FurnaceError(f"{table.name} is rolled with {table.roll}, not a die chosen by {table.die_key}")
-        selector = self.get(table.die_table)
-        row = selector.lookup(key)
-        if row.die is None:
-            raise DataFileError(self.source_of(selector.id), f"row {row.key} names no die", str(row.key))
-        return row.die, f"{row.die} for {selector.key_name or table.die_key} {key}"
+        return die_for(self, table, key)
 
     def roll(self, name: str, rng: DiceSource, *, key: int | str | None = None, die: str | None = None,
              variables: Mapping[str, int | str] | None = None, label: str = "") -> TableRoll:
@@ -531,7 +506,7 @@ def _packaged() -> TableSet:
     if _PACKAGED is None:
         from furnace.rules.cache import cached
 
-        folder = resources.files("furnace") / "data" / "tables"
+        folder = packaged("tables")
         _PACKAGED = cached("tables", folder, lambda: _read_packaged(folder))
         TABLE_NAMES.update({t.id: t.name for t in _PACKAGED})   # an injury effect names its table in words
     return _PACKAGED
