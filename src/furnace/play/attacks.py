@@ -113,7 +113,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     if not plain:
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
-    if step.rules["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
+    if step.options["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak)
@@ -144,7 +144,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
         return
     step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
               crit=crit, natural_20=natural_hit and not crit, **why)
-    crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit and can_crit else None
+    crit_model = registry.CRIT_MODELS.find(str(step.options["crit_model"])) if natural_hit and can_crit else None
     if crit_model is not None:
         was_alive = step.c(target).active
         crit_model(step, actor, target)
@@ -171,7 +171,7 @@ def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> No
     a = step.c(actor)
     step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon,
               dc=step.c(target).ac)
-    model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
+    model = registry.FUMBLE_MODELS.find(str(step.options["fumble_model"]))
     if model is not None:
         model(step, actor)
     elif fumbles(a, step.rules):
@@ -182,7 +182,7 @@ def _armor_hit(step: Step, actor: str, target: str) -> None:
     """CF-33 (option furnace_crits_damage_armor): a Furnace natural 20 on a target with armor, a shield or a
     helmet also makes the Middle Sea armor save (M-ARM-01…03, D-1), the chapter's ARMOR_HIT entry."""
     t = step.c(target)
-    if not step.rules["furnace_crits_damage_armor"] or not t.in_fight:
+    if not step.options["furnace_crits_damage_armor"] or not t.in_fight:
         return
     if t.armor_type == "none" and not t.shield and not t.helmet:
         return
@@ -315,7 +315,7 @@ def rage(step: Step, cid: str) -> None:
     c = step.c(cid)
     if "rage" not in c.features or any(h.name == "RAGING" for h in c.held):
         return
-    left = c.rages_left if c.rages_left is not None else int(step.rules["rage_uses_per_long_rest"])
+    left = c.rages_left if c.rages_left is not None else int(step.options["rage_uses_per_long_rest"])
     if left < 1 or not choosing.rages(step, c, left):
         return
     step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof,
@@ -329,7 +329,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     text = _damage_expression(a)
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
         amount = dice.parse(text).bounds()[1]
-        if step.rules["crit_damage"] == "max_dice_only":
+        if step.options["crit_damage"] == "max_dice_only":
             amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
         rolls: tuple[dice.RollResult, ...] = ()
     else:
@@ -368,7 +368,7 @@ def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
     (`choosing.cleaves`), no chaining; under
     cleave_overflow new_attack the Fighter makes a new ATK on that foe instead (a kill by it carries nothing)."""
     a = step.c(actor)
-    new_attack = step.rules["cleave_overflow"] == "new_attack"
+    new_attack = step.options["cleave_overflow"] == "new_attack"
     if "Cleave" not in a.features or (overflow <= 0 and not new_attack):
         return
     victim = step.c(killed)
@@ -424,7 +424,9 @@ def nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | Non
 def extra_attacks(step: Step) -> None:
     """Crit rows that grant another ATK (once, or until a miss), resolved after the blow; whether such an ATK
     crits again is crit_extra_attack_chains (AMB-23)."""
-    chains = bool(step.rules["crit_extra_attack_chains"])
+    if not step.queue:            # (the common blow: no row granted any)
+        return
+    chains = bool(step.options["crit_extra_attack_chains"])
     guard = 0
     while step.queue and guard < 20:
         guard += 1
@@ -449,7 +451,8 @@ def extra_attacks(step: Step) -> None:
 
 
 def _attacks(step: Step, actor: str, target: str) -> int:
-    return max((hook(step, actor, target) for _, hook in registry.ATTACKS_PER_ACTION.items()), default=1)
+    hooks = step.hooks(registry.ATTACKS_PER_ACTION)
+    return max(hook(step, actor, target) for hook in hooks) if hooks else 1
 
 
 def more_attacks(step: Step, actor: str, target: str) -> None:
