@@ -123,8 +123,10 @@ def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ..
     is not hers), worked out again only when she changed (a combatant is a value: the same one, the same answer)."""
     known = step.memo.get((_hers, c.id))
     if known is None or known[0] is not c:
-        known = step.memo[(_hers, c.id)] = (c, tuple((kind, rule) for kind, rule in chapter_actions()
-                                                     if rule.details(c)))
+        actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
+        if actions is None:
+            actions = step.memo[chapter_actions] = chapter_actions()
+        known = step.memo[(_hers, c.id)] = (c, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
     found: tuple[tuple[str, registry.ActionRule], ...] = known[1]
     return found
 
