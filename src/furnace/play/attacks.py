@@ -134,7 +134,8 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     else:
         total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
     hit = natural_hit or total >= dc
-    record_luck(step, actor, hit, "ATK")
+    if a.kind == "pc":         # (only a PC's rolls count toward Luck, F-LUCK-01)
+        record_luck(step, actor, hit, "ATK")
     # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
     # with the option, F-CRIT-03)
     crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))

@@ -343,6 +343,8 @@ class Step:
         if holders is None:
             holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
                                                  if any(key in data for data in o.powers.values()))
+        if not holders:             # (most fights: nobody holds one)
+            return []
         found = [self.c(cid) for cid in holders if cid != c.id]
         return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
 
@@ -355,7 +357,7 @@ class Step:
 
     def luck(self, c: Combatant) -> LuckState:
         """The Luck Dice and streak the PC holds now."""
-        owner = self.luck_owner(c)
+        owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
         held = self._luck.get(owner)
         if held is None:
             held = self._luck[owner] = LuckState(c.luck_dice, c.luck_streak)
@@ -363,7 +365,7 @@ class Step:
 
     def hold_luck(self, c: Combatant, state: LuckState) -> None:
         """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
-        owner = self.luck_owner(c)
+        owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
         held = self._luck.get(owner)
         if held is not state and held != state:
             self._luck[owner] = state
