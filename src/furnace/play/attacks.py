@@ -119,7 +119,8 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     dc, why = _difficulty(step, a, t, sneak)
     declared = choosing.luck_before(step, actor, "ATK") if a.kind == "pc" and not plain else 0
     roll = step.roll(_signed("d20", a.attack_bonus), "ATK")
-    roll = _chosen_one(step, actor, roll, dc, plain)
+    if a.powers:       # (a power she holds: Chosen one may roll it again)
+        roll = _chosen_one(step, actor, roll, dc, plain)
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     crit_on = a.crit_range if not a.ranged else 20
@@ -338,7 +339,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         amount, rolls = max(1, r.total), (r,)
     step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
               damage=a.damage, maximum=crit)
-    amount = _sunder(step, target, amount + _blood_price(step, actor))
+    amount = _sunder(step, target, amount + (_blood_price(step, actor) if a.powers else 0))
     was_alive = step.c(target).active
     overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
     if was_alive and not step.c(target).active:

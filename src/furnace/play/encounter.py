@@ -227,7 +227,8 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
         return
     rage(step, cid)
-    rally(step, cid)
+    if c.powers:           # (Rally is a power she holds)
+        rally(step, cid)
     if action.detail == "bloodmagic":
         bloodmagic(step, cid)
     attack(step, cid, action.target, sneak=action.sneak)
