@@ -211,6 +211,7 @@ class Step:
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
         self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
+        self._casts: dict[tuple[str, tuple[str, ...]], dict[str, Part]] = {}   # a fact's cast by actor and targets
         self.options: dict[str, Any] = _Options(rules)     # `rules[name]`, read as a dict (`_Options`)
         self._by_player = rules["luck_owner"] == "player"     # read at every PC's roll (`luck_owner`)
         self._hooks: dict[int, tuple[Any, ...]] = {}          # each registry's entries, as this step began (`hooks`)
@@ -392,14 +393,19 @@ class Step:
 
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
-        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
-        parts = self._parts
-        cast = {}
-        if actor:
-            cast[actor] = parts.get(actor) or self.part(actor)
-        for cid in targets:
-            if cid and cid not in cast:
-                cast[cid] = parts.get(cid) or self.part(cid)
+        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name. Its cast
+        is made once a step for each actor and targets (a fact is a value: facts of the same participants share it)."""
+        cast = self._casts.get((actor, targets)) if type(targets) is tuple else None
+        if cast is None:
+            parts = self._parts
+            cast = {}
+            if actor:
+                cast[actor] = parts.get(actor) or self.part(actor)
+            for cid in targets:
+                if cid and cid not in cast:
+                    cast[cid] = parts.get(cid) or self.part(cid)
+            if type(targets) is tuple:
+                self._casts[(actor, targets)] = cast
         self.events.append(Event(kind, actor, targets, rolls, {"round": self.frame.round, **data}, rules, cast,
                                  audience))
 
