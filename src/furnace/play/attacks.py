@@ -454,6 +454,8 @@ def extra_attacks(step: Step) -> None:
 
 def _attacks(step: Step, actor: str, target: str) -> int:
     hooks = step.hooks(registry.ATTACKS_PER_ACTION)
+    if len(hooks) == 1:          # (one chapter grants more: asked at every attack)
+        return hooks[0](step, actor, target)
     return max(hook(step, actor, target) for hook in hooks) if hooks else 1
 
 
