@@ -196,6 +196,7 @@ class Step:
     # owners whose PCs may not hold theirs yet), not into a PC at every roll; the rules read them by `luck`
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
+    round: int                            # the frame's round (read at every fact and turn without a model's look-up)
     _holding: dict[str, tuple[str, ...]]  # by a power's key: who held one as the encounter was set (`allies_holding`)
     # `c(cid)`: the combatant as she is now; a PC's Luck Dice and streak are her owner's pool as of the last freeze
     # (as they are now: `luck`, which the rules read; her fields take it at the next freeze). An unknown id is
@@ -232,6 +233,7 @@ class Step:
     @enc.setter
     def enc(self, enc: Encounter) -> None:
         self.frame = enc
+        self.round = enc.round
         self._positions = enc.positions()
         self._working = list(enc.combatants)
         self._now = _Now(enc)
@@ -251,10 +253,8 @@ class Step:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
         the working state: the next freeze keeps them."""
         self.frame = updated(self.frame, changes)
+        self.round = self.frame.round
 
-    @property
-    def round(self) -> int:
-        return self.frame.round
 
     def hooks(self, registry: Registry[T]) -> tuple[T, ...]:
         """A registry's entries in name order, read once a step (a fight's step: the chapters add theirs as they are
@@ -406,7 +406,7 @@ class Step:
                     cast[cid] = parts.get(cid) or self.part(cid)
             if type(targets) is tuple:
                 self._casts[(actor, targets)] = cast
-        self.events.append(Event(kind, actor, targets, rolls, {"round": self.frame.round, **data}, rules, cast,
+        self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
                                  audience))
 
     def part(self, cid: str) -> Part:
