@@ -251,7 +251,15 @@ class Step:
 
     def reframe(self, **changes: Any) -> None:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
-        the working state: the next freeze keeps them."""
+        the working state: the next freeze keeps them. A change that changes nothing is not made (every round sets
+        who acts last, most rounds nobody again)."""
+        fields = self.frame.__dict__
+        for name, value in changes.items():
+            held = fields.get(name, _MISSING)
+            if held is not value and (type(held) is not type(value) or held != value):
+                break
+        else:
+            return
         self.frame = updated(self.frame, changes)
         self.round = self.frame.round
 
