@@ -403,19 +403,25 @@ class Step:
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
         """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name. Its cast
         is made once a step for each actor and targets (a fact is a value: facts of the same participants share it)."""
-        cast = self._casts.get((actor, targets)) if type(targets) is tuple else None
-        if cast is None:
-            parts = self._parts
-            cast = {}
-            if actor:
-                cast[actor] = parts.get(actor) or self.part(actor)
-            for cid in targets:
-                if cid and cid not in cast:
-                    cast[cid] = parts.get(cid) or self.part(cid)
-            if type(targets) is tuple:
-                self._casts[(actor, targets)] = cast
+        try:
+            cast = self._casts[actor, targets]
+        except KeyError:
+            cast = self._casts[actor, targets] = self._cast(actor, targets)
+        except TypeError:           # targets in a list: a cast of its own
+            cast = self._cast(actor, targets)
         self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
                                  audience))
+
+    def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
+        """The participants of a fact by id, as facts name them: the actor, then each target."""
+        parts = self._parts
+        cast = {}
+        if actor:
+            cast[actor] = parts.get(actor) or self.part(actor)
+        for cid in targets:
+            if cid and cid not in cast:
+                cast[cid] = parts.get(cid) or self.part(cid)
+        return cast
 
     def part(self, cid: str) -> Part:
         """The combatant as facts name her (her name, pc or monster, her player), made once a fight step."""
