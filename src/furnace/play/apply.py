@@ -310,8 +310,8 @@ def rounds_per(unit: str, step: Step) -> int:
     """How many action rounds a unit holds (AMB-03: an exploration turn is 10 minutes)."""
     if unit in ("round", "next_turn", "segment"):
         return 1
-    seconds = {"exploration_turn": int(step.rules["exploration_turn_minutes"]) * 60, "minute": 60, "hour": 3600}
-    return max(1, seconds.get(unit, 60) // max(1, int(step.rules["round_seconds"])))
+    seconds = {"exploration_turn": int(step.options["exploration_turn_minutes"]) * 60, "minute": 60, "hour": 3600}
+    return max(1, seconds.get(unit, 60) // max(1, int(step.options["round_seconds"])))
 
 
 def _slay(e: Effect, step: Step, actor: str, target: str) -> None:
@@ -347,7 +347,7 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
         notch: dict[str, Any] = {}
         if e.action in LOST:
             step.update(t, weapon="fist", damage="1", ranged=False, weapon_lost=c.weapon_lost or c.weapon)
-        elif e.action == "notch" or (e.action == "damage" and step.rules["fumble_damage_notches"]):
+        elif e.action == "notch" or (e.action == "damage" and step.options["fumble_damage_notches"]):
             notch = _notch(step, t)
         elif e.action == "crack":
             step.update(t, weapon_cracked=True)
@@ -405,7 +405,7 @@ def _injury(e: Effect, step: Step, actor: str, target: str) -> None:
     c = step.c(target)
     table = e.table
     if table in ("F-TAB-38", "lingering-injuries"):   # CF-13: the Lingering Injuries table in force
-        table = str(step.rules["lingering_injury_table"])
+        table = str(step.options["lingering_injury_table"])
     rolled = step.rules.tables.roll(table, step.rng, label="injury")
     step.update(target, injuries=(*c.injuries, rolled.row.text))
     step.fact(INJURY, target, (), (rolled.roll,), ("F-INJ-01",), table=rolled.table.id, name=rolled.table.name,

@@ -113,13 +113,14 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     if not plain:
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
-    if step.rules["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
+    if step.options["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak)
     declared = choosing.luck_before(step, actor, "ATK") if a.kind == "pc" and not plain else 0
     roll = step.roll(_signed("d20", a.attack_bonus), "ATK")
-    roll = _chosen_one(step, actor, roll, dc, plain)
+    if a.powers:       # (a power she holds: Chosen one may roll it again)
+        roll = _chosen_one(step, actor, roll, dc, plain)
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
     crit_on = a.crit_range if not a.ranged else 20
@@ -134,7 +135,8 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     else:
         total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
     hit = natural_hit or total >= dc
-    record_luck(step, actor, hit, "ATK")
+    if a.kind == "pc":         # (only a PC's rolls count toward Luck, F-LUCK-01)
+        record_luck(step, actor, hit, "ATK")
     # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
     # with the option, F-CRIT-03)
     crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
@@ -144,7 +146,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
         return
     step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
               crit=crit, natural_20=natural_hit and not crit, **why)
-    crit_model = registry.CRIT_MODELS.find(str(step.rules["crit_model"])) if natural_hit and can_crit else None
+    crit_model = registry.CRIT_MODELS.find(str(step.options["crit_model"])) if natural_hit and can_crit else None
     if crit_model is not None:
         was_alive = step.c(target).active
         crit_model(step, actor, target)
@@ -171,7 +173,7 @@ def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> No
     a = step.c(actor)
     step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon,
               dc=step.c(target).ac)
-    model = registry.FUMBLE_MODELS.find(str(step.rules["fumble_model"]))
+    model = registry.FUMBLE_MODELS.find(str(step.options["fumble_model"]))
     if model is not None:
         model(step, actor)
     elif fumbles(a, step.rules):
@@ -182,7 +184,7 @@ def _armor_hit(step: Step, actor: str, target: str) -> None:
     """CF-33 (option furnace_crits_damage_armor): a Furnace natural 20 on a target with armor, a shield or a
     helmet also makes the Middle Sea armor save (M-ARM-01…03, D-1), the chapter's ARMOR_HIT entry."""
     t = step.c(target)
-    if not step.rules["furnace_crits_damage_armor"] or not t.in_fight:
+    if not step.options["furnace_crits_damage_armor"] or not t.in_fight:
         return
     if t.armor_type == "none" and not t.shield and not t.helmet:
         return
@@ -315,7 +317,7 @@ def rage(step: Step, cid: str) -> None:
     c = step.c(cid)
     if "rage" not in c.features or any(h.name == "RAGING" for h in c.held):
         return
-    left = c.rages_left if c.rages_left is not None else int(step.rules["rage_uses_per_long_rest"])
+    left = c.rages_left if c.rages_left is not None else int(step.options["rage_uses_per_long_rest"])
     if left < 1 or not choosing.rages(step, c, left):
         return
     step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof,
@@ -329,7 +331,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     text = _damage_expression(a)
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
         amount = dice.parse(text).bounds()[1]
-        if step.rules["crit_damage"] == "max_dice_only":
+        if step.options["crit_damage"] == "max_dice_only":
             amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
         rolls: tuple[dice.RollResult, ...] = ()
     else:
@@ -337,7 +339,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         amount, rolls = max(1, r.total), (r,)
     step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
               damage=a.damage, maximum=crit)
-    amount = _sunder(step, target, amount + _blood_price(step, actor))
+    amount = _sunder(step, target, amount + (_blood_price(step, actor) if a.powers else 0))
     was_alive = step.c(target).active
     overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
     if was_alive and not step.c(target).active:
@@ -368,7 +370,7 @@ def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
     (`choosing.cleaves`), no chaining; under
     cleave_overflow new_attack the Fighter makes a new ATK on that foe instead (a kill by it carries nothing)."""
     a = step.c(actor)
-    new_attack = step.rules["cleave_overflow"] == "new_attack"
+    new_attack = step.options["cleave_overflow"] == "new_attack"
     if "Cleave" not in a.features or (overflow <= 0 and not new_attack):
         return
     victim = step.c(killed)
@@ -424,7 +426,9 @@ def nearest_enemy(enc: Encounter, c: Combatant, near: bool = False) -> str | Non
 def extra_attacks(step: Step) -> None:
     """Crit rows that grant another ATK (once, or until a miss), resolved after the blow; whether such an ATK
     crits again is crit_extra_attack_chains (AMB-23)."""
-    chains = bool(step.rules["crit_extra_attack_chains"])
+    if not step.queue:            # (the common blow: no row granted any)
+        return
+    chains = bool(step.options["crit_extra_attack_chains"])
     guard = 0
     while step.queue and guard < 20:
         guard += 1
@@ -449,7 +453,10 @@ def extra_attacks(step: Step) -> None:
 
 
 def _attacks(step: Step, actor: str, target: str) -> int:
-    return max((hook(step, actor, target) for _, hook in registry.ATTACKS_PER_ACTION.items()), default=1)
+    hooks = step.hooks(registry.ATTACKS_PER_ACTION)
+    if len(hooks) == 1:          # (one chapter grants more: asked at every attack)
+        return hooks[0](step, actor, target)
+    return max(hook(step, actor, target) for hook in hooks) if hooks else 1
 
 
 def more_attacks(step: Step, actor: str, target: str) -> None:

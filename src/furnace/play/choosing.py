@@ -52,18 +52,29 @@ def luck_on(step: Step, cid: str, roll: dice.RollResult, *, needed: int | None, 
     (its total, its dice), or None when none was spent."""
     c = step.c(cid)
     held = held_luck(step, c).dice
-    if held < 1 or step.rules["luck_spend_timing"] != "after_roll":
+    if held < 1 or step.options["luck_spend_timing"] != "after_roll":
         return None
-    reroll = step.rules["luck_die_effect"] == "reroll"
+    reroll = step.options["luck_die_effect"] == "reroll"
     if natural_needed is not None and not reroll:
         return None                                  # AMB-02: a die added to the total leaves the natural face
-    die_max = dice.parse(str(step.rules["luck_die_size"])).bounds()[1]
+    die_max = _die_max(str(step.options["luck_die_size"]))
     short = (needed - roll.total) if needed is not None else None
     saves = reroll or (short is not None and short <= die_max)
     answer = ask(step, c, "luck", _counts(held), {"saves": saves, "roll": roll.label, "death": death},
                  {"roll": roll.label, "total": roll.total, "natural": roll.natural, "held": held,
-                  "effect": str(step.rules["luck_die_effect"])})
+                  "effect": str(step.options["luck_die_effect"])})
     return spend(step, c, roll, int(answer))
+
+
+def _die_max(size: str) -> int:
+    """The most a Luck Die of this size rolls (worked out once a size: a fight asks at every failed ATK)."""
+    most = _DIE_MAX.get(size)
+    if most is None:
+        most = _DIE_MAX[size] = dice.parse(size).bounds()[1]
+    return most
+
+
+_DIE_MAX: dict[str, int] = {}     # (a few sizes: the option's values)
 
 
 def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck.LuckSpend | None:
@@ -72,8 +83,8 @@ def luck_on_table(step: Step, cid: str, roll: dice.RollResult, top: int) -> luck
     rolls the d20 again has no meaning on a table's own die: only an added die is offered."""
     c = step.c(cid)
     held = held_luck(step, c).dice
-    if held < 1 or roll.total >= top or step.rules["luck_die_effect"] != "add" \
-            or step.rules["luck_spend_timing"] != "after_roll":
+    if held < 1 or roll.total >= top or step.options["luck_die_effect"] != "add" \
+            or step.options["luck_spend_timing"] != "after_roll":
         return None
     answer = ask(step, c, "luck", _counts(held), {"saves": True, "roll": roll.label},
                  {"roll": roll.label, "total": roll.total, "held": held, "effect": "add"})
@@ -84,7 +95,7 @@ def luck_before(step: Step, cid: str, label: str) -> int:
     """Under luck_spend_timing before_roll: the Luck Dice she declares on the roll about to be made."""
     c = step.c(cid)
     held = held_luck(step, c).dice
-    if held < 1 or step.rules["luck_spend_timing"] != "before_roll":
+    if held < 1 or step.options["luck_spend_timing"] != "before_roll":
         return 0
     return int(ask(step, c, "luck", _counts(held), {"saves": False, "roll": label},
                    {"roll": label, "held": held, "before_roll": True}))
@@ -119,7 +130,7 @@ def sunders(step: Step, target: str, amount: int) -> bool:
 
 def halved(step: Step, amount: int) -> int:
     """The damage a sundered shield lets through: half, rounded up (bearer_ceil) or down (shield_sunder_damage)."""
-    return -(-amount // 2) if step.rules["shield_sunder_damage"] == "bearer_ceil" else amount // 2
+    return -(-amount // 2) if step.options["shield_sunder_damage"] == "bearer_ceil" else amount // 2
 
 
 def rages(step: Step, c: Combatant, left: int) -> bool:

@@ -67,13 +67,13 @@ def _furnace(step: Step, c: Combatant, amount: int) -> None:
     timer = step.roll("1d4", "dying timer")
     c = step.update(c.id, status="dying", dying_turns=timer.total, knocked_down=c.knocked_down + 1)
     dropped(step, c.id, timer, c.hp)
-    if step.rules["knocked_down_twice"] and c.knocked_down >= 2:
+    if step.options["knocked_down_twice"] and c.knocked_down >= 2:
         _knocked_down_twice(step, c)
 
 
 def _knocked_down_twice(step: Step, c: Combatant) -> None:
     """F-DEATH-03 (optional): the second drop in one encounter asks a CON SAVE vs ROOM DC or death."""
-    if c.knocked_down > 2 and not step.rules["knocked_down_every_later_drop"]:
+    if c.knocked_down > 2 and not step.options["knocked_down_every_later_drop"]:
         return
     save = step.roll("d20+CON", "CON SAVE", {"CON": c.save_bonus("CON")})
     total = save.total
@@ -97,23 +97,30 @@ def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by:
     c = step.c(target_id)
     if not c.in_fight or amount <= 0:
         return 0
-    before = c.hp
-    c = step.update(target_id, hp=c.hp - amount)
-    cited = ("H-DMG-01",) if c.kind != "monster" and step.rules["death_model"] == "hazards" else ()  # below 0 too
+    before, model = c.hp, str(step.options["death_model"])
+    npc_model = NPC_MODELS.find(model) if c.kind == "monster" and before - amount <= 0 else None
+    # a monster at 0 HP that no chapter's NPC rule takes falls with the blow: one change of her, not two (CF-50)
+    falls = c.kind == "monster" and before - amount <= 0 and npc_model is None
+    out = falls and step.options["monster_zero_hp"] == "out_of_fight"
+    if falls:
+        c = step.update(target_id, hp=before - amount, status="out" if out else "dead")
+    else:
+        c = step.update(target_id, hp=before - amount)
+    cited = ("H-DMG-01",) if c.kind != "monster" and model == "hazards" else ()  # below 0 too
     step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
               hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
     overflow = max(0, amount - max(0, before))
     if c.kind == "monster":
-        npc_model = NPC_MODELS.find(str(step.rules["death_model"])) if c.hp <= 0 else None
         if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
             return overflow
         if c.hp <= 0:
-            out = step.rules["monster_zero_hp"] == "out_of_fight"
-            step.update(c.id, status="out" if out else "dead")
+            if not falls:          # (the NPC rule left her to the engine)
+                out = step.options["monster_zero_hp"] == "out_of_fight"
+                step.update(c.id, status="out" if out else "dead")
             step.fact(DEATH, c.id, (by,) if by and by != target_id else (), (), ("CF-50",),
                       cause="out_of_fight" if out else "monster_at_0")
         return overflow
-    DEATH_MODELS.get(str(step.rules["death_model"]))(step, step.c(target_id), amount)
+    DEATH_MODELS.get(model)(step, step.c(target_id), amount)
     return overflow
 
 

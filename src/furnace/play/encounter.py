@@ -111,12 +111,24 @@ def _choose(step: Step, cid: str, choose: Tactic) -> Action:
     target = step.standing().nearest(c.side)
     if target is None:
         return Action("wait")
-    for kind, rule in chapter_actions():   # a chapter's action first: a caster casts
-        if rule.details(c):                        # (an action she has nothing to take it with is not hers)
-            detail = rule.tactic(step.enc, c, target)
-            if detail is not None:
-                return Action(kind, target, detail=detail)
+    for kind, rule in _hers(step, c):     # a chapter's action first: a caster casts
+        detail = rule.tactic(step.enc, c, target)
+        if detail is not None:
+            return Action(kind, target, detail=detail)
     return _attack(c, target, step.round == 1 and step.c(target).side in step.frame.surprised)
+
+
+def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ...]:
+    """The chapters' actions she has something to take with (`details`: an action she has nothing to take it with
+    is not hers), worked out again only when she changed (a combatant is a value: the same one, the same answer)."""
+    known = step.memo.get((_hers, c.id))
+    if known is None or known[0] is not c:
+        actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
+        if actions is None:
+            actions = step.memo[chapter_actions] = chapter_actions()
+        known = step.memo[(_hers, c.id)] = (c, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
+    found: tuple[tuple[str, registry.ActionRule], ...] = known[1]
+    return found
 
 
 def start_turn(step: Step, cid: str) -> bool:
@@ -129,7 +141,7 @@ def start_turn(step: Step, cid: str) -> bool:
         return False
     if c.status == "dying":
         dying_turn(step, cid)
-        if step.c(cid).status == "up" and step.rules["dying_nat20_injury_roll"]:
+        if step.c(cid).status == "up" and step.options["dying_nat20_injury_roll"]:
             roll_injury(step, cid)   # AMB-31 (option): up on a natural 20, and the injury table as if stabilised
         return step.c(cid).active
     if c.held:
@@ -166,7 +178,10 @@ def _act(step: Step, cid: str, action: Action) -> None:
     c = step.c(cid)
     if not c.active:
         raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
-    rule = registry.ACTIONS.find(action.kind)
+    rules = step.memo.get(_act)       # the actions by kind, found once a step: a fight acts at every turn
+    if rules is None:
+        rules = step.memo[_act] = dict(registry.ACTIONS.entries())
+    rule = rules.get(action.kind)
     if isinstance(rule, EngineAction):
         rule.perform(step, cid, action)
     elif rule is not None:                     # a chapter's action: at someone in the fight
@@ -212,13 +227,14 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
         return
     rage(step, cid)
-    rally(step, cid)
+    if c.powers:           # (Rally is a power she holds)
+        rally(step, cid)
     if action.detail == "bloodmagic":
         bloodmagic(step, cid)
     attack(step, cid, action.target, sneak=action.sneak)
     _extra_attacks(step)
     more_attacks(step, cid, action.target)
-    for _, hook in registry.AFTER_ATTACK.items():   # the round's use of the weapon (M-WPN-05)
+    for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
 
 
@@ -256,10 +272,11 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
     F-TAB-38 4–5) she moves only NEAR: from farther than NEAR she comes one zone closer and does not attack.
     True: she is CLOSE and attacks."""
     c = step.c(cid)
-    if not cond.can_move(c.held) or "_stood_up" in c.features:
+    held = c.held           # (most who close in hold nothing: no condition asked)
+    if (held and not cond.can_move(held)) or "_stood_up" in c.features:
         step.fact(WAIT, cid, why="cannot_move")
         return False
-    if cond.moves_only_near(c.held) and c.zone not in ("NEAR", "CLOSE"):
+    if held and cond.moves_only_near(held) and c.zone not in ("NEAR", "CLOSE"):
         zone = ZONES[ZONES.index(c.zone) - 1]
         step.update(cid, zone=zone)
         step.fact(MOVE, cid, (t.id,), zone=zone, maimed=True, attacks=False)
@@ -279,7 +296,7 @@ def _go_ranged(step: Step, cid: str) -> None:
     """Go RANGED. Leaving CLOSE without DISENGAGE gives each foe CLOSE a free ATK under opportunity_attacks,
     unless free_disengage lets anyone move away freely (AMB-60, REF-16); a maimed foot moves only NEAR."""
     c = step.c(cid)
-    if c.zone == "CLOSE" and step.rules["opportunity_attacks"] and not step.rules["free_disengage"]:
+    if c.zone == "CLOSE" and step.options["opportunity_attacks"] and not step.options["free_disengage"]:
         for foe in [o for o in step.enc.enemies_of(c) if o.zone == "CLOSE" and cond.can_attack(o.held)]:
             step.fact(OPPORTUNITY, foe.id, (cid,), rules=("AMB-60",))
             attack(step, foe.id, cid)
@@ -417,7 +434,7 @@ def _round(step: Step, choose: Tactic) -> None:
     step.killed_by.clear()
     step.reframe(round=step.round + 1)
     step.fact(ROUND, "")
-    if step.round == 1 or (step.rules["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
+    if step.round == 1 or (step.options["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
         roll_initiative(step)
     acting_last(step)
     casting = _casters(step.enc, choose) if step.frame.initiative == "simultaneous" else frozenset()
@@ -452,7 +469,7 @@ def _round(step: Step, choose: Tactic) -> None:
 def _morale(step: Step) -> None:
     """F-OPT-04 (optional): a monster side that has lost half its number rolls 2d6 against its morale
     (default half the ROOM DC); rolling over it, the survivors surrender or flee and leave the fight."""
-    if not step.rules["enemy_morale"]:
+    if not step.options["enemy_morale"]:
         return
     for side in dict.fromkeys(c.side for c in step.working()):
         members = [c for c in step.working() if c.side == side]
@@ -487,7 +504,7 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     totals = [e.data.get("total") for e in step.events[before:] if e.kind in ("hit", "miss", "fumble",
                                                                               "defended", "not_defended")]
     step.put(step.c(cid).model_copy(update={"status": c.status}))
-    tie_lost = step.rules["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
+    tie_lost = step.options["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
     own = (totals[0] or 0) if totals else 0
     if step.enc.initiative == "simultaneous" and totals and (own < killer_total or (tie_lost and own == killer_total)):
         step.enc = saved   # the blow is lost: nothing it did stands

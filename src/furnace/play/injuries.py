@@ -31,7 +31,7 @@ def stabilise(step: Step, healer_id: str, target_id: str, *, referee: bool = Fal
     if target.status != "dying":
         step.fact(STABILISE, healer_id, (target_id,), outcome="not_dying")
         return
-    method = str(step.rules["stabilize_methods"])
+    method = str(step.options["stabilize_methods"])
     if not referee and method != "medicine_or_healing":
         step.fact(STABILISE, healer_id, (target_id,), (), ("AMB-28",), outcome="not_by_medicine", method=method)
         return
@@ -71,7 +71,7 @@ def _medicine(step: Step, healer_id: str, target_id: str) -> bool:
 def roll_injury(step: Step, cid: str) -> None:
     """F-INJ-01: the injury table the `injury_table` option names; its row's effects apply at once."""
     c = step.c(cid)
-    rolled = step.rules.tables.roll(str(step.rules["injury_table"]), step.rng, label="injury")
+    rolled = step.rules.tables.roll(str(step.options["injury_table"]), step.rng, label="injury")
     step.update(cid, injuries=(*c.injuries, rolled.row.text))
     step.fact(INJURY, cid, (), (rolled.roll,), ("F-INJ-01",), table=rolled.table.id, name=rolled.table.name,
               total=rolled.roll.total, row=rolled.row.span, text=rolled.row.text)
@@ -81,6 +81,6 @@ def roll_injury(step: Step, cid: str) -> None:
 def _loss_kind(e: Effect, step: Step) -> Effect:
     """CF-48, AMB-32 (option injury_ability_loss): an injury's 1d6 ability loss is permanent, or temporary (it
     comes back like Hazards ability loss, 1 point a week of rest, H-HEAL-06)."""
-    if isinstance(e, AbilityLoss) and step.rules["injury_ability_loss"] == "temporary":
+    if isinstance(e, AbilityLoss) and step.options["injury_ability_loss"] == "temporary":
         return e.model_copy(update={"permanent": False})
     return e

@@ -61,21 +61,27 @@ class Standing:
     def move_of(old: Combatant, new: Combatant) -> Move | None:
         """How `old` becoming `new` moves in the order: (side, key it stood at, side, key it stands at), a key
         None when not standing; None when it does not move."""
-        was = key(old) if old.active else None
-        now = key(new) if new.active else None
+        was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.active else None     # (`key`, inlined: asked at
+        now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.active else None     # every blow's change)
         if was == now and old.side == new.side:
             return None
         return old.side, was, new.side, now
 
     def apply(self, move: Move) -> None:
         old_side, was, new_side, now = move
+        sides, shared = self.sides, self._shared
         if was is not None:
-            keys = self._side(old_side)
+            keys = sides.get(old_side)
+            if keys is None or old_side in shared:
+                keys = self._side(old_side)
             i = bisect_left(keys, was)
             if i < len(keys) and keys[i] == was:
                 del keys[i]
         if now is not None:
-            insort(self._side(new_side), now)
+            keys = sides.get(new_side)
+            if keys is None or new_side in shared:
+                keys = self._side(new_side)
+            insort(keys, now)
 
     def moved(self, old: Combatant, new: Combatant) -> None:
         """`old` became `new`: out of its side's order if it stood, in again if it stands."""

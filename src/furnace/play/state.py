@@ -15,7 +15,8 @@ answered from the step, never by freezing it: the nearest foe (`standing`), the 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,10 +28,12 @@ from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import updated
 from furnace.play.luck import LuckState
 from furnace.play.questions import Asking
+from furnace.play.registry import Registry
 from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
 
 InitiativeModel = Literal["group", "simultaneous"]
+T = TypeVar("T")
 _MISSING = object()
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(Combatant.model_fields) - {"id", "side", "zone", "hp", "status", "held"}
@@ -135,6 +138,41 @@ class Encounter(BaseModel):
         return [o for o in self.combatants if o.side == c.side and o.id != c.id and o.active]
 
 
+# the dice a fight rolls, parsed once by their text (`Step.roll`: `dice.parse`'s own cache is a call deeper); the
+# last PARSED_KEPT kept
+_PARSED: dict[str, dice.DiceExpression] = {}
+PARSED_KEPT = 1024
+
+
+class _Now(dict[str, Combatant]):
+    """The combatants as they are now, by id (the first of a repeated id): `Step.c` is this dict's own look-up, read
+    ~900 times a fight; an id not here is refused as the encounter refuses it, naming the combatants."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, frame: Encounter) -> None:
+        super().__init__()
+        self.frame = frame
+
+    def __missing__(self, cid: str) -> Combatant:
+        return self.frame.get(cid)
+
+
+class _Options(dict[str, Any]):
+    """The rule options' values by name as a fight reads them (hundreds of times a fight): each looked up in the
+    Ruleset once, then kept (a Ruleset never changes); an unknown name is refused by the Ruleset."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, name: str) -> Any:
+        value = self[name] = self.rules[name]
+        return value
+
+
 class Step:
     """The working state of one action: the public API stays immutable in and out.
 
@@ -158,7 +196,12 @@ class Step:
     # owners whose PCs may not hold theirs yet), not into a PC at every roll; the rules read them by `luck`
     _luck: dict[LuckOwner, LuckState]
     _luck_stale: set[LuckOwner]
+    round: int                            # the frame's round (read at every fact and turn without a model's look-up)
     _holding: dict[str, tuple[str, ...]]  # by a power's key: who held one as the encounter was set (`allies_holding`)
+    # `c(cid)`: the combatant as she is now; a PC's Luck Dice and streak are her owner's pool as of the last freeze
+    # (as they are now: `luck`, which the rules read; her fields take it at the next freeze). An unknown id is
+    # refused, naming the combatants. (The working dict's own look-up: no Python call.)
+    c: Callable[[str], Combatant]
 
     def __init__(self, enc: Encounter, rng: DiceSource, rules: Ruleset, events: list[Event] | None = None,
                  queue: list[tuple[str, str, dict[str, Any]]] | None = None,
@@ -169,7 +212,12 @@ class Step:
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
         self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
+        self._casts: dict[tuple[str, tuple[str, ...]], dict[str, Part]] = {}   # a fact's cast by actor and targets
+        self.options: dict[str, Any] = _Options(rules)     # `rules[name]`, read as a dict (`_Options`)
         self._by_player = rules["luck_owner"] == "player"     # read at every PC's roll (`luck_owner`)
+        self._hooks: dict[int, tuple[Any, ...]] = {}          # each registry's entries, as this step began (`hooks`)
+        # what a rule works out once a step and keeps by its own key (the chapters' actions a combatant may take …)
+        self.memo: dict[Any, Any] = {}
         self.enc = enc
 
     @property
@@ -185,11 +233,13 @@ class Step:
     @enc.setter
     def enc(self, enc: Encounter) -> None:
         self.frame = enc
+        self.round = enc.round
         self._positions = enc.positions()
         self._working = list(enc.combatants)
-        self._now = {}
+        self._now = _Now(enc)
         for c in self._working:
             self._now.setdefault(c.id, c)
+        self.c = self._now.__getitem__
         self._unique = len(self._positions) == len(self._working)     # else every change goes the slow way
         self._standing = None
         self._standing_mine = False
@@ -201,20 +251,26 @@ class Step:
 
     def reframe(self, **changes: Any) -> None:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
-        the working state: the next freeze keeps them."""
+        the working state: the next freeze keeps them. A change that changes nothing is not made (every round sets
+        who acts last, most rounds nobody again)."""
+        fields = self.frame.__dict__
+        for name, value in changes.items():
+            held = fields.get(name, _MISSING)
+            if held is not value and (type(held) is not type(value) or held != value):
+                break
+        else:
+            return
         self.frame = updated(self.frame, changes)
+        self.round = self.frame.round
 
-    @property
-    def round(self) -> int:
-        return self.frame.round
 
-    def c(self, cid: str) -> Combatant:
-        """The combatant as she is now; a PC's Luck Dice and streak are her owner's pool as of the last freeze (as
-        they are now: `luck`, which the rules read; her fields take it at the next freeze)."""
-        try:
-            return self._now[cid]
-        except KeyError:
-            return self.frame.get(cid)      # refused, naming the combatants
+    def hooks(self, registry: Registry[T]) -> tuple[T, ...]:
+        """A registry's entries in name order, read once a step (a fight's step: the chapters add theirs as they are
+        imported, never during a fight), not at every attack."""
+        found: tuple[T, ...] | None = self._hooks.get(id(registry))
+        if found is None:
+            found = self._hooks[id(registry)] = tuple(value for _, value in registry.items())
+        return found
 
     def put(self, combatant: Combatant) -> None:
         """Replace the combatant of her id (none such: nothing changes, as `Encounter.put`)."""
@@ -296,6 +352,8 @@ class Step:
         if holders is None:
             holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
                                                  if any(key in data for data in o.powers.values()))
+        if not holders:             # (most fights: nobody holds one)
+            return []
         found = [self.c(cid) for cid in holders if cid != c.id]
         return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
 
@@ -308,7 +366,7 @@ class Step:
 
     def luck(self, c: Combatant) -> LuckState:
         """The Luck Dice and streak the PC holds now."""
-        owner = self.luck_owner(c)
+        owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
         held = self._luck.get(owner)
         if held is None:
             held = self._luck[owner] = LuckState(c.luck_dice, c.luck_streak)
@@ -316,7 +374,7 @@ class Step:
 
     def hold_luck(self, c: Combatant, state: LuckState) -> None:
         """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
-        owner = self.luck_owner(c)
+        owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
         held = self._luck.get(owner)
         if held is not state and held != state:
             self._luck[owner] = state
@@ -343,7 +401,19 @@ class Step:
 
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (),
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
-        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name."""
+        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name. Its cast
+        is made once a step for each actor and targets (a fact is a value: facts of the same participants share it)."""
+        try:
+            cast = self._casts[actor, targets]
+        except KeyError:
+            cast = self._casts[actor, targets] = self._cast(actor, targets)
+        except TypeError:           # targets in a list: a cast of its own
+            cast = self._cast(actor, targets)
+        self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
+                                 audience))
+
+    def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
+        """The participants of a fact by id, as facts name them: the actor, then each target."""
         parts = self._parts
         cast = {}
         if actor:
@@ -351,8 +421,7 @@ class Step:
         for cid in targets:
             if cid and cid not in cast:
                 cast[cid] = parts.get(cid) or self.part(cid)
-        self.events.append(Event(kind, actor, targets, rolls, {"round": self.frame.round, **data}, rules, cast,
-                                 audience))
+        return cast
 
     def part(self, cid: str) -> Part:
         """The combatant as facts name her (her name, pc or monster, her player), made once a fight step."""
@@ -363,7 +432,12 @@ class Step:
         return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
-        return dice.roll(expression, self.rng, variables, label)
+        parsed = _PARSED.get(expression)
+        if parsed is None:
+            if len(_PARSED) >= PARSED_KEPT:
+                _PARSED.clear()
+            parsed = _PARSED[expression] = dice.parse(expression)
+        return parsed.roll(self.rng, variables, label)
 
     def variables(self, actor: Combatant) -> dict[str, int | str]:
         """What a row's dice may name: the attacker's level (PC_LVL, LVL) and the ROOM DC."""

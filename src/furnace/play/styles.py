@@ -49,10 +49,24 @@ class _Drawn:
         return self.then.randrange(low, high)
 
 
+def _rerolled(damage: str) -> tuple[tuple[str, str, str], ...]:
+    """The dice groups of a weapon's damage whose low faces she may roll again (`REROLLED`), read once a text."""
+    groups = _GROUPS.get(damage)
+    if groups is None:
+        if len(_GROUPS) >= GROUPS_KEPT:
+            _GROUPS.clear()
+        groups = _GROUPS[damage] = tuple(REROLLED.findall(damage))
+    return groups
+
+
+_GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {}     # by damage text (a fight's few weapons)
+GROUPS_KEPT = 1024
+
+
 def damage_roll(step: Step, a: Combatant, text: str) -> dice.RollResult:
     """The blow's damage roll `text`; a 2H weapon master (her weapon's groups with `ro`) is asked, once she has seen
     a 1 among the weapon's dice, whether to roll each 1 again (F-FTR-04 (d), AMB-45)."""
-    groups = REROLLED.findall(a.damage) if a.kind == "pc" else []
+    groups = _rerolled(a.damage) if a.kind == "pc" else ()
     if not groups:
         return dice.parse(text).roll(step.rng, label="DAM")
     seen = [(int(sides), int(low), list(dice.roll(f"{n or 1}d{sides}", step.rng).faces)) for n, sides, low in groups]

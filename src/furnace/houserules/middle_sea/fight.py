@@ -122,7 +122,7 @@ def _break_shield(step: Step, cid: str) -> Break:
     SHIELD_DENTED) and the second destroys it."""
     t = step.c(cid)
     dented = SHIELD_DENTED in t.features
-    if step.rules["middle_sea_shield_save_failure"] == "one_point" and not dented:
+    if step.options["middle_sea_shield_save_failure"] == "one_point" and not dented:
         step.update(cid, ac=t.ac - 1, features=(*t.features, SHIELD_DENTED))
         return "dented", {"ac_before": t.ac, "ac_after": t.ac - 1}, ("CF-41",), 0
     bonus = 1 if dented else _shield_bonus(step.rules)
@@ -184,7 +184,7 @@ def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
     """M-WPN-05 (fumble_model middle-sea): each round a haft cracked before it is used, it saves vs crushing
     blow as thick wood, or snaps and the weapon is unusable (she fights on with her fists)."""
     a = step.c(actor)
-    if step.rules["fumble_model"] != "middle-sea" or not before.weapon_cracked or a.weapon != before.weapon \
+    if step.options["fumble_model"] != "middle-sea" or not before.weapon_cracked or a.weapon != before.weapon \
             or a.weapon_lost or not a.in_fight:
         return
     mishap = ms.pole_round(_weapon(a), step.rng, step.rules)
@@ -261,7 +261,7 @@ def carry_courage(c: Character, combatant: Combatant, rules: Ruleset) -> Combata
 @ATTACKS_PER_ACTION.register("middle-sea:mooks")
 def fighter_against_mooks(step: Step, actor: str, target: str) -> int:
     """M-MOOK-02 (option mook_extra_attacks): a Fighter attacks once per level against a creature under 1 HD."""
-    if not step.rules["mook_extra_attacks"]:       # (asked at every attack: the option first, then who fights)
+    if not step.options["mook_extra_attacks"]:       # (asked at every attack: the option first, then who fights)
         return 1
     a, t = step.c(actor), step.c(target)
     if a.char_class != "Fighter" or t.kind != "monster" or t.hd >= 1:
