@@ -9,8 +9,8 @@ checked as ever) and kept in the rules' cache (`furnace.rules.cache`), keyed by 
 classes like the caches they are made from; a hit imports neither Pydantic nor PyYAML. A referee's profile
 file, `--option` overrides or a campaign's overrides are never read here: those go through `load_ruleset`.
 
-The look-ups a table answers (a row's span, the row of a total or key, the die chosen for a level) live here and
-`furnace.rules.tables` calls them: one rule for the models and the plain objects.
+The look-ups a table answers (a row's span, the row of a total or key, the die chosen for a level) are
+`furnace.rules.lookups`', called by these plain objects and by the models of `furnace.rules.tables` alike.
 """
 
 from __future__ import annotations
@@ -20,59 +20,11 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from furnace.errors import DataFileError, FurnaceError, UnknownNameError
+from furnace.errors import UnknownNameError
+from furnace.rules.lookups import die_for, lookup_row, row_span
 
 if TYPE_CHECKING:
     from furnace.rules.tables import TableSet
-
-
-# -- the look-ups of a table (shared with the models of furnace.rules.tables) -----------------------------------
-def row_span(row: Any) -> str:
-    """A row's totals or key as shown: `3`, `4–6`, `20+`, `…0`, or its key."""
-    if row.key is not None:
-        return str(row.key)
-    lo = "…" if row.min is None else str(row.min)
-    hi = "+" if row.max is None else str(row.max)
-    return lo if row.min == row.max else (f"{lo}{hi}" if hi == "+" else f"{lo}–{hi}")
-
-
-def lookup_row(table: Any, value: int | str) -> Any:
-    """The row of `table` for a total (range tables) or a key (keyed tables)."""
-    if table.kind == "keyed":
-        wanted = str(value).lower()
-        for row in table.rows:
-            if str(row.key).lower() == wanted:
-                return row
-        raise UnknownNameError(f"{table.key_name or 'key'} in {table.name}", str(value),
-                               [str(r.key) for r in table.rows])
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise FurnaceError(f"{table.name}: a range table is looked up by a whole number, not {_shown(value)}")
-    try:
-        total = int(value)
-    except ValueError:
-        raise FurnaceError(f"{table.name}: a range table is looked up by a whole number, not {_shown(value)}") \
-            from None
-    for row in table.rows:
-        if (row.min is None or total >= row.min) and (row.max is None or total <= row.max):
-            return row
-    raise FurnaceError(f"{table.name}: no row for {total}")
-
-
-def die_for(tables: Any, table: Any, key: int | str) -> tuple[str, str]:
-    """The die `table` is rolled with for this key (level, armor), and the reason, for the log."""
-    if table.die_table is None:
-        raise FurnaceError(f"{table.name} is rolled with {table.roll}, not a die chosen by {table.die_key}")
-    selector = tables.get(table.die_table)
-    row = lookup_row(selector, key)
-    if row.die is None:
-        raise DataFileError(tables.source_of(selector.id), f"row {row.key} names no die", str(row.key))
-    return row.die, f"{row.die} for {selector.key_name or table.die_key} {key}"
-
-
-def _shown(value: object) -> str:
-    from furnace.rules.effects import shown  # (a refusal's words: Pydantic may load then)
-
-    return shown(value)
 
 
 # -- the plain objects -----------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from furnace.dice import DiceSource, RollResult
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.rules.datafile import packaged, read_yaml
 from furnace.rules.effects import TABLE_NAMES, Effect, EffectList, check_dice
-from furnace.rules.plain import die_for, lookup_row, row_span
+from furnace.rules.lookups import die_for, lookup_row, row_span
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
