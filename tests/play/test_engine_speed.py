@@ -5,10 +5,12 @@ tactic); a fight replays from its seed, whatever its size."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
 
 from furnace import dice
 from furnace.dice import ScriptedDice
@@ -28,20 +30,37 @@ GOBLIN = {"hp": 5}   # a fight file's goblin: 5 HP, the rest from ROOM DC 12
 
 
 def test_fast_copy_is_model_copy() -> None:
-    """`updated` gives what `model_copy(update=…)` gives: the fields, the fields set, no validation."""
+    """`updated` gives what `model_copy(update=…)` gives: her own fields, changed, and nothing else (a combatant is
+    our own frozen dataclass: no library's fields to carry over), with no validation."""
     g = from_spec(GOBLIN, "g1", side="monsters", held=(Held(name="PRONE", ending="stands"),))
+    assert not isinstance(g, BaseModel) and dataclasses.is_dataclass(g)
     for changes in ({"hp": 2}, {"hp": 2, "zone": "CLOSE"}, {"held": ()}, {"status": "dead", "cause_of_death": "x"},
                     {}):
         fast, slow = updated(g, changes), g.model_copy(update=changes)
         assert fast == slow and fast.model_dump() == slow.model_dump()
-        assert fast.model_fields_set == slow.model_fields_set
-        assert fast.__pydantic_extra__ == slow.__pydantic_extra__
-        assert fast.__pydantic_private__ == slow.__pydantic_private__
+        assert vars(fast) == {**vars(g), **changes}
+        assert list(vars(fast)) == [f.name for f in dataclasses.fields(fast)]
     unchecked: object = updated(g, {"hp": "not checked"}).hp
     assert unchecked == "not checked"                                # as model_copy: no validation
     assert g.hp == 5                                                 # the original is untouched
     enc = encounter(*band(GOBLIN, "a", 2), *band(GOBLIN, "b", 2), round=0)
     assert updated(enc, {"round": 3}) == enc.model_copy(update={"round": 3})
+
+
+def test_pydantic_validates_a_combatant_and_an_encounter_where_they_come_in() -> None:
+    """A combatant or an encounter from outside (the campaign's stored encounter, JSON) is validated by pydantic:
+    coerced to her fields' types, an unknown field or a zone that is none refused; and dumped as a model dumps."""
+    g = from_spec(GOBLIN, "g1", side="monsters")
+    dumped = g.model_dump(mode="json")
+    assert dumped["features"] == [] and dumped["saves"]["DEX"] == 2
+    assert Combatant.model_validate(dumped) == g
+    with pytest.raises(ValidationError):
+        Combatant.model_validate({**dumped, "zone": "MIDDLE"})
+    with pytest.raises(ValidationError):
+        Combatant.model_validate({**dumped, "wings": 2})
+    enc = encounter(g, round=0)
+    again = Encounter.model_validate(enc.model_dump(mode="json"))
+    assert again == enc and type(again.combatants) is tuple and type(again.combatants[0]) is Combatant
 
 
 def test_encounter_get_and_put_by_id() -> None:

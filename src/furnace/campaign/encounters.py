@@ -193,8 +193,8 @@ def line_up(state: CampaignState, members: Sequence[Member], rng: DiceSource, ru
         combatants.append(monster(spec, side, dc, rng, id=cid, rules=rules))
         xp_of[cid] = worth
     mode = initiative or chosen or str(rules["initiative_model"])
-    enc = standing.started(Encounter(room_dc=dc, combatants=tuple(combatants), initiative=mode,
-                                     surprised=tuple(surprised)), state)
+    enc = standing.started(Encounter.model_validate(dict(     # validated: the initiative is the command's word
+        room_dc=dc, combatants=tuple(combatants), initiative=mode, surprised=tuple(surprised))), state)
     title = name or label_
     foes = [c for c in combatants if c.kind != "pc"]
     opening = Event(ENCOUNTER, "", tuple(c.id for c in combatants), tuple(rolls), {

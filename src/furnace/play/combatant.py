@@ -7,9 +7,10 @@ each overridable per monster.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict
 
 from furnace import dice
 from furnace.characters import markers
@@ -18,7 +19,7 @@ from furnace.characters.character import Character
 from furnace.characters.equipment import attack_bonus, damage_expression, style_data
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
-from furnace.play.frozen import updated
+from furnace.play.frozen import Frozen, updated
 from furnace.rules.bestiary import hd_value
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -29,8 +30,13 @@ Status = Literal["up", "dying", "stable", "unconscious", "dead", "out", "fled"]
 ArmorType = Literal["none", "light", "heavy"]
 
 
-class Combatant(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+@dataclass(frozen=True, kw_only=True)
+class Combatant(Frozen):
+    """Our own frozen dataclass, not a pydantic model (`frozen.Frozen`): the engine reads and copies her fields
+    plainly; pydantic validates her where she comes in (`model_validate`, a fight's monsters, the campaign's stored
+    encounter) and forbids a field she has not."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
     id: str
     name: str
     side: str
@@ -52,7 +58,7 @@ class Combatant(BaseModel):
     weapon_class: str | None = None         # sharp, blunt, strung, pole, hurled, unarmed (M-WPN)
     magic_bonus: int = 0
     dex_score: int = 10
-    saves: dict[Ability, int] = Field(default_factory=dict)
+    saves: dict[Ability, int] = field(default_factory=dict)
     con_mod: int = 0
     morale: int | None = None
     zone: Zone = "NEAR"
@@ -65,7 +71,7 @@ class Combatant(BaseModel):
     injuries: tuple[str, ...] = ()
     hit_dice: int = 0
     hit_die: str = "d4"
-    scores: dict[Ability, int] = Field(default_factory=dict)   # PCs: for ability loss and death at 0
+    scores: dict[Ability, int] = field(default_factory=dict)   # PCs: for ability loss and death at 0
     spell_mod: int | None = None            # the casting ability's modifier (INT or WIS), for casters
     spells: tuple[str, ...] = ()
     spells_cast: int = 0                    # toward the Spell Depletion SAVE (F-MU-04)
@@ -82,13 +88,13 @@ class Combatant(BaseModel):
     weapon_notches: int = 0                 # notches on the weapon wielded (M-WPN-02; CF-34 fumble_damage_notches)
     weapon_cracked: bool = False            # its haft cracked (M-WPN-05)
     weapon_lost: str | None = None          # the weapon broken or destroyed, by name (F-TAB-36/38, M-WPN)
-    temporary_loss: dict[Ability, int] = Field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
+    temporary_loss: dict[Ability, int] = field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
     cause_of_death: str | None = None       # how she died (F-DEATH-02)
     immune: tuple[str, ...] = ()            # conditions and SAVE categories she ignores (FRIGHTENED, fear: F-ARCH-02)
     skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)
-    powers: dict[str, dict[str, Any]] = Field(default_factory=dict)   # archetype powers left this fight, by feature
-    item_uses: dict[str, int | None] = Field(default_factory=dict)    # magic items: uses left today (None: not yet)
+    powers: dict[str, dict[str, Any]] = field(default_factory=dict)   # archetype powers left this fight, by feature
+    item_uses: dict[str, int | None] = field(default_factory=dict)    # magic items: uses left today (None: not yet)
     healed_today: int = 0                   # HD of magical healing received today, before and in this fight (F-CLR-07)
 
     @property
@@ -303,7 +309,8 @@ def _made_before(spec: dict[str, Any], side: str, room_dc: int, rules: Ruleset,
 def _monster(spec: dict[str, Any], side: str, room_dc: int, id: str, hp: int, rules: Ruleset) -> Combatant:
     bonus = int(spec.get("attack_bonus", monster_bonus("monster_attack_bonus", room_dc, rules)))
     save = int(spec.get("save_bonus", monster_bonus("monster_save_bonus", room_dc, rules)))
-    return Combatant(
+    # validated: the spec's armor, zone and morale come as the fight file or the bestiary gave them
+    return Combatant.model_validate(dict(
         id=id, name=str(spec.get("name", id)), side=side, kind="monster",
         level=int(spec.get("level", max(1, int(monster_hd(spec.get("hd", 1)))))), hd=monster_hd(spec.get("hd", 1)),
         hp=max(1, hp), hp_max=max(1, hp), ac=int(spec.get("ac", room_dc)), attack_bonus=bonus,
@@ -312,4 +319,4 @@ def _monster(spec: dict[str, Any], side: str, room_dc: int, id: str, hp: int, ru
         saves={a: save for a in ABILITIES}, morale=spec.get("morale"), zone=spec.get("zone", "NEAR"),
         helmet=bool(spec.get("helmet", False)), shield=bool(spec.get("shield", False)),
         armor_key=spec.get("armor_key"), weapon_class=spec.get("weapon_class"),
-        features=(*spec.get("features", ()), *(("named",) if spec.get("named") else ())))   # REF-42
+        features=(*spec.get("features", ()), *(("named",) if spec.get("named") else ()))))   # REF-42

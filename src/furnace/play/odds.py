@@ -86,9 +86,10 @@ class Attacker(NamedTuple):
         """The attacker as the engine's combatant (1 HP, AC 10: the odds read neither)."""
         from furnace.play.combatant import Combatant
 
-        return Combatant(id=self.id, name=self.name, side=self.side, kind=self.kind, level=self.level,
-                         char_class=self.char_class, hp=1, hp_max=1, ac=10, attack_bonus=self.attack_bonus,
-                         damage=self.damage, ranged=self.ranged, crit_range=self.crit_range)
+        return Combatant.model_validate(dict(   # validated: `kind` is any text here
+            id=self.id, name=self.name, side=self.side, kind=self.kind, level=self.level, char_class=self.char_class,
+            hp=1, hp_max=1, ac=10, attack_bonus=self.attack_bonus, damage=self.damage, ranged=self.ranged,
+            crit_range=self.crit_range))
 
 
 def typed_attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,

@@ -16,16 +16,18 @@ answered from the step, never by freezing it: the nearest foe (`standing`), the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict
 
 from furnace import dice
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import IllegalActionError
 from furnace.events import Audience, Event, Part
 from furnace.play.combatant import ZONES, Combatant
-from furnace.play.frozen import updated
+from furnace.play.frozen import Frozen, updated
 from furnace.play.luck import LuckState
 from furnace.play.questions import Asking
 from furnace.play.registry import Registry
@@ -36,7 +38,7 @@ InitiativeModel = Literal["group", "simultaneous"]
 T = TypeVar("T")
 _MISSING = object()
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
-_UNORDERED = frozenset(Combatant.model_fields) - {"id", "side", "zone", "hp", "status", "held"}
+_UNORDERED = frozenset(f.name for f in dataclass_fields(Combatant)) - {"id", "side", "zone", "hp", "status", "held"}
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
 
 # What is worked out once for a tuple of combatants — each one's place by id, who stands nearest first — kept beside
@@ -57,8 +59,12 @@ def _index(combatants: tuple[Combatant, ...]) -> list[Any]:
     return entry
 
 
-class Encounter(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+@dataclass(frozen=True, kw_only=True)
+class Encounter(Frozen):
+    """Our own frozen dataclass, as `Combatant` (`frozen.Frozen`): copied cheaply by the engine, validated by
+    pydantic where it comes in (the campaign's stored encounter, `model_validate`)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
     room_dc: int = 12
     round: int = 0
     combatants: tuple[Combatant, ...]
@@ -69,7 +75,7 @@ class Encounter(BaseModel):
     morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None
     over: bool = False
-    asking: Asking = Field(default_factory=Asking)   # the players' choices: standing answers, the step waiting
+    asking: Asking = field(default_factory=Asking)   # the players' choices: standing answers, the step waiting
 
     def positions(self) -> dict[str, int]:
         """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once for these
