@@ -5,12 +5,12 @@ explain the change. Inside one action the engine works on a `Step`, which gather
 the events, so that each rule is a short function.
 
 How a Step keeps the fight cheap (`run_fight` keeps one Step from round to round): the combatants as they are now
-are a working list, a change replacing one of them by id (`Combatant` stays a frozen model; `frozen.updated` copies
-it with the change) and moving her in the Standing (who stands nearest first) instead of working it out again; the
-encounter is frozen from that list only when `enc` is read after a change. What a rule asks of the whole field is
-answered from the step, never by freezing it: the nearest foe (`standing`), the allies holding a power
-(`allies_holding`: who holds one is found once per encounter). The Luck Dice live in the step by owner (`luck`,
-`hold_luck`) and reach the PCs' fields at the freeze: a roll copies nobody.
+are a working list, a change replacing one of them by id (`Combatant` is our own frozen dataclass;
+`frozen.updated` copies it with the change) and moving her in the Standing (who stands nearest first) instead of
+working it out again; the encounter is frozen from that list only when `enc` is read after a change. What a rule
+asks of the whole field is answered from the step, never by freezing it: the nearest foe (`standing`), the allies
+holding a power (`allies_holding`: who holds one is found once per encounter). The Luck Dice live in the step by
+owner (`luck`, `hold_luck`) and reach the PCs' fields at the freeze: a roll copies nobody.
 """
 
 from __future__ import annotations
