@@ -191,15 +191,30 @@ def build(fight: FightFile, base: Path, rng: DiceSource, rules: Ruleset, *, allo
         character = Character.from_file(path)
         combatants.append(from_character(character, entry.side, rules, zone=entry.zone,
                                          id=_unique(character.name, taken)))
+    combatants += rolled(roster(fight, taken), fight.room_dc, rng, rules)
+    initiative = fight.initiative or rules["initiative_model"]
+    return Encounter(room_dc=fight.room_dc, combatants=tuple(combatants), initiative=initiative,
+                     surprised=tuple(fight.surprised))
+
+
+Roster = list[tuple[dict[str, Any], str, str]]      # each monster to roll: its spec (named), side and id
+
+
+def roster(fight: FightFile, taken: set[str]) -> Roster:
+    """The monsters the file's entries make, in order, each with an id none of `taken` has (taken as it is
+    given): what `build` rolls, worked out once for a simulation's thousands of fights."""
+    out: Roster = []
     for m in fight.monsters:
         spec = {k: v for k, v in m.model_dump().items() if v is not None}
         for i in range(1, m.count + 1):
             name = f"{m.name} {i}" if m.count > 1 else m.name
-            combatants.append(monster({**spec, "name": name}, m.side, fight.room_dc, rng,
-                                      id=_unique(name.lower().replace(" ", "-"), taken), rules=rules))
-    initiative = fight.initiative or rules["initiative_model"]
-    return Encounter(room_dc=fight.room_dc, combatants=tuple(combatants), initiative=initiative,
-                     surprised=tuple(fight.surprised))
+            out.append(({**spec, "name": name}, m.side, _unique(name.lower().replace(" ", "-"), taken)))
+    return out
+
+
+def rolled(monsters: Roster, room_dc: int, rng: DiceSource, rules: Ruleset) -> list[Combatant]:
+    """The roster's monsters, their HP rolled in order on these dice."""
+    return [monster(spec, side, room_dc, rng, id=cid, rules=rules) for spec, side, cid in monsters]
 
 
 def _unique(name: str, taken: set[str]) -> str:

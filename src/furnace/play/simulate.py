@@ -36,7 +36,7 @@ from furnace.errors import FurnaceError
 from furnace.play.answering import standing_in
 from furnace.play.countdown import count_down
 from furnace.play.encounter import run_fight
-from furnace.play.fightfile import build, load_fight
+from furnace.play.fightfile import build, load_fight, rolled, roster
 from furnace.play.outcomes import Fought, Outcome, Summary, outcome
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -111,16 +111,17 @@ class FightFileSource:
         base, rules, rounds = Path(self.path).parent, self.rules(), self.rounds
         template = build(spec, base, dice.seeded(0), rules, allow_outside=self.allow_outside)
         party = template.combatants[:len(spec.party)]       # built first and without dice (fightfile.build)
-        taken = {c.id for c in party}
-        monsters_only = spec.model_copy(update={"party": []})
+        monsters = roster(spec, set())                      # the monsters' ids as if the party were not there
+        alone = {c.id for c in party}.isdisjoint(cid for _, _, cid in monsters)
+        initiative = spec.initiative or rules["initiative_model"]
 
         def fight(seed: int) -> Fought:
             rng = dice.seeded(seed)
-            rest = build(monsters_only, base, rng, rules)
-            if taken.isdisjoint(c.id for c in rest.combatants):
-                start = rest.model_copy(update={"combatants": (*party, *rest.combatants)})
-            else:        # a monster's id would be another with the party there: build the whole fight again
-                rng = dice.seeded(seed)
+            if alone:
+                foes = rolled(monsters, spec.room_dc, rng, rules)
+                start = Encounter(room_dc=spec.room_dc, combatants=(*party, *foes), initiative=initiative,
+                                  surprised=tuple(spec.surprised))
+            else:        # a monster's id would be another with the party there: build the whole fight
                 start = build(spec, base, rng, rules, allow_outside=self.allow_outside)
             start = standing_in(start, dict(self.policies))
             return fight_out(start, rng, rules, rounds)
