@@ -1,7 +1,8 @@
-"""The faster engine keeps the same rules (#13): a frozen model's fast copy is `model_copy`; an Encounter finds and
-replaces combatants by id; a Step's working state freezes into the same Encounter the old copies gave; a change
-that changes nothing is not made; the nearest foe is the one a scan of every combatant finds (F-CMBT-01's simple
-tactic); a fight replays from its seed, whatever its size."""
+"""The faster engine keeps the same rules (#13, #27): a combatant's fast copy is `model_copy`, and pydantic
+validates a combatant and an encounter where they come in; an Encounter finds and replaces combatants by id; a
+Step's working state freezes into the same Encounter the old copies gave; a change that changes nothing is not
+made; the nearest foe is the one a scan of every combatant finds (F-CMBT-01's simple tactic); a fight replays from
+its seed, whatever its size."""
 
 from __future__ import annotations
 
