@@ -225,11 +225,30 @@ def test_a_fight_loads_the_chapters_of_its_profile_only(tmp_path: Path, args: li
     modules = _first_then_again(tmp_path, args)
     assert {name for name, package in CHAPTERS.items() if _under(modules, package)} == chapters
     assert "furnace.magic.fight" in modules
+    # the fight file's YAML parsed once (furnace.rules.cache.parsed_text); no standing answers: no turn-by-turn play
+    assert not [m for p in ("yaml", "furnace.play.turns", "furnace.play.answering") for m in _under(modules, p)]
     # the packaged data by its path (furnace.rules.datafile.packaged), the cache's folder from XDG/HOME
     assert not [m for p in ("importlib.resources", "platformdirs", "zipfile") for m in _under(modules, p)]
 
 
+def test_a_fight_with_standing_answers_or_a_changed_file_loads_what_it_uses(tmp_path: Path) -> None:
+    """The flip side: a `--policy` puts standing answers in the fight (`furnace.play.answering`), and a fight file
+    whose text changed is parsed again (PyYAML), the parse of the file before it not reused."""
+    fight = tmp_path / "fight.yaml"
+    fight.write_text((ROOT / "examples" / "funnel-vs-goblins.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    shutil.copytree(ROOT / "examples" / "characters", tmp_path / "characters")
+    args = ["fight", str(fight), "--seed", "1"]
+    assert "yaml" not in _first_then_again(tmp_path, args)
+    fight.write_text(fight.read_text(encoding="utf-8").replace("room_dc: 10", "room_dc: 11"), encoding="utf-8")
+    code, modules = loaded(tmp_path, args)
+    assert code == 0 and "yaml" in modules
+    assert "furnace.play.answering" in _first_then_again(tmp_path, [*args, "--policy", "referee=keen"])
+
+
 def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
-    assert "furnace.render.sheets" not in _first_then_again(tmp_path, ["funnel", "--seed", "1"])
+    """Nor, outside a campaign (nothing to tell), the story's tellers or the clock."""
+    modules = _first_then_again(tmp_path, ["funnel", "--seed", "1"])
+    assert "furnace.render.sheets" not in modules
+    assert not [m for p in ("furnace.play.clock", "furnace.render.story") for m in _under(modules, p)]
     assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
                                                                    str(tmp_path / "f.html")])

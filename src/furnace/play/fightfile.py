@@ -29,8 +29,8 @@ from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
-from furnace.rules.bestiary import hd_value
 from furnace.rules import datafile
+from furnace.rules.bestiary import hd_value
 from furnace.rules.cache import parsed_text
 from furnace.rules.datafile import YAML_LIMIT, loader, parse_yaml
 from furnace.rules.ruleset import Ruleset
