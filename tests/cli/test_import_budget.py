@@ -107,6 +107,22 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
     assert ("furnace.cli.session" in modules) == (command in SESSION)
 
 
+def test_the_table_at_a_glance_loads_none_of_the_commands_that_play_the_fight(campaigns: Path, tmp_path: Path) -> None:
+    """`encounter status` reads the fight as the campaign keeps it (`furnace.campaign.kept_fight`): not the
+    commands that play it and settle it (`furnace.campaign.encounters`: the hand-over, the overrides, the clock's
+    keeping, the aftermath) nor those that answer its questions; `encounter act` does."""
+    playing = ("furnace.campaign.encounters", "furnace.campaign.questions", "furnace.campaign.handover",
+               "furnace.campaign.overrides", "furnace.campaign.timekeeping", "furnace.play.aftermath")
+    code, modules = loaded(campaigns, READS["encounter status"])
+    assert code == 0 and "furnace.campaign.kept_fight" in modules
+    assert not [m for p in playing for m in _under(modules, p)]
+    code, modules = loaded(campaigns, ["--campaign", "fight", "encounter", "status", "--json"])
+    assert code == 0 and not [m for p in playing for m in _under(modules, p)]
+    shutil.copy(campaigns / "campaigns.db", tmp_path / "campaigns.db")      # (a copy: the fight moves on)
+    code, modules = loaded(tmp_path, WRITES["encounter act"])
+    assert code == 0 and "furnace.campaign.encounters" in modules
+
+
 @pytest.mark.parametrize("command", sorted(WRITES))
 def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
     """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
