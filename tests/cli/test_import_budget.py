@@ -262,9 +262,11 @@ def test_a_fight_with_standing_answers_or_a_changed_file_loads_what_it_uses(tmp_
 
 
 def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
-    """Nor, outside a campaign (nothing to tell), the story's tellers or the clock."""
+    """Nor, outside a campaign (nothing to tell), the story's tellers or the clock; nor the engine's registries
+    (Pydantic's plug-ins are looked up in `furnace.play.entrypoints`)."""
     modules = _first_then_again(tmp_path, ["funnel", "--seed", "1"])
     assert "furnace.render.sheets" not in modules
-    assert not [m for p in ("furnace.play.clock", "furnace.render.story") for m in _under(modules, p)]
+    never = ("furnace.play.clock", "furnace.render.story", "furnace.play.registry")
+    assert not [m for p in never for m in _under(modules, p)]
     assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
                                                                    str(tmp_path / "f.html")])
