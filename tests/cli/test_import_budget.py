@@ -107,6 +107,22 @@ def test_a_read_opens_the_store_without_sqlalchemy(campaigns: Path, command: str
     assert ("furnace.cli.session" in modules) == (command in SESSION)
 
 
+def test_the_table_at_a_glance_loads_none_of_the_commands_that_play_the_fight(campaigns: Path, tmp_path: Path) -> None:
+    """`encounter status` reads the fight as the campaign keeps it (`furnace.campaign.kept_fight`): not the
+    commands that play it and settle it (`furnace.campaign.encounters`: the hand-over, the overrides, the clock's
+    keeping, the aftermath) nor those that answer its questions; `encounter act` does."""
+    playing = ("furnace.campaign.encounters", "furnace.campaign.questions", "furnace.campaign.handover",
+               "furnace.campaign.overrides", "furnace.campaign.timekeeping", "furnace.play.aftermath")
+    code, modules = loaded(campaigns, READS["encounter status"])
+    assert code == 0 and "furnace.campaign.kept_fight" in modules
+    assert not [m for p in playing for m in _under(modules, p)]
+    code, modules = loaded(campaigns, ["--campaign", "fight", "encounter", "status", "--json"])
+    assert code == 0 and not [m for p in playing for m in _under(modules, p)]
+    shutil.copy(campaigns / "campaigns.db", tmp_path / "campaigns.db")      # (a copy: the fight moves on)
+    code, modules = loaded(tmp_path, WRITES["encounter act"])
+    assert code == 0 and "furnace.campaign.encounters" in modules
+
+
 @pytest.mark.parametrize("command", sorted(WRITES))
 def test_a_write_loads_no_sqlalchemy(campaigns: Path, command: str) -> None:
     """A write to a database at the newest schema goes through sqlite3 (`furnace.campaign.writing`): no SQLAlchemy,
@@ -202,8 +218,10 @@ def test_odds_attack_reads_the_plain_rules_and_builds_no_model(tmp_path: Path) -
     """A built-in profile's options and crit tables come from the plain cache (`furnace.rules.plain`): no Pydantic,
     no PyYAML, no pickle or hashlib (the cache is marshal under a stamp), no platformdirs (the folder is found)."""
     modules = _first_then_again(tmp_path, ODDS_ATTACK)
-    assert "furnace.rules.plain" in modules
-    never = (*STARTUP_NEVER, *MODELS, "pickle", "hashlib", "platformdirs", "importlib.resources", "pathlib")
+    assert "furnace.rules.plain" in modules and "furnace.play.dc" in modules
+    # the DC alone (`furnace.play.dc`), not the checks' classes (`furnace.play.checks`)
+    never = (*STARTUP_NEVER, *MODELS, "pickle", "hashlib", "platformdirs", "importlib.resources", "pathlib",
+             "furnace.play.checks")
     assert not [m for p in never for m in _under(modules, p)]
 
 
@@ -225,11 +243,32 @@ def test_a_fight_loads_the_chapters_of_its_profile_only(tmp_path: Path, args: li
     modules = _first_then_again(tmp_path, args)
     assert {name for name, package in CHAPTERS.items() if _under(modules, package)} == chapters
     assert "furnace.magic.fight" in modules
+    # the fight file's YAML parsed once (furnace.rules.cache.parsed_text); no standing answers: no turn-by-turn play
+    assert not [m for p in ("yaml", "furnace.play.turns", "furnace.play.answering") for m in _under(modules, p)]
     # the packaged data by its path (furnace.rules.datafile.packaged), the cache's folder from XDG/HOME
     assert not [m for p in ("importlib.resources", "platformdirs", "zipfile") for m in _under(modules, p)]
 
 
+def test_a_fight_with_standing_answers_or_a_changed_file_loads_what_it_uses(tmp_path: Path) -> None:
+    """The flip side: a `--policy` puts standing answers in the fight (`furnace.play.answering`), and a fight file
+    whose text changed is parsed again (PyYAML), the parse of the file before it not reused."""
+    fight = tmp_path / "fight.yaml"
+    fight.write_text((ROOT / "examples" / "funnel-vs-goblins.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    shutil.copytree(ROOT / "examples" / "characters", tmp_path / "characters")
+    args = ["fight", str(fight), "--seed", "1"]
+    assert "yaml" not in _first_then_again(tmp_path, args)
+    fight.write_text(fight.read_text(encoding="utf-8").replace("room_dc: 10", "room_dc: 11"), encoding="utf-8")
+    code, modules = loaded(tmp_path, args)
+    assert code == 0 and "yaml" in modules
+    assert "furnace.play.answering" in _first_then_again(tmp_path, [*args, "--policy", "referee=keen"])
+
+
 def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
-    assert "furnace.render.sheets" not in _first_then_again(tmp_path, ["funnel", "--seed", "1"])
+    """Nor, outside a campaign (nothing to tell), the story's tellers or the clock; nor the engine's registries
+    (Pydantic's plug-ins are looked up in `furnace.play.entrypoints`)."""
+    modules = _first_then_again(tmp_path, ["funnel", "--seed", "1"])
+    assert "furnace.render.sheets" not in modules
+    never = ("furnace.play.clock", "furnace.render.story", "furnace.play.registry")
+    assert not [m for p in never for m in _under(modules, p)]
     assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
                                                                    str(tmp_path / "f.html")])

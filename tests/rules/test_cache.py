@@ -110,3 +110,35 @@ def test_the_option_catalogue_comes_from_the_cache_once_built(tmp_path: Path, mo
     monkeypatch.setattr(ruleset, "_CACHE", {})
     monkeypatch.setattr(ruleset, "read_yaml", lambda *a, **k: pytest.fail("options.yaml parsed again"))
     assert ruleset.option_specs() == first
+
+
+def test_a_parse_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`parsed_text` (a fight file's YAML): the same text again is not parsed again; another text, or the same text
+    after a module of the parse changed, is; a refused parse and a value that is not plain data are never kept."""
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    module = tmp_path / "parser.py"
+    module.write_text("one", encoding="utf-8")
+    parses: list[str] = []
+
+    def parse(text: str) -> object:
+        parses.append(text)
+        if text == "bad":
+            raise ValueError("refused")
+        return {"text": text, "rows": [1, 2]} if text != "dated" else __import__("datetime").date(2026, 1, 1)
+
+    assert cache.parsed_text("t", "a", parse, str(module)) == {"text": "a", "rows": [1, 2]}
+    assert cache.parsed_text("t", "a", parse, str(module)) == {"text": "a", "rows": [1, 2]}
+    assert parses == ["a"]
+    assert cache.parsed_text("t", "b", parse, str(module)) == {"text": "b", "rows": [1, 2]}
+    assert parses == ["a", "b"]
+    module.write_text("changed", encoding="utf-8")
+    cache.parsed_text("t", "b", parse, str(module))
+    assert parses == ["a", "b", "b"]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="refused"):
+            cache.parsed_text("t", "bad", parse, str(module))
+        cache.parsed_text("t", "dated", parse, str(module))
+    assert parses == ["a", "b", "b", "bad", "dated", "bad", "dated"]
+    monkeypatch.setenv("FURNACE_CACHE_DIR", "off")
+    cache.parsed_text("t", "b", parse, str(module))
+    assert parses[-1] == "b" and len(parses) == 8

@@ -23,12 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from furnace import dice
 from furnace.campaign import lasting, standing
 from furnace.campaign.commands import cast_of, kept, put, rules_of
 from furnace.campaign.handover import Leaving, enter, kept_facts, leave
+from furnace.campaign.kept_fight import Fallen, Fight, current
 from furnace.campaign.overrides import SLUG, label
 from furnace.campaign.state import CampaignError, CampaignState, Death, Member
 from furnace.campaign.store import Command
@@ -74,38 +73,6 @@ DUE = declare("due", round="public", side="public", id="public", over="public", 
 # words) and the `facts` that tell it (the death, the last blow)
 ROSTER = declare("roster", id="public", round="public", fight="referee", cause="public", facts="public",
                  example={"id": "ann1", "round": 3, "fight": "a fight with ogre", "cause": "bled_out", "facts": []})
-
-
-class Fallen(BaseModel):
-    """When and how a combatant died in the fight."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-    round: int
-    cause: str                                    # the death fact's cause (a code, or a chapter's words)
-    facts: tuple[dict[str, Any], ...] = ()        # the facts that tell it: the death, the last blow (no dice)
-
-
-class Fight(BaseModel):
-    """The fight in progress, as `CampaignState.encounter` keeps it (JSON)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-    name: str
-    turns: play.Turns
-    members: dict[str, str]                       # combatant id → roster id
-    xp: dict[str, int] = Field(default_factory=dict)   # monster combatant id → its XP (the bestiary's)
-    deaths: dict[str, Fallen] = Field(default_factory=dict)
-    options: dict[str, Any] = Field(default_factory=dict)   # rule options for this fight only
-    began: int = 0                                # campaign clock seconds
-    # what lasts, the encounter's while it runs: each member's entries taken off the clock as she entered (by
-    # member id, as `play.clock.Scheduled` JSON), and the facts about lasting wounds (a doom's kind, a bone broken)
-    suspended: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-    lasting: list[dict[str, Any]] = Field(default_factory=list)
-
-    def entries(self, mid: str) -> tuple[Scheduled, ...]:
-        return tuple(Scheduled.model_validate(e) for e in self.suspended.get(mid, []))
-
-    def facts_about(self, cid: str) -> tuple[dict[str, Any], ...]:
-        return tuple(f for f in self.lasting if f.get("actor") == cid)
 
 
 @dataclass(frozen=True)
@@ -357,16 +324,6 @@ def _outcome(enc: Encounter, how: str, name: str) -> Event:
 
 
 # -- the fight in the campaign's state --------------------------------------------------------------------------
-def current(state: CampaignState) -> Fight:
-    """The fight in progress, or a CampaignError saying how to start one."""
-    if state.encounter is None:
-        raise CampaignError("no encounter is in progress: start one with `furnace encounter start`")
-    try:
-        return Fight.model_validate(state.encounter)
-    except ValidationError as exc:
-        raise CampaignError(f"the encounter in progress does not validate: {exc.errors()[0]['msg']}") from None
-
-
 def resolve(state: CampaignState, now: Fight, who: str) -> str:
     """A combatant's id from its id, its name (any case) or its roster member's id or name."""
     enc = now.turns.encounter

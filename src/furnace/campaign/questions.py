@@ -8,29 +8,22 @@ the fight waiting; `answer` logs the answer and what the step did with it.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from furnace.campaign import encounters
+from furnace.campaign.kept_fight import asked_at, deadline, open_questions
 from furnace.campaign.state import CampaignError, CampaignState
 from furnace.campaign.store import Command, Store
 from furnace.dice import DiceSource
 from furnace.events import Event, declare
 from furnace.play import answering, policies
 from furnace.play import turns as play
-from furnace.play.questions import KINDS, Question
+from furnace.play.questions import KINDS
 
 # the referee sets the fight's standing answers: a policy by player, side or referee, and the kinds not asked
 STANDING = declare("standing", policies="referee", quiet="public",
                    example={"policies": {"Ann": "dying"}, "quiet": ["sunder"]})
 MAX_TURNS = 1000       # `next` plays at most this many monster turns (a fight nobody ends is not played forever)
-LOOK_BACK = 5000       # the log rows read back for the fact of the open question (a step tells far fewer)
-
-
-def open_questions(state: CampaignState) -> list[Question]:
-    """The questions the fight in progress waits on (none without a fight)."""
-    if state.encounter is None:
-        return []
-    return answering.open_questions(encounters.current(state).turns)
 
 
 def next_turns(rng: DiceSource) -> Command:
@@ -83,30 +76,7 @@ def standing(answers: dict[str, str], quiet: tuple[str, ...] | None = None) -> C
     return run
 
 
-# -- the time limit: a question left waiting falls to the standing answer ---------------------------------------
-def asked_at(store: Store, name: str, qid: str) -> datetime | None:
-    """When the open question `qid` was asked: the time the log wrote its question fact (the newest of that id, as
-    ids begin again with each fight), or None when the log no longer shows it."""
-    end = store.count(name)
-    since = end
-    while since > 0 and end - since < LOOK_BACK:
-        since = max(0, since - 200)
-        for row in reversed(store.events(name, since=since, limit=200)):
-            if row.kind == "question" and row.data.get("id") == qid:
-                return datetime.fromisoformat(row.created_at)
-    return None
-
-
-def deadline(store: Store, name: str, state: CampaignState) -> tuple[Question, datetime] | None:
-    """The open question and the moment its standing answer decides it (the campaign's `question_seconds` after it
-    was asked); None without a limit or an open question."""
-    found = open_questions(state)
-    if not state.question_seconds or not found:
-        return None
-    at = asked_at(store, name, found[0].id)
-    return (found[0], at + timedelta(seconds=state.question_seconds)) if at is not None else None
-
-
+# -- the time limit: a question left waiting falls to the standing answer (`kept_fight.deadline`) ----------------
 def by_time(qid: str, rng: DiceSource) -> Command:
     """The open question `qid` answered by its standing answer, as its time ran out: refused (nothing written)
     when it is no longer open, answered meanwhile."""

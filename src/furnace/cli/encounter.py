@@ -66,13 +66,15 @@ def _store_and_name() -> tuple[Any, str]:
     return s.in_use()
 
 
-def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
-    """After a step: the log of the step, then the table at a glance (or everything as JSON)."""
-    from furnace.campaign import encounters
+def _status(name: str, as_json: bool, *, events: Sequence[Any] = (), state: Any = None) -> None:
+    """After a step: the log of the step, then the table at a glance (or everything as JSON). `state`: the campaign
+    as just read (else it is read). The fight as the campaign keeps it (`furnace.campaign.kept_fight`): a read of
+    the table loads none of the commands that play it (`furnace.campaign.encounters`)."""
+    from furnace.campaign.kept_fight import current
 
     store, _ = _store_and_name()
-    state = store.open(name)
-    now = encounters.current(state) if state.encounter is not None else None
+    state = store.open(name) if state is None else state
+    now = current(state) if state.encounter is not None else None
     due = _deadline(store, name, state)
     if as_json:
         shown = _as_json(now)
@@ -91,7 +93,7 @@ def _status(name: str, as_json: bool, *, events: Sequence[Any] = ()) -> None:
 
 def _deadline(store: Any, name: str, state: Any) -> dict[str, Any] | None:
     """The open question's time limit in the console: its id, the moment (UTC) and the answer that falls due."""
-    from furnace.campaign.questions import deadline
+    from furnace.campaign.kept_fight import deadline
 
     found = deadline(store, name, state) if state.encounter is not None else None
     if found is None:
@@ -166,11 +168,12 @@ def encounter_status(as_json: bool) -> None:
 
     Example: furnace encounter status
     """
-    from furnace.campaign import encounters
+    from furnace.campaign.kept_fight import current
 
     store, name = _store_and_name()
-    encounters.current(store.open(name))      # refuses when there is none
-    _status(name, as_json)
+    state = store.open(name)
+    current(state)      # refuses when there is none
+    _status(name, as_json, state=state)
 
 
 @encounter.command("next")

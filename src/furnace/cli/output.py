@@ -84,8 +84,11 @@ def table_roll_lines(result: Any, rng: Any) -> tuple[list[str], list[Any]]:
 
 def tell(events: Iterable[Any], *, rolls: bool = True, seq: bool = False, stamp: bool = False) -> None:
     """Print events (facts, or rows of the campaign's log) as the referee reads them: rule ids only under
-    --explain; `seq`: each row's number first; `stamp`: the game time a clock fact fell due."""
-    from furnace.play.clock import Clock
+    --explain; `seq`: each row's number first; `stamp`: the game time a clock fact fell due. Nothing to tell (a
+    funnel outside a campaign): neither the tellers nor the clock are imported."""
+    events = list(events)
+    if not events:
+        return
     from furnace.render import story
 
     view = story.View(explain=explaining())
@@ -95,6 +98,8 @@ def tell(events: Iterable[Any], *, rolls: bool = True, seq: bool = False, stamp:
             continue
         head = lines[0]
         if stamp and isinstance(e.data.get("at"), int):
+            from furnace.play.clock import Clock
+
             head = f"[{Clock().describe(e.data['at'])}] {head}"
         if e.data.get("hidden"):
             head = f"[referee only] {head}"

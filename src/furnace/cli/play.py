@@ -69,7 +69,6 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
         from furnace.errors import FurnaceError
 
         raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
-    from furnace.play.answering import standing_in
     from furnace.play.encounter import run_fight
     from furnace.play.fightfile import build, load_fight
     from furnace.render import story
@@ -79,7 +78,11 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
     if room_dc is not None:
         spec = spec.model_copy(update={"room_dc": room_dc})
     encounter = build(spec, Path(file).parent, rng, rules, allow_outside=allow_outside)
-    enc, events = run_fight(standing_in(encounter, dict(standing)), rng, rules, rounds)
+    if standing:      # (here: a fight with no standing answers loads no turn-by-turn play, `furnace.play.turns`)
+        from furnace.play.answering import standing_in
+
+        encounter = standing_in(encounter, dict(standing))
+    enc, events = run_fight(encounter, rng, rules, rounds)
     finish(rng)
     if as_json:
         _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,

@@ -3,7 +3,7 @@
 Pydantic looks for its plug-ins the first time it builds a model, through `importlib.metadata`: importing that
 (email, zipfile, csv, socket) and reading every installed distribution's metadata costs a command 15-40 ms, a
 tenth of a campaign read. Here Pydantic's loader is given as one that reads the installed packages' entry points
-without it (`furnace.play.registry.entry_points`, the same cheap reading that finds the chapters, done once a
+without it (`furnace.play.entrypoints.entry_points`, the same cheap reading that finds the chapters, done once a
 process) when it is first asked: no package declares a `pydantic` plug-in, it finds none — what Pydantic's own
 would answer; one does, Pydantic's own loader is imported and loads it, as always. A command that builds no model
 (`furnace roll`) reads nothing.
@@ -22,7 +22,7 @@ LOADER = "pydantic.plugin._loader"     # the module Pydantic imports its `get_pl
 
 def get_plugins() -> Iterable[Any]:
     """Pydantic's plug-ins: none unless a package declares one, then those its own loader finds."""
-    from furnace.play.registry import entry_points
+    from furnace.play.entrypoints import entry_points
 
     if not entry_points("pydantic"):
         return ()

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from furnace import dice
 from furnace.dice import DiceSource
 from furnace.magic.spellcheck import Spellcheck
-from furnace.play.answering import Recorder
 from furnace.play.choosing import held_luck
 from furnace.play.luck import LuckState
 from furnace.play.questions import ask
@@ -37,6 +36,9 @@ def with_luck(step: Step, cid: str, check: Spellcheck, again: Again) -> Spellche
                       "effect": str(step.rules["luck_die_effect"])}))
     if answer < 1:
         return check
+    # (here: a fight in which no Luck is spent on a spell loads no turn-by-turn play, `furnace.play.turns`)
+    from furnace.play.answering import Recorder
+
     sides = 20
     rerolled = again(Recorder(step.rng, ((sides, check.natural - 1),)), answer)   # the same d20, the dice added
     step.hold_luck(c, LuckState(held.dice - answer, held.streak))

@@ -29,7 +29,9 @@ from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
+from furnace.rules import datafile
 from furnace.rules.bestiary import hd_value
+from furnace.rules.cache import parsed_text
 from furnace.rules.datafile import YAML_LIMIT, loader, parse_yaml
 from furnace.rules.ruleset import Ruleset
 
@@ -111,8 +113,7 @@ def load_fight(path: str | Path) -> FightFile:
     """A fight file, validated; at most MAX_COMBATANTS combatants (the party and every monster's count)."""
     file = Path(path)
     text = files.read_text(file, limit=YAML_LIMIT, what="the fight file")
-    _count_entries(file, text)
-    data = parse_yaml(text, str(file), "fight file")
+    data = parsed_text("fight-file", text, lambda t: _parsed(file, t), __file__, datafile.__file__)
     if not isinstance(data, dict):
         raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
     try:
@@ -124,6 +125,13 @@ def load_fight(path: str | Path) -> FightFile:
         raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one has {total:,} "
                                   f"({len(fight.party)} in the party, {total - len(fight.party):,} monsters)")
     return fight
+
+
+def _parsed(file: Path, text: str) -> Any:
+    """The fight file's YAML, its entries counted first (kept by `furnace.rules.cache.parsed_text`: the same text
+    again is neither counted nor parsed again, nor is PyYAML imported)."""
+    _count_entries(file, text)
+    return parse_yaml(text, str(file), "fight file")
 
 
 def party_files(path: str | Path, allow_outside: bool = False) -> list[Path]:

@@ -4,7 +4,7 @@
 numbers a referee types) against an AC. A natural 1 misses (F-FUMB-01); a natural at or above the attacker's crit range
 (20, a Barbarian's melee 19: F-ARCH-02; ranged always 20) hits and, when the attacker has a crit table
 (`furnace.play.crit.crit_table`: by class, level 0 and Magic-users per option, monsters only with F-CRIT-03),
-crits; anything else hits when d20 + ATK meets the AC, moved by EASY/HARD (`furnace.play.checks.make_dc`).
+crits; anything else hits when d20 + ATK meets the AC, moved by EASY/HARD (`furnace.play.dc.make_dc`).
 A hit deals the damage dice, at least 1; a crit deals the weapon's maximum (crit_damage, AMB-23) plus the
 crit table's row rolled with the crit die for the attacker's level (F-CRIT-02, read through the ruleset's
 tables): the row's '+XdY' damage to the target is added (a sunder row's 'then' branch when the foe holds a
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 from furnace import dice
 from furnace.dice.odds import Distribution, at_least, convolve, mean, mixture
 from furnace.errors import FurnaceError
-from furnace.play.checks import make_dc
 from furnace.play.crit import CLASS_CRIT_TABLES, crit_level, crit_table
+from furnace.play.dc import make_dc
 
 if TYPE_CHECKING:
     from furnace.play.combatant import Combatant

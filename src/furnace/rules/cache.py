@@ -7,7 +7,8 @@ of every file in the data folder and the source of the modules whose classes are
 a changed, added or removed data file or a changed class is a new key, so a stale cache is never read.
 Reading the files to hash them costs about 2 ms.
 
-Only the packaged data is cached, never a referee's file (those are read and checked every time). The cache
+Only the packaged data is cached, never a referee's file (those are read and checked every time; `parsed_text`
+keeps the parse of the last fight file, compared with the file's whole text each time). The cache
 holds our own objects, written by this process's user in that user's own folder; anyone who can write there
 can already run code as that user. Any trouble with the cache (a folder that cannot be made, a truncated or
 foreign file, a pickle of older classes) is not the user's problem: the data is built from the files again.
@@ -87,7 +88,9 @@ class _Path:
 
 
 def _node(source: Traversable | str) -> Traversable | _Path:
-    return _Path(source) if isinstance(source, str) else source
+    """A path (text or a `Path`, as `furnace.rules.datafile.packaged` gives) is read with `os` (pathlib's methods
+    cost a command ~1 ms over the packaged data's 80 files); a resource as it is."""
+    return _Path(os.fspath(source)) if isinstance(source, str | os.PathLike) else source
 
 
 @functools.cache
@@ -175,6 +178,14 @@ def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
         if kept == mark:
             return value  # type: ignore[no-any-return]
     value = build()
+    _store_plain(where, path, mark, value)
+    return value
+
+
+def _store_plain(where: str, path: str, mark: str, value: object) -> None:
+    """Write (mark, value) with marshal, whole or not at all; nothing when the value is not plain data."""
+    import marshal
+
     with contextlib.suppress(OSError, ValueError):
         os.makedirs(where, exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
@@ -185,4 +196,27 @@ def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+
+
+def parsed_text(name: str, text: str, parse: Callable[[str], T], *modules: str) -> T:
+    """What `parse(text)` makes of a user's text (a fight file's YAML), when it is plain data: the last text parsed
+    under `name` is kept with marshal beside what it made, under the stamp of the `modules` (the source files of the
+    parse: a changed one parses again), so the same text again is not parsed again: a referee fights one fight file
+    seed after seed, and PyYAML's import and parse are ~15 ms of `furnace fight`. The text is read and compared
+    whole every time, and what is made of it is still validated by its caller: only the parse is kept, and only one
+    that succeeded (a refusal is raised again by parsing again). Anything amiss with the file: parsed again."""
+    import marshal
+
+    where = folder()
+    if where is None:
+        return parse(text)
+    path = os.path.join(where, f"{name}.marshal")
+    mark = stamp(*modules) + "\n" + text
+    with contextlib.suppress(Exception):        # any unreadable cache: parse again (see the module's note)
+        with open(path, "rb") as f:
+            kept, value = marshal.loads(f.read())
+        if kept == mark:
+            return value  # type: ignore[no-any-return]
+    value = parse(text)
+    _store_plain(where, path, mark, value)
     return value
