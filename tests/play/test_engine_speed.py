@@ -181,3 +181,17 @@ def test_a_fight_of_any_size_is_the_same_from_its_seed(size: int) -> None:
     first = play(encounter(*band(GOBLIN, "a", size), *band(GOBLIN, "b", size), round=0))
     second = play(encounter(*band(GOBLIN, "a", size), *band(GOBLIN, "b", size), round=0))
     assert first[1] == second[1] and first[0].model_dump() == second[0].model_dump()
+
+
+def test_a_monster_of_a_spec_already_in_its_kinds_is_the_one_pydantic_would_make() -> None:
+    """`combatant.monster` makes a spec's monster at once when its armor, zone, morale and kinds are already of
+    their types (no validator built), and hands any other spec to pydantic: coerced when it can be, else refused."""
+    spec = {"hp": 5, "armor": "light", "zone": "CLOSE", "morale": 7, "armor_key": "leather", "features": ["Cleave"]}
+    made = from_spec(spec, "g1", side="monsters")
+    assert made == Combatant.model_validate(made.model_dump())
+    assert made.features == ("Cleave",) and made.morale == 7 and made.zone == "CLOSE"
+    assert from_spec({**spec, "morale": "7"}, "g1", side="monsters") == made       # coerced by pydantic
+    with pytest.raises(ValidationError):
+        from_spec({**spec, "zone": "MIDDLE"}, "g1", side="monsters")
+    with pytest.raises(ValidationError):
+        from_spec({**spec, "armor": ["light"]}, "g1", side="monsters")

@@ -30,9 +30,9 @@ from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
 from furnace.play.state import Encounter
 from furnace.rules import datafile
-from furnace.rules.bestiary import hd_value
 from furnace.rules.cache import parsed_text
 from furnace.rules.datafile import YAML_LIMIT, loader, parse_yaml
+from furnace.rules.hit_dice import hd_value
 from furnace.rules.ruleset import Ruleset
 
 MAX_COMBATANTS = 500     # a fight of 500 takes about two seconds for 20 rounds; more is not a fight file's

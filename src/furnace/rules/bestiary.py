@@ -16,7 +16,6 @@ command line's monster list. See docs/monsters.md.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from furnace import dice
 from furnace.errors import DataFileError, FurnaceError, UnknownNameError
 from furnace.rules.datafile import close_matches, packaged, read_yaml
+from furnace.rules.hit_dice import HD_LESS, MAX_HD, hd_parts, hd_value, normal_hd
 from furnace.rules.tables import check_shape
 
 __all__ = [
@@ -45,7 +45,6 @@ WEAPON_CLASSES = ("sharp", "blunt", "strung", "pole", "hurled", "unarmed")   # M
 FEATURES = ("Cleave", "Sneak Attack")     # the features `furnace.play.encounter` applies to a monster
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 
-MAX_HD = 30              # as a fight file allows
 MAX_HP = 10_000          # the most HP a monster's dice may give
 MAX_AC = 40              # as the highest ROOM DC
 MIN_BONUS, MAX_BONUS = -10, 30
@@ -56,53 +55,6 @@ MAX_ENTRIES = 1_000      # monsters in one file
 MAX_FILE_VALUES = 50_000
 MAX_LIST_TEXT = 1_000    # characters of a `--monsters` list
 
-_HD_NUMBER = re.compile(r"^\d{1,6}(?:\.\d{1,3})?$")
-_HD_FRACTION = re.compile(r"^(\d{1,2})/(\d{1,2})$")
-_HD_LESS = re.compile(r"^(\d{1,2})-(\d{1,2})$")
-
-
-# -- Hit Dice ----------------------------------------------------------------------------------------------
-
-def _hd_parts(text: str) -> tuple[str, float]:
-    """The written Hit Dice, normalized, and their value; ValueError for anything else."""
-    if m := _HD_FRACTION.match(text):
-        top, bottom = int(m.group(1)), int(m.group(2))
-        if top == 0 or bottom == 0:
-            raise ValueError(f"Hit Dice {text!r}: a fraction like 1/2 has a non-zero top and bottom")
-        return f"{top}/{bottom}", top / bottom
-    if m := _HD_LESS.match(text):
-        whole, less = int(m.group(1)), int(m.group(2))
-        if whole == 0 or less == 0:
-            raise ValueError(f"Hit Dice {text!r}: 'N-M' is N dice less M points, both at least 1 (like 1-1)")
-        return f"{whole}-{less}", whole - 0.1        # under `whole` full dice (as play.combatant.monster_hd)
-    if _HD_NUMBER.match(text):
-        value = float(text)
-        return (str(int(value)) if value.is_integer() else text), value
-    raise ValueError(f"Hit Dice are a number (3, 0.5), a fraction (1/2) or dice less points (1-1), not {text!r}")
-
-
-def hd_value(hd: Any) -> float:
-    """Hit Dice as a number: 7 → 7.0, "1/2" → 0.5, "1-1" → 0.9 (under one full die, so a mook: M-MOOK-02).
-    The same reading as `furnace.play.combatant.monster_hd` on every form this module accepts; refuses
-    negative, zero and anything past MAX_HD with a FurnaceError."""
-    try:
-        return _normal_hd(hd)[1]
-    except ValueError as exc:
-        raise FurnaceError(str(exc)) from None
-
-
-def _normal_hd(hd: Any) -> tuple[str, float]:
-    if isinstance(hd, bool) or not isinstance(hd, int | float | str):
-        raise ValueError(f"Hit Dice are a number or text like 1/2 or 1-1, not {type(hd).__name__}")
-    if isinstance(hd, float) and not math.isfinite(hd):
-        raise ValueError(f"Hit Dice are a number from above 0 to {MAX_HD}, not {hd}")
-    text = str(hd).strip() if isinstance(hd, str) else (str(int(hd)) if float(hd).is_integer() else repr(hd))
-    if text.startswith("-"):
-        raise ValueError(f"Hit Dice are above 0, not {text}")
-    normal, value = _hd_parts(text)
-    if not 0 < value <= MAX_HD:
-        raise ValueError(f"Hit Dice are above 0 and at most {MAX_HD}, not {normal}")
-    return normal, value
 
 
 def default_hp(hd: Any) -> str:
@@ -114,8 +66,8 @@ def default_hp(hd: Any) -> str:
 
 
 def _default_hp(hd: Any) -> str:
-    normal, value = _normal_hd(hd)
-    if m := _HD_LESS.match(normal):
+    normal, value = normal_hd(hd)
+    if m := HD_LESS.match(normal):
         return f"{m.group(1)}d8-{m.group(2)}"
     whole = int(value)
     part = round((value - whole) * 8)
@@ -205,7 +157,7 @@ class Monster(BaseModel):
     @field_validator("hd", mode="before")
     @classmethod
     def hit_dice(cls, value: Any) -> str:
-        return _normal_hd(value)[0]
+        return normal_hd(value)[0]
 
     @field_validator("hp", mode="before")
     @classmethod
@@ -256,7 +208,7 @@ class Monster(BaseModel):
     @property
     def hd_value(self) -> float:
         """The HD as a number (0.9 for "1-1", 0.5 for "1/2")."""
-        return _hd_parts(self.hd)[1]
+        return hd_parts(self.hd)[1]
 
     @property
     def under_one_hd(self) -> bool:
