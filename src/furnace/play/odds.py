@@ -19,7 +19,6 @@ Every distribution is our own exact convolution (`furnace.dice.odds`), in Fracti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -112,8 +111,7 @@ def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None 
                           monster=monster).combatant()
 
 
-@dataclass(frozen=True)
-class CritRow:
+class CritRow(NamedTuple):
     """One row of the crit table, as a crit reaches it."""
 
     span: str
@@ -123,8 +121,10 @@ class CritRow:
     kills: bool                      # the row can kill outright (death, slay)
 
 
-@dataclass(frozen=True)
-class AttackOdds:
+class AttackOdds(NamedTuple):
+    """One ATK's exact odds against an AC. (The odds' results are NamedTuples: a frozen dataclass costs `furnace odds
+    attack`'s import about a millisecond each to make.)"""
+
     attack: str
     ac: int                          # the AC to meet, after EASY/HARD
     why: str                         # how that AC was reached
@@ -235,8 +235,7 @@ def attack_odds(a: Fighter, ac: int, rules: Rules, *, easy: tuple[str, ...] = ()
                       crit_table=table, crit_die=die, crit_rows=rows, damage=damage)
 
 
-@dataclass(frozen=True)
-class DyingOdds:
+class DyingOdds(NamedTuple):
     timer: Distribution              # turns until death
     gets_up: Fraction                # P(a natural 20 before the timer runs out)
     by_turns: dict[int, Fraction]    # P(gets up | that many turns)
