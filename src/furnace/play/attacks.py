@@ -87,6 +87,17 @@ def _signed(expression: str, bonus: int) -> str:
     return f"{expression}+{bonus}" if bonus >= 0 else f"{expression}-{-bonus}"
 
 
+def _atk_dice(bonus: int) -> dice.DiceExpression:
+    """The ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow)."""
+    found = _ATK_DICE.get(bonus)
+    if found is None:
+        found = _ATK_DICE[bonus] = dice.parse(_signed("d20", bonus))
+    return found
+
+
+_ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers)
+
+
 def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: bool = False,
            can_crit: bool = True, cleaves: bool = True) -> None:
     """An ATK: d20 + bonus vs AC ± EASY/HARD; natural 20 crit, natural 1 fumble; damage; Cleave. Whoever attacks a
@@ -110,43 +121,63 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
 
 
 def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
+    """The ATK rolled and read: a fumble, a miss, or a hit and what it does (`_lands`)."""
     if not plain:
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
-    if step.options["player_facing_defense"] and a.kind == "monster" and t.kind == "pc" and not plain:
+    if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak)
-    declared = choosing.luck_before(step, actor, "ATK") if a.kind == "pc" and not plain else 0
-    roll = step.roll(_signed("d20", a.attack_bonus), "ATK")
-    if a.powers:       # (a power she holds: Chosen one may roll it again)
-        roll = _chosen_one(step, actor, roll, dc, plain)
-    _spend_next_attack(step, actor, target)
+    roll, declared = _roll_atk(step, a, dc, plain)
+    if a.held or t.held:       # (what either holds may be spent by this ATK)
+        _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
-    crit_on = a.crit_range if not a.ranged else 20
     if natural == 1 and not plain:
-        record_luck(step, actor, False, "ATK")   # a fumble is a failed ATK (F-LUCK-01)
         _natural_1(step, actor, target, roll)
         return
-    natural_hit = not plain and natural >= crit_on   # a natural 20 always hits (F-CRIT-01)
-    if declared:   # luck_spend_timing before_roll: the dice declared before the roll are added to it
-        spent = choosing.spend(step, a, roll, declared)
-        total = spent.total if spent is not None else roll.total
-    else:
-        total = roll.total if natural_hit or roll.total >= dc else _luck(step, actor, roll, dc)
+    natural_hit = not plain and natural >= (20 if a.ranged else a.crit_range)   # a natural 20 always hits (F-CRIT-01)
+    total = roll.total
+    if declared or (a.kind == "pc" and not natural_hit and total < dc):   # (only a PC holds Luck Dice)
+        total = _lucky_total(step, a, roll, dc, declared)
     hit = natural_hit or total >= dc
     if a.kind == "pc":         # (only a PC's rolls count toward Luck, F-LUCK-01)
         record_luck(step, actor, hit, "ATK")
-    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
-    # with the option, F-CRIT-03)
-    crit = (can_crit and (natural_hit or (sneak and hit and "Sneak Attack" in a.features))
-            and crit_table(a, step.rules) is not None)
     if not hit:
         step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, weapon=a.weapon, **why)
         return
+    # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
+    # with the option, F-CRIT-03)
+    crit = (can_crit and (natural_hit or (sneak and "Sneak Attack" in a.features))
+            and crit_table(a, step.rules) is not None)
     step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
               crit=crit, natural_20=natural_hit and not crit, **why)
-    crit_model = registry.CRIT_MODELS.find(str(step.options["crit_model"])) if natural_hit and can_crit else None
+    _lands(step, actor, target, total, natural_hit and can_crit, crit, cleaves)
+
+
+def _roll_atk(step: Step, a: Combatant, dc: int, plain: bool) -> tuple[dice.RollResult, int]:
+    """Her ATK roll, and the Luck Dice she declared on it before it was rolled (luck_spend_timing before_roll); a
+    Chosen one may roll a miss again (F-ARCH-03)."""
+    declared = 0
+    if a.kind == "pc" and not plain and step.options["luck_spend_timing"] == "before_roll":
+        declared = choosing.luck_before(step, a.id, "ATK")
+    roll = (_ATK_DICE.get(a.attack_bonus) or _atk_dice(a.attack_bonus)).roll(step.rng, None, "ATK")
+    if a.powers and not plain:       # (a power she holds: Chosen one may roll it again)
+        roll = _chosen_one(step, a.id, roll, dc)
+    return roll, declared
+
+
+def _lucky_total(step: Step, a: Combatant, roll: dice.RollResult, dc: int, declared: int) -> int:
+    """The ATK's total once her Luck Dice are added: those declared before the roll (luck_spend_timing before_roll),
+    else those she spends on a miss she has seen (F-LUCK-03)."""
+    spent = choosing.spend(step, a, roll, declared) if declared else choosing.luck_on(step, a.id, roll, needed=dc)
+    return roll.total if spent is None else spent.total
+
+
+def _lands(step: Step, actor: str, target: str, total: int, natural_crit: bool, crit: bool, cleaves: bool) -> None:
+    """A hit: the crit model in force takes a natural 20 that may crit (a chapter's: the Middle Sea's); else the
+    damage, and a Furnace crit's armor hit (CF-33)."""
+    crit_model = registry.CRIT_MODELS.find(str(step.options["crit_model"])) if natural_crit else None
     if crit_model is not None:
         was_alive = step.c(target).active
         crit_model(step, actor, target)
@@ -154,7 +185,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
             step.killed_by[target] = total
         return
     _damage(step, actor, target, crit, total, cleaves)
-    if natural_hit and crit:
+    if natural_crit and crit:
         _armor_hit(step, actor, target)
 
 
@@ -170,6 +201,7 @@ def _spend_next_attack(step: Step, actor: str, target: str) -> None:
 
 def _natural_1(step: Step, actor: str, target: str, roll: dice.RollResult) -> None:
     """F-FUMB-01: a natural 1 misses and rolls the fumble model in force (the Furnace table by armor)."""
+    record_luck(step, actor, False, "ATK")   # a fumble is a failed ATK (F-LUCK-01)
     a = step.c(actor)
     step.fact(NATURAL_1, actor, (target,), (roll,), ("F-FUMB-01",), total=roll.total, weapon=a.weapon,
               dc=step.c(target).ac)
@@ -232,12 +264,12 @@ def _spend_power(step: Step, cid: str, name: str) -> None:
         step.update(cid, powers={k: v for k, v in c.powers.items() if k != name})
 
 
-def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int, plain: bool) -> dice.RollResult:
+def _chosen_one(step: Step, actor: str, roll: dice.RollResult, dc: int) -> dice.RollResult:
     """F-ARCH-03 Chosen one (data.reroll atk, once a fight): an ATK that would miss — a natural 1 too — she may
     roll again, the player asked when she has seen it (`choosing.chooses_one`); the new roll stands."""
     power = _power(step, actor, "reroll")
     natural = roll.natural or 0
-    if power is None or plain or natural >= step.c(actor).crit_range or (natural != 1 and roll.total >= dc):
+    if power is None or natural >= step.c(actor).crit_range or (natural != 1 and roll.total >= dc):
         return roll
     if not choosing.chooses_one(step, step.c(actor), roll.total, natural):
         return roll
@@ -290,13 +322,6 @@ def _blood_price(step: Step, actor: str) -> int:
     return r.total
 
 
-def _luck(step: Step, actor: str, roll: dice.RollResult, dc: int) -> int:
-    """F-LUCK-03: a player may spend Luck Dice on a failed ATK after seeing it (AMB-02: each adds to the total);
-    she is asked (`choosing.luck_on`). Returns the total after any spend."""
-    spent = choosing.luck_on(step, actor, roll, needed=dc)
-    return roll.total if spent is None else spent.total
-
-
 EXTRA_DAMAGE = cond.modifier_name("damage", "EXTRA")   # dice added to each hit while held (Mjölnir's +2d8)
 
 
@@ -327,19 +352,22 @@ def rage(step: Step, cid: str) -> None:
 
 
 def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves: bool = True) -> None:
+    """The blow's DAM (its maximum on a crit), a Bloodshaman's price added, a shield sundered; a kill records
+    the ATK's total (simultaneous initiative) and may cleave on; a crit rolls the crit table."""
     a = step.c(actor)
-    text = _damage_expression(a)
+    text = _damage_expression(a) if a.held else a.damage       # (nothing held: the weapon's own dice)
+    rolls: tuple[dice.RollResult, ...] = ()
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
-        amount = dice.parse(text).bounds()[1]
-        if step.options["crit_damage"] == "max_dice_only":
-            amount = dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
-        rolls: tuple[dice.RollResult, ...] = ()
+        amount = _maximum_damage(step, a, text)
     else:
         r = styles.damage_roll(step, a, text)      # the 2H weapon master may roll her 1s again
         amount, rolls = max(1, r.total), (r,)
     step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
               damage=a.damage, maximum=crit)
-    amount = _sunder(step, target, amount + (_blood_price(step, actor) if a.powers else 0))
+    if a.powers:
+        amount += _blood_price(step, actor)
+    if step.c(target).shield:          # (only a shield's bearer may sunder it)
+        amount = _sunder(step, target, amount)
     was_alive = step.c(target).active
     overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
     if was_alive and not step.c(target).active:
@@ -348,6 +376,13 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
             _cleave(step, actor, target, overflow)
     if crit:
         _crit_table(step, actor, target)
+
+
+def _maximum_damage(step: Step, a: Combatant, text: str) -> int:
+    """A crit's DAM: the expression's maximum, or under crit_damage max_dice_only its dice's alone (AMB-23)."""
+    if step.options["crit_damage"] == "max_dice_only":
+        return dice.parse(a.damage).dice_maximum()   # the dice of the expression, whatever its shape
+    return dice.parse(text).bounds()[1]
 
 
 def _sunder(step: Step, target: str, amount: int) -> int:
@@ -452,8 +487,8 @@ def extra_attacks(step: Step) -> None:
             step.queue.append((actor, who, {**spec, "target": "any_near"}))
 
 
-def _attacks(step: Step, actor: str, target: str) -> int:
-    hooks = step.hooks(registry.ATTACKS_PER_ACTION)
+def _attacks(step: Step, hooks: tuple[registry.AttacksHook, ...], actor: str, target: str) -> int:
+    """The ATKs one attack action makes: the most any chapter's rule grants (one: none grants more)."""
     if len(hooks) == 1:          # (one chapter grants more: asked at every attack)
         return hooks[0](step, actor, target)
     return max(hook(step, actor, target) for hook in hooks) if hooks else 1
@@ -462,11 +497,14 @@ def _attacks(step: Step, actor: str, target: str) -> int:
 def more_attacks(step: Step, actor: str, target: str) -> None:
     """Attacks a chapter grants on top of the action's one (M-MOOK-02: a Fighter's one per level against
     creatures under 1 HD); each goes at the same foe while it stands, then at the nearest such foe close by."""
-    for _ in range(_attacks(step, actor, target) - 1):
+    hooks = step.hooks(registry.ATTACKS_PER_ACTION)
+    if not hooks:               # (no chapter's rule acts under these rules: the action's one ATK)
+        return
+    for _ in range(_attacks(step, hooks, actor, target) - 1):
         a = step.c(actor)
         foes = [target] if step.c(target).in_fight else [
             o.id for o in sorted(step.enc.enemies_of(a), key=lambda o: (zone_index(o), o.hp, o.id))
-            if o.zone in ("CLOSE", "NEAR") and _attacks(step, actor, o.id) > 1]
+            if o.zone in ("CLOSE", "NEAR") and _attacks(step, hooks, actor, o.id) > 1]
         if not foes or not a.active:
             return
         attack(step, actor, foes[0])

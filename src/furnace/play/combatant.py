@@ -7,7 +7,9 @@ each overridable per monster.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict
@@ -28,6 +30,7 @@ Zone = Literal["CLOSE", "NEAR", "RANGED", "FAR"]
 ZONES: tuple[Zone, ...] = ("CLOSE", "NEAR", "RANGED", "FAR")
 Status = Literal["up", "dying", "stable", "unconscious", "dead", "out", "fled"]
 ArmorType = Literal["none", "light", "heavy"]
+FIGHTING: frozenset[Status] = frozenset({"up", "dying", "stable", "unconscious"})   # the statuses `in_fight`
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,10 +107,18 @@ class Combatant(Frozen):
 
     @property
     def in_fight(self) -> bool:
-        return self.status in ("up", "dying", "stable", "unconscious")
+        return self.status in FIGHTING
 
     def save_bonus(self, ability: Ability | None) -> int:
         return self.saves.get(ability, 0) if ability else 0
+
+
+# What she carries into the fight — her spells, features (cantrips among them), magic items' uses and casting
+# ability — from which a chapter's action says what she may take it with (`registry.ActionRule.details`); the rest
+# of her (HP, zone, conditions, Luck) changes blow by blow, and the engine asks `details` again only when her kit
+# changed
+KIT = ("spells", "features", "item_uses", "spell_mod")
+kit: Callable[[Combatant], tuple[Any, ...]] = attrgetter(*KIT)
 
 
 def armor_type(c: Character, rules: Ruleset) -> ArmorType:

@@ -97,31 +97,40 @@ def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by:
     c = step.c(target_id)
     if not c.in_fight or amount <= 0:
         return 0
-    before, model = c.hp, str(step.options["death_model"])
-    npc_model = NPC_MODELS.find(model) if c.kind == "monster" and before - amount <= 0 else None
-    # a monster at 0 HP that no chapter's NPC rule takes falls with the blow: one change of her, not two (CF-50)
-    falls = c.kind == "monster" and before - amount <= 0 and npc_model is None
-    out = falls and step.options["monster_zero_hp"] == "out_of_fight"
+    before = c.hp
+    overflow = max(0, amount - max(0, before))
+    if c.kind == "monster":
+        _monster_damage(step, c, amount, means, by)
+        return overflow
+    model = str(step.options["death_model"])
+    c = step.update(target_id, hp=before - amount)
+    cited = ("H-DMG-01",) if model == "hazards" else ()  # below 0 too
+    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
+              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
+    DEATH_MODELS.get(model)(step, c, amount)
+    return overflow
+
+
+def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
+    """A monster at 0 HP or below is dead (or out of the fight, monster_zero_hp; CF-50), unless a chapter's NPC
+    rule takes the blow (M-MOOK-01); one that no such rule takes falls with the blow: one change of her, not two."""
+    before, target_id = c.hp, c.id
+    npc_model = NPC_MODELS.find(str(step.options["death_model"])) if before - amount <= 0 else None
+    falls = before - amount <= 0 and npc_model is None
+    out = step.options["monster_zero_hp"] == "out_of_fight"
     if falls:
         c = step.update(target_id, hp=before - amount, status="out" if out else "dead")
     else:
         c = step.update(target_id, hp=before - amount)
-    cited = ("H-DMG-01",) if c.kind != "monster" and model == "hazards" else ()  # below 0 too
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
+    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), (), amount=amount, hp_before=before,
               hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
-    overflow = max(0, amount - max(0, before))
-    if c.kind == "monster":
-        if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
-            return overflow
-        if c.hp <= 0:
-            if not falls:          # (the NPC rule left her to the engine)
-                out = step.options["monster_zero_hp"] == "out_of_fight"
-                step.update(c.id, status="out" if out else "dead")
-            step.fact(DEATH, c.id, (by,) if by and by != target_id else (), (), ("CF-50",),
-                      cause="out_of_fight" if out else "monster_at_0")
-        return overflow
-    DEATH_MODELS.get(model)(step, step.c(target_id), amount)
-    return overflow
+    if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
+        return
+    if c.hp <= 0:
+        if not falls:          # (the NPC rule left her to the engine)
+            step.update(target_id, status="out" if out else "dead")
+        step.fact(DEATH, target_id, (by,) if by and by != target_id else (), (), ("CF-50",),
+                  cause="out_of_fight" if out else "monster_at_0")
 
 
 def dying_turn(step: Step, cid: str) -> None:

@@ -25,7 +25,7 @@ from furnace.play import registry
 from furnace.play.apply import apply_periodic
 from furnace.play.attacks import attack, bloodmagic, more_attacks, nearest_enemy, rage, rally
 from furnace.play.attacks import extra_attacks as _extra_attacks
-from furnace.play.combatant import ZONES, Combatant
+from furnace.play.combatant import FIGHTING, ZONES, Combatant, kit
 from furnace.play.death import dying_turn, kill
 from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.reaction import enemy_morale
@@ -120,13 +120,17 @@ def _choose(step: Step, cid: str, choose: Tactic) -> Action:
 
 def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ...]:
     """The chapters' actions she has something to take with (`details`: an action she has nothing to take it with
-    is not hers), worked out again only when she changed (a combatant is a value: the same one, the same answer)."""
-    known = step.memo.get((_hers, c.id))
-    if known is None or known[0] is not c:
+    is not hers), worked out again only when her kit changed (`details` reads nothing else: `combatant.kit`)."""
+    known_by_id = step.memo.get(_hers)
+    if known_by_id is None:
+        known_by_id = step.memo[_hers] = {}
+    now = kit(c)
+    known = known_by_id.get(c.id)
+    if known is None or known[0] != now:     # (the same values, mostly the same objects: compared at once)
         actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
         if actions is None:
             actions = step.memo[chapter_actions] = chapter_actions()
-        known = step.memo[(_hers, c.id)] = (c, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
+        known = known_by_id[c.id] = (now, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
     found: tuple[tuple[str, registry.ActionRule], ...] = known[1]
     return found
 
@@ -165,32 +169,29 @@ def _conditions_at_turn_start(step: Step, c: Combatant) -> Combatant:
 
 
 def act(step: Step, cid: str, action: Action) -> None:
-    """Carry out one action (the turn's one action, F-CMBT-01)."""
+    """Carry out one action (the turn's one action, F-CMBT-01): the rule of its kind in `registry.ACTIONS` (none
+    such: she waits). Whatever happens, a combatant who stood up this turn has done so by its end."""
     try:
-        _act(step, cid, action)
+        c = step.c(cid)
+        if not c.active:
+            raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
+        rules = step.memo.get(act)       # the actions by kind, found once a step: a fight acts at every turn
+        if rules is None:
+            rules = step.memo[act] = dict(registry.ACTIONS.entries())
+        rule = rules.get(action.kind)
+        if isinstance(rule, EngineAction):
+            rule.perform(step, cid, action)
+        elif rule is not None:                     # a chapter's action: at someone in the fight
+            if action.target is None:
+                raise IllegalActionError(f"{action.kind} needs a target")
+            step.c(action.target)
+            rule.run(step, cid, action.target, action.detail)
+        else:
+            _wait(step, cid, action)
     finally:
         c = step.c(cid)
         if "_stood_up" in c.features:
             step.update(cid, features=tuple(f for f in c.features if f != "_stood_up"))
-
-
-def _act(step: Step, cid: str, action: Action) -> None:
-    c = step.c(cid)
-    if not c.active:
-        raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
-    rules = step.memo.get(_act)       # the actions by kind, found once a step: a fight acts at every turn
-    if rules is None:
-        rules = step.memo[_act] = dict(registry.ACTIONS.entries())
-    rule = rules.get(action.kind)
-    if isinstance(rule, EngineAction):
-        rule.perform(step, cid, action)
-    elif rule is not None:                     # a chapter's action: at someone in the fight
-        if action.target is None:
-            raise IllegalActionError(f"{action.kind} needs a target")
-        step.c(action.target)
-        rule.run(step, cid, action.target, action.detail)
-    else:
-        _wait(step, cid, action)
 
 
 @dataclass(frozen=True)
@@ -226,13 +227,15 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
         return
     if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
         return
-    rage(step, cid)
+    if "rage" in c.features:     # (a Barbarian may rage as she attacks)
+        rage(step, cid)
     if c.powers:           # (Rally is a power she holds)
         rally(step, cid)
     if action.detail == "bloodmagic":
         bloodmagic(step, cid)
     attack(step, cid, action.target, sneak=action.sneak)
-    _extra_attacks(step)
+    if step.queue:         # (a crit row granted another ATK)
+        _extra_attacks(step)
     more_attacks(step, cid, action.target)
     for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
@@ -400,7 +403,7 @@ def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
 
 def won(step: Step) -> bool:
     """At most one side has anyone active left."""
-    return len([side for side, keys in step.standing().sides.items() if keys]) <= 1
+    return sum(map(bool, step.standing().sides.values())) <= 1
 
 
 def finish_if_won(step: Step, together: bool) -> None:
@@ -438,25 +441,8 @@ def _round(step: Step, choose: Tactic) -> None:
         roll_initiative(step)
     acting_last(step)
     casting = _casters(step.enc, choose) if step.frame.initiative == "simultaneous" else frozenset()
-    first, surprised = step.round == 1, step.frame.surprised     # (neither changes within the round)
     for phase in round_phases(step.frame):
-        together = len(phase) > 1 or phase in (("ranged",), ("melee",))
-        for cid in _acting(step.working(), step.frame.last, phase, casting):
-            c = step.c(cid)
-            if first and c.side in surprised:
-                continue
-            # F-INIT-02: in a simultaneous phase the slain still strike (_act_even_if_fallen weighs the blow)
-            slain_this_phase = together and c.status == "dead" and cid in step.killed_by
-            if not slain_this_phase and not c.in_fight:
-                continue
-            if not start_turn(step, cid) and not (together and cid in step.killed_by):
-                continue
-            action = _choose(step, cid, choose)
-            if step.c(cid).active or cid in step.killed_by:
-                _act_even_if_fallen(step, cid, action)
-            finish_if_won(step, together)
-            if step.frame.over:
-                break
+        _phase(step, phase, casting, choose)
         _finish(step)
         if step.frame.over:
             break
@@ -464,6 +450,35 @@ def _round(step: Step, choose: Tactic) -> None:
     if not step.frame.over:
         _morale(step)
         _finish(step)
+
+
+def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: Tactic) -> None:
+    """Each of the phase's actors takes her turn, but the surprised in the first round (F-SURP-01); the fight ends
+    as soon as one side is left standing (`finish_if_won`)."""
+    together = len(phase) > 1 or phase in (("ranged",), ("melee",))
+    surprised = step.frame.surprised if step.round == 1 else ()     # (neither changes within the round)
+    for cid in _acting(step.working(), step.frame.last, phase, casting):
+        if surprised and step.c(cid).side in surprised:
+            continue
+        if _begins(step, cid, together):
+            action = _choose(step, cid, choose)
+            if step.c(cid).active:
+                act(step, cid, action)
+            elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
+                _act_even_if_fallen(step, cid, action)
+        finish_if_won(step, together)
+        if step.frame.over:
+            return
+
+
+def _begins(step: Step, cid: str, together: bool) -> bool:
+    """Her turn begins (`start_turn`) unless she is out of the fight; one slain this phase, in a phase that strikes
+    together, still begins it and strikes (F-INIT-02: `_act_even_if_fallen` weighs the blow). True: she acts."""
+    c = step.c(cid)
+    slain = together and cid in step.killed_by
+    if c.status not in FIGHTING and not (slain and c.status == "dead"):
+        return False
+    return start_turn(step, cid) or slain
 
 
 def _morale(step: Step) -> None:

@@ -78,10 +78,12 @@ def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = N
            ) -> tuple[LuckState, dict[str, Any] | None]:
     """Count one finished roll: a success resets the streak; the 2nd failure and each after earns a die. The
     second value: the fact's values when a die is earned (or lost at the most one may hold), else None."""
+    if success and state.streak == 0:     # no streak to break, counted or not: a fight records thousands of rolls
+        return state, None
     if not counts(kind, rules):
         return state, None                      # damage and table rolls neither build nor break a streak
-    if success:      # (the same state when no streak was running: a fight records thousands of rolls)
-        return (state if state.streak == 0 else LuckState(state.dice, 0)), None
+    if success:
+        return LuckState(state.dice, 0), None
     streak = state.streak + 1
     if streak < FIRST_DIE_AT:
         return LuckState(state.dice, streak), None

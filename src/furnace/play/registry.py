@@ -143,28 +143,38 @@ class Registry(Generic[T]):
         self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
         self._entries: dict[str, T] = {}
         self._origins: dict[str, str] = {}       # entry -> the module that added it
+        self._when: dict[str, Callable[[Ruleset], bool]] = {}    # entry -> the rules it acts under (`add`)
         # `entries` by the chapters out of force, and what they are of
         self._sorted: dict[tuple[str, ...], tuple[dict[str, T], tuple[tuple[str, T], ...]]] = {}
         REGISTRIES.append(self)  # type: ignore[arg-type]
 
-    def add(self, name: str, value: T) -> T:
+    def add(self, name: str, value: T, when: Callable[[Ruleset], bool] | None = None) -> T:
         """Add an entry. A chapter adds names and never replaces another module's (a look-up of a name that is here
-        loads no chapter, so a replacement would depend on what was loaded first)."""
+        loads no chapter, so a replacement would depend on what was loaded first). `when`: the rules under which a
+        hook does anything at all (its option on); under others the engine never calls it (`acting`)."""
         caller = _caller()
         if self._origins.get(name, caller) != caller:
             raise ValueError(f"the {self.what} {name!r} is {self._origins[name]}'s: {caller} may not replace it")
         self._entries[name] = value
         self._origins[name] = caller
+        self._when.pop(name, None)
+        if when is not None:
+            self._when[name] = when
         return value
+
+    def acting(self, rules: Ruleset) -> tuple[T, ...]:
+        """The entries in name order that act under these rules: every one but those whose `when` says they do
+        nothing under them (a fight asks for its hooks once, and calls none that would only return at once)."""
+        return tuple(value for name, value in self.entries() if (when := self._when.get(name)) is None or when(rules))
 
     def origins(self) -> dict[str, str]:
         """Each entry's name and the module that added it (chapters loaded first)."""
         load_chapters()
         return dict(sorted(self._origins.items()))
 
-    def register(self, name: str) -> Callable[[T], T]:
+    def register(self, name: str, when: Callable[[Ruleset], bool] | None = None) -> Callable[[T], T]:
         """Decorator form of `add`."""
-        return lambda value: self.add(name, value)
+        return lambda value: self.add(name, value, when)
 
     def _miss(self, name: object) -> bool:
         """Whether `name` is not here yet and the chapters, not yet loaded, may add it: a look-up of an entry that
@@ -246,7 +256,8 @@ class ActionRule(Protocol):
         ...
 
     def details(self, c: Combatant) -> tuple[str, ...]:
-        """What the combatant may take this action with (the spells and cantrips she knows, her magic items)."""
+        """What the combatant may take this action with (the spells and cantrips she knows, her magic items): read
+        from her kit alone (`combatant.KIT`), for the engine asks again only when that changes."""
         ...
 
 

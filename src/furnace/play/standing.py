@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from furnace.play.combatant import ZONES, Combatant
 
 Key = tuple[int, int, str]                    # (zone's place in ZONES, HP, id)
-Move = tuple[str, Key | None, str, Key | None]
 NEAR_ZONES = 1                                 # CLOSE and NEAR: the zones' places 0 and 1
 _ZONE_PLACE = {zone: i for i, zone in enumerate(ZONES)}
 
@@ -57,37 +56,25 @@ class Standing:
             self._shared.discard(side)
         return keys
 
-    @staticmethod
-    def move_of(old: Combatant, new: Combatant) -> Move | None:
-        """How `old` becoming `new` moves in the order: (side, key it stood at, side, key it stands at), a key
-        None when not standing; None when it does not move."""
+    def moved(self, old: Combatant, new: Combatant) -> None:
+        """`old` became `new`: out of its side's order if it stood, in again if it stands (nothing to do when her
+        key and side are the same)."""
         was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.active else None     # (`key`, inlined: asked at
         now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.active else None     # every blow's change)
         if was == now and old.side == new.side:
-            return None
-        return old.side, was, new.side, now
-
-    def apply(self, move: Move) -> None:
-        old_side, was, new_side, now = move
-        sides, shared = self.sides, self._shared
+            return
         if was is not None:
-            keys = sides.get(old_side)
-            if keys is None or old_side in shared:
-                keys = self._side(old_side)
+            keys = self.sides.get(old.side)
+            if keys is None or old.side in self._shared:
+                keys = self._side(old.side)
             i = bisect_left(keys, was)
             if i < len(keys) and keys[i] == was:
                 del keys[i]
         if now is not None:
-            keys = sides.get(new_side)
-            if keys is None or new_side in shared:
-                keys = self._side(new_side)
+            keys = self.sides.get(new.side)
+            if keys is None or new.side in self._shared:
+                keys = self._side(new.side)
             insort(keys, now)
-
-    def moved(self, old: Combatant, new: Combatant) -> None:
-        """`old` became `new`: out of its side's order if it stood, in again if it stands."""
-        move = self.move_of(old, new)
-        if move is not None:
-            self.apply(move)
 
     def nearest(self, side: str, near: bool = False) -> str | None:
         """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""

@@ -37,6 +37,8 @@ from furnace.rules.ruleset import Ruleset
 InitiativeModel = Literal["group", "simultaneous"]
 T = TypeVar("T")
 _MISSING = object()
+_new = object.__new__
+_set = object.__setattr__
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(f.name for f in dataclass_fields(Combatant)) - {"id", "side", "zone", "hp", "status", "held"}
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
@@ -271,11 +273,12 @@ class Step:
 
 
     def hooks(self, registry: Registry[T]) -> tuple[T, ...]:
-        """A registry's entries in name order, read once a step (a fight's step: the chapters add theirs as they are
-        imported, never during a fight), not at every attack."""
+        """A registry's entries that act under this step's rules (`Registry.acting`), in name order, read once a
+        step (a fight's step: the chapters add theirs as they are imported, never during a fight), not at every
+        attack."""
         found: tuple[T, ...] | None = self._hooks.get(id(registry))
         if found is None:
-            found = self._hooks[id(registry)] = tuple(value for _, value in registry.items())
+            found = self._hooks[id(registry)] = registry.acting(self.rules)
         return found
 
     def put(self, combatant: Combatant) -> None:
@@ -291,17 +294,21 @@ class Step:
         if place is None or not self._unique:
             self.enc = self.enc.put(combatant)
             return
-        if not self._changed and self._standing is None:    # the frozen one's index, if it has one, goes on
-            self._standing = self.frame.cached_standing()
         old = self._working[place]
         self._working[place] = self._now[combatant.id] = combatant
-        self._changed = True
+        self._moved(old, combatant, reorders)
+
+    def _moved(self, old: Combatant, new: Combatant, reorders: bool) -> None:
+        """She changed in the working list: the state is changed since its freeze, and she moves in the Standing
+        when the change may move her (`reorders`: a field of `key`, her side or what makes her active)."""
+        if not self._changed:
+            self._changed = True
+            if self._standing is None:     # the frozen one's index, if it has one, goes on
+                self._standing = self.frame.cached_standing()
         if reorders and self._standing is not None:
-            move = Standing.move_of(old, combatant)
-            if move is not None:
-                if not self._standing_mine:
-                    self._standing, self._standing_mine = self._standing.fork(), True
-                self._standing.apply(move)
+            if not self._standing_mine:
+                self._standing, self._standing_mine = self._standing.fork(), True
+            self._standing.moved(old, new)
 
     def update(self, cid: str, **changes: Any) -> Combatant:
         """The combatant with these fields changed (as `model_copy(update=…)`), put in her place; unchanged when
@@ -314,25 +321,16 @@ class Step:
                 break
         else:
             return old
-        new = updated(old, changes)
+        new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
+        now = fields.copy()
+        now.update(changes)
+        _set(new, "__dict__", now)
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
             self._place(new, not _UNORDERED.issuperset(changes))
             return new
-        # `_place`, inlined: a fight makes this change tens of thousands of times a second
-        if not self._changed:
-            self._changed = True
-            if self._standing is None:     # the frozen one's index, if it has one, goes on
-                self._standing = self.frame.cached_standing()
         self._working[place] = self._now[cid] = new
-        standing = self._standing
-        if standing is not None and not _UNORDERED.issuperset(changes):
-            move = Standing.move_of(old, new)
-            if move is not None:
-                if not self._standing_mine:
-                    standing = self._standing = standing.fork()
-                    self._standing_mine = True
-                standing.apply(move)
+        self._moved(old, new, not _UNORDERED.issuperset(changes))
         return new
 
     def standing(self) -> Standing:

@@ -68,7 +68,7 @@ def damage_roll(step: Step, a: Combatant, text: str) -> dice.RollResult:
     a 1 among the weapon's dice, whether to roll each 1 again (F-FTR-04 (d), AMB-45)."""
     groups = _rerolled(a.damage) if a.kind == "pc" else ()
     if not groups:
-        return dice.parse(text).roll(step.rng, label="DAM")
+        return step.roll(text, "DAM")
     seen = [(int(sides), int(low), list(dice.roll(f"{n or 1}d{sides}", step.rng).faces)) for n, sides, low in groups]
     ones = [f for _, low, faces in seen for f in faces if f == low]
     again = bool(ones) and choosing.rerolls_ones(step, a, [f for *_, faces in seen for f in faces], len(ones))

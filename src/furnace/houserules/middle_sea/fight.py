@@ -179,7 +179,11 @@ def _cracked(step: Step, actor: str, mishap: ms.Mishap) -> None:
     step.update(actor, weapon_cracked=True)
 
 
-@AFTER_ATTACK.register("middle-sea:cracked-haft")
+def _middle_sea_fumbles(rules: Ruleset) -> bool:
+    return bool(rules["fumble_model"] == "middle-sea")
+
+
+@AFTER_ATTACK.register("middle-sea:cracked-haft", when=_middle_sea_fumbles)
 def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
     """M-WPN-05 (fumble_model middle-sea): each round a haft cracked before it is used, it saves vs crushing
     blow as thick wood, or snaps and the weapon is unusable (she fights on with her fists)."""
@@ -258,7 +262,11 @@ def carry_courage(c: Character, combatant: Combatant, rules: Ruleset) -> Combata
     return combatant.model_copy(update={"held": (*combatant.held, held)})
 
 
-@ATTACKS_PER_ACTION.register("middle-sea:mooks")
+def _mook_attacks(rules: Ruleset) -> bool:
+    return bool(rules["mook_extra_attacks"])
+
+
+@ATTACKS_PER_ACTION.register("middle-sea:mooks", when=_mook_attacks)
 def fighter_against_mooks(step: Step, actor: str, target: str) -> int:
     """M-MOOK-02 (option mook_extra_attacks): a Fighter attacks once per level against a creature under 1 HD."""
     if not step.options["mook_extra_attacks"]:       # (asked at every attack: the option first, then who fights)
