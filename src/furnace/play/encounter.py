@@ -151,7 +151,9 @@ def start_turn(step: Step, cid: str) -> bool:
     if c.held:
         apply_periodic(step, cid)
         c = step.c(cid)
-    return c.active and (not c.held or cond.can_act(c.held))
+    if not c.held:             # (`active`, for one who holds nothing)
+        return c.status == "up"
+    return c.active and cond.can_act(c.held)
 
 
 def _conditions_at_turn_start(step: Step, c: Combatant) -> Combatant:

@@ -18,6 +18,7 @@ is built.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -28,6 +29,7 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
 from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
+from furnace.play.frozen import updated
 from furnace.play.state import Encounter
 from furnace.rules import datafile
 from furnace.rules.cache import parsed_text
@@ -223,6 +225,28 @@ def roster(fight: FightFile, taken: set[str]) -> Roster:
 def rolled(monsters: Roster, room_dc: int, rng: DiceSource, rules: Ruleset) -> list[Combatant]:
     """The roster's monsters, their HP rolled in order on these dice."""
     return [monster(spec, side, room_dc, rng, id=cid, rules=rules) for spec, side, cid in monsters]
+
+
+def rolling(monsters: Roster, room_dc: int, rules: Ruleset) -> Callable[[DiceSource], list[Combatant]]:
+    """`rolled` for thousands of fights: each monster made once, then at each fight only her HP rolled, in order on
+    that fight's dice (the same monsters, the same dice, as `rolled` gives)."""
+    made = [(monster(spec, side, room_dc, dice.seeded(0), id=cid, rules=rules), _hp_dice(spec), f"{cid} HP")
+            for spec, side, cid in monsters]
+
+    def roll(rng: DiceSource) -> list[Combatant]:
+        out = []
+        for template, hp, label in made:
+            rolled_hp = max(1, hp if isinstance(hp, int) else hp.roll(rng, None, label).total)
+            out.append(updated(template, {"hp": rolled_hp, "hp_max": rolled_hp}))
+        return out
+
+    return roll
+
+
+def _hp_dice(spec: dict[str, Any]) -> int | dice.DiceExpression:
+    """A monster's HP as `monster` reads them: a number, or the dice to roll."""
+    text = str(spec.get("hp", "1d8"))
+    return int(text) if text.lstrip("-").isdigit() else dice.parse(text)
 
 
 def _unique(name: str, taken: set[str]) -> str:

@@ -36,7 +36,7 @@ from furnace.errors import FurnaceError
 from furnace.play.answering import standing_in
 from furnace.play.countdown import count_down
 from furnace.play.encounter import run_fight
-from furnace.play.fightfile import build, load_fight, rolled, roster
+from furnace.play.fightfile import build, load_fight, rolling, roster
 from furnace.play.outcomes import Fought, Outcome, Summary, outcome
 from furnace.play.state import Encounter
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -114,11 +114,12 @@ class FightFileSource:
         monsters = roster(spec, set())                      # the monsters' ids as if the party were not there
         alone = {c.id for c in party}.isdisjoint(cid for _, _, cid in monsters)
         initiative = spec.initiative or rules["initiative_model"]
+        roll_monsters = rolling(monsters, spec.room_dc, rules)     # made once: each fight rolls their HP
 
         def fight(seed: int) -> Fought:
             rng = dice.seeded(seed)
             if alone:
-                foes = rolled(monsters, spec.room_dc, rng, rules)
+                foes = roll_monsters(rng)
                 start = Encounter(room_dc=spec.room_dc, combatants=(*party, *foes), initiative=initiative,
                                   surprised=tuple(spec.surprised))
             else:        # a monster's id would be another with the party there: build the whole fight

@@ -59,8 +59,9 @@ class Standing:
     def moved(self, old: Combatant, new: Combatant) -> None:
         """`old` became `new`: out of its side's order if it stood, in again if it stands (nothing to do when her
         key and side are the same)."""
-        was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.active else None     # (`key`, inlined: asked at
-        now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.active else None     # every blow's change)
+        # (`key`, inlined, and `active` asked only of one who holds something: at every blow's change)
+        was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.status == "up" and (not old.held or old.active) else None
+        now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.status == "up" and (not new.held or new.active) else None
         if was == now and old.side == new.side:
             return
         if was is not None:

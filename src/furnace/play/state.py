@@ -181,6 +181,21 @@ class _Options(dict[str, Any]):
         return value
 
 
+def _options(rules: Ruleset) -> dict[str, Any]:
+    """The options of these rules as fights read them, shared by every step under them (a simulation's thousands
+    of fights look each one up once); those of the last OPTIONS_KEPT rulesets kept."""
+    found = _OPTIONS.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_OPTIONS) >= OPTIONS_KEPT:
+            _OPTIONS.clear()
+        found = _OPTIONS[id(rules)] = _Options(rules)
+    return found
+
+
+_OPTIONS: dict[int, _Options] = {}          # by the ruleset's identity, each holding its ruleset
+OPTIONS_KEPT = 64
+
+
 class Step:
     """The working state of one action: the public API stays immutable in and out.
 
@@ -221,7 +236,7 @@ class Step:
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
         self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
         self._casts: dict[tuple[str, tuple[str, ...]], dict[str, Part]] = {}   # a fact's cast by actor and targets
-        self.options: dict[str, Any] = _Options(rules)     # `rules[name]`, read as a dict (`_Options`)
+        self.options: dict[str, Any] = _options(rules)     # `rules[name]`, read as a dict (`_Options`)
         self._by_player = rules["luck_owner"] == "player"     # read at every PC's roll (`luck_owner`)
         self._hooks: dict[int, tuple[Any, ...]] = {}          # each registry's entries, as this step began (`hooks`)
         # what a rule works out once a step and keeps by its own key (the chapters' actions a combatant may take …)
