@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from furnace.dice import DiceSource
 from furnace.events import Event
-from furnace.play.combatant import Combatant
+from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.encounter import start_turn
 from furnace.play.injuries import stabilise
 from furnace.play.state import Encounter, Step
@@ -32,7 +32,7 @@ MAX_ROUNDS = 10_000        # far past any timer the rules roll (a fatal wound's 
 
 def _pending(c: Combatant) -> bool:
     """Her fate is still open: dying, or a wound's death timer running."""
-    return c.kind == "pc" and c.in_fight and (c.status == "dying" or c.doomed_round is not None)
+    return c.kind == "pc" and (c.status == "dying" or (c.doomed_round is not None and c.status in FIGHTING))
 
 
 def helpers(enc: Encounter, rules: Ruleset) -> frozenset[str]:

@@ -388,11 +388,11 @@ def _acting(combatants: Sequence[Combatant], last: tuple[str, ...], phase: tuple
         fighting = {c.id for c in combatants if c.in_fight}
         return [cid for cid in last if cid in fighting]
     if phase == ("ranged",):
-        ids = [c.id for c in combatants if (c.ranged or c.id in casting) and c.in_fight]
+        ids = [c.id for c in combatants if (c.ranged or c.id in casting) and c.status in FIGHTING]
     elif phase == ("melee",):
-        ids = [c.id for c in combatants if not c.ranged and c.id not in casting and c.in_fight]
+        ids = [c.id for c in combatants if not c.ranged and c.id not in casting and c.status in FIGHTING]
     else:
-        ids = [c.id for c in combatants if c.side in phase and c.in_fight]
+        ids = [c.id for c in combatants if c.side in phase and c.status in FIGHTING]   # (`in_fight`, a turn's)
     return [cid for cid in ids if cid not in last] if last else ids
 
 
