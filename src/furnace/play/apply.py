@@ -100,7 +100,7 @@ def held_for(step: Step, name: str, duration: Duration | None, source: str, valu
     unit = duration.unit
     if unit in ("round", "next_turn", "segment"):
         amount = 1 if unit != "round" else step.roll(duration.amount, f"duration of {name}").total
-        return Held(name=name, source=source, ending="round", until_round=step.enc.round + max(1, amount),
+        return Held(name=name, source=source, ending="round", until_round=step.round + max(1, amount),
                     value=value)
     endings = {"until_rest": "rest", "until_stands": "stands", "until_cured": "cured", "until_healed": "cured",
                "until_repaired": "repaired", "permanent": "permanent", "encounter": "encounter"}
@@ -301,8 +301,8 @@ def _death(e: Effect, step: Step, actor: str, target: str) -> None:
             continue
         r = step.roll(e.timer.amount, "death timer")
         rounds = r.total * rounds_per(e.timer.unit, step)
-        step.update(t, doomed_round=step.enc.round + rounds)
-        step.fact(DOOMED, t, (), (r,), count=r.total, unit=e.timer.unit, at_round=step.enc.round + rounds,
+        step.update(t, doomed_round=step.round + rounds)
+        step.fact(DOOMED, t, (), (r,), count=r.total, unit=e.timer.unit, at_round=step.round + rounds,
                   unless=e.unless or "")
 
 

@@ -98,7 +98,7 @@ def _atk_dice(bonus: int) -> dice.DiceExpression:
 _ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers)
 
 
-def attack(step: Step, actor: str, target: str, *, sneak: bool = False, plain: bool = False,
+def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain: bool = False,
            can_crit: bool = True, cleaves: bool = True) -> None:
     """An ATK: d20 + bonus vs AC ± EASY/HARD; natural 20 crit, natural 1 fumble; damage; Cleave. Whoever attacks a
     creature warded to strike back (Flame Shield, F-TAB-17) takes the ward's damage, hit or miss.
@@ -233,7 +233,7 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     monster's natural 20 when monsters crit (F-CRIT-03); her natural 20 always avoids the blow."""
     a, t = step.c(actor), step.c(target)
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
-    dc = make_dc(step.enc.room_dc, hard, easy, step.rules)
+    dc = make_dc(step.frame.room_dc, hard, easy, step.rules)
     roll = step.roll(_signed("d20", t.ac + ac_shift(t) - 10), "defence")
     _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
@@ -241,11 +241,11 @@ def _defend(step: Step, actor: str, target: str, cleaves: bool) -> None:
     record_luck(step, target, held, "SAVE")
     if held:
         step.fact(DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
-                  room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac)
+                  room_dc=step.frame.room_dc, weapon=a.weapon, ac=t.ac)
         return
     crit = natural == 1 and crit_table(a, step.rules) is not None
     step.fact(NOT_DEFENDED, actor, (target,), (roll,), ("AMB-07",), total=roll.total, dc=dc.value,
-              room_dc=step.enc.room_dc, weapon=a.weapon, ac=t.ac, crit=crit)
+              room_dc=step.frame.room_dc, weapon=a.weapon, ac=t.ac, crit=crit)
     _damage(step, actor, target, crit, roll.total, cleaves)
 
 
@@ -305,7 +305,7 @@ def bloodmagic(step: Step, cid: str) -> None:
     c = step.c(cid)
     if _power(step, cid, "hp_cost") is None:
         raise IllegalActionError(f"{c.name} has no Bloodmagic (a Bloodshaman feature, F-ARCH-03)")
-    step.update(cid, held=(*c.held, cond.Held(name=BLOODMAGIC, source="Bloodmagic", until_round=step.enc.round + 1)))
+    step.update(cid, held=(*c.held, cond.Held(name=BLOODMAGIC, source="Bloodmagic", until_round=step.round + 1)))
 
 
 def _blood_price(step: Step, actor: str) -> int:
@@ -405,11 +405,13 @@ def _cleave(step: Step, actor: str, killed: str, overflow: int) -> None:
     (`choosing.cleaves`), no chaining; under
     cleave_overflow new_attack the Fighter makes a new ATK on that foe instead (a kill by it carries nothing)."""
     a = step.c(actor)
+    if "Cleave" not in a.features:
+        return
     new_attack = step.options["cleave_overflow"] == "new_attack"
-    if "Cleave" not in a.features or (overflow <= 0 and not new_attack):
+    if overflow <= 0 and not new_attack:
         return
     victim = step.c(killed)
-    others = [o for o in step.enc.enemies_of(a) if o.zone == "CLOSE" and o.id != killed]
+    others = [o for o in step.working() if o.side != a.side and o.active and o.zone == "CLOSE" and o.id != killed]
     if not others:
         step.fact(CLEAVE, actor, (victim.id,), (), ("F-FTR-03",), overflow=overflow, new_attack=new_attack,
                   nobody_close=True)
@@ -470,7 +472,7 @@ def extra_attacks(step: Step) -> None:
         actor, target, spec = step.queue.pop(0)
         if spec.get("only_if") == "target_dies" and step.c(target).active:
             continue
-        who = target if spec["target"] == "same" else nearest_enemy(step.enc, step.c(actor), near=True)
+        who = target if spec["target"] == "same" else step.standing().nearest(step.c(actor).side, near=True)
         if who is None or not step.c(who).in_fight or not step.c(actor).active:
             continue
         if spec.get("auto_hit"):   # fumble 12: you hit yourself, no ATK roll

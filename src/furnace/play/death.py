@@ -77,21 +77,21 @@ def _knocked_down_twice(step: Step, c: Combatant) -> None:
         return
     save = step.roll("d20+CON", "CON SAVE", {"CON": c.save_bonus("CON")})
     total = save.total
-    if total < step.enc.room_dc:       # she may spend Luck Dice on her death SAVE (F-LUCK-03)
-        spent = choosing.luck_on(step, c.id, save, needed=step.enc.room_dc, death=True)
+    if total < step.frame.room_dc:       # she may spend Luck Dice on her death SAVE (F-LUCK-03)
+        spent = choosing.luck_on(step, c.id, save, needed=step.frame.room_dc, death=True)
         total = spent.total if spent is not None else total
-    if total < step.enc.room_dc:
+    if total < step.frame.room_dc:
         kill(step, c, "knocked_down_twice", ("F-DEATH-03",), rolls=(save,), times=c.knocked_down, total=total,
-             dc=step.enc.room_dc)         # the SAVE that killed her is shown with her death
+             dc=step.frame.room_dc)         # the SAVE that killed her is shown with her death
     else:
         step.fact(KNOCKED_DOWN_TWICE, c.id, (), (save,), ("F-DEATH-03",), times=c.knocked_down, total=total,
-                  dc=step.enc.room_dc)
+                  dc=step.frame.room_dc)
 
 
 DEATH_MODELS.add("furnace", _furnace)
 
 
-def take_damage(step: Step, target_id: str, amount: int, means: str = "", *, by: str = "") -> int:
+def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, by: str = "") -> int:
     """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
     kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
     c = step.c(target_id)

@@ -56,7 +56,7 @@ def _medicine(step: Step, healer_id: str, target_id: str) -> bool:
     (F-TAB-37a/b 14–19)."""
     healer = step.c(healer_id)
     easy, hard, advantage = check_difficulty(healer.held)
-    dc = make_dc(step.enc.room_dc, easy, hard, step.rules)
+    dc = make_dc(step.frame.room_dc, easy, hard, step.rules)
     d20 = {"adv": "d20adv", "dis": "d20dis"}.get(advantage or "", "d20")
     check = step.roll(f"{d20}+WIS+PROF", "Medicine CHECK", medicine_bonus(healer, step.rules))
     if check.total < dc.value:

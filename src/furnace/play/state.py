@@ -146,6 +146,10 @@ class Encounter(Frozen):
         return [o for o in self.combatants if o.side == c.side and o.id != c.id and o.active]
 
 
+# each participant as facts name her, made once for all the fights that name her so (a Part is a value): the last
+# PARTS_KEPT kept
+_PARTS: dict[tuple[str, str, str], Part] = {}
+PARTS_KEPT = 4096
 # the dice a fight rolls, parsed once by their text (`Step.roll`: `dice.parse`'s own cache is a call deeper); the
 # last PARSED_KEPT kept
 _PARSED: dict[str, dice.DiceExpression] = {}
@@ -449,7 +453,13 @@ class Step:
         found = self._parts.get(cid)
         if found is None:
             c = self.c(cid)
-            found = self._parts[cid] = Part(c.name, c.kind, c.player or "")
+            named = (c.name, c.kind, c.player or "")
+            found = _PARTS.get(named)
+            if found is None:
+                if len(_PARTS) >= PARTS_KEPT:
+                    _PARTS.clear()
+                found = _PARTS[named] = Part(*named)
+            self._parts[cid] = found
         return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
