@@ -38,7 +38,10 @@ SHIELD_BONUS = 2          # a shield's AC (F-TAB-21), lost with it
 def held_luck(step: Step, c: Combatant) -> luck.LuckState:
     """The Luck Dice she may spend now: read in this one place (the fight's pool of her owner, `Step.luck`), so
     that where Luck is kept (the player's pool, luck_owner) can change here alone."""
-    return step.luck(c) if c.kind == "pc" else luck.LuckState()
+    return step.luck(c) if c.kind == "pc" else NO_LUCK
+
+
+NO_LUCK = luck.LuckState()         # what a monster holds
 
 
 def _counts(held: int) -> tuple[str, ...]:

@@ -138,6 +138,8 @@ def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ..
 def start_turn(step: Step, cid: str) -> bool:
     """Conditions expire at the start of their holder's turn; the dying roll their d20. True: may act."""
     c = step.c(cid)
+    if not c.held and c.doomed_round is None and c.status == "up":
+        return True           # (nothing to expire, no timer running, not dying: most turns)
     if c.held:
         c = _conditions_at_turn_start(step, c)
     if c.doomed_round is not None and c.doomed_round <= step.round and c.in_fight:

@@ -83,16 +83,30 @@ def record(state: LuckState, success: bool, kind: str, rules: Ruleset | None = N
     if not counts(kind, rules):
         return state, None                      # damage and table rolls neither build nor break a streak
     if success:
-        return LuckState(state.dice, 0), None
+        return _state(state.dice, 0), None
     streak = state.streak + 1
     if streak < FIRST_DIE_AT:
-        return LuckState(state.dice, streak), None
-    after = LuckState(min(MAX_DICE, state.dice + 1), streak)
+        return _state(state.dice, streak), None
+    after = _state(min(MAX_DICE, state.dice + 1), streak)
     return after, {"roll": kind, "streak": streak, "before": state.dice, "after": after.dice,
                    "lost": state.dice >= MAX_DICE}
 
 
 LUCK_RULES = ("F-LUCK-01", "F-LUCK-02")
+
+
+def _state(dice: int, streak: int) -> LuckState:
+    """The luck state of these numbers, made once (a value: a fight's thousands of counted rolls share a few)."""
+    found = _STATES.get((dice, streak))
+    if found is None:
+        if len(_STATES) >= STATES_KEPT:
+            _STATES.clear()
+        found = _STATES[dice, streak] = LuckState(dice, streak)
+    return found
+
+
+_STATES: dict[tuple[int, int], LuckState] = {}
+STATES_KEPT = 256
 
 
 @dataclass(frozen=True)

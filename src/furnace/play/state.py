@@ -440,6 +440,9 @@ class Step:
     def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
         """The participants of a fact by id, as facts name them: the actor, then each target."""
         parts = self._parts
+        if actor and len(targets) == 1 and targets[0] and targets[0] != actor:     # (most facts: one on another)
+            target = targets[0]
+            return {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
         cast = {}
         if actor:
             cast[actor] = parts.get(actor) or self.part(actor)
