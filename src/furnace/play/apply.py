@@ -252,8 +252,10 @@ def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
     c = step.c(cid)
     if c.kind != "pc":
         return
-    state, earned = luck.record(step.luck(c), success, kind, step.rules)
-    step.hold_luck(c, state)
+    held = step.luck(c)
+    state, earned = luck.record(held, success, kind, step.rules)
+    if state is not held:          # (most counted rolls change nothing: a success with no streak running)
+        step.hold_luck(c, state)
     if earned is not None:
         step.fact(luck.EARNED, cid, (), (), luck.LUCK_RULES, **earned)
 

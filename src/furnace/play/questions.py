@@ -97,6 +97,9 @@ class Asking(BaseModel):
         return [self.waiting.question] if self.waiting is not None else []
 
 
+NOBODY_ASKED = Asking()       # a fight's choices before anyone set a standing answer or was asked (a frozen value)
+
+
 class Asked(Exception):
     """Raised through the engine when a question must wait for its answer."""
 

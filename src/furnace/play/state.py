@@ -16,7 +16,7 @@ owner (`luck`, `hold_luck`) and reach the PCs' fields at the freeze: a roll copi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -29,7 +29,7 @@ from furnace.events import Audience, Event, Part
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import Frozen, updated
 from furnace.play.luck import LuckState
-from furnace.play.questions import Asking
+from furnace.play.questions import NOBODY_ASKED, Asking
 from furnace.play.registry import Registry
 from furnace.play.standing import Standing
 from furnace.rules.ruleset import Ruleset
@@ -77,7 +77,7 @@ class Encounter(Frozen):
     morale_tested: tuple[str, ...] = ()           # monster sides that have made their morale roll
     winner: str | None = None
     over: bool = False
-    asking: Asking = field(default_factory=Asking)   # the players' choices: standing answers, the step waiting
+    asking: Asking = NOBODY_ASKED     # the players' choices: standing answers, the step waiting (a frozen value)
 
     def positions(self) -> dict[str, int]:
         """Each combatant's place in `combatants` by id (the first, should an id repeat), worked out once for these
