@@ -65,9 +65,8 @@ NO_SHIFT: dict[str, Any] = {}
 
 def _difficulty(step: Step, a: Combatant, t: Combatant, sneak: bool) -> tuple[int, dict[str, Any]]:
     """The target's AC moved by EASY/HARD from conditions and Sneak Attack, stacked per the option; and the
-    workings (the AC, its shift, the EASY and HARD sources) as the fact's values."""
-    if not (a.held or t.held or sneak):      # nothing moves the AC: the common blow, without the DC's workings
-        return t.ac, NO_SHIFT
+    workings (the AC, its shift, the EASY and HARD sources) as the fact's values. (Asked only when one of them
+    holds something, or of a Sneak Attack: else nothing moves the AC, and the blow has no workings.)"""
     easy, hard = cond.attack_difficulty(a.held, t.held, a.ranged)
     if sneak:
         easy.append("attacker|SNEAK_ATTACK|")
@@ -128,7 +127,7 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:
         _defend(step, actor, target, cleaves)
         return
-    dc, why = _difficulty(step, a, t, sneak)
+    dc, why = _difficulty(step, a, t, sneak) if a.held or t.held or sneak else (t.ac, NO_SHIFT)
     roll, declared = _roll_atk(step, a, dc, plain)
     if a.held or t.held:       # (what either holds may be spent by this ATK)
         _spend_next_attack(step, actor, target)

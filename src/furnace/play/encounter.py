@@ -240,7 +240,8 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     attack(step, cid, action.target, sneak=action.sneak)
     if step.queue:         # (a crit row granted another ATK)
         _extra_attacks(step)
-    more_attacks(step, cid, action.target)
+    if step.hooks(registry.ATTACKS_PER_ACTION):     # (a chapter's rule may grant more under these rules)
+        more_attacks(step, cid, action.target)
     for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
 
