@@ -221,15 +221,8 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     """F-CMBT-01: ATK a foe where she stands ("attack"), or go NEAR and ATK ("move_attack"); Rage and Rally as she
     attacks, the extra ATKs a row or a chapter grants after it, and what a round's use of the weapon costs."""
     c = step.c(cid)
-    if action.target is None:
-        raise IllegalActionError("an attack needs a target")
-    t = step.c(action.target)
-    if t.side == c.side and action.kind == "attack" and not action.note:
-        raise IllegalActionError(f"{t.name} is on {c.name}'s side")
-    if c.held and not cond.can_attack(c.held):
-        step.fact(WAIT, cid, why="cannot_attack")
-        return
-    if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, cid, t):
+    target = _within_reach(step, c, action)
+    if target is None:
         return
     if "rage" in c.features:     # (a Barbarian may rage as she attacks)
         rage(step, cid)
@@ -237,13 +230,30 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
         rally(step, cid)
     if action.detail == "bloodmagic":
         bloodmagic(step, cid)
-    attack(step, cid, action.target, sneak=action.sneak)
+    attack(step, cid, target, sneak=action.sneak)
     if step.queue:         # (a crit row granted another ATK)
         _extra_attacks(step)
     if step.hooks(registry.ATTACKS_PER_ACTION):     # (a chapter's rule may grant more under these rules)
-        more_attacks(step, cid, action.target)
+        more_attacks(step, cid, target)
     for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
+
+
+def _within_reach(step: Step, c: Combatant, action: Action) -> str | None:
+    """The foe she strikes: one of another side (or one she means to strike, `note`), while she may attack, CLOSE
+    or closing in (`_close_in`); None when she cannot strike this turn. An attack at nobody, or at her own side
+    unmeant, is refused."""
+    if action.target is None:
+        raise IllegalActionError("an attack needs a target")
+    t = step.c(action.target)
+    if t.side == c.side and action.kind == "attack" and not action.note:
+        raise IllegalActionError(f"{t.name} is on {c.name}'s side")
+    if c.held and not cond.can_attack(c.held):
+        step.fact(WAIT, c.id, why="cannot_attack")
+        return None
+    if action.kind == "move_attack" and c.zone != "CLOSE" and not _close_in(step, c.id, t):
+        return None
+    return t.id
 
 
 def _dodge(step: Step, cid: str, action: Action) -> None:
