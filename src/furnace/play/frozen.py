@@ -25,9 +25,7 @@ _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 def updated(value: V, changes: Mapping[str, Any]) -> V:
     """A copy of a `Frozen` value with these fields changed, unvalidated (the engine's changes are its own)."""
     new = _new(type(value))
-    fields = value.__dict__.copy()
-    fields.update(changes)
-    _set(new, "__dict__", fields)
+    _set(new, "__dict__", {**value.__dict__, **changes})
     return new
 
 

@@ -341,9 +341,7 @@ class Step:
         else:
             return old
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
-        now = fields.copy()
-        now.update(changes)
-        _set(new, "__dict__", now)
+        _set(new, "__dict__", {**fields, **changes})
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
             self._place(new, not _UNORDERED.issuperset(changes))
