@@ -90,11 +90,14 @@ def _atk_dice(bonus: int) -> dice.DiceExpression:
     """The ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow)."""
     found = _ATK_DICE.get(bonus)
     if found is None:
+        if len(_ATK_DICE) >= ATK_DICE_KEPT:
+            _ATK_DICE.clear()
         found = _ATK_DICE[bonus] = dice.parse(_signed("d20", bonus))
     return found
 
 
-_ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers)
+_ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers): the last ATK_DICE_KEPT
+ATK_DICE_KEPT = 256
 
 
 def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain: bool = False,
