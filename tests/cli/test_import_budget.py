@@ -249,6 +249,7 @@ def test_a_fight_loads_the_chapters_of_its_profile_only(tmp_path: Path, args: li
     assert not [m for p in ("importlib.resources", "platformdirs", "zipfile") for m in _under(modules, p)]
     # a monster's Hit Dice read without the bestiary's models (furnace.rules.hit_dice)
     assert "furnace.rules.hit_dice" in modules and "furnace.rules.bestiary" not in modules
+    assert "furnace.play.reaction" not in modules       # the optional enemy morale's rule (F-OPT-04), off
 
 
 def test_a_fight_with_standing_answers_or_a_changed_file_loads_what_it_uses(tmp_path: Path) -> None:

@@ -28,7 +28,6 @@ from furnace.play.attacks import extra_attacks as _extra_attacks
 from furnace.play.combatant import FIGHTING, ZONES, Combatant, kit
 from furnace.play.death import dying_turn, kill
 from furnace.play.injuries import roll_injury, stabilise
-from furnace.play.reaction import enemy_morale
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
@@ -509,6 +508,8 @@ def _morale(step: Step) -> None:
         if not standing or len(standing) * 2 > len(members):
             continue
         value = next((c.morale for c in members if c.morale is not None), None)
+        from furnace.play.reaction import enemy_morale  # (the optional rule's module, loaded when it is in play)
+
         result = enemy_morale(step.rng, step.frame.room_dc, step.rules, morale=value, label="morale")
         step.reframe(morale_tested=(*step.frame.morale_tested, side))
         step.fact(MORALE, "", (), (result.roll,), ("F-OPT-04",), side=side, total=result.roll.total,
