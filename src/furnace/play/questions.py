@@ -50,7 +50,7 @@ REFEREE = "referee"        # the key of the referee's standing answer, for the m
 class Question(BaseModel):
     """One choice the fight waits on."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str                                   # q1, q2 … in the fight
     owner: str                                # the combatant who decides (her player does)
     player: str = ""                          # her player ("" : the referee decides)
@@ -69,7 +69,7 @@ class Waiting(BaseModel):
     """The step that waits for an answer: how to run it again (the action or the tactic's turn, the dice it rolled
     before asking, the answers given so far) and the open question."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     mode: Literal["act", "tactic"]
     who: str = ""                             # whose action (mode act)
     action: dict[str, Any] | None = None      # the action (mode act): kind, target, note, sneak, detail
@@ -86,7 +86,7 @@ class Asking(BaseModel):
     referee's for the monsters), the kinds of choice the referee does not ask, the count of questions asked, and
     the step waiting for an answer."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     policies: dict[str, str] = Field(default_factory=dict)
     quiet: tuple[str, ...] = ()
     asked: int = 0
@@ -97,7 +97,9 @@ class Asking(BaseModel):
         return [self.waiting.question] if self.waiting is not None else []
 
 
-NOBODY_ASKED = Asking()       # a fight's choices before anyone set a standing answer or was asked (a frozen value)
+# a fight's choices before anyone set a standing answer or was asked (a frozen value), made without building the
+# models' validators (`defer_build`: a fight that asks nothing never builds them)
+NOBODY_ASKED = Asking.model_construct()
 
 
 class Asked(Exception):
