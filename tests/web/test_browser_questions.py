@@ -14,13 +14,14 @@ from tests.web.test_browser_table import _api, _player, _referee_at_keep
 
 pytestmark = pytest.mark.browser
 K = "/api/campaigns/Keep"
-SPENT = re.compile(r"(\d+) → (\d+) \((\d+) left\)")
+SPENT = re.compile(r"(-?\d+) → (-?\d+) \((\d+) left\)")   # a 0-level's total may be below 0
 
 
 def _until_asked(referee: Any) -> dict[str, Any]:
-    """Fights against goblins on the server's dice, the referee acting for everyone (an attack where one is legal),
-    resting between fights, until a question is open (Ann holds Luck Dice: a failed ATK of hers asks her): the
-    referee's card of it."""
+    """Fights against goblins, the referee acting for everyone: each player character's ATK rolled with the faces
+    she enters, a natural 2 (a miss that Ann's Luck Dice could change, so her first ATK asks her; nobody's ATK fells
+    a goblin before she acts), the monsters' turns on the server's dice, resting between fights, until a question
+    is open: the referee's card of it."""
     for _ in range(8):
         _api(referee, "POST", K + "/encounter", {"monsters": "goblin x2"})
         for _ in range(60):
@@ -40,9 +41,9 @@ def _until_asked(referee: Any) -> dict[str, Any]:
                 continue
             menu = _api(referee, "GET", K + "/encounter/actions")
             legal = [a for a in menu["actions"] if a["legal"] and a["targets"]]
-            act = next((a for a in legal if a["kind"] == "attack"), legal[0] if legal else None)  # an ATK asks
+            act = next((a for a in legal if a["kind"] in ("attack", "move_attack")), None)   # an ATK asks
             body = {"who": menu["who"], "action": act["kind"] if act else "wait",
-                    "target": act["targets"][0] if act else None}
+                    "target": act["targets"][0] if act else None, "faces": "2" if act else None}
             _api(referee, "POST", K + "/encounter/act", body)
         _api(referee, "POST", K + "/encounter/end")
         _api(referee, "POST", K + "/rest", {"kind": "long"})   # the server's dice may drop peasants: the rest heals
