@@ -14,8 +14,9 @@
     const enc = view.encounter;
     const mine = view.roster.filter((m) => m.mine).map((m) => m.id);
     if (!enc || enc.over || !enc.due || !mine.includes(enc.due.id)) { box.replaceChildren(); return; }
-    const menu = await api("GET", base + "/encounter/actions?who=" + encodeURIComponent(enc.due.id));
-    if (current !== asked) return;
+    // (a refresh may come after the fight has moved on or ended: its answer is stale, and the next refresh shows it)
+    const menu = await api("GET", base + "/encounter/actions?who=" + encodeURIComponent(enc.due.id)).catch(() => null);
+    if (!menu || current !== asked) return;
     const buttons = [];
     for (const a of menu.actions.filter((x) => x.legal)) {
       const targets = a.targets.length ? a.targets : [null];

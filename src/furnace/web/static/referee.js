@@ -25,8 +25,9 @@
     const box = $("actions");
     const mine = ++asked;
     if (!view.encounter || view.encounter.over || !view.encounter.due) { box.replaceChildren(); return; }
-    const menu = await api("GET", base + "/encounter/actions");
-    if (mine !== asked) return;
+    // (a refresh may come after the fight has ended: its answer is stale, and the next refresh shows it)
+    const menu = await api("GET", base + "/encounter/actions").catch(() => null);
+    if (!menu || mine !== asked) return;
     const who = menu.who;
     const buttons = [];
     for (const a of menu.actions) {
