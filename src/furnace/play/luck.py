@@ -11,7 +11,6 @@ luck_owner, so the caller keys its states by `owner(player, character, rules)`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from furnace import dice
@@ -19,7 +18,8 @@ from furnace.characters.character import Character
 from furnace.dice import DiceSource, RollResult
 from furnace.errors import FurnaceError
 from furnace.events import Event, Part, declare
-from furnace.rules.ruleset import Ruleset, load_ruleset
+from furnace.play.dc import resolve_rules
+from furnace.rules.ruleset import Ruleset
 
 MAX_DICE = 3                 # F-LUCK-02
 FIRST_DIE_AT = 2             # the 2nd failure in a row grants the first die (F-LUCK-01)
@@ -29,15 +29,6 @@ MAX_SL = 6                   # SL6 is WONDER, the top of F-TAB-11
 
 class LuckError(FurnaceError):
     """A Luck Die spent that is not held, or a luck state that cannot be."""
-
-
-@cache
-def _default_rules() -> Ruleset:
-    return load_ruleset()
-
-
-def _rules(rules: Ruleset | None) -> Ruleset:
-    return _default_rules() if rules is None else rules
 
 
 @dataclass(frozen=True)
@@ -61,12 +52,12 @@ class LuckState:
 
 def owner(player: str, character: str, rules: Ruleset | None = None) -> str:
     """Whose luck a roll feeds: the player's (default) or the character's own (luck_owner)."""
-    return player if _rules(rules)["luck_owner"] == "player" else character
+    return player if resolve_rules(rules)["luck_owner"] == "player" else character
 
 
 def counts(kind: str, rules: Ruleset | None = None) -> bool:
     """Whether a failed roll of this kind builds the streak (luck_counts): d20 rolls only, by default."""
-    return _rules(rules)["luck_counts"] == "any_roll" or kind.upper() in D20_KINDS
+    return resolve_rules(rules)["luck_counts"] == "any_roll" or kind.upper() in D20_KINDS
 
 
 # a failure in a row earns a Luck Die (lost: she holds the most she may); who may know each value
@@ -166,7 +157,7 @@ def spend(state: LuckState, rng: DiceSource, roll_total: int, rules: Ruleset | N
     `natural` is the roll's natural face: kept as it was (a natural 1 stays a natural 1) and needed to
     take the old d20 out of the total when luck_die_effect is reroll.
     """
-    rules = _rules(rules)
+    rules = resolve_rules(rules)
     _check_spend(state, n)
     effect = str(rules["luck_die_effect"])
     die = str(rules["luck_die_size"]) if effect == "add" else "d20"
@@ -188,7 +179,7 @@ def clamp_success_level(original_sl: int, new_sl: int, *, natural: int | None = 
         return original_sl
     step = max(-1, min(1, new_sl - original_sl))
     result = max(0, min(MAX_SL, original_sl + step))
-    if not _rules(rules)["luck_lifts_spell_failure"]:
+    if not resolve_rules(rules)["luck_lifts_spell_failure"]:
         return original_sl if original_sl == 0 else max(1, result)
     return result
 
@@ -225,7 +216,7 @@ def shared(characters: dict[str, Character], who: Character, rules: Ruleset | No
            ) -> dict[str, Character]:
     """Under luck_owner player (the default) the characters of one player hold her one pool and one streak:
     each of them takes what `who` holds now."""
-    if not who.player or _rules(rules)["luck_owner"] != "player":
+    if not who.player or resolve_rules(rules)["luck_owner"] != "player":
         return characters
     state = held_by(who)
     return {name: kept(c, state) if c.player == who.player and held_by(c) != state else c
