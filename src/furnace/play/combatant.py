@@ -280,8 +280,8 @@ def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource,
     """A monster from a fight file: hp (a number or dice like 2d8), and AC/ATK/saves from the ROOM DC (D-2,
     options monster_attack_bonus and monster_save_bonus); the spec's own numbers override them."""
     rules = rules or load_ruleset()
-    hp_text = str(spec.get("hp", "1d8"))
-    hp = int(hp_text) if hp_text.lstrip("-").isdigit() else dice.roll(hp_text, rng, label=f"{id} HP").total
+    hp_of = hp_dice(spec)
+    hp = hp_of if isinstance(hp_of, int) else hp_of.roll(rng, None, f"{id} HP").total
     made = _made_before(spec, side, room_dc, rules)
     if made is None:
         return _monster(spec, side, room_dc, id, hp, rules)
@@ -291,6 +291,12 @@ def monster(spec: dict[str, Any], side: str, room_dc: int, rng: dice.DiceSource,
             known.clear()
         known[key] = _monster(spec, side, room_dc, id, hp, rules)
     return updated(known[key], {"id": id, "name": str(spec.get("name", id)), "hp": max(1, hp), "hp_max": max(1, hp)})
+
+
+def hp_dice(spec: dict[str, Any]) -> int | dice.DiceExpression:
+    """A monster's HP as her spec gives them: a number, or the dice to roll (1d8 when it gives none)."""
+    text = str(spec.get("hp", "1d8"))
+    return int(text) if text.lstrip("-").isdigit() else dice.parse(text)
 
 
 # The monsters made before under each ruleset, by all they are made from but their id, name and HP: a simulation

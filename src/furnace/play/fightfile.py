@@ -28,7 +28,7 @@ from furnace import dice, files
 from furnace.characters.character import Character
 from furnace.dice import DiceSource
 from furnace.errors import DataFileError, FurnaceError, from_validation
-from furnace.play.combatant import ZONES, Combatant, Zone, from_character, monster
+from furnace.play.combatant import ZONES, Combatant, Zone, from_character, hp_dice, monster
 from furnace.play.frozen import updated
 from furnace.play.state import Encounter
 from furnace.rules import datafile
@@ -230,7 +230,7 @@ def rolled(monsters: Roster, room_dc: int, rng: DiceSource, rules: Ruleset) -> l
 def rolling(monsters: Roster, room_dc: int, rules: Ruleset) -> Callable[[DiceSource], list[Combatant]]:
     """`rolled` for thousands of fights: each monster made once, then at each fight only her HP rolled, in order on
     that fight's dice (the same monsters, the same dice, as `rolled` gives)."""
-    made = [(monster(spec, side, room_dc, dice.seeded(0), id=cid, rules=rules), _hp_dice(spec), f"{cid} HP")
+    made = [(monster(spec, side, room_dc, dice.seeded(0), id=cid, rules=rules), hp_dice(spec), f"{cid} HP")
             for spec, side, cid in monsters]
 
     def roll(rng: DiceSource) -> list[Combatant]:
@@ -241,12 +241,6 @@ def rolling(monsters: Roster, room_dc: int, rules: Ruleset) -> Callable[[DiceSou
         return out
 
     return roll
-
-
-def _hp_dice(spec: dict[str, Any]) -> int | dice.DiceExpression:
-    """A monster's HP as `monster` reads them: a number, or the dice to roll."""
-    text = str(spec.get("hp", "1d8"))
-    return int(text) if text.lstrip("-").isdigit() else dice.parse(text)
 
 
 def _unique(name: str, taken: set[str]) -> str:
