@@ -7,6 +7,7 @@ three rolls are logged meanwhile (by another process, as the CLI would), and whe
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -19,9 +20,15 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 def _api(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """A call from the page's own context (its cookies, its CSRF token), as its script makes them."""
+    """A call from the page's own context (its cookies, its CSRF token), as its script makes them. A 429 (the
+    session's write bucket spent by a test's quick run of calls: the served console keeps its real limits) is
+    refused before any work, so it is waited out as its Retry-After says and sent again, as a client should."""
     token = next((c["value"] for c in page.context.cookies() if c["name"] == "furnace_csrf"), "")
-    answer = page.request.fetch(path, method=method, data=body or {}, headers={"X-CSRF-Token": token})
+    for _ in range(20):
+        answer = page.request.fetch(path, method=method, data=body or {}, headers={"X-CSRF-Token": token})
+        if answer.status != 429:
+            break
+        time.sleep(float(answer.headers.get("retry-after", "1")))
     assert answer.ok, answer.text()
     return answer.json()
 
