@@ -77,6 +77,10 @@ def test_the_new_character_form_sends_archetype_kit_and_swap(served: Served, bro
     page.fill(f"{form} input[name=name]", "Hrolf")
     page.select_option(f"{form} select[name=char_class]", "Fighter")
     page.fill(f"{form} input[name=archetype]", "Barbarian")
+    page.select_option(f"{form} select[name=race]", "Human")
+    page.fill(f"{form} input[name=style]", "Defense")          # her style with a shield (not the dice's 2H)
+    page.fill(f"{form} input[name=skills]", "Athletics, Stealth")
+    page.select_option(f"{form} select[name=save]", "CON")
     page.fill(f"{form} input[name=kit]", "shield")
     page.fill(f"{form} input[name=swap]", "none")
     with page.expect_response(lambda r: r.url.endswith("/api/campaigns/Keep/characters")) as made:
@@ -85,10 +89,17 @@ def test_the_new_character_form_sends_archetype_kit_and_swap(served: Served, bro
     sent = made.value.request.post_data_json
     assert (sent["archetype"], sent["kit"], sent["swap"], sent["char_class"]) == ("Barbarian", ["shield"], "none",
                                                                                    "Fighter")
+    assert (sent["race"], sent["style"], sent["skills"], sent["save"]) == ("Human", "Defense",
+                                                                           ["Athletics", "Stealth"], "CON")
     page.wait_for_selector("#roster .member:has-text('Hrolf')")
     (hrolf,) = [m for m in page.request.get(served.base + "/api/campaigns/Keep").json()["roster"]
                 if m["name"] == "Hrolf"]
     assert (hrolf["player"], hrolf["class"], hrolf["level"]) == ("Cy", "Fighter", 1)
+    from furnace.campaign.store import Store, resolve_url
+
+    made_sheet = Store(resolve_url(str(served.db))).open("Keep").member(hrolf["id"]).character
+    assert (made_sheet.race, made_sheet.fighting_style, made_sheet.shield) == ("Human", "Defense", True)
+    assert {"Athletics", "Stealth"} <= set(made_sheet.skills)
 
     page.fill(f"{form} input[name=player]", "Cy")
     page.fill(f"{form} input[name=name]", "Twin")
@@ -132,4 +143,67 @@ def test_ann_is_asked_for_her_luck_dice_on_a_roll_from_her_sheet(served: Served,
             if e["kind"] in ("luck_asked", "sheet_roll", "luck")]
     assert "fails so far" in told[-3] and "Luck Die" in told[-1], told
     assert _api(ann, "GET", "/api/campaigns/Keep")["luck_asked"] == {}
+    assert not errors, errors
+
+
+@pytest.mark.rule("F-LUCK-01", "F-LUCK-03")
+def test_the_referee_rolls_for_ann_with_her_luck_asked_or_given_ahead(served: Served, browser: Any) -> None:
+    """The referee's "Roll for" form: a CHECK for Ann's character rolled on the referee's screen. Left to "asked
+    once seen", a roll her Luck Dice could change waits for her answer on her phone; given ahead (1 die), it is
+    rolled and spent at once, no one asked. Every die entered, so each total is worked from its faces. Then Ann
+    rolls a CHECK of a skill from her phone."""
+    from furnace.campaign.store import Store, resolve_url
+    from tests.web.test_browser_table import _api, _player, _referee_at_keep
+
+    referee = _referee_at_keep(browser, served, "Ann")
+    ann = _player(browser, referee, served, "Ann")
+    errors: list[str] = []
+    for page in (referee, ann):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    store = Store(resolve_url(str(served.db)))
+    who = next(k for k, m in store.open("Keep").roster.items() if m.character.player == "Ann")
+    form = "#call-roll"
+    referee.select_option(f"{form} select[name=who]", who)
+    referee.select_option(f"{form} select[name=ability]", "STR")
+
+    def roll(faces: str, dc: int, luck: str) -> None:
+        referee.fill(f"{form} input[name=faces]", faces)
+        referee.fill(f"{form} input[name=dc]", str(dc))
+        referee.select_option(f"{form} select[name=luck]", luck)
+        with referee.expect_response(lambda r: r.url.endswith("/roll")) as sent:
+            referee.click(f"{form} button[type=submit]")
+        assert sent.value.status == 200, sent.value.text()
+
+    def newest(kind: str) -> dict[str, Any]:
+        return dict(next(e for e in reversed(store.events("Keep")) if e.kind == kind).data)
+
+    roll("1", 30, "")
+    roll("1", 30, "")                                       # two failures in a row: a Luck Die (F-LUCK-01)
+    mod = newest("sheet_roll")["total"] - 1
+    dc = 2 + mod + 4                                        # a 2 fails; a Luck Die of 6 makes it
+    roll("2,6", dc, "1")                                    # her answer given ahead: spent at once
+    given = newest("sheet_roll")
+    assert (given["luck_before"], given["luck_dice"], given["total"], given["success"]) == (2 + mod, 1, 8 + mod,
+                                                                                             True)
+    assert not [e for e in store.events("Keep") if e.kind == "luck_asked"]
+    roll("1", 30, "")
+    roll("1", 30, "")                                       # another die earned
+    roll("2", dc, "")                                       # asked once seen: her phone shows the card
+    card = "#luck-asked .luck-asked"
+    ann.wait_for_selector(card)
+    assert newest("luck_asked")["total"] == 2 + mod
+    with ann.expect_response(lambda r: r.url.endswith("/luck")) as spent:
+        ann.click(f"{card} button[data-luck='0']")
+    assert spent.value.status == 200, spent.value.text()
+    rolled = newest("sheet_roll")                           # no Luck spent: the 2 stands, and fails
+    assert (rolled["natural"], rolled["total"], rolled.get("luck_dice", 0), rolled["success"]) == (2, 2 + mod, 0,
+                                                                                                  False)
+    assert _api(ann, "GET", "/api/campaigns/Keep")["luck_asked"] == {}
+    ann.fill("#sheet input[name=skill]", "Stealth")         # her own phone: a CHECK of a skill
+    with ann.expect_response(lambda r: r.url.endswith("/roll")) as sent:
+        ann.click("[data-roll=check]")
+    assert sent.value.status == 200, sent.value.text()
+    assert sent.value.request.post_data_json["skill"] == "Stealth"
+    rolled = next(e for e in reversed(store.events("Keep")) if e.kind in ("sheet_roll", "luck_asked"))
+    assert rolled.data["skill"] == "Stealth"                # rolled, or waiting for her Luck Dice if they could
     assert not errors, errors

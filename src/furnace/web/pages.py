@@ -81,12 +81,25 @@ def campaign_page(campaign: str, caller: Asker) -> Response:
 @router.get("/c/{campaign}/referee")
 def referee_page(campaign: str, request: Request) -> Response:
     request.app.state.store.open(campaign)      # it must exist
-    return render(request, "referee.html", title=campaign, page="referee", campaign=campaign)
+    return render(request, "referee.html", title=campaign, page="referee", campaign=campaign, **_sheet_words())
+
+
+def _sheet_words() -> dict[str, Any]:
+    """The words the forms of a character offer: the abilities and skills a roll may name (as `furnace check --who
+    NAME --skill` takes them), the races and the Fighter's styles (F-TAB-39) a new character may be made with."""
+    from furnace.characters.funnel import RACES
+    from furnace.play.skills import SKILL_ABILITY
+    from furnace.rules.effects import ABILITIES
+    from furnace.rules.ruleset import load_ruleset
+
+    styles = [str(row.data["name"]) for row in load_ruleset().tables.get("fighting-styles").rows]
+    return {"abilities": ABILITIES, "skills": sorted(SKILL_ABILITY), "styles": styles, "races": RACES}
 
 
 @router.get("/c/{campaign}/player")
 def player_page(campaign: str, request: Request, caller: Asker) -> Response:
-    return render(request, "player.html", title=campaign, page="player", campaign=campaign, player=caller.player)
+    return render(request, "player.html", title=campaign, page="player", campaign=campaign, player=caller.player,
+                  **_sheet_words())
 
 
 @router.get("/c/{campaign}/table")

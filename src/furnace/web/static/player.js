@@ -53,7 +53,8 @@
       button.disabled = true;
       try {
         await api("POST", base + "/characters/" + encodeURIComponent(v.who) + "/roll",
-          { kind: button.dataset.roll, ability: v.ability, dc: v.dc || 12,
+          { kind: button.dataset.roll, ability: v.ability, skill: button.dataset.roll === "check" && v.skill || null,
+            dc: v.dc || 12,
             faces: allowsFaces() && v.faces ? v.faces : null });
       } catch (error) { /* told in the toast */ } finally { button.disabled = false; }
     });

@@ -76,6 +76,10 @@
   });
   submit($("promote"), (v) => api("POST", base + "/promote", { who: v.who, char_class: v.char_class || null,
     archetype: v.archetype || null, name: v.name || null, random: v.random }));
+  // her Luck answer given ahead (0-3) or, left empty, asked of her player once the roll is seen (F-LUCK-03)
+  submit($("call-roll"), (v) => api("POST", base + "/characters/" + encodeURIComponent(v.who) + "/roll",
+    { kind: v.kind, ability: v.ability || null, skill: v.skill || null, dc: v.dc || 12, faces: v.faces || null,
+      luck: v.luck === "" ? null : Number(v.luck) }));
   submit($("start-fight"), (v) => api("POST", base + "/encounter", { monsters: v.monsters, room_dc: v.room_dc }));
   submit($("roll"), (v) => api("POST", base + "/roll", { ...v, faces: v.faces || null }));
   submit($("rest"), (v) => api("POST", base + "/rest", { kind: v.kind }));

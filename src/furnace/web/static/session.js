@@ -71,9 +71,12 @@
   });
   submit($("reaction"), (v) => api("POST", base + "/reaction", { cha: v.cha || 0, speaker: v.speaker,
     hidden: v.hidden, faces: faces(v) }));
+  const listed = (text) => (text ? text.split(",").map((k) => k.trim()).filter(Boolean) : []);
+  // what the form leaves empty the dice fill (with "dice fill the rest"), as `furnace character new` does
   submit($("new-character"), (v) => api("POST", base + "/characters", { player: v.player, name: v.name,
     char_class: v.char_class || null, level: v.level || 1, random: v.random, archetype: v.archetype || null,
-    swap: v.swap || null, kit: v.kit ? v.kit.split(",").map((k) => k.trim()).filter(Boolean) : [] }));
+    race: v.race || null, style: v.style || null, skills: listed(v.skills), save: v.save || null,
+    spells: listed(v.spells), swap: v.swap || null, kit: listed(v.kit) }));
   submit($("rename"), (v) => api("POST", who(v) + "/rename", { name: v.name }));
   submit($("retire"), (v) => api("POST", who(v) + "/retire", { reason: v.reason }));
 
