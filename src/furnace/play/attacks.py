@@ -124,7 +124,7 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
 
 def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
     """The ATK rolled and read: a fumble, a miss, or a hit and what it does (`_lands`)."""
-    if not plain:
+    if not plain and step.holding(styles.PROTECTS):      # (most fights: nobody holds Protection)
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
     if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:

@@ -232,10 +232,18 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     attack(step, cid, target, sneak=action.sneak)
     if step.queue:         # (a crit row granted another ATK)
         _extra_attacks(step)
-    if step.hooks(registry.ATTACKS_PER_ACTION):     # (a chapter's rule may grant more under these rules)
+    more, after = step.memo.get(_attack_action) or _attack_hooks(step)
+    if more:               # (a chapter's rule may grant more under these rules)
         more_attacks(step, cid, target)
-    for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
+    for hook in after:     # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
+
+
+def _attack_hooks(step: Step) -> tuple[tuple[registry.AttacksHook, ...], tuple[registry.AfterAttackHook, ...]]:
+    """The chapters' extra ATKs and what follows each attack action under these rules, read once a step (kept in
+    its memo: an attack action reads both)."""
+    found = step.memo[_attack_action] = (step.hooks(registry.ATTACKS_PER_ACTION), step.hooks(registry.AFTER_ATTACK))
+    return found
 
 
 def _within_reach(step: Step, c: Combatant, action: Action) -> str | None:

@@ -342,12 +342,18 @@ class Step:
             return old
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
         _set(new, "__dict__", {**fields, **changes})
+        reorders = not _UNORDERED.issuperset(changes)
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
-            self._place(new, not _UNORDERED.issuperset(changes))
+            self._place(new, reorders)
             return new
         self._working[place] = self._now[cid] = new
-        self._moved(old, new, not _UNORDERED.issuperset(changes))
+        standing = self._standing
+        if self._changed and self._standing_mine and standing is not None:   # (`_moved`, inlined: most changes)
+            if reorders:
+                standing.moved(old, new)
+            return new
+        self._moved(old, new, reorders)
         return new
 
     def standing(self) -> Standing:
@@ -369,14 +375,20 @@ class Step:
         attack asks a few, not the whole field."""
         if not self._unique:
             return [o for o in self.enc.allies_of(c) if any(key in data for data in o.powers.values())]
-        holders = self._holding.get(key)
-        if holders is None:
-            holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
-                                                 if any(key in data for data in o.powers.values()))
+        holders = self.holding(key)
         if not holders:             # (most fights: nobody holds one)
             return []
         found = [self.c(cid) for cid in holders if cid != c.id]
         return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
+
+    def holding(self, key: str) -> tuple[str, ...]:
+        """The ids of those whose powers named `key` as the encounter was set (a fight spends powers, never gains
+        one): none, and no attack need ask who holds one now (`allies_holding`)."""
+        holders = self._holding.get(key)
+        if holders is None:
+            holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
+                                                 if any(key in data for data in o.powers.values()))
+        return holders
 
     def luck_owner(self, c: Combatant) -> LuckOwner:
         """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
