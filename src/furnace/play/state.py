@@ -441,7 +441,12 @@ class Step:
         try:
             cast = self._casts[actor, targets]
         except KeyError:
-            cast = self._casts[actor, targets] = self._cast(actor, targets)
+            if actor and len(targets) == 1 and targets[0] and targets[0] != actor:  # (`_cast`'s most: one on another)
+                parts, target = self._parts, targets[0]
+                cast = {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
+            else:
+                cast = self._cast(actor, targets)
+            self._casts[actor, targets] = cast
         except TypeError:           # targets in a list: a cast of its own
             cast = self._cast(actor, targets)
         self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
@@ -450,9 +455,6 @@ class Step:
     def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
         """The participants of a fact by id, as facts name them: the actor, then each target."""
         parts = self._parts
-        if actor and len(targets) == 1 and targets[0] and targets[0] != actor:     # (most facts: one on another)
-            target = targets[0]
-            return {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
         cast = {}
         if actor:
             cast[actor] = parts.get(actor) or self.part(actor)
