@@ -439,16 +439,16 @@ class Step:
         (The first four are given by place alone: a value's name is then matched against `rules` and `audience`
         only, which halves the cost of a call with values — a fight records about a hundred.)"""
         try:
-            cast = self._casts[actor, targets]
-        except KeyError:
+            cast = self._casts.get((actor, targets))     # (a get, not a KeyError: half the facts name a new cast)
+        except TypeError:           # targets in a list: a cast of its own
+            cast = self._cast(actor, targets)
+        if cast is None:
             if actor and len(targets) == 1 and targets[0] and targets[0] != actor:  # (`_cast`'s most: one on another)
                 parts, target = self._parts, targets[0]
                 cast = {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
             else:
                 cast = self._cast(actor, targets)
             self._casts[actor, targets] = cast
-        except TypeError:           # targets in a list: a cast of its own
-            cast = self._cast(actor, targets)
         self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
                                  audience))
 
