@@ -67,6 +67,18 @@ def test_protection_is_offered_by_the_target_s_allies_holding_it_alone() -> None
     assert s.allies_holding(s.c("t"), "protects") == []
 
 
+def test_who_held_a_power_is_found_once_and_an_attack_asks_nobody_when_none_did() -> None:
+    """`Step.holding`: the ids of those whose powers named the key as the encounter was set (a fight spends powers,
+    never gains one) — none, and an ATK skips Protection without asking the field; spending it leaves her named
+    there, while `allies_holding` asks her as she is now."""
+    s, _ = step(pc("a"), monster("m"), faces=[])
+    assert s.holding("protects") == ()
+    s, _ = step(pc("t"), pc("g", powers=PROTECTION), monster("m"), faces=[])
+    assert s.holding("protects") == ("g",)
+    s.update("g", powers={})
+    assert s.holding("protects") == ("g",) and s.allies_holding(s.c("t"), "protects") == []
+
+
 def test_a_hook_that_does_nothing_under_the_rules_is_never_called() -> None:
     """A chapter's hook names the rules it acts under (`Registry.add(…, when=…)`): a fight under others never
     calls it. The Middle Sea's extra ATKs against mooks act only under mook_extra_attacks (M-MOOK-02), its cracked

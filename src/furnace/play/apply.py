@@ -253,6 +253,8 @@ def record_luck(step: Step, cid: str, success: bool, kind: str) -> None:
     if c.kind != "pc":
         return
     held = step.luck(c)
+    if success and not held.streak:     # (`luck.record`'s first case, asked here: most counted rolls change nothing)
+        return
     state, earned = luck.record(held, success, kind, step.rules)
     if state is not held:          # (most counted rolls change nothing: a success with no streak running)
         step.hold_luck(c, state)

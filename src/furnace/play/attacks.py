@@ -20,7 +20,7 @@ from furnace.play import choosing, registry, styles
 from furnace.play import conditions as cond
 from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
-from furnace.play.combatant import Combatant
+from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import take_damage
 from furnace.play.state import Encounter, Step, zone_index
@@ -108,7 +108,7 @@ def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain
     `plain`: no crit, no fumble (a row's "attack a random ally"); `can_crit` False: a natural 20 hits but does
     not crit (crit_extra_attack_chains); `cleaves` False: a kill carries nothing on (Cleave's own new ATK)."""
     a, t = step.c(actor), step.c(target)
-    if not a.active or not t.in_fight:
+    if a.status != "up" or (a.held and not a.active) or t.status not in FIGHTING:    # (`active`, `in_fight`)
         return
     _attack(step, actor, target, sneak, plain, can_crit, cleaves)
     if t.held:
@@ -124,7 +124,7 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
 
 def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
     """The ATK rolled and read: a fumble, a miss, or a hit and what it does (`_lands`)."""
-    if not plain:
+    if not plain and step.holding(styles.PROTECTS):      # (most fights: nobody holds Protection)
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
     a, t = step.c(actor), step.c(target)
     if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:

@@ -123,14 +123,20 @@ def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ..
     known_by_id = step.memo.get(_hers)
     if known_by_id is None:
         known_by_id = step.memo[_hers] = {}
-    now = kit(c)
     known = known_by_id.get(c.id)
-    if known is None or known[0] != now:     # (the same values, mostly the same objects: compared at once)
+    if known is not None and known[0] is c:      # (she has not changed since she last chose: her kit neither)
+        found: tuple[tuple[str, registry.ActionRule], ...] = known[2]
+        return found
+    now = kit(c)
+    if known is None or known[1] != now:     # (the same values, mostly the same objects: compared at once)
         actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
         if actions is None:
             actions = step.memo[chapter_actions] = chapter_actions()
-        known = known_by_id[c.id] = (now, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
-    found: tuple[tuple[str, registry.ActionRule], ...] = known[1]
+        known = (c, now, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
+    else:
+        known = (c, now, known[2])
+    known_by_id[c.id] = known
+    found = known[2]
     return found
 
 
@@ -232,10 +238,18 @@ def _attack_action(step: Step, cid: str, action: Action) -> None:
     attack(step, cid, target, sneak=action.sneak)
     if step.queue:         # (a crit row granted another ATK)
         _extra_attacks(step)
-    if step.hooks(registry.ATTACKS_PER_ACTION):     # (a chapter's rule may grant more under these rules)
+    more, after = step.memo.get(_attack_action) or _attack_hooks(step)
+    if more:               # (a chapter's rule may grant more under these rules)
         more_attacks(step, cid, target)
-    for hook in step.hooks(registry.AFTER_ATTACK):   # the round's use of the weapon (M-WPN-05)
+    for hook in after:     # the round's use of the weapon (M-WPN-05)
         hook(step, cid, c)
+
+
+def _attack_hooks(step: Step) -> tuple[tuple[registry.AttacksHook, ...], tuple[registry.AfterAttackHook, ...]]:
+    """The chapters' extra ATKs and what follows each attack action under these rules, read once a step (kept in
+    its memo: an attack action reads both)."""
+    found = step.memo[_attack_action] = (step.hooks(registry.ATTACKS_PER_ACTION), step.hooks(registry.AFTER_ATTACK))
+    return found
 
 
 def _within_reach(step: Step, c: Combatant, action: Action) -> str | None:
@@ -471,16 +485,21 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
     as soon as one side is left standing (`finish_if_won`)."""
     together = len(phase) > 1 or phase in (("ranged",), ("melee",))
     surprised = step.frame.surprised if step.round == 1 else ()     # (neither changes within the round)
+    now = step.c
     for cid in _acting(step.working(), step.frame.last, phase, casting):
-        if surprised and step.c(cid).side in surprised:
+        c = now(cid)
+        if surprised and c.side in surprised:
             continue
-        if _begins(step, cid, together):
+        # (`_begins`, asked only of one who holds something, runs a timer or is not up: most turns begin at once)
+        if (c.status == "up" and not c.held and c.doomed_round is None) or _begins(step, cid, together):
             action = _choose(step, cid, choose)
-            if step.c(cid).active:
+            c = now(cid)
+            if c.status == "up" and (not c.held or c.active):    # (`active`)
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
                 _act_even_if_fallen(step, cid, action)
-        finish_if_won(step, together)
+        if not together and not step.frame.over and won(step):     # (`finish_if_won`)
+            _finish(step)
         if step.frame.over:
             return
 

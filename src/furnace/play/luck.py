@@ -57,7 +57,7 @@ def owner(player: str, character: str, rules: Ruleset | None = None) -> str:
 
 def counts(kind: str, rules: Ruleset | None = None) -> bool:
     """Whether a failed roll of this kind builds the streak (luck_counts): d20 rolls only, by default."""
-    return resolve_rules(rules)["luck_counts"] == "any_roll" or kind.upper() in D20_KINDS
+    return kind.upper() in D20_KINDS or resolve_rules(rules)["luck_counts"] == "any_roll"   # (a d20's: no look-up)
 
 
 # a failure in a row earns a Luck Die (lost: she holds the most she may); who may know each value

@@ -62,8 +62,18 @@ class Standing:
         # (`key`, inlined, and `active` asked only of one who holds something: at every blow's change)
         was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.status == "up" and (not old.held or old.active) else None
         now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.status == "up" and (not new.held or new.active) else None
-        if was == now and old.side == new.side:
-            return
+        if old.side == new.side:
+            if was == now:
+                return
+            if was is not None and now is not None:     # (most moves: a blow's HP, a step closer)
+                keys = self.sides.get(old.side)
+                if keys is None or old.side in self._shared:
+                    keys = self._side(old.side)
+                i = bisect_left(keys, was)
+                if i < len(keys) and keys[i] == was:
+                    del keys[i]
+                insort(keys, now)
+                return
         if was is not None:
             keys = self.sides.get(old.side)
             if keys is None or old.side in self._shared:

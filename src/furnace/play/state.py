@@ -342,12 +342,18 @@ class Step:
             return old
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
         _set(new, "__dict__", {**fields, **changes})
+        reorders = not _UNORDERED.issuperset(changes)
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
-            self._place(new, not _UNORDERED.issuperset(changes))
+            self._place(new, reorders)
             return new
         self._working[place] = self._now[cid] = new
-        self._moved(old, new, not _UNORDERED.issuperset(changes))
+        standing = self._standing
+        if self._changed and self._standing_mine and standing is not None:   # (`_moved`, inlined: most changes)
+            if reorders:
+                standing.moved(old, new)
+            return new
+        self._moved(old, new, reorders)
         return new
 
     def standing(self) -> Standing:
@@ -369,14 +375,20 @@ class Step:
         attack asks a few, not the whole field."""
         if not self._unique:
             return [o for o in self.enc.allies_of(c) if any(key in data for data in o.powers.values())]
-        holders = self._holding.get(key)
-        if holders is None:
-            holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
-                                                 if any(key in data for data in o.powers.values()))
+        holders = self.holding(key)
         if not holders:             # (most fights: nobody holds one)
             return []
         found = [self.c(cid) for cid in holders if cid != c.id]
         return [o for o in found if o.side == c.side and o.active and any(key in data for data in o.powers.values())]
+
+    def holding(self, key: str) -> tuple[str, ...]:
+        """The ids of those whose powers named `key` as the encounter was set (a fight spends powers, never gains
+        one): none, and no attack need ask who holds one now (`allies_holding`)."""
+        holders = self._holding.get(key)
+        if holders is None:
+            holders = self._holding[key] = tuple(o.id for o in self.frame.combatants
+                                                 if any(key in data for data in o.powers.values()))
+        return holders
 
     def luck_owner(self, c: Combatant) -> LuckOwner:
         """Whose Luck Dice and streak a PC's rolls feed: her player's, shared by all her PCs (luck_owner player,
@@ -427,20 +439,22 @@ class Step:
         (The first four are given by place alone: a value's name is then matched against `rules` and `audience`
         only, which halves the cost of a call with values — a fight records about a hundred.)"""
         try:
-            cast = self._casts[actor, targets]
-        except KeyError:
-            cast = self._casts[actor, targets] = self._cast(actor, targets)
+            cast = self._casts.get((actor, targets))     # (a get, not a KeyError: half the facts name a new cast)
         except TypeError:           # targets in a list: a cast of its own
             cast = self._cast(actor, targets)
+        if cast is None:
+            if actor and len(targets) == 1 and targets[0] and targets[0] != actor:  # (`_cast`'s most: one on another)
+                parts, target = self._parts, targets[0]
+                cast = {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
+            else:
+                cast = self._cast(actor, targets)
+            self._casts[actor, targets] = cast
         self.events.append(Event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast,
                                  audience))
 
     def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
         """The participants of a fact by id, as facts name them: the actor, then each target."""
         parts = self._parts
-        if actor and len(targets) == 1 and targets[0] and targets[0] != actor:     # (most facts: one on another)
-            target = targets[0]
-            return {actor: parts.get(actor) or self.part(actor), target: parts.get(target) or self.part(target)}
         cast = {}
         if actor:
             cast[actor] = parts.get(actor) or self.part(actor)

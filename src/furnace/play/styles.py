@@ -29,6 +29,7 @@ from furnace.play.state import Step
 POWER = declare("power", targets=1, power="public", mode="public", faces="actor", again="actor",
                 example={"power": "rally", "mode": "EASY", "faces": [1], "again": [6]})
 REROLLED = re.compile(r"(\d*)d(\d+)ro(\d+)")     # a damage group of the 2H weapon master's (`ro1`)
+PROTECTS = "protects"     # the key of a Fighter's Protection among her powers (F-TAB-39 data.protects)
 FLOAT_SOURCES = (random.Random, random.SystemRandom)
 
 
@@ -92,7 +93,7 @@ def protect(step: Step, actor: str, target: str) -> None:
     a, t = step.c(actor), step.c(target)
     if t.side == a.side:
         return
-    for guard in step.allies_holding(t, "protects"):
+    for guard in step.allies_holding(t, PROTECTS):
         power = _protection(guard)
         if power is None or abs(ZONES.index(guard.zone) - ZONES.index(t.zone)) > 1:
             continue
@@ -110,7 +111,7 @@ def _protection(c: Combatant) -> tuple[str, str] | None:
     """The Protection she still holds this fight (F-TAB-39 data.protects: the mode it gives the ATK)."""
     if c.kind != "pc" or not c.powers:
         return None
-    return next(((name, str(data["protects"])) for name, data in c.powers.items() if "protects" in data), None)
+    return next(((name, str(data[PROTECTS])) for name, data in c.powers.items() if PROTECTS in data), None)
 
 
 __all__ = ["POWER", "damage_roll", "protect"]
