@@ -590,9 +590,10 @@ def test_F_CMBT_05_a_fight_replays_exactly_from_its_seed_and_actions() -> None:
     import random as _random
 
     from furnace.play.encounter import Action as _Action
-    from furnace.play.encounter import Recorded, replay, run_round, take_turn
+    from furnace.play.encounter import run_round, take_turn
     from furnace.play.fightfile import build as _build
     from furnace.play.fightfile import load_fight as _load
+    from furnace.play.recorded import Recorded, replay
 
     rules = load_ruleset()
     path = Path(__file__).resolve().parents[2] / "examples" / "funnel-vs-goblins.yaml"

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         Action,
         Tactic,
         act,
-        replay,
         run_fight,
         run_round,
         tactic_attack_nearest,
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from furnace.play.injuries import roll_injury, stabilise
     from furnace.play.luck import LuckState, record, spend
     from furnace.play.reaction import enemy_morale, pc_morale
+    from furnace.play.recorded import replay
     from furnace.play.registry import Registry, StateModifier, load_chapters
     from furnace.play.rest import long_rest, short_rest
     from furnace.play.skills import skill_check, stunt
@@ -74,7 +74,7 @@ _EXPORTS = {
     "take_turn": "encounter",
     "act": "encounter",
     "tactic_attack_nearest": "encounter",
-    "replay": "encounter",
+    "replay": "recorded",
     "FightFile": "fightfile",
     "load_fight": "fightfile",
     "build": "fightfile",

@@ -12,11 +12,10 @@ chapters' (magic's "cast"); `act` looks the action's kind up there and runs it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from furnace import dice
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError
 from furnace.events import Event, declare
@@ -583,25 +582,5 @@ def run_fight(enc: Encounter, rng: DiceSource, rules: Ruleset, max_rounds: int =
     return step.enc, events
 
 
-__all__ = ["ZONES", "Action", "Recorded", "act", "attack", "replay", "run_fight", "run_round", "take_turn"]
+__all__ = ["ZONES", "Action", "act", "attack", "run_fight", "run_round", "take_turn"]
 
-
-@dataclass(frozen=True)
-class Recorded:
-    """One step of a recorded fight: a whole automatic round, or one combatant's chosen action."""
-
-    who: str | None = None          # None: run a round with the simple tactic
-    action: Action | None = None
-
-
-def replay(start: Encounter, seed: int, steps: Iterable[Recorded], rules: Ruleset) -> tuple[Encounter, list[Event]]:
-    """Replay a fight exactly from its starting state, its seed and the steps taken (the log's promise)."""
-    rng = dice.seeded(seed)
-    enc, events = start, []
-    for s in steps:
-        if s.who is None or s.action is None:
-            enc, new = run_round(enc, rng, rules)
-        else:
-            enc, new = take_turn(enc, s.who, s.action, rng, rules)
-        events += new
-    return enc, events
