@@ -12,6 +12,7 @@ from typing import Any
 from furnace.characters.character import Character, Weapon
 from furnace.dice import ScriptedDice
 from furnace.hazards.scores import recover
+from furnace.magic.state import with_magic
 from furnace.play.aftermath import settle
 from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant, from_character
@@ -180,8 +181,9 @@ def test_F_MU_04_spells_cast_and_lockouts_until_rest_are_written_back() -> None:
     """F-MU-04, D-7: two spells cast in the fight and a Spell Depletion held to rest: settled, spells_cast 2 and
     the DEPLETED line that magic reads back."""
     mage = fighter(BRAKKA, name="Mira", char_class="Magic-user", shield=False, armor=None)
-    c = from_character(mage, "a", RULES).model_copy(update={
-        "spells_cast": 2, "held": (Held(name="DEPLETED", source="Spell Depletion", ending="rest"),)})
+    fought = from_character(mage, "a", RULES)
+    c = fought.model_copy(update={**with_magic(fought, spells_cast=2),
+                                  "held": (Held(name="DEPLETED", source="Spell Depletion", ending="rest"),)})
     after, _ = settle(mage, c, RULES)
     assert after.spells_cast == 2 and after.until_rest == ["DEPLETED: Spell Depletion"]
     again, _ = settle(after, from_character(after, "a", RULES).model_copy(update={"held": c.held}), RULES)

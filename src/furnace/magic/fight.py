@@ -19,9 +19,10 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
-from furnace.events import declare
+from furnace.events import Event, declare
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import CANTRIP, armor_refusal
 from furnace.magic.casting import (
@@ -42,7 +43,9 @@ from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spel
 from furnace.magic.spell_luck import with_luck
 from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
+from furnace.magic.state import NO_MAGIC, MagicState, magic_state, with_magic
 from furnace.magic.wards import ward
+from furnace.play.aftermath import AFTER_FIGHT
 from furnace.play.apply import apply_all
 from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
@@ -146,13 +149,14 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     check = with_luck(step, caster, roll(step.rng), roll)      # she may spend Luck Dice on it (F-SPELL-09)
     step.fact(SPELLCHECK, caster, (target,), (check.roll,), check.rules, spell=spell.name, **check.values)
     mode = str(step.rules["cleric_natural_1"])
-    divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
+    divine = c.char_class == "Cleric" and check.natural <= magic_state(c).disapproval and mode != "mishap"
     if divine:
         _disapproval(step, caster, spell, target)
     if check.mishap and (not divine or mode == "also_mishap"):
         _mishap(step, caster, spell, target)
     if c.char_class == "Cleric" and not check.success:
-        step.update(caster, disapproval=min(20, step.c(caster).disapproval + 1))
+        now = step.c(caster)
+        step.update(caster, **with_magic(now, disapproval=min(20, magic_state(now).disapproval + 1)))
     done = cast(spell, check)
     if done.row is not None:
         step.fact(SPELL, caster, (), (), ("F-SPELL-08",) if done.crit_dice else (), **spell_values(done))
@@ -247,11 +251,10 @@ def _mishap(step: Step, caster: str, spell: Spell, target: str) -> None:
 
 
 def _disapproval(step: Step, caster: str, spell: Spell, target: str) -> None:
-    c = step.c(caster)
-    rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": c.disapproval},
-                                    label="disapproval")
+    wide = magic_state(step.c(caster)).disapproval
+    rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": wide}, label="disapproval")
     step.fact(DISAPPROVAL, caster, (), (rolled.roll,), ("F-CLR-04", rolled.table.id), spell=spell.name,
-              range=c.disapproval, **table_values(rolled))
+              range=wide, **table_values(rolled))
     _row_on_caster(step, caster, rolled, spell, target)
 
 
@@ -297,16 +300,16 @@ def _depletion(step: Step, caster: str) -> None:
     c = step.c(caster)
     if c.char_class == "Cleric" and not step.rules["cleric_spell_depletion"]:
         return
-    count = c.spells_cast + 1
+    count = magic_state(c).spells_cast + 1
     if count < 4:
-        step.update(caster, spells_cast=count)
+        step.update(caster, **with_magic(c, spells_cast=count))
         return
     save = step.roll("d20+INT", "INT SAVE", {"INT": c.save_bonus("INT")})
     held = save.total >= step.enc.room_dc
     if held:
-        step.update(caster, spells_cast=0)
+        step.update(caster, **with_magic(c, spells_cast=0))
     else:
-        step.update(caster, spells_cast=0,
+        step.update(caster, **with_magic(c, spells_cast=0),
                     held=(*c.held, Held(name="DEPLETED", source="Spell Depletion", ending="rest")))
     step.fact(DEPLETION, caster, (), (save,), ("F-MU-04",), spells=count, total=save.total, dc=step.enc.room_dc,
               saved=held)
@@ -317,8 +320,9 @@ def carry_magic(character: Character, c: Combatant, rules: Ruleset) -> Combatant
     """What a character's magic brings into a fight (registered in COMBATANT_HOOKS; running it twice adds
     nothing twice): her lockouts until rest (Spell Depletion, no casting, not this spell, not this creature; D-7)
     as held markers; no spellcasting in armor she is not proficient in (D-9); what her state adds to the
-    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; and only the spells she has not
-    forgotten (spells_over_cap, AMB-47)."""
+    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; only the spells she has not
+    forgotten (spells_over_cap, AMB-47); and her count toward Spell Depletion and a Cleric's disapproval range
+    (F-MU-04, F-CLR-04), kept in her magic state (`magic.state`)."""
     held = [Held(name=name, source=what or ("Spell Depletion" if name == "DEPLETED" else line), ending="rest")
             for name, what, line in lockouts(character)]
     armor = armor_refusal(character, rules)
@@ -328,12 +332,30 @@ def carry_magic(character: Character, c: Combatant, rules: Ruleset) -> Combatant
              for p in state_modifiers(character) if p.spellcheck]
     tags = [f"{CANTRIP_TAG}{n}" for n in character.cantrips if f"{CANTRIP_TAG}{n}" not in c.features]
     lost = set(forgotten(character, rules))
+    counts = MagicState(spells_cast=character.spells_cast, disapproval=character.disapproval)
+    kept = {} if counts == NO_MAGIC else with_magic(c, spells_cast=counts.spells_cast, disapproval=counts.disapproval)
     return c.model_copy(update={"held": (*c.held, *(h for h in held if h not in c.held)),
                                 "features": (*c.features, *tags),
-                                "spells": tuple(s for s in c.spells if s not in lost)})
+                                "spells": tuple(s for s in c.spells if s not in lost), **kept})
+
+
+def settle_magic(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """After the fight (AFTERMATH_HOOKS): F-MU-04, the spells cast toward the Spell Depletion SAVE; F-CLR-04, a
+    Cleric's disapproval range."""
+    state, update = magic_state(c), dict[str, int]()
+    if state.spells_cast != character.spells_cast:
+        update["spells_cast"] = state.spells_cast
+        events.append(fact(AFTER_FIGHT, character, (), ("F-MU-04",), change="spells_cast",
+                           before=character.spells_cast, after=state.spells_cast))
+    if character.char_class == "Cleric" and state.disapproval != character.disapproval:
+        update["disapproval"] = state.disapproval
+        events.append(fact(AFTER_FIGHT, character, (), ("F-CLR-04",), change="disapproval",
+                           before=character.disapproval, after=state.disapproval))
+    return character.model_copy(update=update) if update else character
 
 
 COMBATANT_HOOKS.add("magic", carry_magic)
+AFTERMATH_HOOKS.add("magic", settle_magic)
 
 
 def combatant(character: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,

@@ -8,10 +8,11 @@ Hazards week of rest, AMB-32, H-HEAL-06), her injuries (those healed in the figh
 "until rest" ones as `until_rest` lines (D-7: injury rows 14–19, mishap lockouts), lasting conditions as
 conditions (a maimed foot's MOVE_NEAR_ONLY), lasting modifiers and wounds in `extensions["fight"]["held"]`
 (one eye's HARD ranged ATK, an open wound's drain) so that `combatant.carry_in` and the character's markers
-read them again — her Luck Dice (F-LUCK-01), her Spell Depletion count and a Cleric's disapproval range
-(F-MU-04, F-CLR-04), the protection her armor lost (AMB-35, M-ARM-03; broken at 0), a destroyed shield or
-helmet (F-EQ-03, M-ARM-03), her weapon's notches, crack or break (CF-34, M-WPN, F-TAB-36/38) and the Rages she
-used (AMB-46, counted until her next long rest). Each change is an Event with a sentence.
+read them again — her Luck Dice (F-LUCK-01), the protection her armor lost (AMB-35, M-ARM-03; broken at 0), a
+destroyed shield or helmet (F-EQ-03, M-ARM-03), her weapon's notches, crack or break (CF-34, M-WPN, F-TAB-36/38)
+and the Rages she used (AMB-46, counted until her next long rest); then what the chapters' AFTERMATH_HOOKS write
+back of their own state (magic: her Spell Depletion count, a Cleric's disapproval range, the magic items' uses).
+Each change is an Event with a sentence.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[
     """The character after the fight the combatant fought, and the events that say what changed."""
     events: list[Event] = []
     out = character
-    for part in (_life, _scores, _injuries, _markers, _luck, _magic, _armor, _shield_and_helmet, _weapon, _rages):
+    for part in (_life, _scores, _injuries, _markers, _luck, _armor, _shield_and_helmet, _weapon, _rages):
         out = part(out, combatant, rules, events)
-    for _, hook in registry.AFTERMATH_HOOKS.items():   # the chapters' own (magic: the items' uses left today)
+    for _, hook in registry.AFTERMATH_HOOKS.items():   # the chapters' own (magic: spells cast, items' uses)
         out = hook(out, combatant, rules, events)
     return out, events
 
@@ -150,18 +151,6 @@ def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> C
     if c.luck_streak != before.streak:
         _say(events, ch, "luck_streak", ("F-LUCK-01",), before=before.streak, after=c.luck_streak)
     return luck.kept(ch, luck.LuckState(c.luck_dice, c.luck_streak))
-
-
-def _magic(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
-    """F-MU-04: spells cast toward the Spell Depletion SAVE; F-CLR-04: a Cleric's disapproval range."""
-    update: dict[str, Any] = {}
-    if c.spells_cast != ch.spells_cast:
-        update["spells_cast"] = c.spells_cast
-        _say(events, ch, "spells_cast", ("F-MU-04",), before=ch.spells_cast, after=c.spells_cast)
-    if ch.char_class == "Cleric" and c.disapproval != ch.disapproval:
-        update["disapproval"] = c.disapproval
-        _say(events, ch, "disapproval", ("F-CLR-04",), before=ch.disapproval, after=c.disapproval)
-    return ch.model_copy(update=update) if update else ch
 
 
 def _armor(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from furnace.characters.character import Character
     from furnace.events import Event
     from furnace.play.combatant import Combatant
+    from furnace.play.frozen import ChapterState
     from furnace.play.state import Encounter, Step
     from furnace.rules.ruleset import Ruleset
 
@@ -287,6 +288,9 @@ DEATH_MODELS: Registry[DeathModel] = Registry("death model")
 NPC_MODELS: Registry[NpcModel] = Registry("NPC model at 0 HP")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
 FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
+# chapter key -> the class of the state that chapter keeps on a combatant (`Combatant.chapters[key]`, a
+# `frozen.ChapterState`): what a stored combatant's state is validated as, and where its old flat fields go
+CHAPTER_STATES: Registry[type[ChapterState]] = Registry("chapter state")
 COMBATANT_HOOKS: Registry[CombatantHook] = Registry("combatant hook")
 AFTERMATH_HOOKS: Registry[AftermathHook] = Registry("aftermath hook")
 
@@ -294,6 +298,13 @@ AFTERMATH_HOOKS: Registry[AftermathHook] = Registry("aftermath hook")
 def state_modifiers(c: Character) -> tuple[StateModifier, ...]:
     """Every registered modifier that holds for this character now (short of sleep, drunk, courage …)."""
     return tuple(part for _, m in MODIFIERS.items() if (part := m(c)))
+
+
+def chapter_states() -> dict[str, type[ChapterState]]:
+    """Every chapter's state class by its key, every installed chapter loaded (in force or not: a stored encounter
+    holds what any chapter kept)."""
+    load_chapters()
+    return dict(CHAPTER_STATES._entries)
 
 
 def combatant_hooks(character: Character, combatant: Combatant, rules: Ruleset) -> Combatant:
