@@ -19,6 +19,7 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, act, take_turn
 from furnace.play.state import Encounter, Step
+from furnace.play.wear import wear
 from furnace.render.story import tell_referee
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -109,7 +110,7 @@ def test_damaged_armor_breaks_boiled_leather_and_the_injury_is_kept() -> None:
     protection, so the −2 takes that 1 (AC 13 → 12) and breaks it. Settled: no armor, armor_damage 0, the two
     injury texts kept."""
     c = stabilised(fighter(BRAKKA), [9, 16])
-    assert (c.ac, c.armor_lost) == (12, 1)
+    assert (c.ac, wear(c).armor_lost) == (12, 1)
     after, events = settle(fighter(BRAKKA), c, RULES)
     assert (after.armor, after.armor_damage) == (None, 0)
     assert after.injuries == ["Roll on the Lingering Injuries table.",

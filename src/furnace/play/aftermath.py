@@ -26,6 +26,7 @@ from furnace.events import Event, declare
 from furnace.play import luck, registry
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
+from furnace.play.wear import wear
 from furnace.rules.effects import CONDITIONS
 from furnace.rules.ruleset import Ruleset
 
@@ -155,13 +156,14 @@ def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> C
 
 def _armor(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """AMB-35, M-ARM-03: the protection her armor lost in the fight; at 0 it is broken (armor_damage_scale)."""
-    if not c.armor_lost or ch.armor is None:
+    armor_lost = wear(c).armor_lost
+    if not armor_lost or ch.armor is None:
         return ch
-    total, lost = armor_points(ch.armor, rules), ch.armor_damage + c.armor_lost
+    total, lost = armor_points(ch.armor, rules), ch.armor_damage + armor_lost
     if lost >= total:
         _say(events, ch, "armor_broken", ("AMB-35",), armor=ch.armor, total=total)
         return ch.model_copy(update={"armor": None, "armor_damage": 0, "armor_magic": 0})
-    _say(events, ch, "armor_damaged", ("AMB-35",), armor=ch.armor, lost=c.armor_lost, left=total - lost, total=total)
+    _say(events, ch, "armor_damaged", ("AMB-35",), armor=ch.armor, lost=armor_lost, left=total - lost, total=total)
     return ch.model_copy(update={"armor_damage": lost})
 
 
@@ -182,14 +184,15 @@ def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     cracked haft (M-WPN-05), broken (F-TAB-36 row 8, F-TAB-38 row 15, M-WPN)."""
     name = c.weapon_lost or c.weapon
     index = next((i for i, w in enumerate(ch.weapons) if w.name == name), None)
-    if index is None or not (c.weapon_lost or c.weapon_notches or c.weapon_cracked):
+    worn = wear(c)
+    if index is None or not (c.weapon_lost or worn.weapon_notches or worn.weapon_cracked):
         return ch
     weapon = ch.weapons[index]
     update: dict[str, Any] = {}
-    if c.weapon_notches:
-        update["notches"] = weapon.notches + c.weapon_notches
+    if worn.weapon_notches:
+        update["notches"] = weapon.notches + worn.weapon_notches
         _say(events, ch, "weapon_notched", ("M-WPN-02",), weapon=name, notches=update["notches"])
-    if c.weapon_cracked and not weapon.cracked:
+    if worn.weapon_cracked and not weapon.cracked:
         update["cracked"] = True
         _say(events, ch, "weapon_cracked", ("M-WPN-05",), weapon=name)
     if c.weapon_lost and not weapon.broken:

@@ -23,6 +23,8 @@ from furnace.characters.equipment import attack_bonus, damage_expression, style_
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.play.frozen import Frozen, updated
+from furnace.play.wear import CRACKED
+from furnace.play.wear import KEY as WEAR
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.hit_dice import hd_value
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -88,11 +90,9 @@ class Combatant(Frozen):
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
     player: str | None = None               # a PC's player: whose Luck Dice and streak she shares (F-LUCK-01)
     rages_left: int | None = None           # Rages left before a long rest; None: rage_uses_per_long_rest (AMB-46)
-    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character
+    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character (the
+    # wear on her gear among `chapters`: `play.wear`)
     rages_spent: int = 0                    # Rages begun in this fight (F-ARCH-02)
-    armor_lost: int = 0                     # armor protection lost (F-TAB-38 row 16, AMB-35, M-ARM-03)
-    weapon_notches: int = 0                 # notches on the weapon wielded (M-WPN-02; CF-34 fumble_damage_notches)
-    weapon_cracked: bool = False            # its haft cracked (M-WPN-05)
     weapon_lost: str | None = None          # the weapon broken or destroyed, by name (F-TAB-36/38, M-WPN)
     temporary_loss: dict[Ability, int] = field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
@@ -322,7 +322,7 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         player=c.player, hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk + to_hit, damage=dmg,
         weapon=name, ranged=ranged, armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet,
         shield=shield_borne(c), weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
-        weapon_cracked=bool(weapon and weapon.cracked),
+        chapters={WEAR: CRACKED} if weapon is not None and weapon.cracked else {},
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
         healed_today=c.healed_today,
