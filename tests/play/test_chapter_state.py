@@ -28,7 +28,7 @@ from tests.helpers.factories import campaign_state, example, member, pc
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAY = ROOT / "src" / "furnace" / "play"
-MOVED = ("spells_cast", "disapproval", "item_uses")   # magic's, kept in `MagicState`
+MOVED = ("spell_mod", "spells", "spells_cast", "disapproval", "item_uses")   # magic's, kept in `MagicState`
 WORN = ("armor_lost", "weapon_notches", "weapon_cracked")   # the engine's own, kept in `Wear`
 # the engine's modules that name the wear: its owner, the weapon and armor effects (their facts keep `armor_lost`
 # as ever) and the write-back to the character
@@ -63,7 +63,8 @@ def test_the_chapter_states_are_registered_with_their_old_places() -> None:
     assert chapter_states()["magic"] is MagicState and chapter_states()["wear"] is Wear
     assert Wear.FLAT == {"armor_lost": "rages_spent", "weapon_notches": "armor_lost",
                          "weapon_cracked": "weapon_notches"}
-    assert MagicState.FLAT == {"spells_cast": "spells", "disapproval": "spells_cast", "item_uses": "powers"}
+    assert MagicState.FLAT == {"spell_mod": "scores", "spells": "spell_mod", "spells_cast": "spells",
+                               "disapproval": "spells_cast", "item_uses": "powers"}
 
 
 OLD_FLAT = {"spells_cast": 2, "disapproval": 3, "item_uses": {"Shield of Shielding": 0}}
@@ -71,15 +72,18 @@ OLD_FLAT = {"spells_cast": 2, "disapproval": 3, "item_uses": {"Shield of Shieldi
 
 def test_a_combatant_with_the_old_flat_fields_validates_into_her_magic_state() -> None:
     c = pc("c", OLD_FLAT, char_class="Cleric", spell_mod=1, spells=("Chill Touch",))
-    assert magic_state(c) == MagicState(spells_cast=2, disapproval=3, item_uses={"Shield of Shielding": 0})
+    assert magic_state(c) == MagicState(spell_mod=1, spells=("Chill Touch",), spells_cast=2, disapproval=3,
+                                        item_uses={"Shield of Shielding": 0})
     assert magic_state(pc("f")) == MagicState() and pc("f").chapters == {}
     kept = c.model_dump(mode="json")
-    assert kept["chapters"] == {"magic": OLD_FLAT} and not set(MOVED) & set(kept)
+    assert kept["chapters"] == {"magic": {"spell_mod": 1, "spells": ["Chill Touch"], **OLD_FLAT}}
+    assert not set(MOVED) & set(kept)
     assert Combatant.model_validate(kept) == c                       # the new stored form reads back the same
     printed = flat(c)
-    assert {k: printed[k] for k in MOVED} == OLD_FLAT and "chapters" not in printed
+    assert {k: printed[k] for k in OLD_FLAT} == OLD_FLAT and "chapters" not in printed
     order = list(printed)
-    assert order[order.index("spells") + 1: order.index("spells") + 3] == ["spells_cast", "disapproval"]
+    at = order.index("scores")
+    assert order[at: at + 6] == ["scores", "spell_mod", "spells", "spells_cast", "disapproval", "luck_dice"]
     assert order[order.index("powers") + 1] == "item_uses"
 
 

@@ -26,6 +26,7 @@ from furnace.events import Event, declare
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import CANTRIP, armor_refusal
 from furnace.magic.casting import (
+    CASTERS,
     DEPLETION,
     DISAPPROVAL,
     LOOSED,
@@ -70,14 +71,16 @@ SUMMON = declare("summon", creature="actor", count="actor", rounds="actor", exam
 
 
 def can_cast(c: Combatant) -> bool:
-    return c.spell_mod is not None and bool(c.spells) and not ({h.name for h in c.held} & LOCKOUTS)
+    magic = magic_state(c)
+    return magic.spell_mod is not None and bool(magic.spells) and not ({h.name for h in c.held} & LOCKOUTS)
 
 
 def refusal(enc: Encounter, c: Combatant, spell: str, target: str | None) -> str | None:
     """Why this caster may not cast this spell (at this target) now, or None (F-MU-04, F-TAB-18, D-7)."""
-    if c.spell_mod is None:
+    magic = magic_state(c)
+    if magic.spell_mod is None:
         return f"{c.name} casts no spells"
-    if spell not in c.spells:
+    if spell not in magic.spells:
         return f"{c.name} does not know {spell} (AMB-47)"
     for h in c.held:
         if h.name == FORBIDDEN:
@@ -113,13 +116,14 @@ class Cast:
         """The first spell known that the caster may cast at this target; none: it does something else."""
         if not can_cast(c):
             return None
-        return next((s for s in c.spells if refusal(enc, c, s, target) is None), None)
+        return next((s for s in magic_state(c).spells if refusal(enc, c, s, target) is None), None)
 
     def details(self, c: Combatant) -> tuple[str, ...]:
         """The spells she knows, and the cantrips her features name (asked at every turn of the automatic tactic)."""
-        if not c.spells and not c.features:
+        spells = magic_state(c).spells
+        if not spells and not c.features:
             return ()
-        return (*c.spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
+        return (*spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
 
 
 ACTIONS.add("cast", Cast())
@@ -133,14 +137,15 @@ AFTERMATH_HOOKS.add("lay-on-hands", settle_laying_on)
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:
     """A SPELLCHECK and its outcome, the spell a mishap row lets loose resolved with it (AMB-21)."""
     c = step.c(caster)
-    if c.spell_mod is None:
+    mod = magic_state(c).spell_mod
+    if mod is None:
         raise IllegalActionError(f"{c.name} casts no spells")
     spell = get_spell(step.rules, spell_name)
     refused = refusal(step.enc, c, spell.name, target)
     if refused:
         raise IllegalActionError(refused)
     state, easy, hard = spellcheck_held(c)
-    mod, ability = c.spell_mod, "WIS" if c.char_class == "Cleric" else "INT"
+    ability = "WIS" if c.char_class == "Cleric" else "INT"
 
     def roll(rng: DiceSource, luck_dice: int = 0) -> Spellcheck:
         return spellcheck(rng, mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard, ability=ability,
@@ -180,7 +185,7 @@ def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> No
     """F-MU-06: a known cantrip takes effect with no SPELLCHECK: no mishap, no Luck, no depletion count."""
     c = step.c(caster)
     cantrip = _cantrips.load_cantrips().get(name)
-    known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in c.spells
+    known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in magic_state(c).spells
     t = step.c(target)
     barred = [t.name for h in c.held if h.name == SAME_TARGET and h.source in (target, t.name)]
     armor = next((h.source or "armor she is not proficient in (D-9)" for h in c.held if h.name == FORBIDDEN), None)
@@ -285,7 +290,7 @@ def _in_range(step: Step, caster: str, spell: Spell, *, others_only: bool) -> li
 def _let_loose(step: Step, caster: str, spell: Spell, effect: SpellEffect, aimed: str) -> None:
     """AMB-21: the spell the row lets loose, on the creature the dice pick, at the SL they roll."""
     c = step.c(caster)
-    known = [get_spell(step.rules, s) for s in c.spells] or [spell]
+    known = [get_spell(step.rules, s) for s in magic_state(c).spells] or [spell]
     others = effect.target == "random_creature"
     done = loose(effect, spell, known, step.rng, step.rules,
                  lambda chosen: _in_range(step, caster, chosen, others_only=others), caster=caster, aimed=aimed)
@@ -320,23 +325,30 @@ def carry_magic(character: Character, c: Combatant, rules: Ruleset) -> Combatant
     """What a character's magic brings into a fight (registered in COMBATANT_HOOKS; running it twice adds
     nothing twice): her lockouts until rest (Spell Depletion, no casting, not this spell, not this creature; D-7)
     as held markers; no spellcasting in armor she is not proficient in (D-9); what her state adds to the
-    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; only the spells she has not
-    forgotten (spells_over_cap, AMB-47); and her count toward Spell Depletion and a Cleric's disapproval range
-    (F-MU-04, F-CLR-04), kept in her magic state (`magic.state`)."""
+    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; and in her magic state
+    (`magic.state`) her casting ability's modifier (INT for a Magic-user, WIS for a Cleric), only the spells she
+    has not forgotten (spells_over_cap, AMB-47), her count toward Spell Depletion and a Cleric's disapproval range
+    (F-MU-04, F-CLR-04)."""
     held = [Held(name=name, source=what or ("Spell Depletion" if name == "DEPLETED" else line), ending="rest")
             for name, what, line in lockouts(character)]
     armor = armor_refusal(character, rules)
-    if c.spell_mod is not None and armor and FORBIDDEN not in {h.name for h in c.held}:
+    ability = CASTERS.get(character.char_class or "")      # F-MU-03, F-CLR-03
+    spell_mod = character.mod(ability, rules) if ability else None
+    if spell_mod is not None and armor and FORBIDDEN not in {h.name for h in c.held}:
         held.append(Held(name=FORBIDDEN, source=armor, ending="encounter"))
     held += [Held(name=SPELLCHECK_MODES["BONUS"], source=p.source, ending="encounter", value=p.spellcheck)
              for p in state_modifiers(character) if p.spellcheck]
     tags = [f"{CANTRIP_TAG}{n}" for n in character.cantrips if f"{CANTRIP_TAG}{n}" not in c.features]
     lost = set(forgotten(character, rules))
-    counts = MagicState(spells_cast=character.spells_cast, disapproval=character.disapproval)
-    kept = {} if counts == NO_MAGIC else with_magic(c, spells_cast=counts.spells_cast, disapproval=counts.disapproval)
+    magic = MagicState(spell_mod=spell_mod, spells=tuple(s for s in character.spells if s not in lost),
+                       spells_cast=character.spells_cast, disapproval=character.disapproval)
+    kept = {} if magic == NO_MAGIC else with_magic(c, **{k: getattr(magic, k) for k in CARRIED_IN})
     return c.model_copy(update={"held": (*c.held, *(h for h in held if h not in c.held)),
-                                "features": (*c.features, *tags),
-                                "spells": tuple(s for s in c.spells if s not in lost), **kept})
+                                "features": (*c.features, *tags), **kept})
+
+
+# what `carry_magic` brings of her magic state
+CARRIED_IN = ("spell_mod", "spells", "spells_cast", "disapproval")
 
 
 def settle_magic(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:

@@ -82,8 +82,6 @@ class Combatant(Frozen):
     hit_dice: int = 0
     hit_die: str = "d4"
     scores: dict[Ability, int] = field(default_factory=dict)   # PCs: for ability loss and death at 0
-    spell_mod: int | None = None            # the casting ability's modifier (INT or WIS), for casters
-    spells: tuple[str, ...] = ()
     luck_dice: int = 0                      # F-LUCK-01/02: PCs earn them on failed rolls in a row
     luck_streak: int = 0
     hd: float = 0                           # a monster's Hit Dice; "1-1" and "1/2" are under one (M-MOOK-02)
@@ -125,11 +123,11 @@ class Combatant(Frozen):
         return self.saves.get(ability, 0) if ability else 0
 
 
-# What she carries into the fight — her spells, features (cantrips among them), the chapters' state (magic items'
-# uses) and casting ability — from which a chapter's action says what she may take it with
+# What she carries into the fight — her features (cantrips among them) and the chapters' state (magic's spells,
+# casting ability and items' uses) — from which a chapter's action says what she may take it with
 # (`registry.ActionRule.details`); the rest of her (HP, zone, conditions, Luck) changes blow by blow, and the engine
 # asks `details` again only when her kit changed
-KIT = ("spells", "features", "chapters", "spell_mod")
+KIT = ("features", "chapters")
 kit: Callable[[Combatant], tuple[Any, ...]] = attrgetter(*KIT)
 
 
@@ -326,12 +324,11 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
         healed_today=c.healed_today,
-        hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells),
+        hit_die=c.hit_die(rules), scores=dict(c.scores),
         status="up" if c.hp > 0 else "unconscious",
         skills=tuple(dict.fromkeys((*c.skills, *c.expertise))),
         luck_dice=c.luck_dice, luck_streak=luck.held_by(c).streak, immune=tuple(sorted(immune)),
-        powers=_powers(c, features, rules),
-        spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))
+        powers=_powers(c, features, rules))
     hooked = registry.combatant_hooks(c, built, rules)
     own = _marker_held(c, rules, {h.name for h in hooked.held})
     return hooked.model_copy(update={"held": tuple(h for h in (*own, *hooked.held) if h.name not in immune)})
