@@ -102,6 +102,8 @@ def test_an_unknown_field_is_still_refused() -> None:
                                   "attack_bonus": 0, "spels_cast": 2})
     with pytest.raises(ValueError, match="disapproval"):
         pc("c", chapters={"magic": {"disapproval": "wide"}})
+    with pytest.raises(ValueError, match="MagicState"):
+        pc("c", chapters={"magic": 3})
 
 
 def test_the_fight_json_of_a_golden_run_reads_back_and_prints_the_same() -> None:

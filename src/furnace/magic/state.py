@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict
 
-from furnace.play.combatant import Combatant, chapter_state, with_chapter
+from furnace.play.combatant import Combatant, with_chapter
 from furnace.play.frozen import ChapterState, updated
 from furnace.play.registry import CHAPTER_STATES
 
@@ -39,8 +39,10 @@ NO_MAGIC = MagicState()
 
 
 def magic_state(c: Combatant) -> MagicState:
-    """Her magic in the fight (the defaults while the chapter keeps none on her)."""
-    return chapter_state(c, KEY, NO_MAGIC)
+    """Her magic in the fight (the defaults while the chapter keeps none on her): `combatant.chapter_state`, inlined
+    (the tactic asks it of every caster at every turn)."""
+    found: MagicState = c.chapters.get(KEY, NO_MAGIC)
+    return found
 
 
 def with_magic(c: Combatant, **changes: Any) -> dict[str, Any]:

@@ -160,8 +160,10 @@ def chapters_placed(data: Any) -> Any:
     for key, cls in registry.chapter_states().items():
         old = {name: out.pop(name) for name in cls.FLAT if name in out}
         state = chapters.get(key)
-        if isinstance(state, Mapping) or (state is None and old):
-            chapters[key] = cls.model_validate({**old, **(state or {})})
+        if not old and (state is None or isinstance(state, cls)):
+            continue
+        given = state.model_dump() if isinstance(state, cls) else {} if state is None else state
+        chapters[key] = cls.model_validate({**old, **given} if isinstance(given, Mapping) else given)
     out["chapters"] = chapters
     return out
 

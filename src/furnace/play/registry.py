@@ -3,7 +3,8 @@
 The engine (this package) knows no chapter. Magic, the Hazards chapter and the Middle Sea house rules each
 register what they add — an action (casting a spell), a modifier on a character's rolls (short of sleep,
 drunk, Liquid Courage), a death, crit, fumble or healing model chosen by a rule option, a fight hook, a
-clock handler — into the registries below. Rules still read options, never a profile's name: the
+clock handler, the class of the state it keeps on a combatant (`Combatant.chapters`: magic's spells cast) — into
+the registries below. Rules still read options, never a profile's name: the
 `death_model` option names the model, the registry holds the function. The engine's own actions (attack, dodge,
 disengage, go_ranged, stabilise, wait, free) are in ACTIONS too, each an `encounter.EngineAction`: one table
 of actions, which `encounter.act` looks the action up in.
