@@ -22,7 +22,7 @@ SEAMS: dict[tuple[str, str], dict[str, str]] = {
     ('after-attack rule', 'furnace.play.registry'):
         {'middle-sea:cracked-haft': 'furnace.houserules.middle_sea.fight'},
     ('aftermath hook', 'furnace.play.registry'):
-        {'lay-on-hands': 'furnace.magic.fight', 'magic-items': 'furnace.magic.fight'},
+        {'lay-on-hands': 'furnace.magic.fight', 'magic': 'furnace.magic.fight', 'magic-items': 'furnace.magic.fight'},
     ('attacks-per-action rule', 'furnace.play.registry'):
         {'middle-sea:mooks': 'furnace.houserules.middle_sea.fight'},
     ('clock handler', 'furnace.play.clock'):
@@ -42,6 +42,7 @@ SEAMS: dict[tuple[str, str], dict[str, str]] = {
         'sober_up': 'furnace.hazards.poison',
         'timer': 'furnace.play.clock',
         'wake_up': 'furnace.hazards.healing'},
+    ('chapter state', 'furnace.play.registry'): {'magic': 'furnace.magic.state', 'wear': 'furnace.play.wear'},
     ('combatant hook', 'furnace.play.registry'):
         {'furnace': 'furnace.play.combatant',
         'magic': 'furnace.magic.fight',

@@ -22,6 +22,7 @@ from furnace.play.combatant import Combatant
 from furnace.play.death import take_damage
 from furnace.play.encounter import Action, take_turn
 from furnace.play.state import Encounter
+from furnace.play.wear import wear
 from furnace.render.story import tell_referee
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from furnace.rules.tables import validate_table
@@ -98,7 +99,7 @@ def test_M_WPN_02_a_notch_is_counted_and_costs_one_to_hit_and_damage() -> None:
     """Sharp, metal saves on 10 (item_save_dc_metal): 9 fails: a notch, ATK +3 → +2, 1d8 → 1d8-1."""
     after, _, dice = turn(pc(PC), monster(FOE), faces=[1, 9])
     a = after.get("a")
-    assert (a.weapon_notches, a.attack_bonus, a.damage, dice.remaining) == (1, 2, "1d8-1", 0)
+    assert (wear(a).weapon_notches, a.attack_bonus, a.damage, dice.remaining) == (1, 2, "1d8-1", 0)
 
 
 def test_M_WPN_05_a_haft_cracks_then_snaps_and_the_weapon_is_lost() -> None:
@@ -106,7 +107,7 @@ def test_M_WPN_05_a_haft_cracks_then_snaps_and_the_weapon_is_lost() -> None:
     the spear is lost and she fights with her fists."""
     spear = pc(PC, weapon="spear", weapon_class="pole")
     once, _, _ = turn(spear, monster(FOE), faces=[1, 11])
-    assert once.get("a").weapon_cracked and once.get("a").weapon_lost is None
+    assert wear(once.get("a")).weapon_cracked and once.get("a").weapon_lost is None
     twice, _, dice = turn(once.get("a"), monster(FOE), faces=[1, 11])
     a = twice.get("a")
     assert (a.weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
@@ -117,7 +118,7 @@ def test_M_WPN_05_AMB_97_item_save_dc_wood_option_in_a_fight() -> None:
     spear = pc(PC, weapon="spear", weapon_class="pole")
     kept, _, _ = turn(spear, monster(FOE), faces=[1, 12])
     cracked, _, _ = turn(spear, monster(FOE), faces=[1, 12], rules=SEA.with_options({"item_save_dc_wood": 14}))
-    assert (kept.get("a").weapon_cracked, cracked.get("a").weapon_cracked) == (False, True)
+    assert (wear(kept.get("a")).weapon_cracked, wear(cracked.get("a")).weapon_cracked) == (False, True)
 
 
 def house_saves(target: int) -> Ruleset:
@@ -137,7 +138,8 @@ def test_M_WPN_02_AMB_97_EXT_22_item_save_table_option_names_the_referees_matrix
     assert ms.item_save_target("metal", "crushing_blow", rules) == (15, "house:ship-saves metal/crushing_blow")
     held_on_10, _, _ = turn(pc(PC), monster(FOE), faces=[1, 12])
     notched, _, dice = turn(pc(PC), monster(FOE), faces=[1, 12], rules=rules)
-    assert (held_on_10.get("a").weapon_notches, notched.get("a").weapon_notches, dice.remaining) == (0, 1, 0)
+    notches = (wear(held_on_10.get("a")).weapon_notches, wear(notched.get("a")).weapon_notches)
+    assert (*notches, dice.remaining) == (0, 1, 0)
     with pytest.raises(ms.MiddleSeaError, match="house:item-saves"):
         ms.item_save_target("metal", "crushing_blow", house_saves(15).with_options({"item_save_model": "table"}))
 
@@ -155,7 +157,7 @@ def test_M_ARM_03_CF_40_boiled_leather_is_destroyed_by_one_failed_save() -> None
     maximum damage 8 and nothing else (M-CRIT-01)."""
     leather = monster(FOE, armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, dice = crit_on(leather, [20, 3, 11])
-    assert (t.hp, t.ac, t.armor_lost, t.armor_type, dice.remaining) == (47, 12, 1, "none", 0)
+    assert (t.hp, t.ac, wear(t).armor_lost, t.armor_type, dice.remaining) == (47, 12, 1, "none", 0)
     assert any(e.data["result"] == "destroyed" and "M-ARM-03" in e.rules and "destroyed" in tell_referee(e)
                for e in events if e.kind == "armor_save")
     again, _, dice = crit_on(t, [20])
@@ -167,7 +169,7 @@ def test_M_ARM_03_CF_40_armor_damage_scale_literal_ac_in_a_fight() -> None:
     (10 of 11 left) and the armor stays on."""
     leather = monster(FOE, armor_key="boiled-leather", armor_type="light", ac=13)
     t, events, _ = crit_on(leather, [20, 3, 11], SEA.with_options({"armor_damage_scale": "literal_ac"}))
-    assert (t.ac, t.armor_lost, t.armor_type) == (12, 1, "light")
+    assert (t.ac, wear(t).armor_lost, t.armor_type) == (12, 1, "light")
     assert any((e.data["left"], e.data["points"]) == (10, 11) and "10 of 11 left" in tell_referee(e)
                for e in events if e.kind == "armor_save")
 
@@ -177,7 +179,7 @@ def test_M_ARM_03_two_point_armor_counts_down_then_breaks() -> None:
     lamellar = monster(FOE, armor_key="lamellar-shirt", armor_type="light", ac=14)
     once, _, _ = crit_on(lamellar, [20, 3, 9])
     twice, _, dice = crit_on(once, [20, 3, 9])
-    assert (once.armor_lost, once.armor_type, twice.armor_lost, twice.armor_type, twice.ac) == (
+    assert (wear(once).armor_lost, once.armor_type, wear(twice).armor_lost, twice.armor_type, twice.ac) == (
         1, "light", 2, "none", 12) and dice.remaining == 0
 
 
@@ -188,8 +190,8 @@ def test_M_ARM_01_AMB_98_helmet_hit_chance_option_in_a_fight() -> None:
     mailed = monster(FOE, armor_key="chain-mail", armor_type="heavy", helmet=True, ac=15)
     armor, _, _ = crit_on(mailed, [20, 3, 3, 5])
     helmet, _, dice = crit_on(mailed, [20, 3, 3, 5], SEA.with_options({"helmet_hit_chance": 3}))
-    assert (armor.ac, armor.armor_lost, armor.helmet) == (14, 1, True)
-    assert (helmet.ac, helmet.armor_lost, helmet.helmet, dice.remaining) == (15, 0, False, 0)
+    assert (armor.ac, wear(armor).armor_lost, armor.helmet) == (14, 1, True)
+    assert (helmet.ac, wear(helmet).armor_lost, helmet.helmet, dice.remaining) == (15, 0, False, 0)
 
 
 def test_M_ARM_01_D_1_CF_41_the_shield_takes_the_blow_and_saves_on_item_save_dc_wood() -> None:
@@ -217,7 +219,7 @@ def test_M_ARM_01_CF_33_the_armor_save_after_a_furnace_crit_is_the_chapters() ->
     struck boiled leather saves on 12; 11 destroys it."""
     s, dice = step(pc(PC), monster(FOE, armor_key="boiled-leather", armor_type="light", ac=13), faces=[11], rules=SEA)
     fight.armor_after_crit(s, "a", "b")
-    assert (s.c("b").ac, s.c("b").armor_lost, dice.remaining) == (12, 1, 0)
+    assert (s.c("b").ac, wear(s.c("b")).armor_lost, dice.remaining) == (12, 1, 0)
 
 
 # -- M-GRIEV-01, D-4: 0 HP in a fight ----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.encounter import Action, run_round, take_turn
 from furnace.play.state import Encounter
 from furnace.play.turns import run_tactic, start
+from furnace.play.wear import wear
 from furnace.render import story
 from furnace.rules.ruleset import Ruleset, load_ruleset
 from tests.helpers.factories import encounter, fighter, monster, pc
@@ -85,7 +86,7 @@ def test_M_WPN_05_a_cracked_haft_snaps_on_a_failed_round_save() -> None:
 
 def test_M_WPN_05_a_cracked_haft_that_saves_holds_another_round() -> None:
     a, _, dice = swing(pc(PC, weapon="spear", weapon_class="pole", weapon_cracked=True), [10, 4, 12])
-    assert (a.weapon_lost, a.weapon, a.weapon_cracked, dice.remaining) == (None, "spear", True, 0)
+    assert (a.weapon_lost, a.weapon, wear(a).weapon_cracked, dice.remaining) == (None, "spear", True, 0)
 
 
 def test_M_WPN_05_no_round_save_under_the_furnace_fumble_model() -> None:
@@ -97,7 +98,7 @@ def test_M_WPN_05_no_round_save_under_the_furnace_fumble_model() -> None:
 def test_M_WPN_05_the_round_it_cracks_makes_no_second_save() -> None:
     """A natural 1 that cracks the haft (11 fails) is this round's save: no other one follows."""
     a, _, dice = swing(pc(PC, weapon="spear", weapon_class="pole"), [1, 11])
-    assert a.weapon_cracked and dice.remaining == 0
+    assert wear(a).weapon_cracked and dice.remaining == 0
 
 
 # -- M-WPN-02: notches carried into the next fight -----------------------------------------------------------------
@@ -117,6 +118,6 @@ def test_M_WPN_02_a_notched_weapon_carries_its_penalty_into_the_next_fight() -> 
 def test_M_WPN_05_a_cracked_or_broken_weapon_comes_into_the_fight_as_it_is() -> None:
     """A cracked spear is still the weapon (cracked, so it saves each round); a broken one is not: the fist."""
     spear = Weapon(name="spear", damage="1d6", weapon_class="pole", cracked=True)
-    assert from_character(fighter(RIA, weapons=[spear]), "party", SEA).weapon_cracked
+    assert wear(from_character(fighter(RIA, weapons=[spear]), "party", SEA)).weapon_cracked
     broken = from_character(fighter(RIA, weapons=[spear.model_copy(update={"broken": True})]), "party", SEA)
     assert broken.weapon == "fist"

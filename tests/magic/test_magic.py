@@ -31,6 +31,7 @@ from furnace.magic.casting import (
     new_day,
     spells_known_cap,
 )
+from furnace.magic.state import magic_state
 from furnace.play.apply import apply_all
 from furnace.play.encounter import Action, act, start_turn, tactic_attack_nearest
 from furnace.play.rest import long_rest, short_rest
@@ -591,7 +592,7 @@ def test_F_SPELL_11_natural_1_fireball_rolls_f_tab_19_on_the_caster() -> None:
     assert mishap.rolls[0].total == 3 and mishap.data["table"] == "mishap-fireball"
     me = after.get("m")
     assert me.hp == 8 and {h.name for h in me.held} == {"FRIGHTENED"}
-    assert after.get("g1").hp == 40 and me.spells_cast == 1
+    assert after.get("g1").hp == 40 and magic_state(me).spells_cast == 1
 
 
 def test_F_MU_04_in_a_fight_depletion_holds_and_the_tactic_falls_back_to_attacking() -> None:
@@ -603,7 +604,7 @@ def test_F_MU_04_in_a_fight_depletion_holds_and_the_tactic_falls_back_to_attacki
     after, events, dice = cast_in(enc, "Fireball", "g1", [8, 2, 2])
     assert dice.remaining == 0
     me = after.get("m")
-    assert [(h.name, h.ending) for h in me.held] == [("DEPLETED", "rest")] and me.spells_cast == 0
+    assert [(h.name, h.ending) for h in me.held] == [("DEPLETED", "rest")] and magic_state(me).spells_cast == 0
     assert events[-1].kind == "depletion" and "F-MU-04" in events[-1].rules and events[-1].data["saved"] is False
     assert tactic_attack_nearest(after, me).kind in ("attack", "move_attack")
     with pytest.raises(IllegalActionError, match="cannot cast until a rest"):
@@ -614,7 +615,7 @@ def test_F_MU_04_in_a_fight_a_held_save_resets_the_count() -> None:
     """F-MU-04: the INT SAVE d20 8 + 4 = 12 ≥ ROOM DC 12 holds: no lockout, count 0."""
     enc = encounter(pc("m", CASTER, NECROMANCY, spells_cast=3), monster("g1", FOE))
     after, _, _ = cast_in(enc, "Fireball", "g1", [8, 2, 8])
-    assert after.get("m").held == () and after.get("m").spells_cast == 0
+    assert after.get("m").held == () and magic_state(after.get("m")).spells_cast == 0
 
 
 def test_F_CLR_04_in_a_fight_a_clerics_natural_1_is_disapproval() -> None:
@@ -624,7 +625,7 @@ def test_F_CLR_04_in_a_fight_a_clerics_natural_1_is_disapproval() -> None:
     after, events, dice = cast_in(enc, "Chill Touch", "g1", [1, 4, 3], who="c")
     assert dice.remaining == 0
     assert "mishap" not in kinds(events) and "disapproval" in kinds(events)
-    assert after.get("c").hp == 9 and after.get("c").disapproval == 2
+    assert after.get("c").hp == 9 and magic_state(after.get("c")).disapproval == 2
 
 
 def test_CF_16_in_a_fight_also_mishap_rolls_both() -> None:
@@ -642,5 +643,5 @@ def test_AMB_41_in_a_fight_only_successes_count_when_the_option_says_so() -> Non
     rules = load_ruleset(overrides={"spell_depletion_counts": "successes"})
     enc = encounter(pc("m", CASTER, NECROMANCY, spells_cast=3), monster("g1", FOE))
     after, _, dice = cast_in(enc, "Fireball", "g1", [3, 2], rules)
-    assert after.get("m").spells_cast == 3 and after.get("m").held == ()
+    assert magic_state(after.get("m")).spells_cast == 3 and after.get("m").held == ()
     assert dice.remaining == 1

@@ -22,6 +22,7 @@ from furnace.magic.cantrips import cast_cantrip
 from furnace.magic.casting import cast_spell, forgotten
 from furnace.magic.items import daily_uses, propose_item, use_item, uses_left
 from furnace.magic.spellcheck import spellcheck
+from furnace.magic.state import magic_state
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, take_turn
@@ -59,7 +60,7 @@ def test_AMB_47_spells_over_cap_forgotten_refuses_the_spell_past_the_cap() -> No
     assert forgotten(mage(OVER_CAP), RULES) == ["Animate Dead"]
     with pytest.raises(IllegalActionError, match="has forgotten Animate Dead"):
         cast_spell(mage(OVER_CAP), "Animate Dead", ScriptedDice([]), 12, RULES)
-    assert magic_fight.combatant(mage(OVER_CAP), "a", RULES, id="m").spells == ("Fireball", "Chill Touch")
+    assert magic_state(magic_fight.combatant(mage(OVER_CAP), "a", RULES, id="m")).spells == ("Fireball", "Chill Touch")
 
 
 def test_AMB_47_spells_over_cap_kept_casts_the_spell_past_the_cap() -> None:
@@ -69,7 +70,7 @@ def test_AMB_47_spells_over_cap_kept_casts_the_spell_past_the_cap() -> None:
     assert forgotten(mage(OVER_CAP), rules) == []
     done = cast_spell(mage(OVER_CAP), "Animate Dead", ScriptedDice([15]), 12, rules)
     assert (done.cast.check.total, done.cast.check.sl) == (16, 2)
-    assert len(magic_fight.combatant(mage(OVER_CAP), "a", rules, id="m").spells) == 3
+    assert len(magic_state(magic_fight.combatant(mage(OVER_CAP), "a", rules, id="m")).spells) == 3
 
 
 def test_AMB_47_the_fights_cast_action_refuses_a_spell_not_known() -> None:

@@ -19,6 +19,7 @@ from furnace.events import Event
 from furnace.magic import fight as magic_fight
 from furnace.magic.cantrips import Cantrips, cast_cantrip, learn, load_cantrips, parse_cantrips
 from furnace.magic.casting import cast_spell, learn_cantrip
+from furnace.magic.state import magic_state
 from furnace.play.apply import apply_all
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, act, run_round, tactic_attack_nearest, take_turn
@@ -255,7 +256,7 @@ def test_F_MU_06_in_a_fight_a_cantrip_needs_no_spellcheck() -> None:
     m = pc("m", CASTER, features=("cantrip:Spark",), spells_cast=3,
            held=(Held(name="DEPLETED", source="Spell Depletion", ending="rest"),))
     after, events, dice = cast_in(encounter(m, monster("g1", FOE)), "Spark", "g1", [])
-    assert dice.remaining == 0 and after.get("g1").hp == 39 and after.get("m").spells_cast == 3
+    assert dice.remaining == 0 and after.get("g1").hp == 39 and magic_state(after.get("m")).spells_cast == 3
     assert "spellcheck" not in [e.kind for e in events] and "cantrip" in [e.kind for e in events]
 
 

@@ -12,12 +12,14 @@ from typing import Any
 from furnace.characters.character import Character, Weapon
 from furnace.dice import ScriptedDice
 from furnace.hazards.scores import recover
+from furnace.magic.state import with_magic
 from furnace.play.aftermath import settle
 from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant, from_character
 from furnace.play.conditions import Held
 from furnace.play.encounter import Action, act, take_turn
 from furnace.play.state import Encounter, Step
+from furnace.play.wear import wear
 from furnace.render.story import tell_referee
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -108,7 +110,7 @@ def test_damaged_armor_breaks_boiled_leather_and_the_injury_is_kept() -> None:
     protection, so the −2 takes that 1 (AC 13 → 12) and breaks it. Settled: no armor, armor_damage 0, the two
     injury texts kept."""
     c = stabilised(fighter(BRAKKA), [9, 16])
-    assert (c.ac, c.armor_lost) == (12, 1)
+    assert (c.ac, wear(c).armor_lost) == (12, 1)
     after, events = settle(fighter(BRAKKA), c, RULES)
     assert (after.armor, after.armor_damage) == (None, 0)
     assert after.injuries == ["Roll on the Lingering Injuries table.",
@@ -180,8 +182,9 @@ def test_F_MU_04_spells_cast_and_lockouts_until_rest_are_written_back() -> None:
     """F-MU-04, D-7: two spells cast in the fight and a Spell Depletion held to rest: settled, spells_cast 2 and
     the DEPLETED line that magic reads back."""
     mage = fighter(BRAKKA, name="Mira", char_class="Magic-user", shield=False, armor=None)
-    c = from_character(mage, "a", RULES).model_copy(update={
-        "spells_cast": 2, "held": (Held(name="DEPLETED", source="Spell Depletion", ending="rest"),)})
+    fought = from_character(mage, "a", RULES)
+    c = fought.model_copy(update={**with_magic(fought, spells_cast=2),
+                                  "held": (Held(name="DEPLETED", source="Spell Depletion", ending="rest"),)})
     after, _ = settle(mage, c, RULES)
     assert after.spells_cast == 2 and after.until_rest == ["DEPLETED: Spell Depletion"]
     again, _ = settle(after, from_character(after, "a", RULES).model_copy(update={"held": c.held}), RULES)

@@ -12,6 +12,7 @@ import pytest
 from furnace.characters.character import Character, Weapon
 from furnace.dice import ScriptedDice
 from furnace.errors import IllegalActionError
+from furnace.magic.state import magic_state
 from furnace.play.aftermath import settle
 from furnace.play.apply import apply_all
 from furnace.play.combatant import Combatant, from_character
@@ -124,7 +125,7 @@ def test_F_MAGIC_02_shield_of_shielding_adds_1d4_ac_for_a_round_once_a_day() -> 
     b = from_character(brak, "party", RULES, id="b")
     enc = encounter(b, monster("o", OGRE))
     enc, _ = take_turn(enc, "b", Action("use", "b", detail="Shield of Shielding"), ScriptedDice([3]), RULES)
-    assert enc.get("b").item_uses == {"Shield of Shielding": 0}
+    assert magic_state(enc.get("b")).item_uses == {"Shield of Shielding": 0}
     enc, _ = take_turn(enc, "o", Action("attack", "b"), ScriptedDice([10]), RULES)
     assert enc.get("b").hp == 12
     with pytest.raises(IllegalActionError, match="no use of Shield of Shielding left today"):

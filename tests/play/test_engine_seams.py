@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from furnace import dice
+from furnace.magic.state import with_magic
 from furnace.play import registry
 from furnace.play.conditions import modifier_name
 from furnace.play.encounter import ENGINE_ACTIONS, Action, EngineAction, _hers, act, chapter_action, chapter_actions
@@ -104,7 +105,7 @@ def test_a_chapter_s_actions_are_asked_again_when_her_kit_changes_and_only_then(
     assert found == ()
     s.update("a", hp=1)
     assert _hers(s, s.c("a")) is found
-    s.update("a", spells=("Magic Missile",))
+    s.update("a", **with_magic(s.c("a"), spells=("Magic Missile",)))
     assert [kind for kind, _ in _hers(s, s.c("a"))] == ["cast"]
 
 

@@ -26,6 +26,7 @@ from furnace.play.encounter import Action, act, attack, run_round, start_turn
 from furnace.play.fightfile import build, load_fight
 from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.state import Encounter, Step
+from furnace.play.wear import wear
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import load_ruleset
 from tests.helpers.factories import character, encounter, from_spec, monster, pc, step
@@ -150,11 +151,11 @@ def test_CF_34_fumble_damage_notches() -> None:
     it means (ATK +3, DAM 1d8); with fumble_damage_notches a notch: ATK +2, DAM 1d8-1 (M-WPN-02)."""
     s, dice = step(pc(PC), monster(), faces=[1, 4])
     attack(s, "a", "b")
-    assert (s.c("a").attack_bonus, s.c("a").damage, s.c("a").weapon_notches) == (3, "1d8", 0)
+    assert (s.c("a").attack_bonus, s.c("a").damage, wear(s.c("a")).weapon_notches) == (3, "1d8", 0)
     assert "referee" in kinds(s.events) and dice.remaining == 0
     s, dice = step(pc(PC), monster(), faces=[1, 4], rules=RULES.with_options({"fumble_damage_notches": True}))
     attack(s, "a", "b")
-    assert (s.c("a").attack_bonus, s.c("a").damage, s.c("a").weapon_notches) == (2, "1d8-1", 1)
+    assert (s.c("a").attack_bonus, s.c("a").damage, wear(s.c("a")).weapon_notches) == (2, "1d8-1", 1)
     assert dice.remaining == 0
 
 

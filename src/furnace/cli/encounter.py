@@ -104,6 +104,7 @@ def _deadline(store: Any, name: str, state: Any) -> dict[str, Any] | None:
 
 def _as_json(now: Any) -> dict[str, Any] | None:
     from furnace.play import turns
+    from furnace.play.combatant import flat
     from furnace.render.story.status import encounter_lines
 
     if now is None:
@@ -111,7 +112,7 @@ def _as_json(now: Any) -> dict[str, Any] | None:
     c = turns.due(now.turns)
     return {"name": now.name, "round": now.turns.encounter.round, "due": c.id if c else None,
             "over": now.turns.encounter.over, "phases": [list(p) for p in now.turns.encounter.phases],
-            "combatants": [x.model_dump(mode="json") for x in now.turns.encounter.combatants],
+            "combatants": [flat(x) for x in now.turns.encounter.combatants],
             "deaths": {k: v.model_dump() for k, v in now.deaths.items()}, "status": encounter_lines(now.turns),
             "questions": [q.public() for q in now.turns.encounter.asking.open()]}
 

@@ -69,6 +69,7 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
         from furnace.errors import FurnaceError
 
         raise FurnaceError('give a fight FILE, or --monsters "goblin x4" (and --party) for a fight of the campaign')
+    from furnace.play.combatant import flat
     from furnace.play.encounter import run_fight
     from furnace.play.fightfile import build, load_fight
     from furnace.render import story
@@ -86,7 +87,7 @@ def fight(file: str | None, seed: int | None, faces: str | None, rounds: int, pr
     finish(rng)
     if as_json:
         _emit({"fight": spec.name, "profile": rules.profile, "winner": enc.winner, "rounds": enc.round,
-               "over": enc.over, "combatants": [c.model_dump(mode="json") for c in enc.combatants],
+               "over": enc.over, "combatants": [flat(c) for c in enc.combatants],
                "events": [e.to_dict() for e in events],
                **({"policies": dict(standing), "default_policy": rules["default_policy"]} if standing else {})})
         return

@@ -19,12 +19,14 @@ from typing import Any
 
 from furnace import dice
 from furnace.characters.character import Character
+from furnace.characters.facts import fact
 from furnace.dice import DiceSource
 from furnace.errors import IllegalActionError, UnknownNameError
-from furnace.events import declare
+from furnace.events import Event, declare
 from furnace.magic import cantrips as _cantrips
 from furnace.magic.cantrips import CANTRIP, armor_refusal
 from furnace.magic.casting import (
+    CASTERS,
     DEPLETION,
     DISAPPROVAL,
     LOOSED,
@@ -42,7 +44,9 @@ from furnace.magic.mishaps import SAME_TARGET, THIS_SPELL, lockouts, loose, spel
 from furnace.magic.spell_luck import with_luck
 from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
+from furnace.magic.state import NO_MAGIC, MagicState, magic_state, with_magic
 from furnace.magic.wards import ward
+from furnace.play.aftermath import AFTER_FIGHT
 from furnace.play.apply import apply_all
 from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
@@ -67,14 +71,16 @@ SUMMON = declare("summon", creature="actor", count="actor", rounds="actor", exam
 
 
 def can_cast(c: Combatant) -> bool:
-    return c.spell_mod is not None and bool(c.spells) and not ({h.name for h in c.held} & LOCKOUTS)
+    magic = magic_state(c)
+    return magic.spell_mod is not None and bool(magic.spells) and not ({h.name for h in c.held} & LOCKOUTS)
 
 
 def refusal(enc: Encounter, c: Combatant, spell: str, target: str | None) -> str | None:
     """Why this caster may not cast this spell (at this target) now, or None (F-MU-04, F-TAB-18, D-7)."""
-    if c.spell_mod is None:
+    magic = magic_state(c)
+    if magic.spell_mod is None:
         return f"{c.name} casts no spells"
-    if spell not in c.spells:
+    if spell not in magic.spells:
         return f"{c.name} does not know {spell} (AMB-47)"
     for h in c.held:
         if h.name == FORBIDDEN:
@@ -110,13 +116,14 @@ class Cast:
         """The first spell known that the caster may cast at this target; none: it does something else."""
         if not can_cast(c):
             return None
-        return next((s for s in c.spells if refusal(enc, c, s, target) is None), None)
+        return next((s for s in magic_state(c).spells if refusal(enc, c, s, target) is None), None)
 
     def details(self, c: Combatant) -> tuple[str, ...]:
         """The spells she knows, and the cantrips her features name (asked at every turn of the automatic tactic)."""
-        if not c.spells and not c.features:
+        spells = magic_state(c).spells
+        if not spells and not c.features:
             return ()
-        return (*c.spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
+        return (*spells, *(f.split(":", 1)[1] for f in c.features if f.startswith(CANTRIP_TAG)))
 
 
 ACTIONS.add("cast", Cast())
@@ -130,14 +137,15 @@ AFTERMATH_HOOKS.add("lay-on-hands", settle_laying_on)
 def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None:
     """A SPELLCHECK and its outcome, the spell a mishap row lets loose resolved with it (AMB-21)."""
     c = step.c(caster)
-    if c.spell_mod is None:
+    mod = magic_state(c).spell_mod
+    if mod is None:
         raise IllegalActionError(f"{c.name} casts no spells")
     spell = get_spell(step.rules, spell_name)
     refused = refusal(step.enc, c, spell.name, target)
     if refused:
         raise IllegalActionError(refused)
     state, easy, hard = spellcheck_held(c)
-    mod, ability = c.spell_mod, "WIS" if c.char_class == "Cleric" else "INT"
+    ability = "WIS" if c.char_class == "Cleric" else "INT"
 
     def roll(rng: DiceSource, luck_dice: int = 0) -> Spellcheck:
         return spellcheck(rng, mod, c.prof, step.enc.room_dc, step.rules, easy=easy, hard=hard, ability=ability,
@@ -146,13 +154,14 @@ def cast_in_fight(step: Step, caster: str, spell_name: str, target: str) -> None
     check = with_luck(step, caster, roll(step.rng), roll)      # she may spend Luck Dice on it (F-SPELL-09)
     step.fact(SPELLCHECK, caster, (target,), (check.roll,), check.rules, spell=spell.name, **check.values)
     mode = str(step.rules["cleric_natural_1"])
-    divine = c.char_class == "Cleric" and check.natural <= c.disapproval and mode != "mishap"
+    divine = c.char_class == "Cleric" and check.natural <= magic_state(c).disapproval and mode != "mishap"
     if divine:
         _disapproval(step, caster, spell, target)
     if check.mishap and (not divine or mode == "also_mishap"):
         _mishap(step, caster, spell, target)
     if c.char_class == "Cleric" and not check.success:
-        step.update(caster, disapproval=min(20, step.c(caster).disapproval + 1))
+        now = step.c(caster)
+        step.update(caster, **with_magic(now, disapproval=min(20, magic_state(now).disapproval + 1)))
     done = cast(spell, check)
     if done.row is not None:
         step.fact(SPELL, caster, (), (), ("F-SPELL-08",) if done.crit_dice else (), **spell_values(done))
@@ -176,7 +185,7 @@ def cast_cantrip_in_fight(step: Step, caster: str, name: str, target: str) -> No
     """F-MU-06: a known cantrip takes effect with no SPELLCHECK: no mishap, no Luck, no depletion count."""
     c = step.c(caster)
     cantrip = _cantrips.load_cantrips().get(name)
-    known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in c.spells
+    known = f"{CANTRIP_TAG}{cantrip.name}" in c.features or cantrip.name in magic_state(c).spells
     t = step.c(target)
     barred = [t.name for h in c.held if h.name == SAME_TARGET and h.source in (target, t.name)]
     armor = next((h.source or "armor she is not proficient in (D-9)" for h in c.held if h.name == FORBIDDEN), None)
@@ -247,11 +256,10 @@ def _mishap(step: Step, caster: str, spell: Spell, target: str) -> None:
 
 
 def _disapproval(step: Step, caster: str, spell: Spell, target: str) -> None:
-    c = step.c(caster)
-    rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": c.disapproval},
-                                    label="disapproval")
+    wide = magic_state(step.c(caster)).disapproval
+    rolled = step.rules.tables.roll("disapproval", step.rng, variables={"DISAPPROVAL": wide}, label="disapproval")
     step.fact(DISAPPROVAL, caster, (), (rolled.roll,), ("F-CLR-04", rolled.table.id), spell=spell.name,
-              range=c.disapproval, **table_values(rolled))
+              range=wide, **table_values(rolled))
     _row_on_caster(step, caster, rolled, spell, target)
 
 
@@ -282,7 +290,7 @@ def _in_range(step: Step, caster: str, spell: Spell, *, others_only: bool) -> li
 def _let_loose(step: Step, caster: str, spell: Spell, effect: SpellEffect, aimed: str) -> None:
     """AMB-21: the spell the row lets loose, on the creature the dice pick, at the SL they roll."""
     c = step.c(caster)
-    known = [get_spell(step.rules, s) for s in c.spells] or [spell]
+    known = [get_spell(step.rules, s) for s in magic_state(c).spells] or [spell]
     others = effect.target == "random_creature"
     done = loose(effect, spell, known, step.rng, step.rules,
                  lambda chosen: _in_range(step, caster, chosen, others_only=others), caster=caster, aimed=aimed)
@@ -297,16 +305,16 @@ def _depletion(step: Step, caster: str) -> None:
     c = step.c(caster)
     if c.char_class == "Cleric" and not step.rules["cleric_spell_depletion"]:
         return
-    count = c.spells_cast + 1
+    count = magic_state(c).spells_cast + 1
     if count < 4:
-        step.update(caster, spells_cast=count)
+        step.update(caster, **with_magic(c, spells_cast=count))
         return
     save = step.roll("d20+INT", "INT SAVE", {"INT": c.save_bonus("INT")})
     held = save.total >= step.enc.room_dc
     if held:
-        step.update(caster, spells_cast=0)
+        step.update(caster, **with_magic(c, spells_cast=0))
     else:
-        step.update(caster, spells_cast=0,
+        step.update(caster, **with_magic(c, spells_cast=0),
                     held=(*c.held, Held(name="DEPLETED", source="Spell Depletion", ending="rest")))
     step.fact(DEPLETION, caster, (), (save,), ("F-MU-04",), spells=count, total=save.total, dc=step.enc.room_dc,
               saved=held)
@@ -317,23 +325,49 @@ def carry_magic(character: Character, c: Combatant, rules: Ruleset) -> Combatant
     """What a character's magic brings into a fight (registered in COMBATANT_HOOKS; running it twice adds
     nothing twice): her lockouts until rest (Spell Depletion, no casting, not this spell, not this creature; D-7)
     as held markers; no spellcasting in armor she is not proficient in (D-9); what her state adds to the
-    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; and only the spells she has not
-    forgotten (spells_over_cap, AMB-47)."""
+    SPELLCHECK (short of sleep, H-SLEEP-01) as a held modifier; her cantrips; and in her magic state
+    (`magic.state`) her casting ability's modifier (INT for a Magic-user, WIS for a Cleric), only the spells she
+    has not forgotten (spells_over_cap, AMB-47), her count toward Spell Depletion and a Cleric's disapproval range
+    (F-MU-04, F-CLR-04)."""
     held = [Held(name=name, source=what or ("Spell Depletion" if name == "DEPLETED" else line), ending="rest")
             for name, what, line in lockouts(character)]
     armor = armor_refusal(character, rules)
-    if c.spell_mod is not None and armor and FORBIDDEN not in {h.name for h in c.held}:
+    ability = CASTERS.get(character.char_class or "")      # F-MU-03, F-CLR-03
+    spell_mod = character.mod(ability, rules) if ability else None
+    if spell_mod is not None and armor and FORBIDDEN not in {h.name for h in c.held}:
         held.append(Held(name=FORBIDDEN, source=armor, ending="encounter"))
     held += [Held(name=SPELLCHECK_MODES["BONUS"], source=p.source, ending="encounter", value=p.spellcheck)
              for p in state_modifiers(character) if p.spellcheck]
     tags = [f"{CANTRIP_TAG}{n}" for n in character.cantrips if f"{CANTRIP_TAG}{n}" not in c.features]
     lost = set(forgotten(character, rules))
+    magic = MagicState(spell_mod=spell_mod, spells=tuple(s for s in character.spells if s not in lost),
+                       spells_cast=character.spells_cast, disapproval=character.disapproval)
+    kept = {} if magic == NO_MAGIC else with_magic(c, **{k: getattr(magic, k) for k in CARRIED_IN})
     return c.model_copy(update={"held": (*c.held, *(h for h in held if h not in c.held)),
-                                "features": (*c.features, *tags),
-                                "spells": tuple(s for s in c.spells if s not in lost)})
+                                "features": (*c.features, *tags), **kept})
+
+
+# what `carry_magic` brings of her magic state
+CARRIED_IN = ("spell_mod", "spells", "spells_cast", "disapproval")
+
+
+def settle_magic(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
+    """After the fight (AFTERMATH_HOOKS): F-MU-04, the spells cast toward the Spell Depletion SAVE; F-CLR-04, a
+    Cleric's disapproval range."""
+    state, update = magic_state(c), dict[str, int]()
+    if state.spells_cast != character.spells_cast:
+        update["spells_cast"] = state.spells_cast
+        events.append(fact(AFTER_FIGHT, character, (), ("F-MU-04",), change="spells_cast",
+                           before=character.spells_cast, after=state.spells_cast))
+    if character.char_class == "Cleric" and state.disapproval != character.disapproval:
+        update["disapproval"] = state.disapproval
+        events.append(fact(AFTER_FIGHT, character, (), ("F-CLR-04",), change="disapproval",
+                           before=character.disapproval, after=state.disapproval))
+    return character.model_copy(update=update) if update else character
 
 
 COMBATANT_HOOKS.add("magic", carry_magic)
+AFTERMATH_HOOKS.add("magic", settle_magic)
 
 
 def combatant(character: Character, side: str, rules: Ruleset, *, zone: Zone = "NEAR", id: str | None = None,

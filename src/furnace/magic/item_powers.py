@@ -28,6 +28,7 @@ from furnace.magic.items import (
     get_item,
     uses_left,
 )
+from furnace.magic.state import magic_state, with_magic
 from furnace.play.apply import apply_all
 from furnace.play.attacks import EXTRA_DAMAGE
 from furnace.play.combatant import Combatant
@@ -49,7 +50,7 @@ class UseItem:
     def run(self, step: Step, cid: str, target: str, detail: str | None) -> None:
         c = step.c(cid)
         item = get_item(step.rules, detail or "")
-        if item.name not in c.item_uses:
+        if item.name not in magic_state(c).item_uses:
             raise IllegalActionError(f"{c.name} does not carry {item.name}")
         left = _uses_today(step, c, item)
         rounds = _rounds(step, item)
@@ -72,7 +73,8 @@ class UseItem:
             if others:
                 apply_all(step, others, actor=cid, target=target)
         if left is not None:
-            step.update(cid, item_uses={**step.c(cid).item_uses, item.name: left - 1})
+            now = step.c(cid)
+            step.update(cid, **with_magic(now, item_uses={**magic_state(now).item_uses, item.name: left - 1}))
             step.fact(ITEM_USE, cid, (), (), ("AMB-59",), item=item.name, before=left, left=left - 1)
 
     def tactic(self, enc: Encounter, c: Combatant, target: str) -> str | None:
@@ -81,9 +83,10 @@ class UseItem:
 
     def details(self, c: Combatant) -> tuple[str, ...]:
         """Her magic items with a use left today (asked at every turn of the automatic tactic: most have none)."""
-        if not c.item_uses:
+        uses = magic_state(c).item_uses
+        if not uses:
             return ()
-        return tuple(name for name, left in c.item_uses.items() if left is None or left > 0)
+        return tuple(name for name, left in uses.items() if left is None or left > 0)
 
 
 def _lasting_damage(effect: Effect) -> TypeGuard[Damage]:
@@ -96,7 +99,7 @@ def _uses_today(step: Step, c: Combatant, item: Item) -> int | None:
     """The uses left today (None: no daily limit); the first use of the day gets the day's uses (AMB-59)."""
     if item.uses is None:
         return None
-    left = c.item_uses.get(item.name)
+    left = magic_state(c).item_uses.get(item.name)
     if left is None:
         left, roll = daily_uses(item.uses, step.rng, step.rules)
         step.fact(ITEM_CHARGES, c.id, (), (roll,) if roll else (), ("AMB-59",), **charge_values(item, left, roll))
@@ -123,12 +126,12 @@ def carry_items(character: Character, c: Combatant, rules: Ruleset) -> Combatant
         except UnknownNameError:
             continue
         uses[item.name] = uses_left(character, item.name)
-    return c.model_copy(update={"item_uses": {**c.item_uses, **uses}}) if uses else c
+    return c.model_copy(update=with_magic(c, item_uses={**magic_state(c).item_uses, **uses})) if uses else c
 
 
 def settle_items(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """The uses she spent in the fight count for the rest of the day (AMB-59; AFTERMATH_HOOKS)."""
-    spent = {name: left for name, left in c.item_uses.items()
+    spent = {name: left for name, left in magic_state(c).item_uses.items()
              if left is not None and left != uses_left(character, name)}
     if not spent:
         return character

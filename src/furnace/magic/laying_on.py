@@ -24,6 +24,7 @@ from furnace.events import Event
 from furnace.magic.casting import CURE, LAY_ON_HANDS, SPELLCHECK
 from furnace.magic.spell_luck import with_luck
 from furnace.magic.spellcheck import Spellcheck, spellcheck
+from furnace.magic.state import magic_state
 from furnace.play.apply import HEAL
 from furnace.play.combatant import Combatant
 from furnace.play.conditions import CARRIED
@@ -39,7 +40,7 @@ REACH = ("CLOSE", "NEAR")
 
 def refusal(enc: Encounter, c: Combatant, target: str, allow_self: bool) -> str | None:
     """Why she may not lay hands on this recipient now, or None."""
-    if FEATURE not in c.features or c.spell_mod is None:
+    if FEATURE not in c.features or magic_state(c).spell_mod is None:
         return f"{c.name} has no Lay on Hands (a Cleric's, F-CLR-05)"
     t = enc.get(target)
     if t.id == c.id and not allow_self:
@@ -62,7 +63,7 @@ class LayOnHands:
         if why is not None:
             raise IllegalActionError(why)
         def roll(rng: DiceSource, luck_dice: int = 0) -> Spellcheck:
-            return spellcheck(rng, c.spell_mod or 0, c.prof, step.enc.room_dc, step.rules, ability="WIS",
+            return spellcheck(rng, magic_state(c).spell_mod or 0, c.prof, step.enc.room_dc, step.rules, ability="WIS",
                               label="SPELLCHECK", luck_dice=luck_dice)
 
         check = with_luck(step, cid, roll(step.rng), roll)      # she may spend Luck Dice on it (F-SPELL-09)
@@ -81,7 +82,7 @@ class LayOnHands:
         return None          # the tactic never prays for healing: the Cleric's player chooses it
 
     def details(self, c: Combatant) -> tuple[str, ...]:
-        return ("heal",) if FEATURE in c.features and c.spell_mod is not None else ()
+        return ("heal",) if FEATURE in c.features and magic_state(c).spell_mod is not None else ()
 
 
 def _cure(step: Step, cid: str, target: str, condition: str) -> None:

@@ -8,10 +8,11 @@ Hazards week of rest, AMB-32, H-HEAL-06), her injuries (those healed in the figh
 "until rest" ones as `until_rest` lines (D-7: injury rows 14–19, mishap lockouts), lasting conditions as
 conditions (a maimed foot's MOVE_NEAR_ONLY), lasting modifiers and wounds in `extensions["fight"]["held"]`
 (one eye's HARD ranged ATK, an open wound's drain) so that `combatant.carry_in` and the character's markers
-read them again — her Luck Dice (F-LUCK-01), her Spell Depletion count and a Cleric's disapproval range
-(F-MU-04, F-CLR-04), the protection her armor lost (AMB-35, M-ARM-03; broken at 0), a destroyed shield or
-helmet (F-EQ-03, M-ARM-03), her weapon's notches, crack or break (CF-34, M-WPN, F-TAB-36/38) and the Rages she
-used (AMB-46, counted until her next long rest). Each change is an Event with a sentence.
+read them again — her Luck Dice (F-LUCK-01), the protection her armor lost (AMB-35, M-ARM-03; broken at 0), a
+destroyed shield or helmet (F-EQ-03, M-ARM-03), her weapon's notches, crack or break (CF-34, M-WPN, F-TAB-36/38)
+and the Rages she used (AMB-46, counted until her next long rest); then what the chapters' AFTERMATH_HOOKS write
+back of their own state (magic: her Spell Depletion count, a Cleric's disapproval range, the magic items' uses).
+Each change is an Event with a sentence.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from furnace.events import Event, declare
 from furnace.play import luck, registry
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
+from furnace.play.wear import wear
 from furnace.rules.effects import CONDITIONS
 from furnace.rules.ruleset import Ruleset
 
@@ -42,9 +44,9 @@ def settle(character: Character, combatant: Combatant, rules: Ruleset) -> tuple[
     """The character after the fight the combatant fought, and the events that say what changed."""
     events: list[Event] = []
     out = character
-    for part in (_life, _scores, _injuries, _markers, _luck, _magic, _armor, _shield_and_helmet, _weapon, _rages):
+    for part in (_life, _scores, _injuries, _markers, _luck, _armor, _shield_and_helmet, _weapon, _rages):
         out = part(out, combatant, rules, events)
-    for _, hook in registry.AFTERMATH_HOOKS.items():   # the chapters' own (magic: the items' uses left today)
+    for _, hook in registry.AFTERMATH_HOOKS.items():   # the chapters' own (magic: spells cast, items' uses)
         out = hook(out, combatant, rules, events)
     return out, events
 
@@ -152,27 +154,16 @@ def _luck(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> C
     return luck.kept(ch, luck.LuckState(c.luck_dice, c.luck_streak))
 
 
-def _magic(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
-    """F-MU-04: spells cast toward the Spell Depletion SAVE; F-CLR-04: a Cleric's disapproval range."""
-    update: dict[str, Any] = {}
-    if c.spells_cast != ch.spells_cast:
-        update["spells_cast"] = c.spells_cast
-        _say(events, ch, "spells_cast", ("F-MU-04",), before=ch.spells_cast, after=c.spells_cast)
-    if ch.char_class == "Cleric" and c.disapproval != ch.disapproval:
-        update["disapproval"] = c.disapproval
-        _say(events, ch, "disapproval", ("F-CLR-04",), before=ch.disapproval, after=c.disapproval)
-    return ch.model_copy(update=update) if update else ch
-
-
 def _armor(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """AMB-35, M-ARM-03: the protection her armor lost in the fight; at 0 it is broken (armor_damage_scale)."""
-    if not c.armor_lost or ch.armor is None:
+    armor_lost = wear(c).armor_lost
+    if not armor_lost or ch.armor is None:
         return ch
-    total, lost = armor_points(ch.armor, rules), ch.armor_damage + c.armor_lost
+    total, lost = armor_points(ch.armor, rules), ch.armor_damage + armor_lost
     if lost >= total:
         _say(events, ch, "armor_broken", ("AMB-35",), armor=ch.armor, total=total)
         return ch.model_copy(update={"armor": None, "armor_damage": 0, "armor_magic": 0})
-    _say(events, ch, "armor_damaged", ("AMB-35",), armor=ch.armor, lost=c.armor_lost, left=total - lost, total=total)
+    _say(events, ch, "armor_damaged", ("AMB-35",), armor=ch.armor, lost=armor_lost, left=total - lost, total=total)
     return ch.model_copy(update={"armor_damage": lost})
 
 
@@ -193,14 +184,15 @@ def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     cracked haft (M-WPN-05), broken (F-TAB-36 row 8, F-TAB-38 row 15, M-WPN)."""
     name = c.weapon_lost or c.weapon
     index = next((i for i, w in enumerate(ch.weapons) if w.name == name), None)
-    if index is None or not (c.weapon_lost or c.weapon_notches or c.weapon_cracked):
+    worn = wear(c)
+    if index is None or not (c.weapon_lost or worn.weapon_notches or worn.weapon_cracked):
         return ch
     weapon = ch.weapons[index]
     update: dict[str, Any] = {}
-    if c.weapon_notches:
-        update["notches"] = weapon.notches + c.weapon_notches
+    if worn.weapon_notches:
+        update["notches"] = weapon.notches + worn.weapon_notches
         _say(events, ch, "weapon_notched", ("M-WPN-02",), weapon=name, notches=update["notches"])
-    if c.weapon_cracked and not weapon.cracked:
+    if worn.weapon_cracked and not weapon.cracked:
         update["cracked"] = True
         _say(events, ch, "weapon_cracked", ("M-WPN-05",), weapon=name)
     if c.weapon_lost and not weapon.broken:

@@ -19,6 +19,7 @@ from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import kill, take_damage
 from furnace.play.state import Step
+from furnace.play.wear import wear, with_wear
 from furnace.rules.effects import (
     Ability,
     AbilityLoss,
@@ -354,7 +355,7 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
         elif e.action == "notch" or (e.action == "damage" and step.options["fumble_damage_notches"]):
             notch = _notch(step, t)
         elif e.action == "crack":
-            step.update(t, weapon_cracked=True)
+            step.update(t, **with_wear(step.c(t), weapon_cracked=True))
         elif e.action in ("drop", "knock_away", "entangled", "loose"):
             step.update(t, held=(*c.held, held_for(step, "CANT_ATTACK", Duration(amount="1", unit="next_turn"),
                                                    f"weapon {e.action}")))
@@ -364,7 +365,8 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
 def _notch(step: Step, cid: str) -> dict[str, object]:
     """M-WPN-02 (and F-TAB-36 row 4 under fumble_damage_notches, CF-34): a notch, −1 to hit and to damage."""
     c = step.c(cid)
-    step.update(cid, attack_bonus=c.attack_bonus - 1, damage=f"{c.damage}-1", weapon_notches=c.weapon_notches + 1)
+    step.update(cid, attack_bonus=c.attack_bonus - 1, damage=f"{c.damage}-1",
+                **with_wear(c, weapon_notches=wear(c).weapon_notches + 1))
     return {"notched": True, "atk_before": c.attack_bonus, "atk_after": c.attack_bonus - 1,
             "damage_before": c.damage, "damage_after": f"{c.damage}-1"}
 
@@ -378,7 +380,8 @@ def _armor(e: Effect, step: Step, actor: str, target: str) -> None:
             continue
         delta, broke = _protection_lost(step, c, e) if e.piece == "armor" else (e.ac_delta, "")
         if delta:
-            step.update(t, ac=c.ac + delta, armor_lost=c.armor_lost - delta if e.piece == "armor" else c.armor_lost)
+            worn = with_wear(c, armor_lost=wear(c).armor_lost - delta) if e.piece == "armor" else {}
+            step.update(t, ac=c.ac + delta, **worn)
         step.fact(ARMOR, t, piece=e.piece, action=e.action, ac_before=c.ac, ac_after=c.ac + delta, broken=broke,
                   armor_lost=-delta if delta < 0 else 0)
 
@@ -389,7 +392,7 @@ def _protection_lost(step: Step, c: Combatant, e: ArmorEffect) -> tuple[int, str
     if e.ac_delta >= 0 or c.armor_key is None:
         return e.ac_delta, ""
     protection = armor_points(c.armor_key, step.rules)
-    left = max(0, protection - c.armor_lost)
+    left = max(0, protection - wear(c).armor_lost)
     loss = min(-e.ac_delta, left)
     return -loss, (c.armor_key if loss == left else "")
 

@@ -7,10 +7,11 @@ each overridable per monster.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from dataclasses import fields as fields_of
 from operator import attrgetter
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from pydantic import ConfigDict
 
@@ -22,9 +23,15 @@ from furnace.characters.equipment import attack_bonus, damage_expression, style_
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.play.frozen import Frozen, updated
+from furnace.play.wear import CRACKED
+from furnace.play.wear import KEY as WEAR
 from furnace.rules.effects import ABILITIES, Ability
 from furnace.rules.hit_dice import hd_value
 from furnace.rules.ruleset import Ruleset, load_ruleset
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
 
 Zone = Literal["CLOSE", "NEAR", "RANGED", "FAR"]
 ZONES: tuple[Zone, ...] = ("CLOSE", "NEAR", "RANGED", "FAR")
@@ -75,21 +82,15 @@ class Combatant(Frozen):
     hit_dice: int = 0
     hit_die: str = "d4"
     scores: dict[Ability, int] = field(default_factory=dict)   # PCs: for ability loss and death at 0
-    spell_mod: int | None = None            # the casting ability's modifier (INT or WIS), for casters
-    spells: tuple[str, ...] = ()
-    spells_cast: int = 0                    # toward the Spell Depletion SAVE (F-MU-04)
-    disapproval: int = 1                    # a Cleric's disapproval range (F-CLR-04)
     luck_dice: int = 0                      # F-LUCK-01/02: PCs earn them on failed rolls in a row
     luck_streak: int = 0
     hd: float = 0                           # a monster's Hit Dice; "1-1" and "1/2" are under one (M-MOOK-02)
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
     player: str | None = None               # a PC's player: whose Luck Dice and streak she shares (F-LUCK-01)
     rages_left: int | None = None           # Rages left before a long rest; None: rage_uses_per_long_rest (AMB-46)
-    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character
+    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character (the
+    # wear on her gear among `chapters`: `play.wear`)
     rages_spent: int = 0                    # Rages begun in this fight (F-ARCH-02)
-    armor_lost: int = 0                     # armor protection lost (F-TAB-38 row 16, AMB-35, M-ARM-03)
-    weapon_notches: int = 0                 # notches on the weapon wielded (M-WPN-02; CF-34 fumble_damage_notches)
-    weapon_cracked: bool = False            # its haft cracked (M-WPN-05)
     weapon_lost: str | None = None          # the weapon broken or destroyed, by name (F-TAB-36/38, M-WPN)
     temporary_loss: dict[Ability, int] = field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
@@ -97,8 +98,17 @@ class Combatant(Frozen):
     immune: tuple[str, ...] = ()            # conditions and SAVE categories she ignores (FRIGHTENED, fear: F-ARCH-02)
     skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)
     powers: dict[str, dict[str, Any]] = field(default_factory=dict)   # archetype powers left this fight, by feature
-    item_uses: dict[str, int | None] = field(default_factory=dict)    # magic items: uses left today (None: not yet)
     healed_today: int = 0                   # HD of magical healing received today, before and in this fight (F-CLR-07)
+    # each chapter's own state on her, by the chapter's key (magic's spells cast and items' uses: `chapter_state`);
+    # the engine copies it with her and reads none of it
+    chapters: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """Pydantic's validation of her, after `chapters_placed` (a stored combatant's chapter state put in place)."""
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_before_validator_function(chapters_placed, handler(source))
 
     @property
     def active(self) -> bool:
@@ -113,12 +123,75 @@ class Combatant(Frozen):
         return self.saves.get(ability, 0) if ability else 0
 
 
-# What she carries into the fight — her spells, features (cantrips among them), magic items' uses and casting
-# ability — from which a chapter's action says what she may take it with (`registry.ActionRule.details`); the rest
-# of her (HP, zone, conditions, Luck) changes blow by blow, and the engine asks `details` again only when her kit
-# changed
-KIT = ("spells", "features", "item_uses", "spell_mod")
+# What she carries into the fight — her features (cantrips among them) and the chapters' state (magic's spells,
+# casting ability and items' uses) — from which a chapter's action says what she may take it with
+# (`registry.ActionRule.details`); the rest of her (HP, zone, conditions, Luck) changes blow by blow, and the engine
+# asks `details` again only when her kit changed
+KIT = ("features", "chapters")
 kit: Callable[[Combatant], tuple[Any, ...]] = attrgetter(*KIT)
+
+
+S = TypeVar("S")
+
+
+def chapter_state(c: Combatant, key: str, default: S) -> S:
+    """The state chapter `key` keeps on her, `default` while it keeps none (each chapter reads its own through a
+    small accessor of its own: magic's `magic.state.magic_state`)."""
+    state: S = c.chapters.get(key, default)
+    return state
+
+
+def with_chapter(c: Combatant, key: str, state: object) -> dict[str, Any]:
+    """The change of her fields that keeps `state` as chapter `key`'s: for `model_copy(update=…)` or
+    `Step.update(cid, **…)`."""
+    return {"chapters": {**c.chapters, key: state}}
+
+
+def chapters_placed(data: Any) -> Any:
+    """Validation's first step: each chapter's state in `chapters` made its registered class
+    (`registry.CHAPTER_STATES`), and the fields a combatant held as her own before chapters kept their state (an
+    encounter stored then: `spells_cast`, `disapproval` …, each chapter state's `FLAT`) moved into its chapter's."""
+    if not isinstance(data, Mapping) or (_FIELDS.issuperset(data) and not data.get("chapters")):
+        return data
+    kept = data.get("chapters") or {}
+    if not isinstance(kept, Mapping):
+        return data           # (refused by pydantic, as any field of the wrong kind)
+    out, chapters = dict(data), dict(kept)
+    for key, cls in registry.chapter_states().items():
+        old = {name: out.pop(name) for name in cls.FLAT if name in out}
+        state = chapters.get(key)
+        if not old and (state is None or isinstance(state, cls)):
+            continue
+        given = state.model_dump() if isinstance(state, cls) else {} if state is None else state
+        chapters[key] = cls.model_validate({**old, **given} if isinstance(given, Mapping) else given)
+    out["chapters"] = chapters
+    return out
+
+
+def flat(c: Combatant) -> dict[str, Any]:
+    """Her fields as one JSON record, each chapter's state among them in the place a combatant held it before
+    chapters kept their own (its class's `FLAT`; a chapter's defaults while it keeps none on her): what
+    `furnace fight --json` and `encounter show --json` have always printed."""
+    dumped = c.model_dump(mode="json")
+    chapters = dumped.pop("chapters")
+    following: dict[str, list[tuple[str, Any]]] = {}
+    for key, cls in registry.chapter_states().items():
+        state = chapters.get(key) or cls().model_dump(mode="json")
+        for name, before in cls.FLAT.items():
+            following.setdefault(before, []).append((name, state[name]))
+    out: dict[str, Any] = {}
+
+    def put(name: str, value: Any) -> None:
+        out[name] = value
+        for after, its in following.pop(name, ()):
+            put(after, its)
+
+    for name, value in dumped.items():
+        put(name, value)
+    for rest in list(following.values()):
+        for name, value in rest:
+            out[name] = value
+    return out
 
 
 def armor_type(c: Character, rules: Ruleset) -> ArmorType:
@@ -249,16 +322,15 @@ def from_character(c: Character, side: str, rules: Ruleset, *, zone: Zone = "NEA
         player=c.player, hp=c.hp, hp_max=c.hp_max, ac=c.ac(rules), attack_bonus=atk + to_hit, damage=dmg,
         weapon=name, ranged=ranged, armor_type=armor_type(c, rules), armor_key=c.armor, helmet=c.helmet,
         shield=shield_borne(c), weapon_class=weapon_class_of(weapon), magic_bonus=weapon.magic_bonus if weapon else 0,
-        weapon_cracked=bool(weapon and weapon.cracked),
+        chapters={WEAR: CRACKED} if weapon is not None and weapon.cracked else {},
         dex_score=c.scores["DEX"], saves=saves, con_mod=c.mod("CON", rules), zone=zone,
         crit_range=crit_range, features=(*c.features, *c.archetype_features), hit_dice=c.hit_dice,
         healed_today=c.healed_today,
-        hit_die=c.hit_die(rules), scores=dict(c.scores), spells=tuple(c.spells), disapproval=c.disapproval,
-        spells_cast=c.spells_cast, status="up" if c.hp > 0 else "unconscious",
+        hit_die=c.hit_die(rules), scores=dict(c.scores),
+        status="up" if c.hp > 0 else "unconscious",
         skills=tuple(dict.fromkeys((*c.skills, *c.expertise))),
         luck_dice=c.luck_dice, luck_streak=luck.held_by(c).streak, immune=tuple(sorted(immune)),
-        powers=_powers(c, features, rules),
-        spell_mod={"Magic-user": c.mod("INT", rules), "Cleric": c.mod("WIS", rules)}.get(c.char_class or ""))
+        powers=_powers(c, features, rules))
     hooked = registry.combatant_hooks(c, built, rules)
     own = _marker_held(c, rules, {h.name for h in hooked.held})
     return hooked.model_copy(update={"held": tuple(h for h in (*own, *hooked.held) if h.name not in immune)})
@@ -351,3 +423,6 @@ def _exact(fields: dict[str, Any]) -> bool:
             and (fields["morale"] is None or type(fields["morale"]) is int)
             and all(fields[k] is None or type(fields[k]) is str for k in ("armor_key", "weapon_class"))
             and all(type(f) is str for f in fields["features"]))
+
+
+_FIELDS = frozenset(f.name for f in fields_of(Combatant))

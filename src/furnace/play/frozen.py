@@ -11,7 +11,7 @@ encounter (a stdlib dataclass inside a pydantic model) — through a `TypeAdapte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -63,3 +63,14 @@ class Frozen:
         dumped: dict[str, Any] = adapter(type(self)).dump_python(
             self, mode=mode, include=include, exclude=exclude, exclude_defaults=exclude_defaults)
         return dumped
+
+
+class ChapterState(Frozen):
+    """The base of a chapter's own state on a combatant (magic's spells cast, a Cleric's disapproval range …), kept
+    in `Combatant.chapters` under the chapter's key and registered in `registry.CHAPTER_STATES`: the engine copies
+    it with her and never reads it. `FLAT`: each field's name as a combatant held it among her own fields before
+    chapters kept their state, and the field it followed — how a stored encounter of that time is read
+    (`combatant.chapters_placed`) and how the JSON views still print her (`combatant.flat`)."""
+
+    __slots__ = ()
+    FLAT: ClassVar[dict[str, str]] = {}

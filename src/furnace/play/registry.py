@@ -3,7 +3,8 @@
 The engine (this package) knows no chapter. Magic, the Hazards chapter and the Middle Sea house rules each
 register what they add — an action (casting a spell), a modifier on a character's rolls (short of sleep,
 drunk, Liquid Courage), a death, crit, fumble or healing model chosen by a rule option, a fight hook, a
-clock handler — into the registries below. Rules still read options, never a profile's name: the
+clock handler, the class of the state it keeps on a combatant (`Combatant.chapters`: magic's spells cast) — into
+the registries below. Rules still read options, never a profile's name: the
 `death_model` option names the model, the registry holds the function. The engine's own actions (attack, dodge,
 disengage, go_ranged, stabilise, wait, free) are in ACTIONS too, each an `encounter.EngineAction`: one table
 of actions, which `encounter.act` looks the action up in.
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from furnace.characters.character import Character
     from furnace.events import Event
     from furnace.play.combatant import Combatant
+    from furnace.play.frozen import ChapterState
     from furnace.play.state import Encounter, Step
     from furnace.rules.ruleset import Ruleset
 
@@ -287,6 +289,9 @@ DEATH_MODELS: Registry[DeathModel] = Registry("death model")
 NPC_MODELS: Registry[NpcModel] = Registry("NPC model at 0 HP")
 CRIT_MODELS: Registry[BlowHook] = Registry("crit model")
 FUMBLE_MODELS: Registry[FumbleHook] = Registry("fumble model")
+# chapter key -> the class of the state that chapter keeps on a combatant (`Combatant.chapters[key]`, a
+# `frozen.ChapterState`): what a stored combatant's state is validated as, and where its old flat fields go
+CHAPTER_STATES: Registry[type[ChapterState]] = Registry("chapter state")
 COMBATANT_HOOKS: Registry[CombatantHook] = Registry("combatant hook")
 AFTERMATH_HOOKS: Registry[AftermathHook] = Registry("aftermath hook")
 
@@ -294,6 +299,13 @@ AFTERMATH_HOOKS: Registry[AftermathHook] = Registry("aftermath hook")
 def state_modifiers(c: Character) -> tuple[StateModifier, ...]:
     """Every registered modifier that holds for this character now (short of sleep, drunk, courage …)."""
     return tuple(part for _, m in MODIFIERS.items() if (part := m(c)))
+
+
+def chapter_states() -> dict[str, type[ChapterState]]:
+    """Every chapter's state class by its key, every installed chapter loaded (in force or not: a stored encounter
+    holds what any chapter kept)."""
+    load_chapters()
+    return dict(CHAPTER_STATES._entries)
 
 
 def combatant_hooks(character: Character, combatant: Combatant, rules: Ruleset) -> Combatant:

@@ -40,6 +40,7 @@ from furnace.play.registry import (
     StateModifier,
 )
 from furnace.play.state import Step
+from furnace.play.wear import wear, with_wear
 from furnace.rules.ruleset import Ruleset
 
 ARMOR_HIT = "middle-sea:armor-hit"   # the CRIT_MODELS entry the engine calls under furnace_crits_damage_armor
@@ -100,7 +101,7 @@ def _armor_hit(step: Step, target: str, attack: str) -> None:
 
 
 def _break_armor(step: Step, cid: str) -> Break:
-    """M-ARM-03, CF-40: body armor loses a point of protection (the combatant's armor_lost, written back to the
+    """M-ARM-03, CF-40: body armor loses a point of protection (her wear's armor_lost, written back to the
     character after the fight) and is destroyed when none is left; a monster's armor with no F-TAB-21 key loses
     a point of AC."""
     t = step.c(cid)
@@ -108,11 +109,11 @@ def _break_armor(step: Step, cid: str) -> Break:
     if t.armor_key is None:
         step.update(cid, ac=t.ac - 1)
         return "damaged", change, ("M-ARM-03",), 0
-    total, lost = armor_points(t.armor_key, step.rules), t.armor_lost + 1
+    total, lost = armor_points(t.armor_key, step.rules), wear(t).armor_lost + 1
     if total - lost <= 0:
-        step.update(cid, ac=t.ac - 1, armor_lost=lost, armor_type="none")
+        step.update(cid, ac=t.ac - 1, **with_wear(t, armor_lost=lost), armor_type="none")
         return "destroyed", {"armor": t.armor_key, "points": total, "left": 0, **change}, ("M-ARM-03", "CF-40"), 1
-    step.update(cid, ac=t.ac - 1, armor_lost=lost)
+    step.update(cid, ac=t.ac - 1, **with_wear(t, armor_lost=lost))
     return "damaged", {"armor": t.armor_key, "points": total, "left": total - lost, **change}, ("M-ARM-03", "CF-40"), 1
 
 
@@ -147,7 +148,7 @@ def _shield_bonus(rules: Ruleset) -> int:
 def _weapon(a: Combatant) -> Weapon:
     return Weapon(name=a.weapon, kind="ranged" if a.ranged else "one-handed", damage=a.damage,
                   weapon_class=a.weapon_class or ("hurled" if a.ranged else "sharp"),
-                  magic_bonus=a.magic_bonus, notches=a.weapon_notches, cracked=a.weapon_cracked)
+                  magic_bonus=a.magic_bonus, notches=wear(a).weapon_notches, cracked=wear(a).weapon_cracked)
 
 
 @FUMBLE_MODELS.register("middle-sea")
@@ -171,12 +172,13 @@ def _unharmed(step: Step, actor: str, mishap: ms.Mishap) -> None:
 def _notched(step: Step, actor: str, mishap: ms.Mishap) -> None:
     """M-WPN-02: a notch, −1 to hit and damage (counted in weapon_notches for the write-back)."""
     a = step.c(actor)
-    step.update(actor, attack_bonus=a.attack_bonus - 1, damage=f"{a.damage}-1", weapon_notches=a.weapon_notches + 1)
+    step.update(actor, attack_bonus=a.attack_bonus - 1, damage=f"{a.damage}-1",
+                **with_wear(a, weapon_notches=wear(a).weapon_notches + 1))
 
 
 def _cracked(step: Step, actor: str, mishap: ms.Mishap) -> None:
     """M-WPN-05: the haft is cracked (weapon_cracked); the next natural 1 that fails snaps it."""
-    step.update(actor, weapon_cracked=True)
+    step.update(actor, **with_wear(step.c(actor), weapon_cracked=True))
 
 
 def _middle_sea_fumbles(rules: Ruleset) -> bool:
@@ -188,7 +190,7 @@ def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
     """M-WPN-05 (fumble_model middle-sea): each round a haft cracked before it is used, it saves vs crushing
     blow as thick wood, or snaps and the weapon is unusable (she fights on with her fists)."""
     a = step.c(actor)
-    if step.options["fumble_model"] != "middle-sea" or not before.weapon_cracked or a.weapon != before.weapon \
+    if step.options["fumble_model"] != "middle-sea" or not wear(before).weapon_cracked or a.weapon != before.weapon \
             or a.weapon_lost or not a.in_fight:
         return
     mishap = ms.pole_round(_weapon(a), step.rng, step.rules)
