@@ -10,8 +10,6 @@ saves and conditions from their lists; `check_choices` adds what depends on the 
 the archetype).
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re
@@ -277,12 +275,12 @@ class Character(BaseModel):
         return self.model_dump_json(indent=2)
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Character:
+    def from_file(cls, path: str | os.PathLike[str]) -> "Character":
         """A character file: a regular file of at most `files.MAX_BYTES`, UTF-8 JSON (see `from_json`)."""
         return cls.from_json(files.read_text(path, what="the character file"), os.fspath(path))
 
     @classmethod
-    def from_json(cls, text: str, path: str = "<character>") -> Character:
+    def from_json(cls, text: str, path: str = "<character>") -> "Character":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -294,7 +292,7 @@ class Character(BaseModel):
         return cls.from_dict(data, path)
 
     @classmethod
-    def from_dict(cls, data: Any, path: str = "<character>") -> Character:
+    def from_dict(cls, data: Any, path: str = "<character>") -> "Character":
         if not isinstance(data, dict):
             raise DataFileError(path, "a character is a JSON object")
         data = migrate(dict(data), path)
