@@ -145,18 +145,36 @@ def _store(where: str, value: object) -> None:
 
 def stamp(*folders: str) -> str:
     """Every file below the folders by name, size and time of change (as Python's own bytecode cache tells a changed
-    source: nothing read but the folders' listings), with Furnace's and Python's versions."""
+    source: nothing read but the folders' listings), with Furnace's and Python's versions. (A folder's entries are
+    read with `os.scandir`: one `stat` a file, where asking whether it is a folder, a file, and its size cost three.)"""
     parts = [_version(), sys.version]
     stack = [(f, str(i)) for i, f in enumerate(folders)]
     while stack:
         path, name = stack.pop()
         if os.path.isdir(path):
-            if os.path.basename(path) != "__pycache__":
-                stack += [(os.path.join(path, n), f"{name}/{n}") for n in sorted(os.listdir(path), reverse=True)]
+            _listed(path, name, stack, parts)
         elif os.path.isfile(path):
             st = os.stat(path)
             parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
+
+
+def _listed(path: str, name: str, stack: list[tuple[str, str]], parts: list[str]) -> None:
+    """A folder's files into `parts` and its folders onto `stack`, in the order `stamp` takes them (by name; a folder
+    when the stack reaches it, after the files listed before it)."""
+    if os.path.basename(path) == "__pycache__":
+        return
+    with os.scandir(path) as found:
+        entries = sorted(found, key=lambda e: e.name)
+    for i, entry in enumerate(entries):
+        if entry.is_dir():
+            # the folders below are taken after this folder's files, as a stack of them all would: the later
+            # entries first pushed, each folder's contents listed when it is popped
+            stack += [(e.path, f"{name}/{e.name}") for e in reversed(entries[i:])]
+            return
+        if entry.is_file():
+            st = entry.stat()
+            parts.append(f"{name}/{entry.name}:{st.st_size}:{st.st_mtime_ns}")
 
 
 def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
