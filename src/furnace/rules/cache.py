@@ -238,3 +238,58 @@ def parsed_text(name: str, text: str, parse: Callable[[str], T], *modules: str) 
     value = parse(text)
     _store_plain(where, path, mark, value)
     return value
+
+
+MAX_KEPT = 64                   # validated texts kept under one name (the characters of a few fight files)
+MAX_KEPT_TEXT = 256 * 1024      # characters of a text worth keeping (a character file is about 2,000)
+_VALIDATED: dict[str, dict[str, bytes]] = {}     # the file of each name and stamp, as read once a process
+
+
+def validated_text(name: str, text: str, validate: Callable[[str], T], *modules: str, version: str = "") -> T:
+    """What `validate(text)` made of a user's text (a character file's JSON): a model, kept with pickle under the text
+    it was made of and the stamp of the `modules` (the source files of the validation) and of `version` (the
+    validating library's), so the same text again is not validated again: a fight file names its party's files
+    fight after fight, and building Pydantic's validator of a character is ~10 ms of `furnace fight`. The text is
+    compared whole every time; only a value that validated is kept (a refusal is raised again by validating again),
+    at most `MAX_KEPT` of them (the oldest go first). Anything amiss with the file: validated again."""
+    import pickle
+
+    where = folder()
+    if where is None or len(text) > MAX_KEPT_TEXT:
+        return validate(text)
+    path = os.path.join(where, f"{name}.pickle")
+    kept = _kept(path, f"{version}\n{_code_stamp(modules)}")
+    with contextlib.suppress(Exception):        # any unreadable entry: validate again (see the module's note)
+        if text in kept:
+            value: T = pickle.loads(kept[text])
+            return value
+    value = validate(text)
+    with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
+        kept[text] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        while len(kept) > MAX_KEPT:
+            del kept[next(iter(kept))]
+        _store(path, (f"{version}\n{_code_stamp(modules)}", kept))
+    return value
+
+
+@functools.cache
+def _code_stamp(modules: tuple[str, ...]) -> str:
+    """The stamp of the source files of a validation: taken once a process (as `_classes`), however many texts a
+    command validates, since the running code does not change under it."""
+    return stamp(*modules)
+
+
+def _kept(path: str, mark: str) -> dict[str, bytes]:
+    """The texts kept in the file at `path` under `mark` and what each made (pickled), read once a process."""
+    import pickle
+
+    memo = f"{path}\n{mark}"
+    if memo not in _VALIDATED:
+        kept: dict[str, bytes] = {}
+        with contextlib.suppress(Exception):
+            with open(path, "rb") as f:
+                found_mark, found = pickle.load(f)
+            if found_mark == mark and isinstance(found, dict):
+                kept = found
+        _VALIDATED[memo] = kept
+    return _VALIDATED[memo]
