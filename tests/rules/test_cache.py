@@ -205,3 +205,54 @@ def test_a_character_file_read_again_is_the_same_character_and_a_changed_one_is_
     path.write_text(source.read_text(encoding="utf-8").replace('"level": ', '"level": 99, "x": ', 1), encoding="utf-8")
     with pytest.raises(DataFileError):
         Character.from_file(path)
+
+
+def test_compiled_code_is_kept_for_the_same_source_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kept_code` (the dice expressions' compiled functions): the code of a source compiled before is read from the
+    file, in this process or the next, and it is what `compile` makes of the source; another source or file name is
+    compiled; at most MAX_CODES are kept; a file of another Python's version is not read."""
+    import marshal
+    import sys
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_CODES", {})
+    source = "def f(x):\n    return x + 1\n"
+    code = cache.kept_code(source, "<test>")
+    assert code == compile(source, "<test>", "exec")
+    path = tmp_path / "cache" / "code.marshal"
+    version, kept = marshal.loads(path.read_bytes())
+    assert version == sys.version and list(kept) == [f"<test>\n{source}"]
+    # the kept code is what is read: a marked one stands for the source in the next process
+    marked = compile("MARK = 1\n", "<test>", "exec")
+    path.write_bytes(marshal.dumps((version, {f"<test>\n{source}": marshal.dumps(marked)})))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert cache.kept_code(source, "<test>") == marked
+    assert cache.kept_code(source, "<other>") == compile(source, "<other>", "exec")
+    path.write_bytes(marshal.dumps(("another Python", {f"<test>\n{source}": marshal.dumps(marked)})))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert cache.kept_code(source, "<test>") == code
+    monkeypatch.setattr(cache, "MAX_CODES", 2)
+    for n in range(3):
+        cache.kept_code(f"x = {n}\n", "<test>")
+    assert list(marshal.loads(path.read_bytes())[1]) == ["<test>\nx = 1\n", "<test>\nx = 2\n"]
+
+
+def test_a_dice_expression_compiled_through_the_kept_code_rolls_the_same(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line has the dice compiled through `kept_code` (`furnace.cli.startup.keep_dice_code`): a roll of
+    an expression compiled by an earlier process equals a roll of the general roller."""
+    import random
+
+    import furnace.cli  # noqa: F401   (puts kept_code in place)
+    from furnace import dice
+    from furnace.dice import compiled
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert compiled.compile_source is not compiled._compiled
+    dice.DiceExpression("2d6+3").roll(random.Random(1))
+    monkeypatch.setattr(cache, "_CODES", {})
+    monkeypatch.setattr(compiled, "_compiled", lambda *a: pytest.fail("compiled again"))
+    again = dice.DiceExpression("2d6+3")
+    assert again.roll(random.Random(7)) == again.roll_any(random.Random(7))
+    assert again.roll != again.roll_any

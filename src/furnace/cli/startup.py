@@ -36,6 +36,20 @@ _STAND_IN = types.ModuleType(LOADER, "Pydantic's plug-in loader, read without im
 _STAND_IN.get_plugins = get_plugins  # type: ignore[attr-defined]
 
 
+def keep_dice_code() -> None:
+    """Have the dice expressions' compiled functions (`furnace.dice.compiled`) read from the code an earlier command
+    compiled of the same source (`furnace.rules.cache.kept_code`), not compiled again: a fight compiles ten."""
+    from furnace.dice import compiled
+
+    compiled.compile_source = _kept_code
+
+
+def _kept_code(source: str, filename: str) -> types.CodeType:
+    from furnace.rules.cache import kept_code  # (here: a command that rolls nothing imports no cache)
+
+    return kept_code(source, filename)
+
+
 def read_pydantic_plugins_cheaply() -> None:
     """Stand in for Pydantic's plug-in loader until it is first asked (unless it is already imported)."""
     sys.modules.setdefault(LOADER, _STAND_IN)

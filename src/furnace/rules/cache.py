@@ -21,6 +21,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from types import CodeType
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -293,3 +294,49 @@ def _kept(path: str, mark: str) -> dict[str, bytes]:
                 kept = found
         _VALIDATED[memo] = kept
     return _VALIDATED[memo]
+
+
+MAX_CODES = 128                 # compiled sources kept (a fight compiles about ten dice expressions)
+MAX_CODE_SOURCE = 64 * 1024     # characters of a source worth keeping (a dice expression's is under 2,000)
+_CODES: dict[str, dict[str, bytes]] = {}          # the file of kept code, as read once a process
+
+
+def kept_code(source: str, filename: str) -> CodeType:
+    """`compile(source, filename, "exec")`, kept with marshal under the source and the file name, in a file of this
+    Python's version (the code's format is the interpreter's), so a source compiled before is read, not compiled
+    again: the dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred
+    microseconds each. The code kept for a source is the code `compile` makes of it; each is unmarshalled only when
+    asked for, at most `MAX_CODES` kept (the oldest go first). Anything amiss with the file: compiled again."""
+    import marshal
+
+    where = folder()
+    if where is None or len(source) > MAX_CODE_SOURCE:
+        return compile(source, filename, "exec")
+    path = os.path.join(where, "code.marshal")
+    kept, key = _codes(path), f"{filename}\n{source}"
+    with contextlib.suppress(Exception):        # any unreadable entry: compile again (see the module's note)
+        if key in kept:
+            found = marshal.loads(kept[key])
+            if isinstance(found, CodeType):
+                return found
+    code = compile(source, filename, "exec")
+    kept[key] = marshal.dumps(code)
+    while len(kept) > MAX_CODES:
+        del kept[next(iter(kept))]
+    _store_plain(where, path, sys.version, kept)
+    return code
+
+
+def _codes(path: str) -> dict[str, bytes]:
+    """The sources kept in the file at `path` by this Python and the code of each (marshalled), read once a process."""
+    import marshal
+
+    if path not in _CODES:
+        kept: dict[str, bytes] = {}
+        with contextlib.suppress(Exception):
+            with open(path, "rb") as f:
+                version, found = marshal.loads(f.read())
+            if version == sys.version and isinstance(found, dict):
+                kept = found
+        _CODES[path] = kept
+    return _CODES[path]
