@@ -13,8 +13,6 @@ The look-ups a table answers (a row's span, the row of a total or key, the die c
 `furnace.rules.lookups`', called by these plain objects and by the models of `furnace.rules.tables` alike.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
@@ -127,7 +125,7 @@ TABLE_FIELDS = ("id", "name", "kind", "roll", "die_table", "die_key", "key_name"
 ROW_FIELDS = ("min", "max", "key", "die", "text")
 
 
-def _raw_tables(tables: TableSet) -> tuple[dict[str, bytes], dict[str, str], list[str]]:
+def _raw_tables(tables: "TableSet") -> tuple[dict[str, bytes], dict[str, str], list[str]]:
     """The tables' fields as plain data, each marshalled on its own; every name each answers to (as `TableSet.get`
     resolves it); and their short names."""
     import marshal
