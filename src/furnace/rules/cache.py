@@ -7,11 +7,13 @@ of every file in the data folder and the source of the modules whose classes are
 a changed, added or removed data file or a changed class is a new key, so a stale cache is never read.
 Reading the files to hash them costs about 2 ms.
 
-Only the packaged data is cached, never a referee's file (those are read and checked every time; `parsed_text`
-keeps the parse of the last fight file, compared with the file's whole text each time). The cache
-holds our own objects, written by this process's user in that user's own folder; anyone who can write there
-can already run code as that user. Any trouble with the cache (a folder that cannot be made, a truncated or
-foreign file, a pickle of older classes) is not the user's problem: the data is built from the files again.
+Of a referee's files, only what was made of a text is kept, under that whole text: every file is read every time,
+and its text compared whole with the one kept (`parsed_text` keeps the parse of the last fight file, `validated_text`
+the characters validated from the party files read lately); `kept_code` keeps the code compiled of a dice
+expression's source (`furnace.dice.compiled`) under that source. The cache holds our own objects, written by this
+process's user in that user's own folder; anyone who can write there can already run code as that user. Any trouble
+with the cache (a folder that cannot be made, a truncated or foreign file, a pickle of older classes) is not the
+user's problem: the data is built from the files again.
 """
 
 from __future__ import annotations
