@@ -210,6 +210,7 @@ def test_roll_and_odds_load_no_model_and_no_json_encoder(tmp_path: Path) -> None
     for args in (["roll", "1d20+3"], ["odds", "d20+3", "--dc", "15"]):
         modules = _first_then_again(tmp_path, args)
         assert not [m for p in (*STARTUP_NEVER, *MODELS, "furnace.rules", "html") for m in _under(modules, p)]
+        assert "furnace.dice.compiled" not in modules    # a command's few rolls: the general roller, no compiler
     assert "json" not in _first_then_again(tmp_path, ["roll", "1d20+3"])
     assert "json" in _first_then_again(tmp_path, ["roll", "1d20+3", "--json"])      # the flip side
 
@@ -221,7 +222,7 @@ def test_odds_attack_reads_the_plain_rules_and_builds_no_model(tmp_path: Path) -
     assert "furnace.rules.plain" in modules and "furnace.play.dc" in modules
     # the DC alone (`furnace.play.dc`), not the checks' classes (`furnace.play.checks`)
     never = (*STARTUP_NEVER, *MODELS, "pickle", "hashlib", "platformdirs", "importlib.resources", "pathlib",
-             "furnace.play.checks")
+             "furnace.play.checks", "furnace.dice.compiled")
     assert not [m for p in never for m in _under(modules, p)]
 
 

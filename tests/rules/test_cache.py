@@ -239,20 +239,27 @@ def test_compiled_code_is_kept_for_the_same_source_only(tmp_path: Path, monkeypa
 
 def test_a_dice_expression_compiled_through_the_kept_code_rolls_the_same(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command line has the dice compiled through `kept_code` (`furnace.cli.startup.keep_dice_code`): a roll of
-    an expression compiled by an earlier process equals a roll of the general roller."""
+    """The command line has the dice compiled through `kept_code` (`furnace.cli.startup.keep_dice_code`): an
+    expression compiled by an earlier process is not compiled again, and its roll equals the general roller's."""
+    import builtins
     import random
 
     import furnace.cli  # noqa: F401   (puts kept_code in place)
     from furnace import dice
-    from furnace.dice import compiled
+    from furnace.dice.compiled import FILENAME
 
     monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_CODES", {})
-    assert compiled.compile_source is not compiled._compiled
+    assert dice.compile_source is not dice._compiled
     dice.DiceExpression("2d6+3").roll(random.Random(1))
-    monkeypatch.setattr(cache, "_CODES", {})
-    monkeypatch.setattr(compiled, "_compiled", lambda *a: pytest.fail("compiled again"))
+    monkeypatch.setattr(cache, "_CODES", {})                # a new process: read from the file
+    real = builtins.compile
+
+    def compile_no_dice(source: str, filename: str, *args: object, **kwargs: object) -> object:
+        assert filename != FILENAME, "compiled again"
+        return real(source, filename, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "compile", compile_no_dice)
     again = dice.DiceExpression("2d6+3")
     assert again.roll(random.Random(7)) == again.roll_any(random.Random(7))
     assert again.roll != again.roll_any

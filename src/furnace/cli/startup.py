@@ -42,9 +42,9 @@ _STAND_IN.get_plugins = get_plugins  # type: ignore[attr-defined]
 def keep_dice_code() -> None:
     """Have the dice expressions' compiled functions (`furnace.dice.compiled`) read from the code an earlier command
     compiled of the same source (`furnace.rules.cache.kept_code`), not compiled again: a fight compiles ten."""
-    from furnace.dice import compiled
+    from furnace import dice
 
-    compiled.compile_source = _kept_code
+    dice.compile_source = _kept_code
 
 
 def _kept_code(source: str, filename: str) -> types.CodeType:

@@ -133,17 +133,7 @@ class _Writer:
         return name
 
 
-FILENAME = "<furnace.dice.compiled>"
-
-
-def _compiled(source: str, filename: str) -> CodeType:
-    return compile(source, filename, "exec")
-
-
-compile_source: Callable[[str, str], CodeType] = _compiled
-"""How a written source becomes code: `compile`, or what an application puts here that gives the same code for the
-same source, as the code kept by an earlier process (`furnace.rules.cache.kept_code`, which the command line puts
-here): compiling is a few hundred microseconds an expression, a fight's ten expressions a hundredth of its start."""
+FILENAME = "<furnace.dice.compiled>"     # the code's file name (`furnace.dice.compile_source` makes it)
 
 
 def _source(writer: _Writer, total: str, explainer: str) -> str:
@@ -251,12 +241,13 @@ def _tree_source(tree: AnyNode) -> tuple[str, dict[str, object]] | None:
 
 
 def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, general_tree: TreeFunction,
-                       no_variables: Mapping[str, Any]) -> tuple[RollFunction | None, TreeFunction | None]:
+                       no_variables: Mapping[str, Any], compile_source: Callable[[str, str], CodeType],
+                       ) -> tuple[RollFunction | None, TreeFunction | None]:
     """The roll of `tree` and the rebuilder of a roll's tree from its faces, each doing what `general_roll` and
     `general_tree` do (same faces, total, natural, tree); None for either one that the expression cannot have.
 
-    Both are written into one source and compiled together (compiling costs a few hundred microseconds, so a
-    `DiceExpression` compiles at its first roll, not when parsed)."""
+    Both are written into one source and made code together by `compile_source` (compiling costs a few hundred
+    microseconds, so a `DiceExpression` compiles at its first roll, not when parsed)."""
     writer = _Writer(text)
     try:
         total: str | None = writer.value(tree)
