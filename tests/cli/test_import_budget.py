@@ -210,6 +210,7 @@ def test_roll_and_odds_load_no_model_and_no_json_encoder(tmp_path: Path) -> None
     for args in (["roll", "1d20+3"], ["odds", "d20+3", "--dc", "15"]):
         modules = _first_then_again(tmp_path, args)
         assert not [m for p in (*STARTUP_NEVER, *MODELS, "furnace.rules", "html") for m in _under(modules, p)]
+        assert "furnace.dice.compiled" not in modules    # a command's few rolls: the general roller, no compiler
     assert "json" not in _first_then_again(tmp_path, ["roll", "1d20+3"])
     assert "json" in _first_then_again(tmp_path, ["roll", "1d20+3", "--json"])      # the flip side
 
@@ -221,7 +222,7 @@ def test_odds_attack_reads_the_plain_rules_and_builds_no_model(tmp_path: Path) -
     assert "furnace.rules.plain" in modules and "furnace.play.dc" in modules
     # the DC alone (`furnace.play.dc`), not the checks' classes (`furnace.play.checks`)
     never = (*STARTUP_NEVER, *MODELS, "pickle", "hashlib", "platformdirs", "importlib.resources", "pathlib",
-             "furnace.play.checks")
+             "furnace.play.checks", "furnace.dice.compiled")
     assert not [m for p in never for m in _under(modules, p)]
 
 
@@ -275,3 +276,61 @@ def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
     assert not [m for p in never for m in _under(modules, p)]
     assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
                                                                    str(tmp_path / "f.html")])
+
+
+# -- what a command does again, read from the user's cache -----------------------------------------------------------
+AGAIN = """
+import builtins
+import json
+import sys
+
+from furnace.characters.character import Character
+from furnace.cli.app import main
+
+compiled = []
+real = builtins.compile
+builtins.compile = lambda source, filename, *a, **k: (compiled.append(filename) if filename == "<furnace.dice.compiled>"
+                                                     else None) or real(source, filename, *a, **k)
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump({"code": code, "validator built": Character.__pydantic_complete__, "compiled": compiled}, out)
+"""
+
+
+def _again(folder: Path, args: list[str]) -> dict[str, object]:
+    """Run ARGS twice in fresh Pythons with the folder's cache: what the second run built and compiled."""
+    report = folder / "again.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(FURNACE_CONFIG_DIR=str(folder / "config"), FURNACE_DATA_DIR=str(folder / "data"),
+               FURNACE_CACHE_DIR=str(folder / "cache"))
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", AGAIN, str(report), *args], cwd=ROOT, env=env, capture_output=True,
+                       text=True, check=True, timeout=120)
+    found: dict[str, object] = json.loads(report.read_text(encoding="utf-8"))
+    return found
+
+
+def test_a_fight_again_validates_no_party_file_and_compiles_no_dice(tmp_path: Path) -> None:
+    """A fight file's party files validated before are read from the cache (`furnace.rules.cache.validated_text`):
+    Pydantic's validator of a character is never built; the dice expressions compiled before are read as code
+    (`furnace.rules.cache.kept_code`), none compiled again. The flip side: a party file changed is validated."""
+    fight = tmp_path / "fight.yaml"
+    fight.write_text((ROOT / "examples" / "funnel-vs-goblins.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    shutil.copytree(ROOT / "examples" / "characters", tmp_path / "characters")
+    args = ["fight", str(fight), "--seed", "1"]
+    found = _again(tmp_path, args)
+    assert found == {"code": 0, "validator built": False, "compiled": []}
+    hob = tmp_path / "characters" / "hob.json"
+    hob.write_text(hob.read_text(encoding="utf-8").replace('"name": "Hob"', '"name": "Hobb"', 1), encoding="utf-8")
+    report = tmp_path / "again.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(FURNACE_CACHE_DIR=str(tmp_path / "cache"))
+    subprocess.run([sys.executable, "-c", AGAIN, str(report), *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                   check=True, timeout=120)
+    assert json.loads(report.read_text(encoding="utf-8"))["validator built"] is True
+
+
+def test_a_roll_compiles_nothing(tmp_path: Path) -> None:
+    """`furnace roll` rolls with the general roller: compiling an expression costs more than a command's rolls."""
+    assert _again(tmp_path, ["roll", "1d20+3", "--times", "3"]) == {"code": 0, "validator built": False,
+                                                                     "compiled": []}

@@ -142,3 +142,124 @@ def test_a_parse_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("FURNACE_CACHE_DIR", "off")
     cache.parsed_text("t", "b", parse, str(module))
     assert parses[-1] == "b" and len(parses) == 8
+
+
+def test_a_validation_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`validated_text` (a character file): the same text again is not validated again, in this process or the next
+    (the file read afresh); another text, another version of the validating library, or the same text after a module
+    of the validation changed, is; a refusal is never kept; at most MAX_KEPT texts are."""
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_VALIDATED", {})
+    module = tmp_path / "models.py"
+    module.write_text("one", encoding="utf-8")
+    made: list[str] = []
+
+    def validate(text: str) -> object:
+        made.append(text)
+        if text == "bad":
+            raise ValueError("refused")
+        return {"made of": text}
+
+    for _ in range(2):
+        assert cache.validated_text("t", "a", validate, str(module)) == {"made of": "a"}
+    assert made == ["a"]
+    monkeypatch.setattr(cache, "_VALIDATED", {})            # a new process: read from the file
+    assert cache.validated_text("t", "a", validate, str(module)) == {"made of": "a"} and made == ["a"]
+    assert cache.validated_text("t", "a", validate, str(module), version="2") == {"made of": "a"}
+    assert made == ["a", "a"]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="refused"):
+            cache.validated_text("t", "bad", validate, str(module))
+    assert made == ["a", "a", "bad", "bad"]
+    other = tmp_path / "other.py"                       # (a module changed: another stamp, taken once a process)
+    other.write_text("another", encoding="utf-8")
+    cache.validated_text("t", "a", validate, str(other))
+    assert made[-1] == "a" and len(made) == 5
+    monkeypatch.setattr(cache, "MAX_KEPT", 3)
+    for text in ("b", "c", "d", "b", "a"):
+        cache.validated_text("t", text, validate, str(other))
+    assert made[5:] == ["b", "c", "d", "a"]                # "a" went first, with three kept
+    monkeypatch.setenv("FURNACE_CACHE_DIR", "off")
+    cache.validated_text("t", "b", validate, str(other))
+    assert made[-1] == "b"
+
+
+def test_a_character_file_read_again_is_the_same_character_and_a_changed_one_is_validated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Character.from_file` keeps what it validated (`validated_text`): the same file again gives an equal
+    character without validating, a file changed to a wrong value is refused as ever."""
+    from furnace.characters.character import Character
+    from furnace.errors import DataFileError
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_VALIDATED", {})
+    source = Path(__file__).resolve().parents[2] / "examples" / "characters" / "brakka.json"
+    path = tmp_path / "brakka.json"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    first = Character.from_file(path)
+    monkeypatch.setattr(Character, "model_validate", lambda *a, **k: pytest.fail("validated again"))
+    again = Character.from_file(path)
+    assert again == first and again is not first and again.model_fields_set == first.model_fields_set
+    monkeypatch.undo()
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    path.write_text(source.read_text(encoding="utf-8").replace('"level": ', '"level": 99, "x": ', 1), encoding="utf-8")
+    with pytest.raises(DataFileError):
+        Character.from_file(path)
+
+
+def test_compiled_code_is_kept_for_the_same_source_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kept_code` (the dice expressions' compiled functions): the code of a source compiled before is read from the
+    file, in this process or the next, and it is what `compile` makes of the source; another source or file name is
+    compiled; at most MAX_CODES are kept; a file of another Python's version is not read."""
+    import marshal
+    import sys
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_CODES", {})
+    source = "def f(x):\n    return x + 1\n"
+    code = cache.kept_code(source, "<test>")
+    assert code == compile(source, "<test>", "exec")
+    path = tmp_path / "cache" / "code.marshal"
+    version, kept = marshal.loads(path.read_bytes())
+    assert version == sys.version and list(kept) == [f"<test>\n{source}"]
+    # the kept code is what is read: a marked one stands for the source in the next process
+    marked = compile("MARK = 1\n", "<test>", "exec")
+    path.write_bytes(marshal.dumps((version, {f"<test>\n{source}": marshal.dumps(marked)})))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert cache.kept_code(source, "<test>") == marked
+    assert cache.kept_code(source, "<other>") == compile(source, "<other>", "exec")
+    path.write_bytes(marshal.dumps(("another Python", {f"<test>\n{source}": marshal.dumps(marked)})))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert cache.kept_code(source, "<test>") == code
+    monkeypatch.setattr(cache, "MAX_CODES", 2)
+    for n in range(3):
+        cache.kept_code(f"x = {n}\n", "<test>")
+    assert list(marshal.loads(path.read_bytes())[1]) == ["<test>\nx = 1\n", "<test>\nx = 2\n"]
+
+
+def test_a_dice_expression_compiled_through_the_kept_code_rolls_the_same(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line has the dice compiled through `kept_code` (`furnace.cli.startup.keep_dice_code`): an
+    expression compiled by an earlier process is not compiled again, and its roll equals the general roller's."""
+    import builtins
+    import random
+
+    import furnace.cli  # noqa: F401   (puts kept_code in place)
+    from furnace import dice
+    from furnace.dice.compiled import FILENAME
+
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_CODES", {})
+    assert dice.compile_source is not dice._compiled
+    dice.DiceExpression("2d6+3").roll(random.Random(1))
+    monkeypatch.setattr(cache, "_CODES", {})                # a new process: read from the file
+    real = builtins.compile
+
+    def compile_no_dice(source: str, filename: str, *args: object, **kwargs: object) -> object:
+        assert filename != FILENAME, "compiled again"
+        return real(source, filename, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "compile", compile_no_dice)
+    again = dice.DiceExpression("2d6+3")
+    assert again.roll(random.Random(7)) == again.roll_any(random.Random(7))
+    assert again.roll != again.roll_any

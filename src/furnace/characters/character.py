@@ -10,8 +10,6 @@ saves and conditions from their lists; `check_choices` adds what depends on the 
 the archetype).
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re
@@ -42,6 +40,9 @@ MAX_HP = 100_000      # a level-10 Barbarian has about 130; referees and stress 
 MAX_NAME = 100        # characters in a name (a character's, a weapon's, a race's …)
 MAX_MAGIC = 50        # a magic bonus, either way (tests use a +30 armor that always saves, M-ARM-04)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# the source of a character's validation: its models and checks, the rules' names (conditions, abilities), the dice
+_VALIDATING = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), part)
+                    for part in ("characters", "rules", "dice", "errors.py"))
 
 
 def _name(value: str) -> str:
@@ -277,12 +278,21 @@ class Character(BaseModel):
         return self.model_dump_json(indent=2)
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Character:
-        """A character file: a regular file of at most `files.MAX_BYTES`, UTF-8 JSON (see `from_json`)."""
-        return cls.from_json(files.read_text(path, what="the character file"), os.fspath(path))
+    def from_file(cls, path: str | os.PathLike[str]) -> "Character":
+        """A character file: a regular file of at most `files.MAX_BYTES`, UTF-8 JSON (see `from_json`). A text
+        validated before (by this code and this Pydantic) is read from the cache (`furnace.rules.cache.validated_text`):
+        a fight file names the same party files fight after fight."""
+        text, where = files.read_text(path, what="the character file"), os.fspath(path)
+        if cls is not Character:        # (the cache holds characters, and a subclass's own validation is its own)
+            return cls.from_json(text, where)
+        from pydantic import VERSION
+
+        from furnace.rules.cache import validated_text
+
+        return validated_text("characters", text, lambda t: cls.from_json(t, where), *_VALIDATING, version=VERSION)
 
     @classmethod
-    def from_json(cls, text: str, path: str = "<character>") -> Character:
+    def from_json(cls, text: str, path: str = "<character>") -> "Character":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -294,7 +304,7 @@ class Character(BaseModel):
         return cls.from_dict(data, path)
 
     @classmethod
-    def from_dict(cls, data: Any, path: str = "<character>") -> Character:
+    def from_dict(cls, data: Any, path: str = "<character>") -> "Character":
         if not isinstance(data, dict):
             raise DataFileError(path, "a character is a JSON object")
         data = migrate(dict(data), path)

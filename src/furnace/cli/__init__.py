@@ -3,9 +3,10 @@
 `main` is the entry point; commands in other modules load only when named, so `furnace roll` starts fast.
 """
 
-from furnace.cli.startup import read_pydantic_plugins_cheaply
+from furnace.cli.startup import keep_dice_code, read_pydantic_plugins_cheaply
 
 read_pydantic_plugins_cheaply()
+keep_dice_code()
 
 from furnace.cli.app import cli, main  # noqa: E402  (after the plug-in look-up is answered)
 

@@ -7,6 +7,9 @@ without it (`furnace.play.entrypoints.entry_points`, the same cheap reading that
 process) when it is first asked: no package declares a `pydantic` plug-in, it finds none — what Pydantic's own
 would answer; one does, Pydantic's own loader is imported and loads it, as always. A command that builds no model
 (`furnace roll`) reads nothing.
+
+The dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred microseconds
+each; here their code is read from what an earlier command compiled of the same source (`keep_dice_code`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,20 @@ def get_plugins() -> Iterable[Any]:
 
 _STAND_IN = types.ModuleType(LOADER, "Pydantic's plug-in loader, read without importlib.metadata (furnace.cli.startup)")
 _STAND_IN.get_plugins = get_plugins  # type: ignore[attr-defined]
+
+
+def keep_dice_code() -> None:
+    """Have the dice expressions' compiled functions (`furnace.dice.compiled`) read from the code an earlier command
+    compiled of the same source (`furnace.rules.cache.kept_code`), not compiled again: a fight compiles ten."""
+    from furnace import dice
+
+    dice.compile_source = _kept_code
+
+
+def _kept_code(source: str, filename: str) -> types.CodeType:
+    from furnace.rules.cache import kept_code  # (here: a command that rolls nothing imports no cache)
+
+    return kept_code(source, filename)
 
 
 def read_pydantic_plugins_cheaply() -> None:

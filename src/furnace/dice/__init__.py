@@ -26,13 +26,13 @@ dice a roll, counted before the first falls; the exact odds estimate their work 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from types import MappingProxyType
+from types import CodeType, MappingProxyType
+from typing import TYPE_CHECKING
 
 from furnace.dice.ast import AnyNode
-from furnace.dice.compiled import RollFunction, TreeFunction, compile_expression
 from furnace.dice.grammar import MAX_DICE, MAX_EXPRESSION_LENGTH, parse_tree
 from furnace.dice.natural import ASK_TREE, NaturalReader, compile_natural
 from furnace.dice.plan import DiceSource, check_dice_total, dice_plan, variables_of
@@ -42,12 +42,26 @@ from furnace.dice.source import ScriptedDice, seeded, system
 from furnace.dice.values import NO_BINDINGS, Bindings, DiceValueError, bindings, check_dc, check_label, check_source
 from furnace.errors import DiceSyntaxError
 
+if TYPE_CHECKING:   # the compiler is imported at an expression's first roll (`roll`'s general roller needs none)
+    from furnace.dice.compiled import RollFunction, TreeFunction
+
 __all__ = [
     "MAX_DICE", "MAX_EXPRESSION_LENGTH", "DiceExpression", "DiceSource", "DiceValueError", "RollResult",
     "ScriptedDice", "parse", "probability_at_least", "render", "roll", "seeded", "system",
 ]
 
 _NO_VARIABLES: Mapping[str, int | str] = MappingProxyType({})
+
+
+def _compiled(source: str, filename: str) -> CodeType:
+    return compile(source, filename, "exec")
+
+
+compile_source: Callable[[str, str], CodeType] = _compiled
+"""How the source `furnace.dice.compiled` writes of an expression becomes code: `compile`, or what an application
+puts here that gives the same code for the same source, as the code kept by an earlier process
+(`furnace.rules.cache.kept_code`, which the command line puts here): compiling is a few hundred microseconds an
+expression, a fight's ten expressions a hundredth of its start."""
 
 
 class DiceExpression:
@@ -87,7 +101,10 @@ class DiceExpression:
     def _first_roll(self, rng: DiceSource, variables: Mapping[str, int | str] | None = None,
                     label: str = "") -> RollResult:
         """Compile the expression (`furnace.dice.compiled`), then roll it."""
-        roll, tree = compile_expression(self.tree, self.text, self.roll_any, self.explain_faces, _NO_VARIABLES)
+        from furnace.dice.compiled import compile_expression
+
+        roll, tree = compile_expression(self.tree, self.text, self.roll_any, self.explain_faces, _NO_VARIABLES,
+                                        compile_source)
         self._explainer = tree or self._explainer
         self.roll = roll or self.roll_any
         return self.roll(rng, variables, label)

@@ -1,7 +1,5 @@
 """The parsed form of a dice expression: small immutable nodes."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -66,7 +64,7 @@ class Dice:
     sides: int | None = None          # 100 for d%
     sides_var: str | None = None      # 5HD: the die named by a variable
     text: str = ""
-    count_expr: AnyNode | None = None
+    count_expr: "AnyNode | None" = None
     ops: tuple[Operator, ...] = ()
     advantage: Literal["adv", "dis"] | None = None
 
@@ -78,31 +76,31 @@ class Dice:
 
 class BinOp(NamedTuple):
     op: BinaryOp
-    left: AnyNode
-    right: AnyNode
+    left: "AnyNode"
+    right: "AnyNode"
 
 
 class Neg(NamedTuple):
-    operand: AnyNode
+    operand: "AnyNode"
 
 
 class Call(NamedTuple):
     name: Literal["ceil", "floor", "max", "min", "abs"]
-    args: tuple[AnyNode, ...]
+    args: tuple["AnyNode", ...]
 
 
 class Set(NamedTuple):
     """`(1d4, 2+2, 3d6kl1)kh1`: several expressions, each rolled, with keep/drop operators choosing among them
     by their totals (d20's set); `(1d6+1)kh1` is a set of one."""
 
-    items: tuple[AnyNode, ...]
+    items: tuple["AnyNode", ...]
     ops: tuple[Operator, ...] = ()
 
 
 class Note(NamedTuple):
     """`3d6 [fire]`: an annotation shown with the part it follows; it changes nothing."""
 
-    operand: AnyNode
+    operand: "AnyNode"
     text: str
 
 

@@ -23,6 +23,7 @@ the closures are handed to the function as values, never pasted into its code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import Any, Protocol
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Num, Var, kept_by, simple_keep
@@ -132,6 +133,9 @@ class _Writer:
         return name
 
 
+FILENAME = "<furnace.dice.compiled>"     # the code's file name (`furnace.dice.compile_source` makes it)
+
+
 def _source(writer: _Writer, total: str, explainer: str) -> str:
     head = ["def roll(rng, variables=None, label=''):",
             "    if type(rng) not in FLOAT_SOURCES or type(label) is not str:",
@@ -237,12 +241,13 @@ def _tree_source(tree: AnyNode) -> tuple[str, dict[str, object]] | None:
 
 
 def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, general_tree: TreeFunction,
-                       no_variables: Mapping[str, Any]) -> tuple[RollFunction | None, TreeFunction | None]:
+                       no_variables: Mapping[str, Any], compile_source: Callable[[str, str], CodeType],
+                       ) -> tuple[RollFunction | None, TreeFunction | None]:
     """The roll of `tree` and the rebuilder of a roll's tree from its faces, each doing what `general_roll` and
     `general_tree` do (same faces, total, natural, tree); None for either one that the expression cannot have.
 
-    Both are written into one source and compiled together (compiling costs a few hundred microseconds, so a
-    `DiceExpression` compiles at its first roll, not when parsed)."""
+    Both are written into one source and made code together by `compile_source` (compiling costs a few hundred
+    microseconds, so a `DiceExpression` compiles at its first roll, not when parsed)."""
     writer = _Writer(text)
     try:
         total: str | None = writer.value(tree)
@@ -262,5 +267,5 @@ def compile_expression(tree: AnyNode, text: str, general_roll: RollFunction, gen
         "Function": Function, "Rolled": Rolled,
         "kept_sum": kept_sum, **writer.constants,
     }
-    exec(compile(source, "<furnace.dice.compiled>", "exec"), namespace)
+    exec(compile_source(source, FILENAME), namespace)
     return namespace.get("roll"), namespace.get("tree")

@@ -18,8 +18,6 @@ dice never chosen), or, for one `ra`: none of the N dice chosen, or some chosen 
 of the highest) has no exact odds here and is refused at once, suggesting sampling.
 """
 
-from __future__ import annotations
-
 import math
 from collections import defaultdict
 from fractions import Fraction

@@ -243,31 +243,48 @@ def distribution(node: AnyNode, variables: Variables, expression: str,
 Distribution = dict[int, Fraction]
 
 
+def _whole(dist: Distribution) -> tuple[dict[int, int], int]:
+    """The probabilities as whole numbers over one denominator (their least common one): sums and products of whole
+    numbers, and one `Fraction` a total at the end, cost a fraction of a `Fraction` a step (the same exact values)."""
+    denominator = math.lcm(*(p.denominator for p in dist.values()))
+    return {total: p.numerator * (denominator // p.denominator) for total, p in dist.items()}, denominator
+
+
 def at_least(dist: Distribution, dc: int) -> Fraction:
     """P(total ≥ dc) read off a distribution already worked out (meet or beat), so a DC never costs a second
     computation of the same odds."""
-    return sum((p for total, p in dist.items() if total >= dc), Fraction(0))
+    counts, denominator = _whole(dist)
+    return Fraction(sum(n for total, n in counts.items() if total >= dc), denominator)
 
 
 def mean(dist: Distribution) -> Fraction:
-    return sum((total * p for total, p in dist.items()), Fraction(0))
+    counts, denominator = _whole(dist)
+    return Fraction(sum(total * n for total, n in counts.items()), denominator)
 
 
 def convolve(a: Distribution, b: Distribution) -> Distribution:
     """The distribution of the sum of two independent totals."""
-    out: defaultdict[int, Fraction] = defaultdict(Fraction)
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] += px * py
-    return dict(sorted(out.items()))
+    (left, over_left), (right, over_right) = _whole(a), _whole(b)
+    out: defaultdict[int, int] = defaultdict(int)
+    for x, nx in left.items():
+        for y, ny in right.items():
+            out[x + y] += nx * ny
+    denominator = over_left * over_right
+    return {total: Fraction(n, denominator) for total, n in sorted(out.items())}
 
 
 def mixture(parts: Sequence[tuple[Fraction, Distribution]]) -> Distribution:
     """One distribution from several, each taken with its probability (the weights need not sum to 1: what is
     left out is simply not there, e.g. the misses of an attack's hits)."""
-    out: defaultdict[int, Fraction] = defaultdict(Fraction)
+    terms = []
     for weight, dist in parts:
         if weight:
-            for total, p in dist.items():
-                out[total] += weight * p
-    return {k: v for k, v in sorted(out.items()) if v}
+            counts, denominator = _whole(dist)
+            terms.append((weight.numerator, weight.denominator * denominator, counts))
+    common = math.lcm(*(denominator for _, denominator, _ in terms))
+    out: defaultdict[int, int] = defaultdict(int)
+    for numerator, denominator, counts in terms:
+        scale = numerator * (common // denominator)
+        for total, n in counts.items():
+            out[total] += scale * n
+    return {total: Fraction(n, common) for total, n in sorted(out.items()) if n}

@@ -19,8 +19,6 @@ roll (`DiceLimitError`, as d20 raises TooManyRolls), and one that could never en
 (`1d6rr<7`, `1d1e1`), or `rr` with `h`/`l` — is refused before any die is rolled (`endless`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import NamedTuple

@@ -3,8 +3,6 @@
 Nodes are NamedTuples because a roll builds several of them and tuples are the cheapest immutable value.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -53,21 +51,21 @@ class Rolled(NamedTuple):
 
 class Operation(NamedTuple):
     op: str
-    left: Node
-    right: Node
+    left: "Node"
+    right: "Node"
     value: Value
     kind: str = "op"
 
 
 class Negation(NamedTuple):
-    operand: Node
+    operand: "Node"
     value: Value
     kind: str = "neg"
 
 
 class Function(NamedTuple):
     name: str
-    args: tuple[Node, ...]
+    args: tuple["Node", ...]
     value: Value
     kind: str = "call"
 
@@ -75,7 +73,7 @@ class Function(NamedTuple):
 class Chosen(NamedTuple):
     """A set, `(1d4, 2+2, 3d6kl1)kh1`: each item's tree, which items count, and the total of those."""
 
-    items: tuple[Node, ...]
+    items: tuple["Node", ...]
     kept: tuple[bool, ...]
     value: Value
     kind: str = "set"
@@ -84,7 +82,7 @@ class Chosen(NamedTuple):
 class Noted(NamedTuple):
     """A part with its annotation, `3d6 [fire]`: the annotation changes nothing."""
 
-    operand: Node
+    operand: "Node"
     note: str
     value: Value
     kind: str = "note"

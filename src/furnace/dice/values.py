@@ -8,8 +8,6 @@ die (text such as "d8", "D12" or "d%"). Anything else — "²", "3.5", "1e5", a 
 bool — is refused with a message naming the variable.
 """
 
-from __future__ import annotations
-
 import re
 import reprlib
 from collections.abc import Mapping

@@ -17,8 +17,6 @@ she rolls a d20, getting up with 1 HP on a natural 20; with T turns she rolls T 
 Every distribution is our own exact convolution (`furnace.dice.odds`), in Fractions.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -81,7 +79,7 @@ class Attacker(NamedTuple):
     ranged: bool
     crit_range: int
 
-    def combatant(self) -> Combatant:
+    def combatant(self) -> "Combatant":
         """The attacker as the engine's combatant (1 HP, AC 10: the odds read neither)."""
         from furnace.play.combatant import Combatant
 
@@ -105,7 +103,7 @@ def typed_attacker(bonus: int, damage: str, *, level: int = 0, char_class: str |
 
 
 def attacker(bonus: int, damage: str, *, level: int = 0, char_class: str | None = None, crit_on: int = 20,
-             ranged: bool = False, monster: bool = False) -> Combatant:
+             ranged: bool = False, monster: bool = False) -> "Combatant":
     """The attacker as the engine sees one, from the numbers a referee gives (`typed_attacker`'s combatant)."""
     return typed_attacker(bonus, damage, level=level, char_class=char_class, crit_on=crit_on, ranged=ranged,
                           monster=monster).combatant()
@@ -241,7 +239,7 @@ class DyingOdds(NamedTuple):
     by_turns: dict[int, Fraction]    # P(gets up | that many turns)
 
 
-def dying_odds(rules: Ruleset) -> DyingOdds:
+def dying_odds(rules: "Ruleset") -> DyingOdds:
     """F-DEATH-01: P(a dying character gets up before her 1d4-turn timer ends), rolling a d20 each turn."""
     if rules["death_model"] != "furnace":
         raise FurnaceError(f"a dying timer is the Furnace death model's (F-DEATH-01); this profile's death_model is "

@@ -7,11 +7,13 @@ of every file in the data folder and the source of the modules whose classes are
 a changed, added or removed data file or a changed class is a new key, so a stale cache is never read.
 Reading the files to hash them costs about 2 ms.
 
-Only the packaged data is cached, never a referee's file (those are read and checked every time; `parsed_text`
-keeps the parse of the last fight file, compared with the file's whole text each time). The cache
-holds our own objects, written by this process's user in that user's own folder; anyone who can write there
-can already run code as that user. Any trouble with the cache (a folder that cannot be made, a truncated or
-foreign file, a pickle of older classes) is not the user's problem: the data is built from the files again.
+Of a referee's files, only what was made of a text is kept, under that whole text: every file is read every time,
+and its text compared whole with the one kept (`parsed_text` keeps the parse of the last fight file, `validated_text`
+the characters validated from the party files read lately); `kept_code` keeps the code compiled of a dice
+expression's source (`furnace.dice.compiled`) under that source. The cache holds our own objects, written by this
+process's user in that user's own folder; anyone who can write there can already run code as that user. Any trouble
+with the cache (a folder that cannot be made, a truncated or foreign file, a pickle of older classes) is not the
+user's problem: the data is built from the files again.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from types import CodeType
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -145,18 +148,36 @@ def _store(where: str, value: object) -> None:
 
 def stamp(*folders: str) -> str:
     """Every file below the folders by name, size and time of change (as Python's own bytecode cache tells a changed
-    source: nothing read but the folders' listings), with Furnace's and Python's versions."""
+    source: nothing read but the folders' listings), with Furnace's and Python's versions. (A folder's entries are
+    read with `os.scandir`: one `stat` a file, where asking whether it is a folder, a file, and its size cost three.)"""
     parts = [_version(), sys.version]
     stack = [(f, str(i)) for i, f in enumerate(folders)]
     while stack:
         path, name = stack.pop()
         if os.path.isdir(path):
-            if os.path.basename(path) != "__pycache__":
-                stack += [(os.path.join(path, n), f"{name}/{n}") for n in sorted(os.listdir(path), reverse=True)]
+            _listed(path, name, stack, parts)
         elif os.path.isfile(path):
             st = os.stat(path)
             parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
+
+
+def _listed(path: str, name: str, stack: list[tuple[str, str]], parts: list[str]) -> None:
+    """A folder's files into `parts` and its folders onto `stack`, in the order `stamp` takes them (by name; a folder
+    when the stack reaches it, after the files listed before it)."""
+    if os.path.basename(path) == "__pycache__":
+        return
+    with os.scandir(path) as found:
+        entries = sorted(found, key=lambda e: e.name)
+    for i, entry in enumerate(entries):
+        if entry.is_dir():
+            # the folders below are taken after this folder's files, as a stack of them all would: the later
+            # entries first pushed, each folder's contents listed when it is popped
+            stack += [(e.path, f"{name}/{e.name}") for e in reversed(entries[i:])]
+            return
+        if entry.is_file():
+            st = entry.stat()
+            parts.append(f"{name}/{entry.name}:{st.st_size}:{st.st_mtime_ns}")
 
 
 def cached_plain(name: str, folder_path: str, build: Callable[[], T]) -> T:
@@ -220,3 +241,104 @@ def parsed_text(name: str, text: str, parse: Callable[[str], T], *modules: str) 
     value = parse(text)
     _store_plain(where, path, mark, value)
     return value
+
+
+MAX_KEPT = 64                   # validated texts kept under one name (the characters of a few fight files)
+MAX_KEPT_TEXT = 256 * 1024      # characters of a text worth keeping (a character file is about 2,000)
+_VALIDATED: dict[str, dict[str, bytes]] = {}     # the file of each name and stamp, as read once a process
+
+
+def validated_text(name: str, text: str, validate: Callable[[str], T], *modules: str, version: str = "") -> T:
+    """What `validate(text)` made of a user's text (a character file's JSON): a model, kept with pickle under the text
+    it was made of and the stamp of the `modules` (the source files of the validation) and of `version` (the
+    validating library's), so the same text again is not validated again: a fight file names its party's files
+    fight after fight, and building Pydantic's validator of a character is ~10 ms of `furnace fight`. The text is
+    compared whole every time; only a value that validated is kept (a refusal is raised again by validating again),
+    at most `MAX_KEPT` of them (the oldest go first). Anything amiss with the file: validated again."""
+    import pickle
+
+    where = folder()
+    if where is None or len(text) > MAX_KEPT_TEXT:
+        return validate(text)
+    path = os.path.join(where, f"{name}.pickle")
+    kept = _kept(path, f"{version}\n{_code_stamp(modules)}")
+    with contextlib.suppress(Exception):        # any unreadable entry: validate again (see the module's note)
+        if text in kept:
+            value: T = pickle.loads(kept[text])
+            return value
+    value = validate(text)
+    with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
+        kept[text] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        while len(kept) > MAX_KEPT:
+            del kept[next(iter(kept))]
+        _store(path, (f"{version}\n{_code_stamp(modules)}", kept))
+    return value
+
+
+@functools.cache
+def _code_stamp(modules: tuple[str, ...]) -> str:
+    """The stamp of the source files of a validation: taken once a process (as `_classes`), however many texts a
+    command validates, since the running code does not change under it."""
+    return stamp(*modules)
+
+
+def _kept(path: str, mark: str) -> dict[str, bytes]:
+    """The texts kept in the file at `path` under `mark` and what each made (pickled), read once a process."""
+    import pickle
+
+    memo = f"{path}\n{mark}"
+    if memo not in _VALIDATED:
+        kept: dict[str, bytes] = {}
+        with contextlib.suppress(Exception):
+            with open(path, "rb") as f:
+                found_mark, found = pickle.load(f)
+            if found_mark == mark and isinstance(found, dict):
+                kept = found
+        _VALIDATED[memo] = kept
+    return _VALIDATED[memo]
+
+
+MAX_CODES = 128                 # compiled sources kept (a fight compiles about ten dice expressions)
+MAX_CODE_SOURCE = 64 * 1024     # characters of a source worth keeping (a dice expression's is under 2,000)
+_CODES: dict[str, dict[str, bytes]] = {}          # the file of kept code, as read once a process
+
+
+def kept_code(source: str, filename: str) -> CodeType:
+    """`compile(source, filename, "exec")`, kept with marshal under the source and the file name, in a file of this
+    Python's version (the code's format is the interpreter's), so a source compiled before is read, not compiled
+    again: the dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred
+    microseconds each. The code kept for a source is the code `compile` makes of it; each is unmarshalled only when
+    asked for, at most `MAX_CODES` kept (the oldest go first). Anything amiss with the file: compiled again."""
+    import marshal
+
+    where = folder()
+    if where is None or len(source) > MAX_CODE_SOURCE:
+        return compile(source, filename, "exec")
+    path = os.path.join(where, "code.marshal")
+    kept, key = _codes(path), f"{filename}\n{source}"
+    with contextlib.suppress(Exception):        # any unreadable entry: compile again (see the module's note)
+        if key in kept:
+            found = marshal.loads(kept[key])
+            if isinstance(found, CodeType):
+                return found
+    code = compile(source, filename, "exec")
+    kept[key] = marshal.dumps(code)
+    while len(kept) > MAX_CODES:
+        del kept[next(iter(kept))]
+    _store_plain(where, path, sys.version, kept)
+    return code
+
+
+def _codes(path: str) -> dict[str, bytes]:
+    """The sources kept in the file at `path` by this Python and the code of each (marshalled), read once a process."""
+    import marshal
+
+    if path not in _CODES:
+        kept: dict[str, bytes] = {}
+        with contextlib.suppress(Exception):
+            with open(path, "rb") as f:
+                version, found = marshal.loads(f.read())
+            if version == sys.version and isinstance(found, dict):
+                kept = found
+        _CODES[path] = kept
+    return _CODES[path]

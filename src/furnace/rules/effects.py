@@ -6,8 +6,6 @@ keeps one `apply` per kind; whatever it cannot decide alone is a `referee_prompt
 silently dropped.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 

@@ -13,10 +13,8 @@ The look-ups a table answers (a row's span, the row of a total or key, the die c
 `furnace.rules.lookups`', called by these plain objects and by the models of `furnace.rules.tables` alike.
 """
 
-from __future__ import annotations
-
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -65,20 +63,23 @@ class PlainTable(NamedTuple):
 
 class PlainTables:
     """The tables in force by every name `TableSet.get` answers to (id in any case, short name, alias), each kept as
-    plain data (dicts and lists: quick to read from the cache) and made a `PlainTable` when first asked for."""
+    plain data (dicts and lists, marshalled each on its own: a command reads from the cache the one or two it asks
+    for, not all sixty) and made a `PlainTable` when first asked for."""
 
-    def __init__(self, raw: Mapping[str, dict[str, Any]], by_name: Mapping[str, str]) -> None:
-        self._raw = raw                  # id → the table's fields, its rows' and effects' as dicts
+    def __init__(self, raw: Mapping[str, bytes], by_name: Mapping[str, str], names: Sequence[str]) -> None:
+        self._raw = raw                  # id → the table's fields, its rows' and effects' as dicts, marshalled
         self._by_name = by_name          # every name it answers to → id
+        self._names = names              # the tables' short names
         self._made: dict[str, PlainTable] = {}
 
     def get(self, name: str) -> PlainTable:
         found = self._by_name.get(name.strip().lower()) if isinstance(name, str) else None
         if found is None:
-            raise UnknownNameError("table", name if isinstance(name, str) else repr(name),
-                                   sorted(t["name"] for t in self._raw.values()))
+            raise UnknownNameError("table", name if isinstance(name, str) else repr(name), sorted(self._names))
         if found not in self._made:
-            t = self._raw[found]
+            import marshal
+
+            t = marshal.loads(self._raw[found])
             rows = tuple(PlainRow(r["min"], r["max"], r["key"], r["die"], r["text"],
                                   tuple(_effect(e) for e in r["effects"])) for r in t["rows"])
             self._made[found] = PlainTable(t["id"], t["name"], t["kind"], t["roll"], t["die_table"], t["die_key"],
@@ -124,13 +125,17 @@ TABLE_FIELDS = ("id", "name", "kind", "roll", "die_table", "die_key", "key_name"
 ROW_FIELDS = ("min", "max", "key", "die", "text")
 
 
-def _raw_tables(tables: TableSet) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The tables' fields as plain data, and every name each answers to (as `TableSet.get` resolves it)."""
-    raw = {t.id: {**{f: getattr(t, f) for f in TABLE_FIELDS},
-                  "rows": [{**{f: getattr(r, f) for f in ROW_FIELDS},
-                            "effects": [e.model_dump() for e in r.effects]} for r in t.rows]} for t in tables}
+def _raw_tables(tables: "TableSet") -> tuple[dict[str, bytes], dict[str, str], list[str]]:
+    """The tables' fields as plain data, each marshalled on its own; every name each answers to (as `TableSet.get`
+    resolves it); and their short names."""
+    import marshal
+
+    raw = {t.id: marshal.dumps({**{f: getattr(t, f) for f in TABLE_FIELDS},
+                                "rows": [{**{f: getattr(r, f) for f in ROW_FIELDS},
+                                          "effects": [e.model_dump() for e in r.effects]} for r in t.rows]})
+           for t in tables}
     names = {key: tables.get(key).id for t in tables for key in (t.id.lower(), t.name, *t.aliases)}
-    return raw, names
+    return raw, names, [t.name for t in tables]
 
 
 def _build() -> dict[str, Any]:

@@ -9,8 +9,6 @@ extends one of these and overrides options and tables by id. Rules read options,
     DEATH_MODELS[rules["death_model"]](...)
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -268,7 +266,7 @@ class Ruleset:
         option = SAVE_VS_OPTIONS.get(category or "")
         return None if option is None else cast(Ability, self[option])   # the option's choices are abilities
 
-    def with_options(self, overrides: Mapping[str, Any], source: str = "override") -> Ruleset:
+    def with_options(self, overrides: Mapping[str, Any], source: str = "override") -> "Ruleset":
         """A new ruleset with these options changed; each value is checked (a table option against the
         tables in force) and an unknown name or a wrong value is a `RuleOptionError`."""
         if not isinstance(overrides, Mapping):
@@ -340,7 +338,7 @@ def builtin_profiles() -> dict[str, Profile]:
     return profiles
 
 
-def _read_profiles(folder: Traversable) -> dict[str, Profile]:
+def _read_profiles(folder: "Traversable") -> dict[str, Profile]:
     found: dict[str, Profile] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):

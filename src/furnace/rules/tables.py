@@ -19,8 +19,6 @@ values counted with every shared value (a YAML alias) as often as it is used, ne
 reachable by its roll.
 """
 
-from __future__ import annotations
-
 import datetime
 import itertools
 import os
@@ -219,7 +217,7 @@ class Table(BaseModel):
         return None if value is None else check_dice(value)
 
     @model_validator(mode="after")
-    def rows_fit(self) -> Table:
+    def rows_fit(self) -> "Table":
         if not self.rows:
             raise ValueError("a table needs at least one row")
         if self.kind == "keyed":
@@ -356,15 +354,15 @@ class TableSet:
         self._ordered: tuple[Table, ...] | None = None
 
     @classmethod
-    def packaged(cls) -> TableSet:
+    def packaged(cls) -> "TableSet":
         return _packaged()
 
-    def copy(self) -> TableSet:
+    def copy(self) -> "TableSet":
         other = TableSet(self._by_id.values())
         other._sources = dict(self._sources)
         return other
 
-    def with_table(self, table: Table, source: str = "<memory>") -> TableSet:
+    def with_table(self, table: Table, source: str = "<memory>") -> "TableSet":
         """A new set with one more (or a replaced) table."""
         if not isinstance(table, Table):
             raise FurnaceError(f"with_table takes a validated Table (see validate_table), not {type(table).__name__}")
@@ -377,7 +375,7 @@ class TableSet:
         other._check_names()
         return other
 
-    def load_files(self, paths: Iterable[str | Path]) -> TableSet:
+    def load_files(self, paths: Iterable[str | Path]) -> "TableSet":
         """A new set with these files laid over this one; all are validated before any takes effect."""
         if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
             raise FurnaceError("load_files takes a list of table files' paths")
@@ -512,7 +510,7 @@ def _packaged() -> TableSet:
     return _PACKAGED
 
 
-def _read_packaged(folder: Traversable) -> TableSet:
+def _read_packaged(folder: "Traversable") -> TableSet:
     tables = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
