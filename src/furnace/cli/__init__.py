@@ -3,8 +3,9 @@
 `main` is the entry point; commands in other modules load only when named, so `furnace roll` starts fast.
 """
 
-from furnace.cli.startup import keep_dice_code, read_pydantic_plugins_cheaply
+from furnace.cli.startup import collect_seldom, keep_dice_code, read_pydantic_plugins_cheaply
 
+collect_seldom()
 read_pydantic_plugins_cheaply()
 keep_dice_code()
 
