@@ -46,7 +46,6 @@ from furnace.magic.spellcheck import Spellcheck, spellcheck
 from furnace.magic.spells import Spell, cast, get_spell
 from furnace.magic.state import NO_MAGIC, MagicState, magic_state, with_magic
 from furnace.magic.wards import ward
-from furnace.play.aftermath import AFTER_FIGHT
 from furnace.play.apply import apply_all
 from furnace.play.checks import Modifier
 from furnace.play.combatant import Combatant, Zone, from_character, monster
@@ -354,6 +353,8 @@ CARRIED_IN = ("spell_mod", "spells", "spells_cast", "disapproval")
 def settle_magic(character: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """After the fight (AFTERMATH_HOOKS): F-MU-04, the spells cast toward the Spell Depletion SAVE; F-CLR-04, a
     Cleric's disapproval range."""
+    from furnace.play.aftermath import AFTER_FIGHT  # (here: a glance at the fight, `encounter status`, loads none)
+
     state, update = magic_state(c), dict[str, int]()
     if state.spells_cast != character.spells_cast:
         update["spells_cast"] = state.spells_cast
