@@ -46,6 +46,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 PART_MAGIC = {"-wal": (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83"),
               "-journal": (b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", b"\x00" * 8)}
 CONNECT_TIMEOUT = 5          # seconds to reach a PostgreSQL server
+BUSY_SECONDS = 30            # how long a SQLite connection waits for another writer's lock
 _NONBLOCK = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
@@ -285,10 +286,27 @@ def use_wal(made: Engine) -> None:
     raw = made.raw_connection()      # outside a transaction: the journal mode cannot change inside one
     try:
         cursor = raw.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        switch_to_wal(cursor.execute)
         cursor.close()
     finally:
         raw.close()
+
+
+def switch_to_wal(execute: Callable[[str], Any], wait: float = BUSY_SECONDS) -> None:
+    """`PRAGMA journal_mode=WAL`, tried again while another writer holds the file: SQLite answers a change of
+    journal mode "database is locked" at once, without waiting in its busy handler, so writers racing to a new
+    file's first write (four stores making the same campaign) would fail where any other write waits its turn."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
 
 
 def _sqlite_pragmas(made: Engine, sync: str, *, read_only: bool) -> None:
@@ -298,8 +316,8 @@ def _sqlite_pragmas(made: Engine, sync: str, *, read_only: bool) -> None:
 
     # journal_mode=WAL is not set here: it is written into the file, and a file is written only once it is known to
     # be Furnace's and a command writes to it (`use_wal`: before a migration, before the store's first write)
-    pragmas = ("foreign_keys=ON", "busy_timeout=30000") if read_only else (
-        f"synchronous={sync.upper()}", "foreign_keys=ON", "busy_timeout=30000")
+    pragmas = ("foreign_keys=ON", f"busy_timeout={BUSY_SECONDS * 1000:.0f}") if read_only else (
+        f"synchronous={sync.upper()}", "foreign_keys=ON", f"busy_timeout={BUSY_SECONDS * 1000:.0f}")
 
     @event.listens_for(made, "connect")
     def _connect(dbapi: Any, _record: Any) -> None:

@@ -21,14 +21,14 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote
 
-from furnace.campaign.database import Database, explain
+from furnace.campaign.database import BUSY_SECONDS, Database, explain, switch_to_wal
 from furnace.campaign.location import StoreError
 
 REVISIONS = ("0001", "0002", "0003", "0004")      # migrations/versions, oldest first
 HEAD = REVISIONS[-1]
 TABLES = frozenset({"alembic_version", "campaigns", "events", "snapshots", "web_sessions", "invites",
                     "session_campaigns"})
-BUSY_MS = 30000                           # as the engine's connections wait for another program's lock
+BUSY_MS = int(BUSY_SECONDS * 1000)        # as the engine's connections wait for another program's lock
 
 CAMPAIGN_COLUMNS = "id, name, created_at, version, event_count, last_hash"
 EVENT_COLUMNS = "seq, command_id, command, kind, who, what, rolls, data, changes, undoes, created_at, prev_hash, hash"
@@ -130,7 +130,7 @@ class Reader:
                     self._conn = self._connect()
                 conn = self._conn
                 if wal:
-                    conn.execute("PRAGMA journal_mode=WAL")
+                    switch_to_wal(conn.execute)
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield conn
