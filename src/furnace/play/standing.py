@@ -62,30 +62,15 @@ class Standing:
         # (`key`, inlined, and `active` asked only of one who holds something: at every blow's change)
         was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.status == "up" and (not old.held or old.active) else None
         now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.status == "up" and (not new.held or new.active) else None
-        if old.side == new.side:
-            if was == now:
-                return
-            if was is not None and now is not None:     # (most moves: a blow's HP, a step closer)
-                keys = self.sides.get(old.side)
-                if keys is None or old.side in self._shared:
-                    keys = self._side(old.side)
-                i = bisect_left(keys, was)
-                if i < len(keys) and keys[i] == was:
-                    del keys[i]
-                insort(keys, now)
-                return
+        if was == now and old.side == new.side:
+            return
         if was is not None:
-            keys = self.sides.get(old.side)
-            if keys is None or old.side in self._shared:
-                keys = self._side(old.side)
+            keys = self._side(old.side)
             i = bisect_left(keys, was)
             if i < len(keys) and keys[i] == was:
                 del keys[i]
         if now is not None:
-            keys = self.sides.get(new.side)
-            if keys is None or new.side in self._shared:
-                keys = self._side(new.side)
-            insort(keys, now)
+            insort(self._side(new.side), now)
 
     def nearest(self, side: str, near: bool = False) -> str | None:
         """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""
