@@ -48,6 +48,9 @@ def _no_campaign_of_the_developer(tmp_path_factory: pytest.TempPathFactory, monk
     """No test reads or writes the developer's own campaigns or caches: the data, config and cache folders are
     temporary and no campaign is chosen unless the test chooses one."""
     monkeypatch.setenv("FURNACE_CACHE_DIR", _cache_dir)
+    # the command line keeps the campaign states it made on disk for the next command (`rules.cache.keep_latest`):
+    # turned on by a test's in-process command, and off again for the next test
+    monkeypatch.setattr("furnace.rules.cache._LATEST_ON", False)
     home = tmp_path_factory.mktemp("furnace-home")
     monkeypatch.setenv("FURNACE_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("FURNACE_CONFIG_DIR", str(home / "config"))

@@ -263,3 +263,51 @@ def test_a_dice_expression_compiled_through_the_kept_code_rolls_the_same(tmp_pat
     again = dice.DiceExpression("2d6+3")
     assert again.roll(random.Random(7)) == again.roll_any(random.Random(7))
     assert again.roll != again.roll_any
+
+
+def test_only_the_latest_made_are_kept_for_each_owner_and_only_on_the_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`latest_made` (a campaign's state, its fight): the texts last seen for an owner are not made again, in this
+    process or the next; another text is, and the oldest of LATEST_KEPT goes; owners keep theirs apart; a failure is
+    never kept; another version of the validating library or a changed module of the validation makes it again;
+    nothing is kept until the command line turns it on (`keep_latest`), nor once it is turned off (a server), nor
+    with the cache off."""
+    monkeypatch.setenv("FURNACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_LATEST_ON", False)
+    module = tmp_path / "models.py"
+    module.write_text("one", encoding="utf-8")
+    made: list[str] = []
+
+    def latest(text: str, owner: str = "keep", version: str = "", where: Path = module) -> object:
+        def make() -> object:
+            made.append(text)
+            if text == "bad":
+                raise ValueError("refused")
+            return {"made of": text}
+        return cache.latest_made("state", owner, lambda: text, make, str(where), version=version)
+
+    latest("a"), latest("a")
+    assert made == ["a", "a"] and not (tmp_path / "cache").exists()      # off: made every time, nothing written
+    cache.keep_latest()
+    monkeypatch.setattr(cache, "LATEST_KEPT", 2)
+    for text in ("a", "a", "b", "b", "a", "c", "a", "b"):
+        assert latest(text) == {"made of": text}
+    assert made[2:] == ["a", "b", "c", "a", "b"]          # two kept: "c" took the place of "a", the oldest made
+    assert latest("c", owner="tomb") == {"made of": "c"} and latest("a") == {"made of": "a"} and made[-1] == "c"
+    assert len(list((tmp_path / "cache" / "latest").glob("state-*.pickle"))) == 2
+    for _ in range(2):
+        with pytest.raises(ValueError, match="refused"):
+            latest("bad", owner="bad")
+    assert made[-2:] == ["bad", "bad"]
+    latest("a", version="2")
+    other = tmp_path / "other.py"
+    other.write_text("another", encoding="utf-8")
+    latest("a", version="2", where=other)
+    assert made[-2:] == ["a", "a"]
+    for path in (tmp_path / "cache" / "latest").glob("*.pickle"):
+        path.write_bytes(b"\x80\x05junk")
+    latest("a", version="2", where=other)
+    assert made[-3:] == ["a", "a", "a"]                   # a broken entry: made again
+    cache.keep_latest(False)
+    latest("c", owner="tomb")
+    assert made[-1] == "c"

@@ -8,12 +8,13 @@ answers a question (`furnace.campaign.questions`): both re-export these, so a re
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from furnace.campaign.state import CampaignError, CampaignState
+from furnace.campaign.state import VALIDATING, CampaignError, CampaignState
 from furnace.play import answering
 from furnace.play import turns as play
 from furnace.play.clock import Scheduled
@@ -61,8 +62,14 @@ def current(state: CampaignState) -> Fight:
     """The fight in progress, or a CampaignError saying how to start one."""
     if state.encounter is None:
         raise CampaignError("no encounter is in progress: start one with `furnace encounter start`")
-    try:
-        return Fight.model_validate(state.encounter)
+    from pydantic import VERSION
+
+    from furnace.rules.cache import latest_made
+
+    encounter = state.encounter
+    try:        # (as the state itself: the fight last validated from the same JSON is read from the cache)
+        return latest_made("fight", state.name, lambda: json.dumps(encounter), lambda: Fight.model_validate(encounter),
+                           *VALIDATING, version=VERSION)
     except ValidationError as exc:
         raise CampaignError(f"the encounter in progress does not validate: {exc.errors()[0]['msg']}") from None
 

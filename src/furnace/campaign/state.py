@@ -10,7 +10,9 @@ replays to the same state even after a rule's code changes, and undoing a comman
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from typing import Any, Literal
 
@@ -24,6 +26,11 @@ from furnace.play.clock import Clock
 Status = Literal["alive", "dying", "dead", "retired"]
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,63}$")
 OVERRIDE_KINDS = ("table", "option", "archetype", "spell", "item", "monster", "profile")
+# the source of a stored state's validation: the campaign's models and all a state holds (characters, the clock, the
+# fight with its combatants and the chapters' state on them, the rules' names, the dice): the stamp of the cache of
+# the states made (`from_entities`)
+VALIDATING = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), part) for part in (
+    "campaign", "characters", "play", "rules", "magic", "hazards", "houserules", "dice", "events.py", "errors.py"))
 
 
 class CampaignError(FurnaceError):
@@ -140,7 +147,18 @@ class CampaignState(BaseModel):
     @classmethod
     def from_entities(cls, entities: dict[str, Any], name: str) -> CampaignState:
         """The state the entities describe, each entity checked in turn: a log or an export that names an
-        entity Furnace does not keep, or holds a value of the wrong shape, is refused naming that entity."""
+        entity Furnace does not keep, or holds a value of the wrong shape, is refused naming that entity. On the
+        command line the state last made of the same entities by the same code is read from the cache
+        (`furnace.rules.cache.latest_made`): a read after a write builds no validator."""
+        from pydantic import VERSION
+
+        from furnace.rules.cache import latest_made
+
+        return latest_made("state", name, lambda: json.dumps(entities), lambda: cls._checked(entities, name),
+                           *VALIDATING, version=VERSION)
+
+    @classmethod
+    def _checked(cls, entities: dict[str, Any], name: str) -> CampaignState:
         if not isinstance(entities, dict):
             raise CampaignError("the stored campaign does not validate: its entities are not a mapping")
         for path, value in entities.items():
@@ -155,6 +173,24 @@ class CampaignState(BaseModel):
             raise CampaignError(f"the stored campaign does not validate: it has no {exc.args[0]!r} entity") from None
         except ValidationError as exc:
             raise CampaignError(f"the stored campaign does not validate: {exc}") from None
+
+
+def kept_for_next(entities: dict[str, Any], name: str) -> None:
+    """On the command line, the state a rebuild of the log makes of the entities a command just logged, and its fight,
+    made now and kept for the next command (`furnace.rules.cache.latest_made`): each command is a process of its own,
+    and a read after a write then builds no validator. (Made of the entities as the log folds them, not of the
+    command's own copy: the two hold the same values in another order, and the cache compares texts.) A server keeps
+    the state in memory instead: nothing is made there."""
+    from furnace.rules.cache import latest_on
+
+    if not latest_on():
+        return
+    with contextlib.suppress(FurnaceError):     # (read back already: the next read would say the same)
+        state = CampaignState.from_entities(entities, name)
+        if state.encounter is not None:
+            from furnace.campaign.kept_fight import current
+
+            current(state)
 
 
 CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session", "xp_pool", "standing", "quiet",

@@ -47,6 +47,7 @@ from furnace.campaign.state import (
     canonical,
     changes,
     check_name,
+    kept_for_next,
 )
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
@@ -472,8 +473,10 @@ class Store:
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         if stored:       # the state as the log will give it back, not the command's own copy of it
-            self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back,
-                                      self._folded(known, stored[-1].changes)))
+            folded = self._folded(known, stored[-1].changes)
+            self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back, folded))
+            if changed is not None:
+                kept_for_next(folded, camp.name)
         return Applied(after, tuple(stored), camp.version + 1)
 
     @staticmethod

@@ -43,9 +43,11 @@ class Settings:
         the database is made or opened, so a refused command changes nothing."""
         if self._store is None:
             from furnace.campaign.store import Store, resolve_url
+            from furnace.rules.cache import keep_latest
 
             if not self.choosing:
                 self.chosen()
+            keep_latest()       # each command a new process: the next one reads the state this one made
             self._store = Store(resolve_url(self.db))
         return self._store
 

@@ -94,6 +94,7 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
     Example: furnace serve --port 8765 --check
     """
     from furnace.campaign.access import mint_signin
+    from furnace.rules.cache import keep_latest
     from furnace.web import WebSettings, create_app
     from furnace.web.demo import ensure_demo
 
@@ -105,6 +106,7 @@ def serve(host: str, port: int, public_url: str | None, trusted_proxy: str | Non
                           trusted_proxy=trusted_proxy, streams_per_address=streams_per_address, referee_token="",
                           workers=workers)
         store = s.store()
+        keep_latest(False)       # a server keeps the states it read in memory (`Store._latest`), not on disk
         one_process_on_sqlite(store, workers)
         store.require_writable()
         made = ensure_demo(store, web.rng())

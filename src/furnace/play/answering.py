@@ -132,7 +132,9 @@ def answer(turns: play.Turns, qid: str, value: str, rng: DiceSource, rules: Rule
     return turns, [told, *events]
 
 
-_NONE = Question(id="", owner="", kind="", options=(), default="")
+# (constructed, not validated: validating it at import built the model's validator, ~30 ms of every command that
+# loads this module — `encounter status` among them — for a value written here by hand)
+_NONE = Question.model_construct(id="", owner="", kind="", options=(), default="")
 
 
 def _attempt(turns: play.Turns, waiting: Waiting, rng: DiceSource, rules: Ruleset,

@@ -123,8 +123,9 @@ def cached(name: str, source: Traversable | str, build: Callable[[], T]) -> T:
     return value
 
 
-def _store(where: str, value: object) -> None:
-    """Write whole or not at all: a temporary file in the same folder, then a rename."""
+def _store(where: str, value: object, *, prune: bool = True) -> None:
+    """Write whole or not at all: a temporary file in the same folder, then a rename (`prune`: the files of the same
+    name's earlier versions removed)."""
     import pickle
     import tempfile  # (here: a command that finds its caches writes none)
     from pathlib import Path
@@ -140,7 +141,7 @@ def _store(where: str, value: object) -> None:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
-        for old in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle"):   # earlier versions' data
+        for old in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.pickle") if prune else ():   # earlier data
             if old != path:
                 with contextlib.suppress(OSError):
                     old.unlink()
@@ -342,3 +343,55 @@ def _codes(path: str) -> dict[str, bytes]:
                 kept = found
         _CODES[path] = kept
     return _CODES[path]
+
+
+# Of what changes with every command (a campaign's state), only the latest is kept, by its owner's name: a read
+# after a write finds what the write made. Kept for the command line alone (`keep_latest`), whose every command is
+# a new process; a server keeps the state it last read in memory (`campaign.store.Store._latest`).
+_LATEST_ON = False
+
+
+def keep_latest(on: bool = True) -> None:
+    global _LATEST_ON
+    _LATEST_ON = on
+
+
+def latest_on() -> bool:
+    return _LATEST_ON and folder() is not None
+
+
+def latest_made(kind: str, owner: str, text_of: Callable[[], str], make: Callable[[], T], *modules: str,
+                version: str = "") -> T:
+    """What `make()` makes of the text `text_of()` tells (a campaign's entities as JSON), read from the cache when it
+    is one of the texts last seen for this `owner` (a campaign's name) by the same code (the stamp of the `modules`,
+    as `validated_text`) and the same validating library (`version`); else made, and kept with them. Building
+    Pydantic's validators of a campaign's state and of its fight is about a tenth of a read such as `encounter
+    status`. The last LATEST_KEPT of each kind per owner, in a file of their own (a command may make its state of
+    the entities in two orders: its own copy, and as the log folds them), compared whole; only a value made
+    without error is kept."""
+    import hashlib
+    import pickle
+
+    where = folder() if _LATEST_ON else None
+    text = text_of() if where is not None else ""
+    if where is None or len(text) > MAX_LATEST_TEXT:
+        return make()
+    path = os.path.join(where, "latest", f"{kind}-{hashlib.sha256(owner.encode()).hexdigest()[:24]}.pickle")
+    mark = f"{version}\n{_code_stamp(modules)}"
+    kept: dict[str, bytes] = {}
+    with contextlib.suppress(Exception):        # any unreadable entry: made again (see the module's note)
+        with open(path, "rb") as f:
+            kept_mark, kept = pickle.load(f)
+        kept = kept if kept_mark == mark and isinstance(kept, dict) else {}
+        if text in kept:
+            value: T = pickle.loads(kept[text])
+            return value
+    value = make()
+    with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
+        kept = {**{t: made for t, made in kept.items() if t != text}, text: pickle.dumps(value, protocol=5)}
+        _store(path, (mark, dict(list(kept.items())[-LATEST_KEPT:])), prune=False)
+    return value
+
+
+LATEST_KEPT = 4
+MAX_LATEST_TEXT = 4 * 1024 * 1024      # characters of a campaign's state worth keeping (twelve PCs: about 60,000)
