@@ -52,6 +52,7 @@ from furnace.campaign.state import (
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
 from furnace.public import entered
+from furnace.rules.cache import latest_on
 
 if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported where a write or PostgreSQL needs it
     from sqlalchemy import Connection, Engine
@@ -116,6 +117,8 @@ class Store:
         # worker, the CLI) wrote since, the known state is stepped on by the changes logged after it
         self._latest: dict[int, Known] = {}
         self._ids: dict[str, int] = {}     # the campaigns known, by name: a write reads its steps with its row
+        # on the command line, the entities the last write logged and its campaign's name (`_keep_for_next`)
+        self._next: tuple[dict[str, Any], str] | None = None
         self.rebuilds = 0       # states rebuilt from a snapshot and the log (for the tests)
         self.steps = 0          # known states stepped on by the events another writer logged (for the tests)
         # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
@@ -414,11 +417,19 @@ class Store:
         with entered("campaign", command):
             for attempt in range(RETRIES):
                 try:
-                    return self._apply_once(name, command, fn, expected_version)
+                    applied = self._apply_once(name, command, fn, expected_version)
+                    self._keep_for_next()
+                    return applied
                 except ConflictError:
                     if expected_version is not None or attempt == RETRIES - 1:
                         raise
         raise AssertionError("unreachable")
+
+    def _keep_for_next(self) -> None:
+        """The state the last write logged, as a rebuild makes it, kept for the next command (`kept_for_next`)."""
+        pending, self._next = self._next, None
+        if pending is not None:
+            kept_for_next(*pending)
 
     def _apply_once(self, name: str, command: str, fn: Command, expected: int | None,
                     undoes: int | None = None) -> Applied:
@@ -475,8 +486,8 @@ class Store:
         if stored:       # the state as the log will give it back, not the command's own copy of it
             folded = self._folded(known, stored[-1].changes)
             self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back, folded))
-            if changed is not None:
-                kept_for_next(folded, camp.name)
+            if changed is not None and latest_on():    # made once the write is committed: not under its lock
+                self._next = (folded, camp.name)
         return Applied(after, tuple(stored), camp.version + 1)
 
     @staticmethod
