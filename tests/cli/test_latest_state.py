@@ -20,7 +20,7 @@ Run = Callable[..., tuple[int, str, str]]
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What is validated from the stored entities (the state) or the stored fight, by name."""
     made: list[str] = []
-    checked, validate = CampaignState._checked.__func__, kept_fight.Fight.model_validate    # type: ignore[attr-defined]
+    checked, validate = CampaignState.checked.__func__, kept_fight.Fight.model_validate    # type: ignore[attr-defined]
 
     def counted_state(cls: type[CampaignState], entities: dict[str, Any], name: str) -> CampaignState:
         made.append("state")
@@ -30,7 +30,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         made.append("fight")
         return validate(data)
 
-    monkeypatch.setattr(CampaignState, "_checked", classmethod(counted_state))
+    monkeypatch.setattr(CampaignState, "checked", classmethod(counted_state))
     monkeypatch.setattr(kept_fight.Fight, "model_validate", counted_fight)
     return made
 

@@ -154,11 +154,12 @@ class CampaignState(BaseModel):
 
         from furnace.rules.cache import latest_made
 
-        return latest_made("state", name, lambda: json.dumps(entities), lambda: cls._checked(entities, name),
+        return latest_made("state", name, lambda: json.dumps(entities), lambda: cls.checked(entities, name),
                            *VALIDATING, version=VERSION)
 
     @classmethod
-    def _checked(cls, entities: dict[str, Any], name: str) -> CampaignState:
+    def checked(cls, entities: dict[str, Any], name: str) -> CampaignState:
+        """`from_entities` without the cache: a write's check that what it logs reads back."""
         if not isinstance(entities, dict):
             raise CampaignError("the stored campaign does not validate: its entities are not a mapping")
         for path, value in entities.items():

@@ -507,7 +507,7 @@ class Store:
         and the state read back from what is stored."""
         entities = after.entities()
         try:   # never log a state that cannot be read back: the campaign would no longer open
-            read_back = CampaignState.from_entities(json.loads(canonical(entities)), name)
+            read_back = CampaignState.checked(json.loads(canonical(entities)), name)
         except CampaignError as exc:
             raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
         return changes(before.entities() if before else {}, entities) or None, read_back

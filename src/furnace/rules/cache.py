@@ -366,9 +366,9 @@ def latest_made(kind: str, owner: str, text_of: Callable[[], str], make: Callabl
     is one of the texts last seen for this `owner` (a campaign's name) by the same code (the stamp of the `modules`,
     as `validated_text`) and the same validating library (`version`); else made, and kept with them. Building
     Pydantic's validators of a campaign's state and of its fight is about a tenth of a read such as `encounter
-    status`. The last LATEST_KEPT of each kind per owner, in a file of their own (a command may make its state of
-    the entities in two orders: its own copy, and as the log folds them), compared whole; only a value made
-    without error is kept."""
+    status`. The last LATEST_KEPT of each kind per owner, in a file of their own (a command may make its fight of
+    the same values in two orders: its own copy, and as the log folds them), each under its text's SHA-256; only a
+    value made without error is kept."""
     import hashlib
     import pickle
 
@@ -378,20 +378,21 @@ def latest_made(kind: str, owner: str, text_of: Callable[[], str], make: Callabl
         return make()
     path = os.path.join(where, "latest", f"{kind}-{hashlib.sha256(owner.encode()).hexdigest()[:24]}.pickle")
     mark = f"{version}\n{_code_stamp(modules)}"
-    kept: dict[str, bytes] = {}
+    digest = hashlib.sha256(text.encode()).digest()      # (the text's digest: the file holds no copy of it)
+    kept: dict[bytes, bytes] = {}
     with contextlib.suppress(Exception):        # any unreadable entry: made again (see the module's note)
         with open(path, "rb") as f:
             kept_mark, kept = pickle.load(f)
         kept = kept if kept_mark == mark and isinstance(kept, dict) else {}
-        if text in kept:
-            value: T = pickle.loads(kept[text])
+        if digest in kept:
+            value: T = pickle.loads(kept[digest])
             return value
     value = make()
     with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
-        kept = {**{t: made for t, made in kept.items() if t != text}, text: pickle.dumps(value, protocol=5)}
+        kept = {**{d: made for d, made in kept.items() if d != digest}, digest: pickle.dumps(value, protocol=5)}
         _store(path, (mark, dict(list(kept.items())[-LATEST_KEPT:])), prune=False)
     return value
 
 
 LATEST_KEPT = 4
-MAX_LATEST_TEXT = 4 * 1024 * 1024      # characters of a campaign's state worth keeping (twelve PCs: about 60,000)
+MAX_LATEST_TEXT = 1024 * 1024      # characters of a campaign's state worth keeping (twelve PCs: about 60,000)
