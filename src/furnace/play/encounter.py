@@ -24,7 +24,7 @@ from furnace.play import registry
 from furnace.play.apply import apply_periodic
 from furnace.play.attacks import attack, bloodmagic, more_attacks, nearest_enemy, rage, rally
 from furnace.play.attacks import extra_attacks as _extra_attacks
-from furnace.play.combatant import FIGHTING, ZONES, Combatant, kit
+from furnace.play.combatant import FIGHTING, ZONES, Combatant
 from furnace.play.death import dying_turn, kill
 from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.state import Encounter, Step
@@ -118,25 +118,26 @@ def _choose(step: Step, cid: str, choose: Tactic) -> Action:
 
 def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ...]:
     """The chapters' actions she has something to take with (`details`: an action she has nothing to take it with
-    is not hers), worked out again only when her kit changed (`details` reads nothing else: `combatant.kit`)."""
-    known_by_id = step.memo.get(_hers)
-    if known_by_id is None:
-        known_by_id = step.memo[_hers] = {}
-    known = known_by_id.get(c.id)
-    if known is not None and known[0] is c:      # (she has not changed since she last chose: her kit neither)
-        found: tuple[tuple[str, registry.ActionRule], ...] = known[2]
-        return found
-    now = kit(c)
-    if known is None or known[1] != now:     # (the same values, mostly the same objects: compared at once)
-        actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
-        if actions is None:
-            actions = step.memo[chapter_actions] = chapter_actions()
-        known = (c, now, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
-    else:
-        known = (c, now, known[2])
-    known_by_id[c.id] = known
-    found = known[2]
-    return found
+    is not hers), worked out once for each kit (`details` reads nothing else: `combatant.KIT`) and kept from fight
+    to fight (a simulation's party carries the same kit into every fight)."""
+    actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
+    if actions is None:
+        actions = step.memo[chapter_actions] = chapter_actions()
+    features, chapters = c.features, c.chapters
+    known = _KITS.get((id(features), id(chapters)))
+    if known is None or known[0] is not features or known[1] is not chapters or known[2] is not actions:
+        if len(_KITS) >= KITS_KEPT:
+            _KITS.clear()
+        found = tuple((kind, rule) for kind, rule in actions if rule.details(c))
+        known = _KITS[id(features), id(chapters)] = (features, chapters, actions, found)
+    hers: tuple[tuple[str, registry.ActionRule], ...] = known[3]
+    return hers
+
+
+# each kit's chapters' actions (`_hers`), by the identity of its features and chapters, each entry holding them (so
+# that no other takes their ids while it is kept) and the actions it was asked of: the last KITS_KEPT
+_KITS: dict[tuple[int, int], tuple[Any, ...]] = {}
+KITS_KEPT = 1024
 
 
 def start_turn(step: Step, cid: str) -> bool:

@@ -150,6 +150,11 @@ class Encounter(Frozen):
 # PARTS_KEPT kept
 _PARTS: dict[tuple[str, str, str], Part] = {}
 PARTS_KEPT = 4096
+# each roster's (each combatant's id, name, kind and player) parts and casts, shared by the steps of that roster
+# (`Step._named`): the last NAMED_KEPT
+Roster = tuple[tuple[str, str, str, str | None], ...]
+_NAMED: dict[Roster, tuple[dict[str, Part], dict[tuple[str, tuple[str, ...]], dict[str, Part]]]] = {}
+NAMED_KEPT = 64
 # the dice a fight rolls, parsed once by their text (`Step.roll`: `dice.parse`'s own cache is a call deeper); the
 # last PARSED_KEPT kept
 _PARSED: dict[str, dice.DiceExpression] = {}
@@ -238,8 +243,7 @@ class Step:
         self.events: list[Event] = [] if events is None else events
         self.queue: list[tuple[str, str, dict[str, Any]]] = [] if queue is None else queue   # extra attacks
         self.killed_by: dict[str, int] = {} if killed_by is None else killed_by   # victim → killer's ATK this phase
-        self._parts: dict[str, Part] = {}     # each combatant as facts name her (`part`)
-        self._casts: dict[tuple[str, tuple[str, ...]], dict[str, Part]] = {}   # a fact's cast by actor and targets
+        self._roster: Roster | None = None    # the combatants as facts name them whose `_parts` and `_casts` these are
         self.options: dict[str, Any] = _options(rules)     # `rules[name]`, read as a dict (`_Options`)
         self._by_player = rules["luck_owner"] == "player"     # read at every PC's roll (`luck_owner`)
         self._hooks: dict[int, tuple[Any, ...]] = {}          # each registry's entries, as this step began (`hooks`)
@@ -275,6 +279,25 @@ class Step:
         self._luck = {}
         self._luck_stale = set()
         self._holding = {}
+        self._named(enc.combatants)
+
+    def _named(self, combatants: tuple[Combatant, ...]) -> None:
+        """Each combatant as facts name her (`part`) and each fact's cast by actor and targets (`fact`): those of
+        every step of the same combatants (a simulation's thousands of fights name the same participants), until a
+        step's combatants change (a creature summoned): then its own, the participants named so far named so still."""
+        roster = tuple([(c.id, c.name, c.kind, c.player) for c in combatants])
+        if roster == self._roster:
+            return
+        if self._roster is not None:
+            self._parts, self._casts = dict(self._parts), dict(self._casts)
+            return
+        self._roster = roster
+        shared = _NAMED.get(roster)
+        if shared is None:
+            if len(_NAMED) >= NAMED_KEPT:
+                _NAMED.clear()
+            shared = _NAMED[roster] = ({}, {})
+        self._parts, self._casts = shared
 
     def reframe(self, **changes: Any) -> None:
         """Change the encounter's own fields (its round, phases, winner …; never `combatants`) without freezing
