@@ -182,7 +182,7 @@ def act(step: Step, cid: str, action: Action) -> None:
     such: she waits). Whatever happens, a combatant who stood up this turn has done so by its end."""
     try:
         c = step.c(cid)
-        if not c.active:
+        if c.status != "up" or (c.held and not c.active):      # (`active` asked only of one who holds something)
             raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
         rules = step.memo.get(act)       # the actions by kind, found once a step: a fight acts at every turn
         if rules is None:
@@ -498,8 +498,8 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
                 _act_even_if_fallen(step, cid, action)
-        if not together and not step.frame.over and won(step):     # (`finish_if_won`)
-            _finish(step)
+        if not together and not step.frame.over and sum(map(bool, step.standing().sides.values())) <= 1:
+            _finish(step)       # (`finish_if_won`, `won` inlined: asked after every turn)
         if step.frame.over:
             return
 
