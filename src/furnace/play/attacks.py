@@ -374,7 +374,8 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         t = step.c(target)
     was_alive = t.status == "up" and (not t.held or t.active)     # (`active` asked only of one who holds something)
     overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
-    if was_alive and not step.c(target).active:
+    t = step.c(target)
+    if was_alive and (t.status != "up" or (t.held and not t.active)):     # (she fell: `active`, as above)
         step.killed_by[target] = total
         if cleaves:
             _cleave(step, actor, target, overflow)

@@ -44,7 +44,7 @@ class Standing:
         sides: dict[str, list[Key]] = {}
         for c in combatants:
             keys = sides.setdefault(c.side, [])
-            if c.active:
+            if c.status == "up" and (not c.held or c.active):     # (`active` asked only of one who holds something)
                 keys.append(key(c))
         for keys in sides.values():
             keys.sort()
@@ -78,8 +78,10 @@ class Standing:
         keys = self.sides.get(side)
         if keys is None or side in self._shared:     # (her side's list found once for both moves: most changes)
             keys = self._side(side)
-        if was is not None:
-            _drop(keys, was)
+        if was is not None:      # (`_drop`, inlined: at every blow's change)
+            i = bisect_left(keys, was)
+            if i < len(keys) and keys[i] == was:
+                del keys[i]
         if now is not None:
             insort(keys, now)
 
