@@ -395,7 +395,7 @@ def round_phases(enc: Encounter) -> tuple[tuple[str, ...], ...]:
 def acting_last(step: Step) -> None:
     """As a round opens: whoever holds LAST_TO_ACT ("last to act next turn", an off-balance fighter under
     off_balance_segments last_to_act) leaves her side's phase and acts after everyone else this round."""
-    last = tuple(c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
+    last = tuple([c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held)])
     step.reframe(last=last)
     if last:
         step.fact(ACTS_LAST, last[0], last[1:])

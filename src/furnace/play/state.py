@@ -230,6 +230,8 @@ class Step:
     _luck_stale: set[LuckOwner]
     round: int                            # the frame's round (read at every fact and turn without a model's look-up)
     _holding: dict[str, tuple[str, ...]]  # by a power's key: who held one as the encounter was set (`allies_holding`)
+    _parts: dict[str, Part]               # each combatant as facts name her (`part`, `_named`)
+    _casts: dict[tuple[str, tuple[str, ...]], dict[str, Part]]    # a fact's cast by actor and targets (`_named`)
     # `c(cid)`: the combatant as she is now; a PC's Luck Dice and streak are her owner's pool as of the last freeze
     # (as they are now: `luck`, which the rules read; her fields take it at the next freeze). An unknown id is
     # refused, naming the combatants. (The working dict's own look-up: no Python call.)
