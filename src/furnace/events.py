@@ -48,7 +48,8 @@ class Part:
 class Event:
     """One fact. A value, never changed once recorded (a changed copy is `dataclasses.replace` or `with_data`); not
     a frozen dataclass only because a fight records about a hundred of them and a frozen one's fields are set
-    through `object.__setattr__`, several times the cost of plain slots."""
+    through `object.__setattr__`, several times the cost of plain slots. (A fight's `Step.fact` makes it field by
+    field, without this __init__: a field added here is set there too.)"""
 
     kind: str
     actor: str

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from furnace import dice
 from furnace.dice import ScriptedDice
 from furnace.errors import IllegalActionError
+from furnace.events import Event
 from furnace.play.apply import apply_all
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.conditions import Held
@@ -130,6 +131,39 @@ def test_log_reads_the_round_without_freezing() -> None:
     step.update("a0", hp=2)
     step.fact("round", "")
     assert step.events[-1].data == {"round": 4}
+
+
+def test_a_fact_is_the_event_its_init_would_make() -> None:
+    """`Step.fact` makes its Event field by field: every field of `Event` set, the same value `Event(...)` gives."""
+    step = Step(encounter(*band(GOBLIN, "a", 1), *band(GOBLIN, "b", 1), round=2), ScriptedDice([]), RULES)
+    step.fact("hit", "a0", ("b0",), (), ("F-CMBT-01",), audience="referee", total=14)
+    made = step.events[-1]
+    assert {f.name: getattr(made, f.name) for f in dataclasses.fields(Event)} == {
+        "kind": "hit", "actor": "a0", "targets": ("b0",), "rolls": (), "data": {"round": 2, "total": 14},
+        "rules": ("F-CMBT-01",), "cast": {"a0": made.cast["a0"], "b0": made.cast["b0"]}, "audience": "referee"}
+    assert made == Event("hit", "a0", ("b0",), (), {"round": 2, "total": 14}, ("F-CMBT-01",), made.cast, "referee")
+
+
+def test_steps_of_the_same_combatants_share_their_casts_and_a_summons_keeps_its_own() -> None:
+    """The casts of facts are kept for every step of the same combatants (ids, names, kinds, players): a second
+    fight of them reuses the first's; other names make other casts; a creature joining a step (a summons) makes its
+    casts its own, the shared ones untouched."""
+    enc = encounter(*band(GOBLIN, "a", 1), *band(GOBLIN, "b", 1), round=1)
+    first, again = Step(enc, ScriptedDice([]), RULES), Step(enc, ScriptedDice([]), RULES)
+    first.fact("hit", "a0", ("b0",))
+    again.fact("hit", "a0", ("b0",))
+    assert again.events[-1].cast is first.events[-1].cast
+    renamed = encounter(from_spec(GOBLIN, "a0", side="a", name="Other"), *band(GOBLIN, "b", 1), round=1)
+    other = Step(renamed, ScriptedDice([]), RULES)
+    other.fact("hit", "a0", ("b0",))
+    assert other.events[-1].cast["a0"].name == "Other" and first.events[-1].cast["a0"].name != "Other"
+    summoner = Step(enc, ScriptedDice([]), RULES)
+    summoner.enc = summoner.enc.model_copy(update={"combatants": (*enc.combatants, from_spec(GOBLIN, "s0",
+                                                                                             side="a"))})
+    summoner.fact("hit", "s0", ("b0",))
+    assert summoner.events[-1].cast["s0"].name == summoner.c("s0").name
+    shared = Step(enc, ScriptedDice([]), RULES)
+    assert ("s0", ("b0",)) not in shared._casts and "s0" not in shared._parts
 
 
 def _scanned(enc: Encounter, c: Combatant, near: bool = False) -> str | None:

@@ -368,11 +368,14 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
               damage=a.damage, maximum=crit)
     if a.powers:
         amount += _blood_price(step, actor)
-    if step.c(target).shield:          # (only a shield's bearer may sunder it)
+    t = step.c(target)
+    if t.shield:          # (only a shield's bearer may sunder it)
         amount = _sunder(step, target, amount)
-    was_alive = step.c(target).active
+        t = step.c(target)
+    was_alive = t.status == "up" and (not t.held or t.active)     # (`active` asked only of one who holds something)
     overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
-    if was_alive and not step.c(target).active:
+    t = step.c(target)
+    if was_alive and (t.status != "up" or (t.held and not t.active)):     # (she fell: `active`, as above)
         step.killed_by[target] = total
         if cleaves:
             _cleave(step, actor, target, overflow)

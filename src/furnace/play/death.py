@@ -13,7 +13,7 @@ from typing import Any
 from furnace.dice import RollResult
 from furnace.events import declare
 from furnace.play import choosing
-from furnace.play.combatant import Combatant
+from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.registry import DEATH_MODELS, NPC_MODELS
 from furnace.play.state import Step
 from furnace.rules.ruleset import Ruleset
@@ -95,7 +95,7 @@ def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, 
     """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
     kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
     c = step.c(target_id)
-    if not c.in_fight or amount <= 0:
+    if c.status not in FIGHTING or amount <= 0:      # (`in_fight`: at every blow)
         return 0
     before = c.hp
     overflow = max(0, amount - max(0, before))

@@ -24,7 +24,7 @@ from furnace.play import registry
 from furnace.play.apply import apply_periodic
 from furnace.play.attacks import attack, bloodmagic, more_attacks, nearest_enemy, rage, rally
 from furnace.play.attacks import extra_attacks as _extra_attacks
-from furnace.play.combatant import FIGHTING, ZONES, Combatant, kit
+from furnace.play.combatant import FIGHTING, ZONES, Combatant
 from furnace.play.death import dying_turn, kill
 from furnace.play.injuries import roll_injury, stabilise
 from furnace.play.state import Encounter, Step
@@ -118,25 +118,26 @@ def _choose(step: Step, cid: str, choose: Tactic) -> Action:
 
 def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ...]:
     """The chapters' actions she has something to take with (`details`: an action she has nothing to take it with
-    is not hers), worked out again only when her kit changed (`details` reads nothing else: `combatant.kit`)."""
-    known_by_id = step.memo.get(_hers)
-    if known_by_id is None:
-        known_by_id = step.memo[_hers] = {}
-    known = known_by_id.get(c.id)
-    if known is not None and known[0] is c:      # (she has not changed since she last chose: her kit neither)
-        found: tuple[tuple[str, registry.ActionRule], ...] = known[2]
-        return found
-    now = kit(c)
-    if known is None or known[1] != now:     # (the same values, mostly the same objects: compared at once)
-        actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
-        if actions is None:
-            actions = step.memo[chapter_actions] = chapter_actions()
-        known = (c, now, tuple((kind, rule) for kind, rule in actions if rule.details(c)))
-    else:
-        known = (c, now, known[2])
-    known_by_id[c.id] = known
-    found = known[2]
-    return found
+    is not hers), worked out once for each kit (`details` reads nothing else: `combatant.KIT`) and kept from fight
+    to fight (a simulation's party carries the same kit into every fight)."""
+    actions = step.memo.get(chapter_actions)       # (the registry's entries compared once a step, not a turn)
+    if actions is None:
+        actions = step.memo[chapter_actions] = chapter_actions()
+    features, chapters = c.features, c.chapters
+    known = _KITS.get((id(features), id(chapters)))
+    if known is None or known[0] is not features or known[1] is not chapters or known[2] is not actions:
+        if len(_KITS) >= KITS_KEPT:
+            _KITS.clear()
+        found = tuple((kind, rule) for kind, rule in actions if rule.details(c))
+        known = _KITS[id(features), id(chapters)] = (features, chapters, actions, found)
+    hers: tuple[tuple[str, registry.ActionRule], ...] = known[3]
+    return hers
+
+
+# each kit's chapters' actions (`_hers`), by the identity of its features and chapters, each entry holding them (so
+# that no other takes their ids while it is kept) and the actions it was asked of: the last KITS_KEPT
+_KITS: dict[tuple[int, int], tuple[Any, ...]] = {}
+KITS_KEPT = 1024
 
 
 def start_turn(step: Step, cid: str) -> bool:
@@ -181,7 +182,7 @@ def act(step: Step, cid: str, action: Action) -> None:
     such: she waits). Whatever happens, a combatant who stood up this turn has done so by its end."""
     try:
         c = step.c(cid)
-        if not c.active:
+        if c.status != "up" or (c.held and not c.active):      # (`active` asked only of one who holds something)
             raise IllegalActionError(f"{c.name} is {c.status} and cannot act")
         rules = step.memo.get(act)       # the actions by kind, found once a step: a fight acts at every turn
         if rules is None:
@@ -394,7 +395,7 @@ def round_phases(enc: Encounter) -> tuple[tuple[str, ...], ...]:
 def acting_last(step: Step) -> None:
     """As a round opens: whoever holds LAST_TO_ACT ("last to act next turn", an off-balance fighter under
     off_balance_segments last_to_act) leaves her side's phase and acts after everyone else this round."""
-    last = tuple(c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held))
+    last = tuple([c.id for c in step.working() if c.held and c.in_fight and "LAST_TO_ACT" in cond.names(c.held)])
     step.reframe(last=last)
     if last:
         step.fact(ACTS_LAST, last[0], last[1:])
@@ -497,8 +498,8 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
                 _act_even_if_fallen(step, cid, action)
-        if not together and not step.frame.over and won(step):     # (`finish_if_won`)
-            _finish(step)
+        if not together and not step.frame.over and sum(map(bool, step.standing().sides.values())) <= 1:
+            _finish(step)       # (`finish_if_won`, `won` inlined: asked after every turn)
         if step.frame.over:
             return
 

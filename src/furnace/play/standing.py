@@ -23,6 +23,13 @@ def key(c: Combatant) -> Key:
     return (_ZONE_PLACE[c.zone], c.hp, c.id)
 
 
+def _drop(keys: list[Key], gone: Key) -> None:
+    """`gone` out of these sorted keys (where it is one of them)."""
+    i = bisect_left(keys, gone)
+    if i < len(keys) and keys[i] == gone:
+        del keys[i]
+
+
 class Standing:
     """Each side's active combatants, sorted by `key`."""
 
@@ -37,7 +44,7 @@ class Standing:
         sides: dict[str, list[Key]] = {}
         for c in combatants:
             keys = sides.setdefault(c.side, [])
-            if c.active:
+            if c.status == "up" and (not c.held or c.active):     # (`active` asked only of one who holds something)
                 keys.append(key(c))
         for keys in sides.values():
             keys.sort()
@@ -62,15 +69,28 @@ class Standing:
         # (`key`, inlined, and `active` asked only of one who holds something: at every blow's change)
         was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.status == "up" and (not old.held or old.active) else None
         now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.status == "up" and (not new.held or new.active) else None
-        if was == now and old.side == new.side:
+        side = new.side
+        if old.side != side:
+            self._between(old.side, side, was, now)
             return
-        if was is not None:
-            keys = self._side(old.side)
+        if was == now:
+            return
+        keys = self.sides.get(side)
+        if keys is None or side in self._shared:     # (her side's list found once for both moves: most changes)
+            keys = self._side(side)
+        if was is not None:      # (`_drop`, inlined: at every blow's change)
             i = bisect_left(keys, was)
             if i < len(keys) and keys[i] == was:
                 del keys[i]
         if now is not None:
-            insort(self._side(new.side), now)
+            insort(keys, now)
+
+    def _between(self, left: str, joined: str, was: Key | None, now: Key | None) -> None:
+        """She changed sides: out of the one she left if she stood, into the one she joined if she stands."""
+        if was is not None:
+            _drop(self._side(left), was)
+        if now is not None:
+            insort(self._side(joined), now)
 
     def nearest(self, side: str, near: bool = False) -> str | None:
         """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""
