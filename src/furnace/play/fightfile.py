@@ -18,6 +18,7 @@ is built.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -32,10 +33,16 @@ from furnace.play.combatant import ZONES, Combatant, Zone, from_character, hp_di
 from furnace.play.frozen import updated
 from furnace.play.state import Encounter
 from furnace.rules import datafile
-from furnace.rules.cache import parsed_text
+from furnace.rules.cache import parsed_text, validated_text
 from furnace.rules.datafile import YAML_LIMIT, loader, parse_yaml
 from furnace.rules.hit_dice import hd_value
 from furnace.rules.ruleset import Ruleset
+
+_SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the source of a fight file's validation: this module, the zones (`furnace.play.combatant`), the YAML reader and the
+# Hit Dice's (`furnace.rules`), the dice, the errors
+_VALIDATING = (__file__, *(os.path.join(_SOURCE, part) for part in (
+    os.path.join("play", "combatant.py"), "rules", "dice", "errors.py")))
 
 MAX_COMBATANTS = 500     # a fight of 500 takes about two seconds for 20 rounds; more is not a fight file's
 
@@ -112,21 +119,30 @@ class FightFile(BaseModel):
 
 
 def load_fight(path: str | Path) -> FightFile:
-    """A fight file, validated; at most MAX_COMBATANTS combatants (the party and every monster's count)."""
+    """A fight file, validated; at most MAX_COMBATANTS combatants (the party and every monster's count). A text
+    validated before (by this code and this Pydantic) is read from the cache (`furnace.rules.cache.validated_text`):
+    a referee fights one fight file seed after seed, and building Pydantic's validator of a fight file (its fields'
+    default factories asked for their signatures, which compiles `tokenize`'s patterns) is ~12 ms of `furnace fight`."""
+    from pydantic import VERSION
+
     file = Path(path)
     text = files.read_text(file, limit=YAML_LIMIT, what="the fight file")
-    data = parsed_text("fight-file", text, lambda t: _parsed(file, t), __file__, datafile.__file__)
-    if not isinstance(data, dict):
-        raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
-    try:
-        fight = FightFile.model_validate(data)
-    except ValidationError as exc:
-        raise _refusal(file, exc) from None
+    fight = validated_text("fight-files", text, lambda t: _validated(file, t), *_VALIDATING, version=VERSION)
     total = len(fight.party) + sum(m.count for m in fight.monsters)
     if total > MAX_COMBATANTS:
         raise DataFileError(file, f"a fight holds at most {MAX_COMBATANTS} combatants; this one has {total:,} "
                                   f"({len(fight.party)} in the party, {total - len(fight.party):,} monsters)")
     return fight
+
+
+def _validated(file: Path, text: str) -> FightFile:
+    data = parsed_text("fight-file", text, lambda t: _parsed(file, t), __file__, datafile.__file__)
+    if not isinstance(data, dict):
+        raise DataFileError(file, "a fight file holds one mapping with room_dc, party and monsters")
+    try:
+        return FightFile.model_validate(data)
+    except ValidationError as exc:
+        raise _refusal(file, exc) from None
 
 
 def _parsed(file: Path, text: str) -> Any:
@@ -215,7 +231,7 @@ def roster(fight: FightFile, taken: set[str]) -> Roster:
     given): what `build` rolls, worked out once for a simulation's thousands of fights."""
     out: Roster = []
     for m in fight.monsters:
-        spec = {k: v for k, v in m.model_dump().items() if v is not None}
+        spec = {k: v for k, v in dict(m).items() if v is not None}     # (its fields are plain: no serialiser built)
         for i in range(1, m.count + 1):
             name = f"{m.name} {i}" if m.count > 1 else m.name
             out.append(({**spec, "name": name}, m.side, _unique(name.lower().replace(" ", "-"), taken)))
