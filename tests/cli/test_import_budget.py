@@ -269,10 +269,11 @@ def test_a_fight_with_standing_answers_or_a_changed_file_loads_what_it_uses(tmp_
 
 def test_a_funnel_draws_no_sheet_unless_asked(tmp_path: Path) -> None:
     """Nor, outside a campaign (nothing to tell), the story's tellers or the clock; nor the engine's registries
-    (Pydantic's plug-ins are looked up in `furnace.play.entrypoints`)."""
+    (Pydantic's plug-ins are looked up in `furnace.play.entrypoints`); nor, piped, rich (its party's table is written
+    as rich draws it, `furnace.render.text.plain_table`)."""
     modules = _first_then_again(tmp_path, ["funnel", "--seed", "1"])
     assert "furnace.render.sheets" not in modules
-    never = ("furnace.play.clock", "furnace.render.story", "furnace.play.registry")
+    never = ("furnace.play.clock", "furnace.render.story", "furnace.play.registry", "rich")
     assert not [m for p in never for m in _under(modules, p)]
     assert "furnace.render.sheets" in _first_then_again(tmp_path, ["--force", "funnel", "--seed", "1", "--html",
                                                                    str(tmp_path / "f.html")])
@@ -286,6 +287,7 @@ import sys
 
 from furnace.characters.character import Character
 from furnace.cli.app import main
+from furnace.play.fightfile import FightFile
 
 compiled = []
 real = builtins.compile
@@ -293,7 +295,8 @@ builtins.compile = lambda source, filename, *a, **k: (compiled.append(filename) 
                                                      else None) or real(source, filename, *a, **k)
 code = main(sys.argv[2:])
 with open(sys.argv[1], "w", encoding="utf-8") as out:
-    json.dump({"code": code, "validator built": Character.__pydantic_complete__, "compiled": compiled}, out)
+    json.dump({"code": code, "validator built": Character.__pydantic_complete__ or FightFile.__pydantic_complete__,
+               "compiled": compiled}, out)
 """
 
 
@@ -311,9 +314,10 @@ def _again(folder: Path, args: list[str]) -> dict[str, object]:
 
 
 def test_a_fight_again_validates_no_party_file_and_compiles_no_dice(tmp_path: Path) -> None:
-    """A fight file's party files validated before are read from the cache (`furnace.rules.cache.validated_text`):
-    Pydantic's validator of a character is never built; the dice expressions compiled before are read as code
-    (`furnace.rules.cache.kept_code`), none compiled again. The flip side: a party file changed is validated."""
+    """A fight file and its party files validated before are read from the cache
+    (`furnace.rules.cache.validated_text`): Pydantic's validator of a character or a fight file is never built; the
+    dice expressions compiled before are read as code (`furnace.rules.cache.kept_code`), none compiled again. The flip
+    side: a party file changed is validated, and so is a fight file changed."""
     fight = tmp_path / "fight.yaml"
     fight.write_text((ROOT / "examples" / "funnel-vs-goblins.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     shutil.copytree(ROOT / "examples" / "characters", tmp_path / "characters")
@@ -325,6 +329,11 @@ def test_a_fight_again_validates_no_party_file_and_compiles_no_dice(tmp_path: Pa
     report = tmp_path / "again.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
     env.update(FURNACE_CACHE_DIR=str(tmp_path / "cache"))
+    subprocess.run([sys.executable, "-c", AGAIN, str(report), *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                   check=True, timeout=120)
+    assert json.loads(report.read_text(encoding="utf-8"))["validator built"] is True
+    assert _again(tmp_path, args)["validator built"] is False
+    fight.write_text(fight.read_text(encoding="utf-8").replace("room_dc: 10", "room_dc: 11"), encoding="utf-8")
     subprocess.run([sys.executable, "-c", AGAIN, str(report), *args], cwd=ROOT, env=env, capture_output=True, text=True,
                    check=True, timeout=120)
     assert json.loads(report.read_text(encoding="utf-8"))["validator built"] is True

@@ -1,12 +1,15 @@
-"""Terminal rendering for the CLI (rich): charts and tables people would rather look at than read."""
+"""Terminal rendering for the CLI (rich): charts and tables people would rather look at than read.
+
+Rich is imported where a table is drawn with it: the funnel's party, piped as a plain table of short single-line
+cells (`plain_table`), is written without it (importing and running rich was ~55 ms of `furnace funnel`).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
-from fractions import Fraction
-
-from rich.console import Console
-from rich.table import Table as RichTable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from furnace import dice
 from furnace.characters.abilities import modifier
@@ -16,12 +19,19 @@ from furnace.rules.effects import effect_summary
 from furnace.rules.ruleset import Ruleset
 from furnace.rules.tables import Table
 
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from rich.console import Console
+
 BAR_WIDTH = 40
+PIPED_WIDTH = 200       # piped output gets a wide page rather than rich's 80-column default
 
 
 def _console() -> Console:
-    # piped output gets a wide page rather than rich's 80-column default
-    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
 
 
 def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chance: Fraction | None) -> str:
@@ -33,6 +43,8 @@ def odds_chart(expression: str, dist: dict[int, Fraction], dc: int | None, chanc
 
 
 def table_list(tables: list[Table]) -> None:
+    from rich.table import Table as RichTable
+
     out = RichTable(title="Furnace tables", show_lines=False)
     for col in ("id", "name", "title", "rolled with", "rows"):
         out.add_column(col)
@@ -45,6 +57,8 @@ def table_list(tables: list[Table]) -> None:
 def table_show(t: Table, explain: bool = False) -> None:
     """A table's rows and their effects; its RULES.md ids (the table's own, the rules behind it and the ids in
     its effects) only when `explain`, as everywhere a referee reads."""
+    from rich.table import Table as RichTable
+
     from furnace.rules.effects import TABLE_NAMES
     from furnace.rules.ids import without_rule_ids
 
@@ -74,6 +88,7 @@ def rules_table(ruleset: Ruleset, campaign: str | None = None) -> None:
     a profile, a campaign's override file or `campaign override set`) and its first sources; a value that is
     not the default in bold."""
     from rich.markup import escape
+    from rich.table import Table as RichTable
 
     from furnace.render.story.campaign import option_words
 
@@ -97,16 +112,63 @@ def demo_output(rng: dice.DiceSource, count: int) -> None:
     _console().print(sample.explain())
 
 
+PARTY_COLUMNS = ("player", "name", "race", "STR", "DEX", "CON", "INT", "WIS", "CHA", "HP", "occupation", "proficiency",
+                 "item")
+
+
 def party_table(party: Party) -> None:
-    out = RichTable(title=f"Funnel party: {len(party.characters)} 0-level characters")
-    for col in ("player", "name", "race", "STR", "DEX", "CON", "INT", "WIS", "CHA", "HP", "occupation",
-                "proficiency", "item"):
+    title = f"Funnel party: {len(party.characters)} 0-level characters"
+    rows = [(c.player or "", c.name, c.race, *(f"{s} ({modifier(s):+d})" for s in c.scores.values()), str(c.hp),
+             *((c.occupation.name, c.occupation.proficiency, c.occupation.item) if c.occupation else ("", "", "")))
+            for c in party.characters]
+    plain = plain_table(title, PARTY_COLUMNS, rows)
+    if plain is not None:
+        sys.stdout.write(plain)
+        return
+    from rich.table import Table as RichTable
+
+    out = RichTable(title=title)
+    for col in PARTY_COLUMNS:
         out.add_column(col)
-    for c in party.characters:
-        occ = c.occupation
-        out.add_row(c.player or "", c.name, c.race, *(f"{s} ({modifier(s):+d})" for s in c.scores.values()),
-                    str(c.hp), occ.name if occ else "", occ.proficiency if occ else "", occ.item if occ else "")
+    for row in rows:
+        out.add_row(*row)
     _console().print(out)
+
+
+# what rich draws as it is: printable ASCII but markup's brackets and escapes (an emoji's code has two colons)
+_PLAIN = frozenset(chr(c) for c in range(32, 127)) - frozenset("[]\\")
+# the variables under which rich colours piped output, or takes it for a terminal's
+_RICH_ENVIRONMENT = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
+
+
+def _plain(text: str) -> bool:
+    return _PLAIN.issuperset(text) and text.count(":") < 2
+
+
+def plain_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str | None:
+    """A table as rich draws it on piped output (`_console`: no colour, `PIPED_WIDTH` columns; rich's default table:
+    a heavy head, a centred title, a space either side of each cell), written without rich; None when rich would draw
+    it otherwise (a terminal, a variable that colours output, an encoding other than UTF's, a cell it reads as markup
+    or draws wider than its letters, a table wider than the page), for rich to draw it."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower()     # (else rich draws its boxes in ASCII)
+    if sys.stdout.isatty() or not encoding.startswith("utf") or any(name in os.environ for name in _RICH_ENVIRONMENT):
+        return None
+    if not all(_plain(text) for text in (title, *columns, *(cell for row in rows for cell in row))):
+        return None
+    widths = [max(len(cell) for cell in column) + 2 for column in zip(columns, *rows, strict=True)]
+    width = sum(widths) + len(widths) + 1
+    if width > PIPED_WIDTH or len(title) > width:
+        return None
+    left = (width - len(title)) // 2
+
+    def line(ends: str, fill: str) -> str:
+        return ends[0] + ends[1].join(fill * w for w in widths) + ends[2] + "\n"
+
+    def cells(bar: str, row: Sequence[str]) -> str:
+        return bar + bar.join(f" {cell:<{w - 2}} " for cell, w in zip(row, widths, strict=True)) + bar + "\n"
+
+    return "".join([" " * left + title + " " * (width - left - len(title)) + "\n", line("┏┳┓", "━"),
+                    cells("┃", columns), line("┡╇┩", "━"), *(cells("│", row) for row in rows), line("└┴┘", "─")])
 
 
 def character_sheet(c: Character, rules: Ruleset, note: str = "", *, luck: int | None = None) -> None:
@@ -122,6 +184,8 @@ def character_sheet(c: Character, rules: Ruleset, note: str = "", *, luck: int |
     title = f"{c.name} · {c.race} {c.char_class or '0-level'} {c.archetype or ''} · level {c.level}"
     if note:
         title += f"\n{note}"
+    from rich.table import Table as RichTable
+
     out = RichTable(title=escape(title), show_header=False)
     out.add_column("field")
     out.add_column("value")
