@@ -211,8 +211,11 @@ def test_roll_and_odds_load_no_model_and_no_json_encoder(tmp_path: Path) -> None
         modules = _first_then_again(tmp_path, args)
         assert not [m for p in (*STARTUP_NEVER, *MODELS, "furnace.rules", "html") for m in _under(modules, p)]
         assert "furnace.dice.compiled" not in modules    # a command's few rolls: the general roller, no compiler
-    assert "json" not in _first_then_again(tmp_path, ["roll", "1d20+3"])
-    assert "json" in _first_then_again(tmp_path, ["roll", "1d20+3", "--json"])      # the flip side
+    modules = _first_then_again(tmp_path, ["roll", "1d20+3"])
+    assert "json" not in modules
+    assert "fractions" not in modules               # a whole roll makes no Fraction (`furnace.dice.plan.Value`)
+    assert "json" in _first_then_again(tmp_path, ["roll", "1d20+3", "--json"])      # the flip sides
+    assert "fractions" in _first_then_again(tmp_path, ["roll", "1d20/2"])
 
 
 def test_odds_attack_reads_the_plain_rules_and_builds_no_model(tmp_path: Path) -> None:

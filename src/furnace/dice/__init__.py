@@ -27,7 +27,6 @@ dice a roll, counted before the first falls; the exact odds estimate their work 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from functools import lru_cache
 from types import CodeType, MappingProxyType
 from typing import TYPE_CHECKING
@@ -43,6 +42,8 @@ from furnace.dice.values import NO_BINDINGS, Bindings, DiceValueError, bindings,
 from furnace.errors import DiceSyntaxError
 
 if TYPE_CHECKING:   # the compiler is imported at an expression's first roll (`roll`'s general roller needs none)
+    from fractions import Fraction
+
     from furnace.dice.compiled import RollFunction, TreeFunction
 
 __all__ = [
@@ -159,6 +160,8 @@ class DiceExpression:
     def probability_at_least(self, dc: int, variables: Mapping[str, int | str] | None = None) -> Fraction:
         """P(total ≥ dc): meet or beat, as every Furnace check is resolved."""
         check_dc(dc)
+        from fractions import Fraction
+
         return sum((p for total, p in self.distribution(variables).items() if total >= dc), Fraction(0))
 
     def variables(self) -> set[str]:

@@ -8,14 +8,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from furnace.dice.ast import AnyNode, BinOp, Call, Dice, Neg, Note, Num, Set, Var, operands
 from furnace.dice.values import MAX_DICE, Binding, Bindings, DiceValueError, DieValue
 from furnace.errors import DiceError, DiceLimitError, DiceSyntaxError, UnboundVariableError
 
-Value = int | Fraction
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+# a value is whole, or a Fraction made by a division: `fractions` (and the `decimal` it imports, ~3 ms) is imported
+# by the first division, not by every command that rolls
+Value: TypeAlias = "int | Fraction"
 Variables = Bindings
 _GLUED = re.compile(r"([A-Z_][A-Z0-9_]*?)D([0-9]+)")
 
@@ -54,6 +58,8 @@ def counted_sides(node: Dice, variables: Variables, expression: str) -> int:
 def _divide(a: Value, b: Value, expression: str) -> Value:
     if b == 0:
         raise DiceError("division by zero", expression)
+    from fractions import Fraction
+
     result = Fraction(a) / b
     return result.numerator if result.denominator == 1 else result
 
@@ -61,12 +67,16 @@ def _divide(a: Value, b: Value, expression: str) -> Value:
 def _floor_divide(a: Value, b: Value, expression: str) -> Value:
     if b == 0:
         raise DiceError("division by zero", expression)
+    from fractions import Fraction
+
     return math.floor(Fraction(a) / b)
 
 
 def _modulo(a: Value, b: Value, expression: str) -> Value:
     if b == 0:
         raise DiceError("modulo by zero", expression)
+    from fractions import Fraction
+
     result = Fraction(a) % b
     return result.numerator if result.denominator == 1 else result
 
@@ -128,7 +138,7 @@ def _pure(node: AnyNode, variables: Variables, expression: str) -> Value:
 def count_value(node: AnyNode, variables: Variables, expression: str) -> int:
     """The count of `(LVL)d6`: a whole number from 0 to 1,000, or a `DiceError` saying why not."""
     value = _pure(node, variables, expression)
-    if isinstance(value, Fraction):
+    if not isinstance(value, int):       # a Fraction
         if value.denominator != 1:
             raise DiceValueError(f"a dice count is a whole number, not {value}", expression,
                                  expected="floor(…) or ceil(…) around the count")

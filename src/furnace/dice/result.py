@@ -5,13 +5,15 @@ Nodes are NamedTuples because a roll builds several of them and tuples are the c
 
 import math
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from furnace.dice.values import DiceValueError
 
-Value = int | Fraction
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+Value: TypeAlias = "int | Fraction"     # (`furnace.dice.plan.Value`: no `fractions` to import for a whole roll)
 
 
 class Const(NamedTuple):
@@ -184,7 +186,7 @@ def to_dict(node: Node) -> dict[str, Any]:
 def _to_dict(node: Node) -> dict[str, Any]:
     kind = node.kind
     value = node.value
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if not isinstance(value, int) and value.denominator == 1:       # a Fraction that is whole
         value = value.numerator
     out: dict[str, Any] = {"kind": kind, "value": value if isinstance(value, int) else str(value)}
     if kind == "dice":
@@ -291,6 +293,8 @@ def floor_value(value: Value) -> int:
 def tree_from_dict(raw: Mapping[str, Any]) -> Node:
     """A tree written by `to_dict` (a stored roll's `tree`), read back."""
     kind, value = raw["kind"], raw["value"]
+    from fractions import Fraction
+
     number: Value = value if isinstance(value, int) else Fraction(str(value))
     if kind == "dice":
         return Rolled(str(raw["text"]), int(raw["sides"]), tuple(raw["faces"]), tuple(raw["kept"]), int(number),
