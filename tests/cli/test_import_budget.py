@@ -375,3 +375,35 @@ def test_a_fight_starts_with_next_to_no_garbage_collection(tmp_path: Path) -> No
 
     assert collections("seldom") <= 12
     assert collections("700") >= 50
+
+
+FINALIZED = """
+import sys
+from furnace.cli import main
+
+class Held:                 # only a cycle holds it: its finalizer runs when the collector frees the cycle
+    def __del__(self):
+        sys.stderr.write("finalized\\n")
+
+held = Held()
+held.me = held
+del held
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_command_that_opened_no_database_leaves_its_cycles_at_exit(tmp_path: Path) -> None:
+    """At exit, Python's last collection of cycles is skipped (`furnace.cli.startup.collect_nothing_at_exit`): a
+    command ends with its objects frozen, a cycle's finalizer never run. The flip side: a command that imported a
+    database's library (its connections may be left to finalize) ends with the collection, as Python's own do."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(FURNACE_CONFIG_DIR=str(tmp_path / "config"), FURNACE_DATA_DIR=str(tmp_path / "data"),
+               FURNACE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def ended(*args: str) -> str:
+        return subprocess.run([sys.executable, "-c", FINALIZED, *args], cwd=ROOT, env=env, capture_output=True,
+                              text=True, check=True, timeout=120).stderr
+
+    assert "finalized" not in ended("roll", "1d20+3")
+    assert "finalized" not in ended("fight", "examples/funnel-vs-goblins.yaml", "--seed", "1")
+    assert "finalized" in ended("--db", str(tmp_path / "campaigns.db"), "campaign", "new", "keep")

@@ -3,9 +3,10 @@
 `main` is the entry point; commands in other modules load only when named, so `furnace roll` starts fast.
 """
 
-from furnace.cli.startup import collect_seldom, keep_dice_code, read_pydantic_plugins_cheaply
+from furnace.cli.startup import collect_nothing_at_exit, collect_seldom, keep_dice_code, read_pydantic_plugins_cheaply
 
 collect_seldom()
+collect_nothing_at_exit()
 read_pydantic_plugins_cheaply()
 keep_dice_code()
 
