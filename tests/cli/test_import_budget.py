@@ -348,6 +348,42 @@ def test_a_roll_compiles_nothing(tmp_path: Path) -> None:
                                                                      "compiled": []}
 
 
+METHODS = """
+import builtins
+import json
+import sys
+
+compiled = []
+real = builtins.compile
+builtins.compile = lambda source, filename, mode, *a, **k: (compiled.append(filename) if (filename, mode) == (
+    "<string>", "exec") else None) or real(source, filename, mode, *a, **k)      # (typing's forward references: eval)
+from furnace.cli.app import main
+
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump({"code": code, "compiled": len(compiled)}, out)
+"""
+
+
+def test_a_fight_again_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    """The dataclasses a fight makes (the engine's, the chapters') read their methods' code from what the run before
+    compiled (`furnace.cli.startup.keep_dataclass_code`): none compiled again. The flip side: the first run, with no
+    code kept, compiles them through the cache (and keeps them)."""
+    report = tmp_path / "methods.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
+    env.update(FURNACE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> dict[str, int]:
+        subprocess.run([sys.executable, "-c", METHODS, str(report), "fight", "examples/funnel-vs-goblins.yaml",
+                        "--seed", "1"], cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120)
+        found: dict[str, int] = json.loads(report.read_text(encoding="utf-8"))
+        return found
+
+    first = run()
+    assert first["code"] == 0 and first["compiled"] > 100
+    assert run() == {"code": 0, "compiled": 0}
+
+
 COLLECTIONS = """
 import gc, sys
 young = []

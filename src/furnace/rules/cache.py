@@ -302,20 +302,24 @@ def _kept(path: str, mark: str) -> dict[str, bytes]:
 MAX_CODES = 128                 # compiled sources kept (a fight compiles about ten dice expressions)
 MAX_CODE_SOURCE = 64 * 1024     # characters of a source worth keeping (a dice expression's is under 2,000)
 _CODES: dict[str, dict[str, bytes]] = {}          # the file of kept code, as read once a process
+_AT_EXIT: dict[str, str] = {}                     # the files of kept code to write when the process ends, and where
 
 
-def kept_code(source: str, filename: str) -> CodeType:
+def kept_code(source: str, filename: str, *, name: str = "code", most: int = MAX_CODES,
+              at_exit: bool = False) -> CodeType:
     """`compile(source, filename, "exec")`, kept with marshal under the source and the file name, in a file of this
     Python's version (the code's format is the interpreter's), so a source compiled before is read, not compiled
     again: the dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred
     microseconds each. The code kept for a source is the code `compile` makes of it; each is unmarshalled only when
-    asked for, at most `MAX_CODES` kept (the oldest go first). Anything amiss with the file: compiled again."""
+    asked for, at most `most` kept in the file `name` (the oldest go first). `at_exit`: the file is written once, when
+    the process ends, not at each source compiled (a command makes hundreds of dataclasses' methods,
+    `furnace.cli.startup.keep_dataclass_code`). Anything amiss with the file: compiled again."""
     import marshal
 
     where = folder()
     if where is None or len(source) > MAX_CODE_SOURCE:
         return compile(source, filename, "exec")
-    path = os.path.join(where, "code.marshal")
+    path = os.path.join(where, f"{name}.marshal")
     kept, key = _codes(path), f"{filename}\n{source}"
     with contextlib.suppress(Exception):        # any unreadable entry: compile again (see the module's note)
         if key in kept:
@@ -324,10 +328,22 @@ def kept_code(source: str, filename: str) -> CodeType:
                 return found
     code = compile(source, filename, "exec")
     kept[key] = marshal.dumps(code)
-    while len(kept) > MAX_CODES:
+    while len(kept) > most:
         del kept[next(iter(kept))]
-    _store_plain(where, path, sys.version, kept)
+    if not at_exit:
+        _store_plain(where, path, sys.version, kept)
+    elif path not in _AT_EXIT:
+        if not _AT_EXIT:
+            import atexit
+
+            atexit.register(_store_at_exit)
+        _AT_EXIT[path] = where
     return code
+
+
+def _store_at_exit() -> None:
+    for path, where in _AT_EXIT.items():
+        _store_plain(where, path, sys.version, _CODES[path])
 
 
 def _codes(path: str) -> dict[str, bytes]:
