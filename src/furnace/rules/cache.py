@@ -305,15 +305,15 @@ _CODES: dict[str, dict[str, bytes]] = {}          # the file of kept code, as re
 _AT_EXIT: dict[str, str] = {}                     # the files of kept code to write when the process ends, and where
 
 
-def kept_code(source: str, filename: str, *, name: str = "code", most: int = MAX_CODES,
+def kept_code(source: str, filename: str, *, name: str = "code", most: int | None = None,
               at_exit: bool = False) -> CodeType:
     """`compile(source, filename, "exec")`, kept with marshal under the source and the file name, in a file of this
     Python's version (the code's format is the interpreter's), so a source compiled before is read, not compiled
     again: the dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred
     microseconds each. The code kept for a source is the code `compile` makes of it; each is unmarshalled only when
-    asked for, at most `most` kept in the file `name` (the oldest go first). `at_exit`: the file is written once, when
-    the process ends, not at each source compiled (a command makes hundreds of dataclasses' methods,
-    `furnace.cli.startup.keep_dataclass_code`). Anything amiss with the file: compiled again."""
+    asked for, at most `most` (else `MAX_CODES`) kept in the file `name` (the oldest go first). `at_exit`: the file
+    is written once, when the process ends, not at each source compiled (a command makes hundreds of dataclasses'
+    methods, `furnace.cli.startup.keep_dataclass_code`). Anything amiss with the file: compiled again."""
     import marshal
 
     where = folder()
@@ -328,7 +328,7 @@ def kept_code(source: str, filename: str, *, name: str = "code", most: int = MAX
                 return found
     code = compile(source, filename, "exec")
     kept[key] = marshal.dumps(code)
-    while len(kept) > most:
+    while len(kept) > (MAX_CODES if most is None else most):
         del kept[next(iter(kept))]
     if not at_exit:
         _store_plain(where, path, sys.version, kept)
