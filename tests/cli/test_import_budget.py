@@ -414,6 +414,7 @@ def test_a_fight_starts_with_next_to_no_garbage_collection(tmp_path: Path) -> No
 
 
 FINALIZED = """
+import atexit
 import sys
 from furnace.cli import main
 
@@ -421,17 +422,20 @@ class Held:                 # only a cycle holds it: its finalizer runs when the
     def __del__(self):
         sys.stderr.write("finalized\\n")
 
-held = Held()
-held.me = held
-del held
+def leave_a_cycle():        # as the command has ended (before furnace's own exit hook: the last registered runs first)
+    held = Held()
+    held.me = held
+
+atexit.register(leave_a_cycle)
 sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_a_command_that_opened_no_database_leaves_its_cycles_at_exit(tmp_path: Path) -> None:
+def test_a_command_that_leaves_no_database_open_leaves_its_cycles_at_exit(tmp_path: Path) -> None:
     """At exit, Python's last collection of cycles is skipped (`furnace.cli.startup.collect_nothing_at_exit`): a
-    command ends with its objects frozen, a cycle's finalizer never run. The flip side: a command that imported a
-    database's library (its connections may be left to finalize) ends with the collection, as Python's own do."""
+    command ends with its objects frozen, a cycle's finalizer never run — a campaign command too, which closes its
+    store as it ends. The flip side: a process that holds a store open (its connections may be left to finalize)
+    ends with the collection, as Python's own do."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FURNACE_")}
     env.update(FURNACE_CONFIG_DIR=str(tmp_path / "config"), FURNACE_DATA_DIR=str(tmp_path / "data"),
                FURNACE_CACHE_DIR=str(tmp_path / "cache"))
@@ -442,4 +446,13 @@ def test_a_command_that_opened_no_database_leaves_its_cycles_at_exit(tmp_path: P
 
     assert "finalized" not in ended("roll", "1d20+3")
     assert "finalized" not in ended("fight", "examples/funnel-vs-goblins.yaml", "--seed", "1")
-    assert "finalized" in ended("--db", str(tmp_path / "campaigns.db"), "campaign", "new", "keep")
+    db = str(tmp_path / "campaigns.db")
+    for args in (["campaign", "new", "keep"], ["--campaign", "keep", "clock", "advance", "1", "turn"],
+                 ["--campaign", "keep", "campaign", "show"]):
+        assert "finalized" not in ended("--db", db, *args)       # its store closed as it ended
+    left_open = FINALIZED.replace("sys.exit(", f"kept = __import__('furnace.campaign.store').campaign.store.Store("
+                                               f"'sqlite:///{db}')\nsys.exit(")
+    assert "finalized" in subprocess.run([sys.executable, "-c", left_open, "--db", db, "--campaign", "keep",
+                                          "campaign", "show"],
+                                         cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+                                         timeout=120).stderr

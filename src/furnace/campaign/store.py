@@ -26,6 +26,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -62,6 +63,13 @@ if TYPE_CHECKING:     # SQLAlchemy (and what is written with it) is imported whe
 SNAPSHOT_EVERY = 1000
 STEP_MOST = SNAPSHOT_EVERY    # a known state further behind than this is rebuilt (from a snapshot no older)
 RETRIES = 8
+# the stores made and not yet closed (a store dropped unclosed leaves, its connections closed as it is freed): none
+# open, no connection of a store is left for Python's last collection at exit to finalize (`furnace.cli.startup`)
+_OPEN: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def every_store_closed() -> bool:
+    return not _OPEN
 Command = Callable[[CampaignState], tuple[CampaignState, Sequence[Event]]]
 # what brings a campaign written by an older Furnace up to date before a command writes to it: each returns the
 # command to run first (logged as UPGRADE), or None; `furnace.campaign.upgrades` adds its own (the store cannot
@@ -127,6 +135,7 @@ class Store:
         # process still meets SQLite's own lock and busy timeout).
         self._writers = threading.RLock() if self._reader or self.engine.dialect.name == "sqlite" else None
         self.folds = 0          # how many times `sync_every` has folded the log into the database
+        _OPEN.add(self)
         if migrate:
             self._opened()
 
@@ -202,6 +211,7 @@ class Store:
             self._engine.dispose()
         if self._reader is not None:
             self._reader.close()
+        _OPEN.discard(self)
 
     @property
     def read_only(self) -> str | None:

@@ -17,9 +17,11 @@ long process (`furnace shell`, `furnace serve`, `simulate`) still collects, a fe
 At exit, Python collects every object's cycles once more before it ends (~15-30 ms a full collection of a fight's
 60,000-odd objects, and the modules' teardown makes it run more: ~100 ms of `furnace fight`, ~25 ms of `furnace roll`)
 to run the finalizers of what only a cycle holds, when the process is about to free all its memory anyway.
-`collect_nothing_at_exit` freezes what is left (`gc.freeze`) when the process opened no database — its connections are
-what a command leaves to be finalized (a SQLite connection closes its write-ahead log): a command's files are written
-whole and closed (`furnace.files`), and what is freed by its count of references still is as the modules are torn down.
+`collect_nothing_at_exit` freezes what is left (`gc.freeze`) when the process opened no database, or closed every
+campaign store it opened (`furnace.campaign.store.every_store_closed`: a campaign command closes its store as it ends)
+— a database's connections are what a command could leave to be finalized (a SQLite connection closes its write-ahead
+log): a command's files are written whole and closed (`furnace.files`), and what is freed by its count of references
+still is as the modules are torn down.
 
 The dice expressions a command rolls are compiled into functions (`furnace.dice.compiled`), a few hundred microseconds
 each; here their code is read from what an earlier command compiled of the same source (`keep_dice_code`). So is the
@@ -109,5 +111,12 @@ def collect_nothing_at_exit() -> None:
 
 
 def _freeze_unless_a_database_is_open() -> None:
-    if not any(name in sys.modules for name in DATABASES):
+    if not any(name in sys.modules for name in DATABASES) or _every_store_closed():
         gc.freeze()
+
+
+def _every_store_closed() -> bool:
+    """A campaign command's database is its store's (the command closes it as it ends): none left open, no
+    connection is left to finalize. (Another connection — a backup's, a restore's — is closed where it is opened.)"""
+    store = sys.modules.get("furnace.campaign.store")
+    return store is not None and bool(store.every_store_closed())
