@@ -4,6 +4,7 @@ rebuilt from the latest snapshot and the changes after it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from furnace.campaign.logrows import changes_after, latest_snapshot
-from furnace.campaign.state import CampaignError, CampaignState, apply_changes
+from furnace.campaign.state import CampaignError, CampaignState, apply_changes, canonical, changes
+from furnace.errors import FurnaceError
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -78,3 +80,43 @@ def rebuilt(conn: Connection | sqlite3.Connection, camp: Any, *, snapshots_on: b
         raise CampaignError(f"the campaign {camp.name!r} has no recorded state")
     return Known(camp.event_count, camp.last_hash, camp.name, CampaignState.from_entities(entities, camp.name),
                  entities)
+
+
+def folded_after(known: Known | None, changed: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The entities a rebuild would fold from the log after a command: the known ones and its changes (as read back
+    from the log: `changes` holds the command's own values)."""
+    if changed is None:       # a roll: the same entities (never changed in place: stepped on a copy)
+        return known.entities if known is not None else {}
+    entities = dict(known.entities) if known is not None else {}
+    apply_changes(entities, json.loads(json.dumps(changed)))
+    return entities
+
+
+def checked_changes(before: CampaignState | None, after: CampaignState, command: str,
+                    name: str) -> tuple[list[dict[str, Any]] | None, CampaignState]:
+    """What the command changed (a roll that returns the state it was given changed nothing: not diffed), and the
+    state read back from what is stored."""
+    entities = after.entities()
+    try:   # never log a state that cannot be read back: the campaign would no longer open
+        read_back = CampaignState.checked(json.loads(canonical(entities)), name)
+    except CampaignError as exc:
+        raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
+    return changes(before.entities() if before else {}, entities) or None, read_back
+
+
+def kept_for_next(entities: dict[str, Any], name: str) -> None:
+    """On the command line, the state a rebuild of the log makes of the entities a command just logged, and its fight,
+    made now and kept for the next command (`furnace.rules.cache.latest_made`): each command is a process of its own,
+    and a read after a write then builds no validator. (Made of the entities as the log folds them, not of the
+    command's own copy: the two hold the same values in another order, and the cache compares texts.) A server keeps
+    the state in memory instead: nothing is made there."""
+    from furnace.rules.cache import latest_on
+
+    if not latest_on():
+        return
+    with contextlib.suppress(FurnaceError):     # (read back already: the next read would say the same)
+        state = CampaignState.from_entities(entities, name)
+        if state.encounter is not None:
+            from furnace.campaign.kept_fight import current
+
+            current(state)

@@ -10,7 +10,6 @@ replays to the same state even after a rule's code changes, and undoing a comman
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -174,24 +173,6 @@ class CampaignState(BaseModel):
             raise CampaignError(f"the stored campaign does not validate: it has no {exc.args[0]!r} entity") from None
         except ValidationError as exc:
             raise CampaignError(f"the stored campaign does not validate: {exc}") from None
-
-
-def kept_for_next(entities: dict[str, Any], name: str) -> None:
-    """On the command line, the state a rebuild of the log makes of the entities a command just logged, and its fight,
-    made now and kept for the next command (`furnace.rules.cache.latest_made`): each command is a process of its own,
-    and a read after a write then builds no validator. (Made of the entities as the log folds them, not of the
-    command's own copy: the two hold the same values in another order, and the cache compares texts.) A server keeps
-    the state in memory instead: nothing is made there."""
-    from furnace.rules.cache import latest_on
-
-    if not latest_on():
-        return
-    with contextlib.suppress(FurnaceError):     # (read back already: the next read would say the same)
-        state = CampaignState.from_entities(entities, name)
-        if state.encounter is not None:
-            from furnace.campaign.kept_fight import current
-
-            current(state)
 
 
 CAMPAIGN_FIELDS = frozenset({"name", "profile", "options", "flags", "session", "xp_pool", "standing", "quiet",

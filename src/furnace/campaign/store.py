@@ -34,22 +34,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from furnace import files
-from furnace.campaign import database, reading, reversal, statements, writing
+from furnace.campaign import database, known_state, reading, reversal, statements, writing
 from furnace.campaign.database import sqlite_sync
 from furnace.campaign.known_state import Known, Link, Steps, rebuilt, stepped
 from furnace.campaign.location import ReadOnlyError, StoreError, files_of, resolve_url, sqlite_path
 from furnace.campaign.logrows import GENESIS, StoredEvent, chain_hash, event_row, links_after, stored
 from furnace.campaign.notify import payload
-from furnace.campaign.state import (
-    CampaignError,
-    CampaignState,
-    ConflictError,
-    apply_changes,
-    canonical,
-    changes,
-    check_name,
-    kept_for_next,
-)
+from furnace.campaign.state import CampaignError, CampaignState, ConflictError, canonical, check_name
 from furnace.errors import FurnaceError
 from furnace.events import Event, declare
 from furnace.public import entered
@@ -439,7 +430,7 @@ class Store:
         """The state the last write logged, as a rebuild makes it, kept for the next command (`kept_for_next`)."""
         pending, self._next = self._next, None
         if pending is not None:
-            kept_for_next(*pending)
+            known_state.kept_for_next(*pending)
 
     def _apply_once(self, name: str, command: str, fn: Command, expected: int | None,
                     undoes: int | None = None) -> Applied:
@@ -488,39 +479,17 @@ class Store:
                     conn, camp.name, lock=True)
                 known = self._latest.get(camp.id)
         after, logged = fn(before) if before is not None else fn(CampaignState(name=camp.name))
-        changed, read_back = (None, after) if after is before else self._checked_changes(before, after, command,
-                                                                                        camp.name)
+        changed, read_back = (None, after) if after is before else known_state.checked_changes(
+            before, after, command, camp.name)
         stored = self._append(conn, camp, command, list(logged), changed, undoes)
         if (camp.event_count + len(stored)) // SNAPSHOT_EVERY > camp.event_count // SNAPSHOT_EVERY:
             self._snapshot(conn, camp.id, stored[-1], after)
         if stored:       # the state as the log will give it back, not the command's own copy of it
-            folded = self._folded(known, stored[-1].changes)
+            folded = known_state.folded_after(known, stored[-1].changes)
             self._keep(camp.id, Known(stored[-1].seq, stored[-1].hash, camp.name, read_back, folded))
             if changed is not None and latest_on():    # made once the write is committed: not under its lock
                 self._next = (folded, camp.name)
         return Applied(after, tuple(stored), camp.version + 1)
-
-    @staticmethod
-    def _folded(known: Known | None, changed: list[dict[str, Any]] | None) -> dict[str, Any]:
-        """The entities a rebuild would fold from the log after this command: the known ones and its changes (as
-        read back from the log: `changes` holds the command's own values)."""
-        if changed is None:       # a roll: the same entities (never changed in place: stepped on a copy)
-            return known.entities if known is not None else {}
-        entities = dict(known.entities) if known is not None else {}
-        apply_changes(entities, json.loads(json.dumps(changed)))
-        return entities
-
-    @staticmethod
-    def _checked_changes(before: CampaignState | None, after: CampaignState, command: str,
-                         name: str) -> tuple[list[dict[str, Any]] | None, CampaignState]:
-        """What the command changed (a roll that returns the state it was given changed nothing: not diffed),
-        and the state read back from what is stored."""
-        entities = after.entities()
-        try:   # never log a state that cannot be read back: the campaign would no longer open
-            read_back = CampaignState.checked(json.loads(canonical(entities)), name)
-        except CampaignError as exc:
-            raise CampaignError(f"{command!r} was refused, nothing changed: {exc}") from None
-        return changes(before.entities() if before else {}, entities) or None, read_back
 
     def _append(self, conn: Connection | sqlite3.Connection, camp: Any, command: str, logged: list[Event],
                 changed: list[dict[str, Any]] | None, undoes: int | None) -> list[StoredEvent]:
