@@ -45,14 +45,14 @@ def engine_rows(quick: bool) -> list[Row]:
         rate["engine"] = bench_engine.fights_per_second(fights)
         return f"{rate['engine']:,.0f} fights/s", "one core", rate["engine"] >= 2_000
 
-    def one_worker() -> tuple[str, str, bool]:
-        rate["one"] = bench_simulate.fights_per_second(fights, 1)
-        ratio = rate["one"] / rate["engine"]
-        return f"{ratio:.2f}x ({rate['one']:,.0f} fights/s)", "the engine's rate", ratio >= 0.9
+    def one_worker() -> tuple[str, str, bool]:      # measured as the engine is: CPU time, the best of three
+        one = bench_simulate.cpu_fights_per_second(fights)
+        ratio = one / rate["engine"]
+        return f"{ratio:.2f}x ({one:,.0f} fights/s)", "the engine's rate", ratio >= 0.9
 
-    def two_workers() -> tuple[str, str, bool]:
-        two = bench_simulate.fights_per_second(fights, 2)
-        ratio = two / rate["one"]
+    def two_workers() -> tuple[str, str, bool]:     # wall clock, both: what a user waits
+        one, two = bench_simulate.fights_per_second(fights, 1), bench_simulate.fights_per_second(fights, 2)
+        ratio = two / one
         return f"{ratio:.2f}x ({two:,.0f} fights/s)", "1 worker", ratio >= 1.8
 
     def rounds() -> tuple[str, str, bool]:
