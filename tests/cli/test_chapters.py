@@ -42,7 +42,8 @@ SEAMS: dict[tuple[str, str], dict[str, str]] = {
         'sober_up': 'furnace.hazards.poison',
         'timer': 'furnace.play.clock',
         'wake_up': 'furnace.hazards.healing'},
-    ('chapter state', 'furnace.play.registry'): {'magic': 'furnace.magic.state', 'wear': 'furnace.play.wear'},
+    ('chapter state', 'furnace.play.registry'): {'magic': 'furnace.magic.state', 'marks': 'furnace.play.marks',
+        'wear': 'furnace.play.wear'},
     ('combatant hook', 'furnace.play.registry'):
         {'furnace': 'furnace.play.combatant',
         'magic': 'furnace.magic.fight',

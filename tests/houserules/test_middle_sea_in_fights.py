@@ -21,6 +21,7 @@ from furnace.play import conditions as cond
 from furnace.play.combatant import Combatant
 from furnace.play.death import take_damage
 from furnace.play.encounter import Action, take_turn
+from furnace.play.marks import marks
 from furnace.play.state import Encounter
 from furnace.play.wear import wear
 from furnace.render.story import tell_referee
@@ -107,10 +108,10 @@ def test_M_WPN_05_a_haft_cracks_then_snaps_and_the_weapon_is_lost() -> None:
     the spear is lost and she fights with her fists."""
     spear = pc(PC, weapon="spear", weapon_class="pole")
     once, _, _ = turn(spear, monster(FOE), faces=[1, 11])
-    assert wear(once.get("a")).weapon_cracked and once.get("a").weapon_lost is None
+    assert wear(once.get("a")).weapon_cracked and marks(once.get("a")).weapon_lost is None
     twice, _, dice = turn(once.get("a"), monster(FOE), faces=[1, 11])
     a = twice.get("a")
-    assert (a.weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
+    assert (marks(a).weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
 
 
 def test_M_WPN_05_AMB_97_item_save_dc_wood_option_in_a_fight() -> None:

@@ -11,6 +11,7 @@ from furnace.characters.character import Weapon
 from furnace.dice import ScriptedDice
 from furnace.play.combatant import Combatant, from_character
 from furnace.play.encounter import Action, run_round, take_turn
+from furnace.play.marks import marks
 from furnace.play.state import Encounter
 from furnace.play.turns import run_tactic, start
 from furnace.play.wear import wear
@@ -79,14 +80,14 @@ def test_M_WPN_05_a_cracked_haft_snaps_on_a_failed_round_save() -> None:
     """The cracked spear hits (d20 10 + 3 = 13, 1d8 4), then saves as thick wood (12, item_save_dc_wood): 11
     fails, the haft snaps, the spear is lost and she fights on with her fists."""
     a, events, dice = swing(pc(PC, weapon="spear", weapon_class="pole", weapon_cracked=True), [10, 4, 11])
-    assert (a.weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
+    assert (marks(a).weapon_lost, a.weapon, a.damage, dice.remaining) == ("spear", "fist", "1", 0)
     assert any(e.data.get("outcome") == "snapped" and "M-WPN-05" in e.rules
                and "snaps: the weapon is unusable" in story.tell_referee(e) for e in events)
 
 
 def test_M_WPN_05_a_cracked_haft_that_saves_holds_another_round() -> None:
     a, _, dice = swing(pc(PC, weapon="spear", weapon_class="pole", weapon_cracked=True), [10, 4, 12])
-    assert (a.weapon_lost, a.weapon, wear(a).weapon_cracked, dice.remaining) == (None, "spear", True, 0)
+    assert (marks(a).weapon_lost, a.weapon, wear(a).weapon_cracked, dice.remaining) == (None, "spear", True, 0)
 
 
 def test_M_WPN_05_no_round_save_under_the_furnace_fumble_model() -> None:

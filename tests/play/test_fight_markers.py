@@ -21,6 +21,7 @@ from furnace.play.combatant import Combatant, from_character
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.encounter import Action, act, start_turn
 from furnace.play.injuries import stabilise
+from furnace.play.marks import marks
 from furnace.play.state import Step
 from furnace.rules.effects import parse_effect
 from furnace.rules.ruleset import Ruleset, load_ruleset
@@ -118,7 +119,7 @@ def test_AMB_34_an_open_wound_drains_until_healed_and_any_healing_closes_it() ->
     assert s.c("a").hp == 9
     effect(s, {"kind": "heal", "dice": "2", "target": "self"})
     a = s.c("a")
-    assert a.hp == 10 and "EVERY:damage" not in names(a) and a.healed_injuries == ("open wound",)
+    assert a.hp == 10 and "EVERY:damage" not in names(a) and marks(a).healed_injuries == ("open wound",)
     assert not any(i.lower().startswith("open wound") for i in a.injuries)
     s.enc = s.enc.model_copy(update={"round": 2})
     start_turn(s, "a")

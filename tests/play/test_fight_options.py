@@ -25,6 +25,7 @@ from furnace.play.crit import crit_level, crit_table
 from furnace.play.encounter import Action, act, attack, run_round, start_turn
 from furnace.play.fightfile import build, load_fight
 from furnace.play.injuries import roll_injury, stabilise
+from furnace.play.marks import marks
 from furnace.play.state import Encounter, Step
 from furnace.play.wear import wear
 from furnace.rules.effects import parse_effect
@@ -335,10 +336,10 @@ def test_AMB_32_injury_ability_loss() -> None:
     back), temporary under injury_ability_loss (3 points remembered for rest, H-HEAL-06)."""
     s, dice = step(pc(PC), faces=[2, 3])
     roll_injury(s, "a")
-    assert (s.c("a").scores["STR"], s.c("a").temporary_loss) == (9, {})
+    assert (s.c("a").scores["STR"], marks(s.c("a")).temporary_loss) == (9, {})
     s, dice = step(pc(PC), faces=[2, 3], rules=RULES.with_options({"injury_ability_loss": "temporary"}))
     roll_injury(s, "a")
-    assert (s.c("a").scores["STR"], s.c("a").temporary_loss) == (9, {"STR": 3})
+    assert (s.c("a").scores["STR"], marks(s.c("a")).temporary_loss) == (9, {"STR": 3})
     assert next(e for e in s.events if e.kind == "ability").data["loss"] == "temporary" and dice.remaining == 0
 
 
@@ -358,11 +359,11 @@ def test_AMB_46_rage_uses_per_long_rest() -> None:
     a character who spent hers (rages_left 0) does not rage; two per long rest leave her one after this one."""
     s, dice = step(pc(PC, ac=14, features=("rage",)), monster(), faces=[15, 5])
     act(s, "a", Action("attack", "b"))
-    assert (s.c("a").ac, s.c("b").hp, s.c("a").rages_left, s.c("a").rages_spent) == (12, 43, 0, 1)
+    assert (s.c("a").ac, s.c("b").hp, s.c("a").rages_left, marks(s.c("a")).rages_spent) == (12, 43, 0, 1)
     s, dice = step(pc(PC, ac=14, features=("rage",)), monster(), faces=[15, 5],
                    rules=RULES.with_options({"rage_uses_per_long_rest": 0}))
     act(s, "a", Action("attack", "b"))
-    assert (s.c("a").ac, s.c("b").hp, s.c("a").rages_spent) == (14, 45, 0) and "rage" not in kinds(s.events)
+    assert (s.c("a").ac, s.c("b").hp, marks(s.c("a")).rages_spent) == (14, 45, 0) and "rage" not in kinds(s.events)
     s, dice = step(pc(PC, ac=14, features=("rage",), rages_left=0), monster(), faces=[15, 5])
     act(s, "a", Action("attack", "b"))
     assert (s.c("a").ac, s.c("b").hp) == (14, 45)

@@ -26,6 +26,7 @@ from furnace.events import Event, declare
 from furnace.play import luck, registry
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import CARRIED, FIGHT_KEY, OUTLASTING, Held, until_rest_line, written
+from furnace.play.marks import marks
 from furnace.play.wear import wear
 from furnace.rules.effects import CONDITIONS
 from furnace.rules.ruleset import Ruleset
@@ -78,17 +79,18 @@ def _scores(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     """Ability scores an injury took (F-INJ-01); a temporary loss is remembered for rest (AMB-32, H-HEAL-06)."""
     if not c.scores or c.scores == ch.scores:
         return ch
+    temporary = marks(c).temporary_loss
     for ability, after in c.scores.items():
         before = ch.scores[ability]
         if after != before:
-            loss = "temporary" if c.temporary_loss.get(ability) else "permanent"
+            loss = "temporary" if temporary.get(ability) else "permanent"
             _say(events, ch, "ability", ("AMB-32",), ability=ability, before=before, after=after, loss=loss)
     out = ch.model_copy(update={"scores": dict(c.scores)})
-    if not c.temporary_loss:
+    if not temporary:
         return out
     state = dict(out.extensions.get(HAZARDS_KEY, {}))
     losses = dict(state.get("temporary_loss", {}))
-    for ability, lost in c.temporary_loss.items():
+    for ability, lost in temporary.items():
         losses[ability] = int(losses.get(ability, 0)) + lost
     return out.model_copy(update={"extensions": {**out.extensions,
                                                  HAZARDS_KEY: {**state, "temporary_loss": losses}}})
@@ -100,7 +102,7 @@ def _healed(entry: str, names: tuple[str, ...]) -> bool:
 
 def _injuries(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """The injuries she gained (the row's text and its lasting mark), without those healed (AMB-34)."""
-    kept = [i for i in ch.injuries if not _healed(i, c.healed_injuries)]
+    kept = [i for i in ch.injuries if not _healed(i, marks(c).healed_injuries)]
     for gone in (i for i in ch.injuries if i not in kept):
         _say(events, ch, "injury_healed", ("AMB-34",), injury=gone)
     new = list((Counter(c.injuries) - Counter(ch.injuries)).elements())
@@ -114,7 +116,7 @@ def _markers(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -
     a lasting modifier or wound → extensions["fight"]["held"]. Wounds healed in the fight leave."""
     until_rest, conditions = list(ch.until_rest), list(ch.conditions)
     state = dict(ch.extensions.get(FIGHT_KEY, {}))
-    held = [h for h in state.get("held", []) if not _closed(h, c.healed_injuries)]
+    held = [h for h in state.get("held", []) if not _closed(h, marks(c).healed_injuries)]
     for h in c.held:
         if h.ending == "rest" and not written(h, until_rest):
             until_rest.append(until_rest_line(h))
@@ -182,10 +184,11 @@ def _shield_and_helmet(ch: Character, c: Combatant, rules: Ruleset, events: list
 def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """The weapon she fought with: notches (M-WPN-02; F-TAB-36 row 4 under fumble_damage_notches, CF-34), a
     cracked haft (M-WPN-05), broken (F-TAB-36 row 8, F-TAB-38 row 15, M-WPN)."""
-    name = c.weapon_lost or c.weapon
+    lost = marks(c).weapon_lost
+    name = lost or c.weapon
     index = next((i for i, w in enumerate(ch.weapons) if w.name == name), None)
     worn = wear(c)
-    if index is None or not (c.weapon_lost or worn.weapon_notches or worn.weapon_cracked):
+    if index is None or not (lost or worn.weapon_notches or worn.weapon_cracked):
         return ch
     weapon = ch.weapons[index]
     update: dict[str, Any] = {}
@@ -195,7 +198,7 @@ def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
     if worn.weapon_cracked and not weapon.cracked:
         update["cracked"] = True
         _say(events, ch, "weapon_cracked", ("M-WPN-05",), weapon=name)
-    if c.weapon_lost and not weapon.broken:
+    if lost and not weapon.broken:
         update["broken"] = True
         _say(events, ch, "weapon_broken", ("REF-22",), weapon=name)
     weapons = [*ch.weapons[:index], weapon.model_copy(update=update), *ch.weapons[index + 1:]]
@@ -204,10 +207,11 @@ def _weapon(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) ->
 
 def _rages(ch: Character, c: Combatant, rules: Ruleset, events: list[Event]) -> Character:
     """AMB-46: the Rages she used count until her next long rest (rage_uses_per_long_rest)."""
-    if not c.rages_spent:
+    spent = marks(c).rages_spent
+    if not spent:
         return ch
     state = dict(ch.extensions.get(FIGHT_KEY, {}))
-    used = int(state.get("rages_used", 0)) + c.rages_spent
+    used = int(state.get("rages_used", 0)) + spent
     cap = int(rules["rage_uses_per_long_rest"])
     _say(events, ch, "rages_used", ("AMB-46",), used=used, cap=cap)
     return ch.model_copy(update={"extensions": _with_fight_state(ch, {**state, "rages_used": used})})

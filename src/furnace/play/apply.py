@@ -18,6 +18,7 @@ from furnace.play.checks import make_dc
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import kill, take_damage
+from furnace.play.marks import marks, with_marks
 from furnace.play.state import Step
 from furnace.play.wear import wear, with_wear
 from furnace.rules.effects import (
@@ -177,7 +178,7 @@ def close_wounds(step: Step, cid: str) -> None:
     names = tuple(dict.fromkeys(h.source for h in wounds))
     left = tuple(i for i in c.injuries if not any(i.lower().startswith(n.lower()) for n in names))
     step.update(cid, held=tuple(h for h in c.held if h not in wounds), injuries=left,
-                healed_injuries=(*c.healed_injuries, *names))
+                **with_marks(c, healed_injuries=(*marks(c).healed_injuries, *names)))
     step.fact(WOUNDS_CLOSE, cid, (), (), ("AMB-34",), wounds=list(names))
 
 
@@ -286,11 +287,11 @@ def _ability_loss(e: Effect, step: Step, actor: str, target: str) -> None:
             continue
         before = c.scores[ability]  # type: ignore[index]
         after = max(0, before // 2 if e.mode == "halve" else before - r.total)
-        lost = dict(c.temporary_loss)
+        lost = dict(marks(c).temporary_loss)
         if not e.permanent:   # remembered: rest may give it back (AMB-32, H-HEAL-06)
             key = cast(Ability, ability)
             lost[key] = lost.get(key, 0) + before - after
-        c = step.update(t, scores={**c.scores, ability: after}, temporary_loss=lost)
+        c = step.update(t, scores={**c.scores, ability: after}, **with_marks(c, temporary_loss=lost))
         loss = "permanent" if e.permanent else "temporary"
         step.fact(ABILITY, t, (), (r,), ability=ability, loss=loss, amount=before - after, before=before, after=after)
         if after == 0:
@@ -351,7 +352,8 @@ def _weapon(e: Effect, step: Step, actor: str, target: str) -> None:
         apply_all(step, e.then, actor=actor, target=t)
         notch: dict[str, Any] = {}
         if e.action in LOST:
-            step.update(t, weapon="fist", damage="1", ranged=False, weapon_lost=c.weapon_lost or c.weapon)
+            step.update(t, weapon="fist", damage="1", ranged=False,
+                        **with_marks(step.c(t), weapon_lost=marks(c).weapon_lost or c.weapon))
         elif e.action == "notch" or (e.action == "damage" and step.options["fumble_damage_notches"]):
             notch = _notch(step, t)
         elif e.action == "crack":

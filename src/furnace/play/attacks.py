@@ -23,6 +23,7 @@ from furnace.play.checks import make_dc
 from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import take_damage
+from furnace.play.marks import marks, with_marks
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.effects import parse_effect
 
@@ -348,7 +349,7 @@ def rage(step: Step, cid: str) -> None:
     if left < 1 or not choosing.rages(step, c, left):
         return
     step.update(cid, held=(*c.held, cond.Held(name="RAGING", source="Rage", ending="encounter")), ac=c.ac - c.prof,
-                rages_left=left - 1, rages_spent=c.rages_spent + 1)
+                rages_left=left - 1, **with_marks(c, rages_spent=marks(c).rages_spent + 1))
     step.fact(RAGE, cid, (), (), ("F-ARCH-02",), bonus=c.prof, ac_before=c.ac, ac_after=c.ac - c.prof,
               left=left - 1)
 

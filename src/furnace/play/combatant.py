@@ -23,6 +23,7 @@ from furnace.characters.equipment import attack_bonus, damage_expression, style_
 from furnace.play import luck, registry
 from furnace.play.conditions import FIGHT_KEY, Held, carried, modifier_name
 from furnace.play.frozen import Frozen, updated
+from furnace.play.marks import Marks  # noqa: F401  (registered as a chapter state before she is validated)
 from furnace.play.wear import CRACKED
 from furnace.play.wear import KEY as WEAR
 from furnace.rules.effects import ABILITIES, Ability
@@ -88,12 +89,8 @@ class Combatant(Frozen):
     doomed_round: int | None = None         # a crit's "dies in 1d4 rounds": dies at its turn in this round
     player: str | None = None               # a PC's player: whose Luck Dice and streak she shares (F-LUCK-01)
     rages_left: int | None = None           # Rages left before a long rest; None: rage_uses_per_long_rest (AMB-46)
-    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character (the
-    # wear on her gear among `chapters`: `play.wear`)
-    rages_spent: int = 0                    # Rages begun in this fight (F-ARCH-02)
-    weapon_lost: str | None = None          # the weapon broken or destroyed, by name (F-TAB-36/38, M-WPN)
-    temporary_loss: dict[Ability, int] = field(default_factory=dict)   # injury_ability_loss temporary (AMB-32)
-    healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
+    # what the fight did that outlasts it, for `furnace.play.aftermath.settle` to write back to the character, is
+    # among `chapters`: the wear on her gear (`play.wear`) and the rest of what it left on her (`play.marks`)
     cause_of_death: str | None = None       # how she died (F-DEATH-02)
     immune: tuple[str, ...] = ()            # conditions and SAVE categories she ignores (FRIGHTENED, fear: F-ARCH-02)
     skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)

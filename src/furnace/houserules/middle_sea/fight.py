@@ -28,6 +28,7 @@ from furnace.play.apply import FEAR_SAVES
 from furnace.play.combatant import Combatant, armor_points
 from furnace.play.conditions import Held, modifier_name
 from furnace.play.death import take_damage
+from furnace.play.marks import marks, with_marks
 from furnace.play.registry import (
     AFTER_ATTACK,
     ATTACKS_PER_ACTION,
@@ -191,7 +192,7 @@ def cracked_haft(step: Step, actor: str, before: Combatant) -> None:
     blow as thick wood, or snaps and the weapon is unusable (she fights on with her fists)."""
     a = step.c(actor)
     if step.options["fumble_model"] != "middle-sea" or not wear(before).weapon_cracked or a.weapon != before.weapon \
-            or a.weapon_lost or not a.in_fight:
+            or marks(a).weapon_lost or not a.in_fight:
         return
     mishap = ms.pole_round(_weapon(a), step.rng, step.rules)
     _record(step, actor, mishap, in_use=True)
@@ -203,7 +204,7 @@ def _lost(step: Step, actor: str, mishap: ms.Mishap) -> None:
     """M-WPN-04/05: a snapped string or haft: the weapon is lost (weapon_lost); she fights on with her fists."""
     a = step.c(actor)
     step.update(actor, weapon="fist", damage="1", ranged=False, weapon_class="unarmed",
-                weapon_lost=a.weapon_lost or a.weapon)
+                **with_marks(a, weapon_lost=marks(a).weapon_lost or a.weapon))
 
 
 def _slipped(step: Step, actor: str, mishap: ms.Mishap) -> None:
