@@ -287,7 +287,7 @@ def test_only_the_latest_made_are_kept_for_each_owner_and_only_on_the_command_li
         return cache.latest_made("state", owner, lambda: text, make, str(where), version=version)
 
     latest("a"), latest("a")
-    assert made == ["a", "a"] and not (tmp_path / "cache").exists()      # off: made every time, nothing written
+    assert made == ["a", "a"] and not (tmp_path / "cache").exists()      # off: made at each call, nothing written
     cache.keep_latest()
     monkeypatch.setattr(cache, "LATEST_KEPT", 2)
     for text in ("a", "a", "b", "b", "a", "c", "a", "b"):

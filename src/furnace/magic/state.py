@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict
 
-from furnace.play.combatant import Combatant, with_chapter
-from furnace.play.frozen import ChapterState, updated
+from furnace.play.combatant import Combatant
+from furnace.play.frozen import ChapterState
 from furnace.play.registry import CHAPTER_STATES
 
 KEY = "magic"
@@ -26,6 +26,7 @@ class MagicState(ChapterState):
     """A combatant's magic in the fight. `FLAT`: where a combatant held these among her own fields before."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+    KEY: ClassVar[str] = KEY
     FLAT: ClassVar[dict[str, str]] = {"spell_mod": "scores", "spells": "spell_mod", "spells_cast": "spells",
                                       "disapproval": "spells_cast", "item_uses": "powers"}
     spell_mod: int | None = None            # the casting ability's modifier (INT or WIS), for casters
@@ -39,7 +40,7 @@ NO_MAGIC = MagicState()
 
 
 def magic_state(c: Combatant) -> MagicState:
-    """Her magic in the fight (the defaults while the chapter keeps none on her): `combatant.chapter_state`, inlined
+    """Her magic in the fight (the defaults while the chapter keeps none on her): `ChapterState.on`, inlined
     (the tactic asks it of every caster at every turn)."""
     found: MagicState = c.chapters.get(KEY, NO_MAGIC)
     return found
@@ -47,7 +48,7 @@ def magic_state(c: Combatant) -> MagicState:
 
 def with_magic(c: Combatant, **changes: Any) -> dict[str, Any]:
     """The change of her fields that sets these of her magic: for `Step.update(cid, **…)` or `model_copy`."""
-    return with_chapter(c, KEY, updated(magic_state(c), changes))
+    return MagicState.changed_on(c, **changes)
 
 
-CHAPTER_STATES.add(KEY, MagicState)
+CHAPTER_STATES.add(MagicState.KEY, MagicState)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as fields_of
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import ConfigDict
 
@@ -96,7 +96,7 @@ class Combatant(Frozen):
     skills: tuple[str, ...] = ()            # a PC's proficient skills (Medicine for stabilising, AMB-28)
     powers: dict[str, dict[str, Any]] = field(default_factory=dict)   # archetype powers left this fight, by feature
     healed_today: int = 0                   # HD of magical healing received today, before and in this fight (F-CLR-07)
-    # each chapter's own state on her, by the chapter's key (magic's spells cast and items' uses: `chapter_state`);
+    # each chapter's own state on her, by the chapter's key (magic's spells cast and items' uses: `ChapterState.on`);
     # the engine copies it with her and reads none of it
     chapters: dict[str, Any] = field(default_factory=dict)
 
@@ -126,22 +126,6 @@ class Combatant(Frozen):
 # asks `details` again only when her kit changed
 KIT = ("features", "chapters")
 kit: Callable[[Combatant], tuple[Any, ...]] = attrgetter(*KIT)
-
-
-S = TypeVar("S")
-
-
-def chapter_state(c: Combatant, key: str, default: S) -> S:
-    """The state chapter `key` keeps on her, `default` while it keeps none (each chapter reads its own through a
-    small accessor of its own: magic's `magic.state.magic_state`)."""
-    state: S = c.chapters.get(key, default)
-    return state
-
-
-def with_chapter(c: Combatant, key: str, state: object) -> dict[str, Any]:
-    """The change of her fields that keeps `state` as chapter `key`'s: for `model_copy(update=…)` or
-    `Step.update(cid, **…)`."""
-    return {"chapters": {**c.chapters, key: state}}
 
 
 def chapters_placed(data: Any) -> Any:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
+    from furnace.play.combatant import Combatant
+
 V = TypeVar("V")
 _set = object.__setattr__
 _new = object.__new__
@@ -74,3 +76,27 @@ class ChapterState(Frozen):
 
     __slots__ = ()
     FLAT: ClassVar[dict[str, str]] = {}
+    KEY: ClassVar[str] = ""          # the chapter's key in `Combatant.chapters`
+
+    @classmethod
+    def on(cls, c: Combatant) -> Self:
+        """The state this chapter keeps on her (its defaults while it keeps none)."""
+        found: Self | None = c.chapters.get(cls.KEY)
+        return found if found is not None else _defaults(cls)
+
+    @classmethod
+    def changed_on(cls, c: Combatant, **changes: Any) -> dict[str, Any]:
+        """The change of her fields that sets these of this chapter's state: for `Step.update(cid, **…)` or
+        `model_copy`."""
+        return {"chapters": {**c.chapters, cls.KEY: updated(cls.on(c), changes)}}
+
+
+_DEFAULTS: dict[type, Any] = {}
+
+
+def _defaults(cls: type[V]) -> V:
+    """A chapter state's defaults, made once (a value: every combatant without one shares it)."""
+    found: V | None = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = cls()
+    return found

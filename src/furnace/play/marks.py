@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict
 
-from furnace.play.frozen import ChapterState, updated
+from furnace.play.frozen import ChapterState
 from furnace.play.registry import CHAPTER_STATES
 from furnace.rules.effects import Ability
 
@@ -31,6 +31,7 @@ class Marks(ChapterState):
     three between `rages_spent` and `weapon_lost`: `wear.Wear.FLAT`)."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+    KEY: ClassVar[str] = KEY
     FLAT: ClassVar[dict[str, str]] = {"rages_spent": "rages_left", "weapon_lost": "weapon_cracked",
                                       "temporary_loss": "weapon_lost", "healed_injuries": "temporary_loss"}
     rages_spent: int = 0                    # Rages begun in this fight (F-ARCH-02)
@@ -39,18 +40,16 @@ class Marks(ChapterState):
     healed_injuries: tuple[str, ...] = ()   # lasting injuries closed in the fight (open wound, AMB-34)
 
 
-NO_MARKS = Marks()
 
 
 def marks(c: Combatant) -> Marks:
     """What this fight has left on her so far (nothing while it has left nothing)."""
-    found: Marks = c.chapters.get(KEY, NO_MARKS)
-    return found
+    return Marks.on(c)
 
 
 def with_marks(c: Combatant, **changes: Any) -> dict[str, Any]:
     """The change of her fields that sets these of her marks: for `Step.update(cid, **…)` or `model_copy`."""
-    return {"chapters": {**c.chapters, KEY: updated(marks(c), changes)}}
+    return Marks.changed_on(c, **changes)
 
 
-CHAPTER_STATES.add(KEY, Marks)
+CHAPTER_STATES.add(Marks.KEY, Marks)

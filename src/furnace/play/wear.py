@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict
 
-from furnace.play.frozen import ChapterState, updated
+from furnace.play.frozen import ChapterState
 from furnace.play.registry import CHAPTER_STATES
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ class Wear(ChapterState):
     """The wear on her gear in the fight. `FLAT`: where a combatant held these among her own fields before."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+    KEY: ClassVar[str] = KEY
     FLAT: ClassVar[dict[str, str]] = {"armor_lost": "rages_spent", "weapon_notches": "armor_lost",
                                       "weapon_cracked": "weapon_notches"}
     armor_lost: int = 0                     # armor protection lost (F-TAB-38 row 16, AMB-35, M-ARM-03)
@@ -36,19 +37,17 @@ class Wear(ChapterState):
     weapon_cracked: bool = False            # its haft cracked (M-WPN-05)
 
 
-NO_WEAR = Wear()
 CRACKED = Wear(weapon_cracked=True)         # a weapon that came into the fight cracked
 
 
 def wear(c: Combatant) -> Wear:
     """The wear on her gear in this fight (none while nothing has worn it)."""
-    found: Wear = c.chapters.get(KEY, NO_WEAR)
-    return found
+    return Wear.on(c)
 
 
 def with_wear(c: Combatant, **changes: Any) -> dict[str, Any]:
     """The change of her fields that sets these of her wear: for `Step.update(cid, **…)` or `model_copy`."""
-    return {"chapters": {**c.chapters, KEY: updated(wear(c), changes)}}
+    return Wear.changed_on(c, **changes)
 
 
-CHAPTER_STATES.add(KEY, Wear)
+CHAPTER_STATES.add(Wear.KEY, Wear)
