@@ -4,6 +4,7 @@ and any trouble with it is no trouble to the user (the data is built again)."""
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,16 @@ def test_the_option_catalogue_comes_from_the_cache_once_built(tmp_path: Path, mo
     assert ruleset.option_specs() == first
 
 
+def noting(made: list[str], value: Callable[[str], object]) -> Callable[[str], object]:
+    """What a cache is given to make a value of a text: it notes each text it is asked, and refuses "bad"."""
+    def make(text: str) -> object:
+        made.append(text)
+        if text == "bad":
+            raise ValueError("refused")
+        return value(text)
+    return make
+
+
 def test_a_parse_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`parsed_text` (a fight file's YAML): the same text again is not parsed again; another text, or the same text
     after a module of the parse changed, is; a refused parse and a value that is not plain data are never kept."""
@@ -119,12 +130,8 @@ def test_a_parse_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch: pyt
     module = tmp_path / "parser.py"
     module.write_text("one", encoding="utf-8")
     parses: list[str] = []
-
-    def parse(text: str) -> object:
-        parses.append(text)
-        if text == "bad":
-            raise ValueError("refused")
-        return {"text": text, "rows": [1, 2]} if text != "dated" else __import__("datetime").date(2026, 1, 1)
+    parse = noting(parses, lambda text: {"text": text, "rows": [1, 2]} if text != "dated"
+                   else __import__("datetime").date(2026, 1, 1))
 
     assert cache.parsed_text("t", "a", parse, str(module)) == {"text": "a", "rows": [1, 2]}
     assert cache.parsed_text("t", "a", parse, str(module)) == {"text": "a", "rows": [1, 2]}
@@ -153,12 +160,7 @@ def test_a_validation_is_kept_for_the_same_text_only(tmp_path: Path, monkeypatch
     module = tmp_path / "models.py"
     module.write_text("one", encoding="utf-8")
     made: list[str] = []
-
-    def validate(text: str) -> object:
-        made.append(text)
-        if text == "bad":
-            raise ValueError("refused")
-        return {"made of": text}
+    validate = noting(made, lambda text: {"made of": text})
 
     for _ in range(2):
         assert cache.validated_text("t", "a", validate, str(module)) == {"made of": "a"}
@@ -278,13 +280,10 @@ def test_only_the_latest_made_are_kept_for_each_owner_and_only_on_the_command_li
     module.write_text("one", encoding="utf-8")
     made: list[str] = []
 
+    made_of = noting(made, lambda text: {"made of": text})
+
     def latest(text: str, owner: str = "keep", version: str = "", where: Path = module) -> object:
-        def make() -> object:
-            made.append(text)
-            if text == "bad":
-                raise ValueError("refused")
-            return {"made of": text}
-        return cache.latest_made("state", owner, lambda: text, make, str(where), version=version)
+        return cache.latest_made("state", owner, lambda: text, lambda: made_of(text), str(where), version=version)
 
     latest("a"), latest("a")
     assert made == ["a", "a"] and not (tmp_path / "cache").exists()      # off: made at each call, nothing written
