@@ -105,10 +105,15 @@ def test_a_short_session_is_played_from_the_referees_page_with_three_players_on_
     referee.on("pageerror", lambda e: errors.append(f"referee: {e}"))
 
     # the funnel, from the page
-    referee.fill("#funnel input[name=players]", ", ".join(PLAYERS))
-    referee.fill("#funnel input[name=per_player]", "1")
-    referee.click("#funnel button")
-    referee.wait_for_selector("#roster .member >> nth=2")
+    made = 0
+    # (a 0-level of 1 HP dies of the blow dealt below, and about one in five has 1: until one of them has more,
+    # the funnel is run again, one more each — about one run in ninety)
+    while made == 0 or max(m["hp"] for m in _api(referee, "GET", K)["roster"] if m["player"] in PLAYERS) < 2:
+        referee.fill("#funnel input[name=players]", ", ".join(PLAYERS))
+        referee.fill("#funnel input[name=per_player]", "1")
+        referee.click("#funnel button")
+        made += len(PLAYERS)
+        referee.wait_for_selector(f"#roster .member >> nth={made - 1}")
 
     # three players join by invite on their phones
     phones = {name: _invited(browser, referee, served, name) for name in PLAYERS}
@@ -134,16 +139,18 @@ def test_a_short_session_is_played_from_the_referees_page_with_three_players_on_
     referee.click("#log li.hidden:has-text('behind the screen') button.show-roll")
     phones["Bo"].wait_for_selector("#log li:has-text('behind the screen')")
 
-    # damage, then healing, to Ann's character: her phone shows her HP fall and come back
-    hp, top = ann["hp"], ann["hp_max"]
-    card = f"#mine .member[data-id='{ann['id']}'] .hp"
-    referee.wait_for_selector(f"#hurt select[name=who] option[value='{ann['id']}']", state="attached")
-    referee.select_option("#hurt select[name=who]", ann["id"])
+    # damage, then healing, to the sturdiest character (one the blow cannot kill): her phone shows her HP fall and
+    # come back
+    hurt = max((m for m in roster if m["player"] in PLAYERS), key=lambda m: m["hp"])
+    hp, top = hurt["hp"], hurt["hp_max"]
+    card = f"#mine .member[data-id='{hurt['id']}'] .hp"
+    referee.wait_for_selector(f"#hurt select[name=who] option[value='{hurt['id']}']", state="attached")
+    referee.select_option("#hurt select[name=who]", hurt["id"])
     referee.fill("#hurt input[name=amount]", "1")
     referee.click("#hurt button[type=submit]")
-    phones["Ann"].wait_for_selector(f"{card}:has-text('HP {hp - 1}/{top}')")
+    phones[hurt["player"]].wait_for_selector(f"{card}:has-text('HP {hp - 1}/{top}')")
     referee.click("#heal")
-    phones["Ann"].wait_for_selector(f"{card}:has-text('HP {hp}/{top}')")
+    phones[hurt["player"]].wait_for_selector(f"{card}:has-text('HP {hp}/{top}')")
 
     # a shield given and worn; XP for the party
     referee.select_option("#gear select[name=who]", ann["id"])
