@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test browser lint bench fuzz crash clean
+.PHONY: run test browser lint bench fuzz crash clean speedups
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,8 +12,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The fight engine's hot modules compiled by Cython from their own source (src/furnace/speedups.py): only those whose
+# source changed since (a few seconds each); without Cython or a C compiler the engine runs as pure Python.
+speedups: $(STAMP)
+	$(BIN)/python scripts/build_speedups.py
+
 PORT ?= 8000
-run: $(STAMP)      # the table console on http://127.0.0.1:$(PORT)/ (SQLite in the user's data folder)
+run: speedups      # the table console on http://127.0.0.1:$(PORT)/ (SQLite in the user's data folder)
 	$(BIN)/furnace serve --port $(PORT)
 
 # The whole suite: lint, types, layer contracts, then pytest on two processes (pytest-xdist, a module per process
@@ -23,13 +28,13 @@ PYTEST_WORKERS ?= 2
 # Bytecode is kept between runs: with PYTHONDONTWRITEBYTECODE set (some shells and images set it), every run would
 # compile the package and re-write every test module's asserts again in each process — a minute of a 5-minute run.
 unexport PYTHONDONTWRITEBYTECODE
-test: $(STAMP)
+test: speedups
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	scripts/with-postgres $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
 
-browser: $(STAMP)   # only the real-Chromium tests: sheets, plots, the table console (needs /usr/bin/chromium)
+browser: speedups   # only the real-Chromium tests: sheets, plots, the table console (needs /usr/bin/chromium)
 	$(BIN)/pytest -m browser tests/render tests/web
 
 fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousand, CI 20,000)
@@ -38,7 +43,7 @@ fuzz: $(STAMP)      # 100,000 hostile inputs (the default run tries a few thousa
 crash: $(STAMP)     # 100 SIGKILLs of a writing process (the default run does 3, CI 20)
 	FURNACE_CRASH=full $(BIN)/pytest -q -m crash tests/store
 
-bench: $(STAMP)     # each prints its table and its ratios, measured in the same run
+bench: speedups     # each prints its table and its ratios, measured in the same run
 	$(BIN)/python benchmarks/bench_dice.py
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_simulate.py
@@ -50,4 +55,4 @@ bench: $(STAMP)     # each prints its table and its ratios, measured in the same
 	$(BIN)/python benchmarks/goals.py        # issue 27's goals side by side, each with its ratio from one run
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info
+	rm -rf $(VENV) build dist src/*.egg-info src/furnace/_compiled

@@ -485,15 +485,14 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
     as soon as one side is left standing (`finish_if_won`)."""
     together = len(phase) > 1 or phase in (("ranged",), ("melee",))
     surprised = step.frame.surprised if step.round == 1 else ()     # (neither changes within the round)
-    now = step.c
     for cid in _acting(step.working(), step.frame.last, phase, casting):
-        c = now(cid)
+        c = step.c(cid)     # (read anew at each turn: a blow lost in a simultaneous phase sets the whole state back)
         if surprised and c.side in surprised:
             continue
         # (`_begins`, asked only of one who holds something, runs a timer or is not up: most turns begin at once)
         if (c.status == "up" and not c.held and c.doomed_round is None) or _begins(step, cid, together):
             action = _choose(step, cid, choose)
-            c = now(cid)
+            c = step.c(cid)
             if c.status == "up" and (not c.held or c.active):    # (`active`)
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike

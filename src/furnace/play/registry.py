@@ -118,12 +118,29 @@ def _out_of_force(profiles: frozenset[str] | None) -> tuple[str, ...]:
     return out
 
 
-def _caller() -> str:
-    """The module of the first frame outside this one (who made a registry, or added to it)."""
+def _caller(value: object = None) -> str:
+    """The module of the first frame outside this one (who made a registry, or added `value` to it). A module the
+    engine runs compiled (`furnace.speedups`) has no frame of its own: the first frame outside this one is then the
+    import machinery's, running its top level, and the module is the one that defines `value` (or made the
+    registry, read as it is imported)."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") == __name__:
         frame = frame.f_back  # type: ignore[assignment]
-    return str(frame.f_globals.get("__name__", "?")) if frame is not None else "?"
+    name = str(frame.f_globals.get("__name__", "?")) if frame is not None else "?"
+    if name.startswith("importlib."):
+        return str(getattr(value, "__module__", None) or _importing())
+    return name
+
+
+def _importing() -> str:
+    """The module whose top level the import machinery runs now: the `module` of its innermost frame that has one."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_locals.get("module") if frame.f_globals.get("__name__", "").startswith("importlib") else None
+        if getattr(module, "__name__", None):
+            return str(module.__name__)
+        frame = frame.f_back  # type: ignore[assignment]
+    return "?"
 
 
 def seams() -> list[tuple[str, str, dict[str, str]]]:
@@ -142,7 +159,7 @@ class Registry(Generic[T]):
 
     def __init__(self, what: str) -> None:
         self.what = what
-        self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
+        self.home = _caller()    # the module that made it
         self._entries: dict[str, T] = {}
         self._origins: dict[str, str] = {}       # entry -> the module that added it
         self._when: dict[str, Callable[[Ruleset], bool]] = {}    # entry -> the rules it acts under (`add`)
@@ -154,7 +171,7 @@ class Registry(Generic[T]):
         """Add an entry. A chapter adds names and never replaces another module's (a look-up of a name that is here
         loads no chapter, so a replacement would depend on what was loaded first). `when`: the rules under which a
         hook does anything at all (its option on); under others the engine never calls it (`acting`)."""
-        caller = _caller()
+        caller = _caller(value)
         if self._origins.get(name, caller) != caller:
             raise ValueError(f"the {self.what} {name!r} is {self._origins[name]}'s: {caller} may not replace it")
         self._entries[name] = value
