@@ -5,6 +5,8 @@ Run: .venv/bin/python benchmarks/bench_engine.py [--quick] [--versus REF]
 1. Whole fights of examples/funnel-vs-goblins.yaml as `furnace simulate` fights them (`FightFileSource.prepare()`:
    the fight file and characters read once, each fight building its monsters from its seed), in this process:
    fights per second (CPU time, best of three runs). Goal: ≥ 2,000 (aim 10,000).
+   Printed beside it: how many of the engine's modules ran compiled (`furnace.speedups`, `make speedups`), and the
+   rate of the same engine as pure Python (`FURNACE_PURE=1`, in a subprocess).
 2. A round's cost per combatant at 4 against 4, 32 against 32 and 256 against 256 (plain monsters built by
    `play.combatant.monster`, HP high enough that nobody falls, every round a full round of attacks), and the ratio
    256/4. Goal: ≤ 1.5× (a round's cost grows with the number of combatants, not its square).
@@ -93,13 +95,31 @@ def round_us_per_combatant(n: int, rounds: int) -> float:
 TURNS = 3        # each engine's subprocess runs this many times, the two in turn
 
 
-def _rate_of(src: Path, fights: int, cache: Path) -> float:
-    """Fights per second of the engine whose package is in `src`, in a subprocess (PROGRAM's best of three)."""
+def _rate_of(src: Path, fights: int, cache: Path, pure: bool = False) -> float:
+    """Fights per second of the engine whose package is in `src`, in a subprocess (PROGRAM's best of three); `pure`:
+    its modules run from their Python source, none compiled (`furnace.speedups`)."""
+    env = {"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin", "FURNACE_CACHE_DIR": str(cache)}
+    if pure:
+        env["FURNACE_PURE"] = "1"
     done = subprocess.run([sys.executable, "-c", PROGRAM, FUNNEL, str(fights)], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin", "FURNACE_CACHE_DIR": str(cache)})
+                          env=env)
     if done.returncode != 0:
         raise RuntimeError(" ".join(done.stderr.strip().splitlines()[-1:]))
     return float(done.stdout.strip())
+
+
+def pure_rate(fights: int) -> float:
+    """The same fights per second with every engine module run from its Python source (FURNACE_PURE=1)."""
+    with tempfile.TemporaryDirectory(prefix="furnace-pure-") as folder:
+        return _rate_of(ROOT / "src", fights, Path(folder), pure=True)
+
+
+def compiled() -> str:
+    """How many of the engine's modules this process runs compiled (`furnace.speedups`, built by `make speedups`)."""
+    from furnace import speedups
+
+    used = speedups.in_use()
+    return f"{sum(used.values())} of the {len(speedups.ENGINE)} engine modules compiled by Cython"
 
 
 def versus(ref: str, fights: int, turns: int = TURNS) -> tuple[float, float] | str:
@@ -129,8 +149,11 @@ def main() -> None:
     quick = "--quick" in sys.argv
     fights = 300 if quick else 2_000
     rate = fights_per_second(fights)
-    print(f"engine: {Path(FUNNEL).name}, {fights:,} fights on one core")
+    print(f"engine: {Path(FUNNEL).name}, {fights:,} fights on one core ({compiled()})")
     print(f"  {rate:,.0f} fights/s (goal ≥ {FIGHTS_GOAL:,}): {'met' if rate >= FIGHTS_GOAL else 'NOT met'}")
+    pure = pure_rate(fights)
+    print(f"  the same engine as pure Python (FURNACE_PURE=1, a subprocess): {pure:,.0f} fights/s; "
+          f"{rate / pure:.2f}× for the compiled")
     ref = sys.argv[sys.argv.index("--versus") + 1] if "--versus" in sys.argv else BASELINE
     turns = 1 if quick else TURNS
     both = versus(ref, fights, turns)

@@ -91,6 +91,7 @@ def test_the_listing_in_words(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_chapter_adds_names_and_replaces_none() -> None:
     """A registry's look-up of a name it holds loads no chapter (a `damage` under the furnace death model imports no
     Hazards), which holds because no module may replace another's entry."""
+    import furnace.play.death  # noqa: F401  (the engine's `furnace` model, added as its module is imported)
     from furnace.play.registry import DEATH_MODELS
 
     with pytest.raises(ValueError, match=r"'furnace' is furnace\.play\.death's"):

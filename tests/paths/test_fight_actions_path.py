@@ -98,6 +98,24 @@ def test_F_INIT_02_ranged_and_magic_first_then_melee_where_the_slain_may_still_s
     assert any(e["data"]["hp_after"] <= 0 for e in facts(struck, "damage") if e["actor"] == "goblin-1")
 
 
+@pytest.mark.rule("F-INIT-02")
+def test_F_INIT_02_a_phase_goes_on_with_the_combatants_as_they_are_after_a_summoning(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The example party against the ogre under the Hazards profile, seed 1165628110: in round 9, a phase where
+    both sides act together, Sister Ilse's Animate Dead raises 3 zombies (the fight's combatants change), then
+    Maelis's sling (16 vs AC 14) takes the ogre from 3 HP to -2, and the slain ogre still swings at Sister Ilse
+    (7 vs AC 12, a miss): the party wins. Each turn of the phase reads its combatant as she is now: a look-up
+    kept from before the summoning saw the ogre alive and refused her blow ("Ogre is dead and cannot act")."""
+    out = ok(capsys, "fight", str(EXAMPLES / "party-vs-ogre.yaml"), "--profile", "hazards", "--seed", "1165628110")
+    last = [e for e in out["events"] if e["data"]["round"] == 9]
+    kinds = [(e["kind"], e["actor"]) for e in last if e["kind"] in ("summon", "hit", "death", "miss", "end")]
+    assert kinds == [("summon", "Sister Ilse"), ("hit", "Maelis"), ("death", "ogre"), ("miss", "ogre"), ("end", "")]
+    assert next(e for e in last if e["kind"] == "summon")["data"]["count"] == 3
+    assert [e["data"]["total"] for e in last if e["kind"] in ("hit", "miss")] == [16, 7]
+    assert next(e for e in last if e["kind"] == "damage")["data"]["hp_after"] == -2
+    assert out["events"][-1]["data"]["winner"] == "party"
+
+
 def encounter(capsys: pytest.CaptureFixture[str], tmp_path: Path, *options: str) -> list[str]:
     """Campaign `keep` with Brakka (AC 14, raging AC 12) against an ogre (ATK +2, 50 HP, 1d6) CLOSE to her;
     the party wins initiative 6 to 1. The `furnace` arguments that reach it."""

@@ -119,28 +119,16 @@ def _out_of_force(profiles: frozenset[str] | None) -> tuple[str, ...]:
 
 
 def _caller(value: object = None) -> str:
-    """The module of the first frame outside this one (who made a registry, or added `value` to it). A module the
+    """The module of the first frame outside this one (who added `value` to a registry). A module the
     engine runs compiled (`furnace.speedups`) has no frame of its own: the first frame outside this one is then the
-    import machinery's, running its top level, and the module is the one that defines `value` (or made the
-    registry, read as it is imported)."""
+    import machinery's, running its top level, and the module is the one that defines `value`."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") == __name__:
         frame = frame.f_back  # type: ignore[assignment]
     name = str(frame.f_globals.get("__name__", "?")) if frame is not None else "?"
     if name.startswith("importlib."):
-        return str(getattr(value, "__module__", None) or _importing())
+        return str(getattr(value, "__module__", None) or name)
     return name
-
-
-def _importing() -> str:
-    """The module whose top level the import machinery runs now: the `module` of its innermost frame that has one."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        module = frame.f_locals.get("module") if frame.f_globals.get("__name__", "").startswith("importlib") else None
-        if getattr(module, "__name__", None):
-            return str(module.__name__)
-        frame = frame.f_back  # type: ignore[assignment]
-    return "?"
 
 
 def seams() -> list[tuple[str, str, dict[str, str]]]:
@@ -159,7 +147,7 @@ class Registry(Generic[T]):
 
     def __init__(self, what: str) -> None:
         self.what = what
-        self.home = _caller()    # the module that made it
+        self.home = str(sys._getframe(1).f_globals.get("__name__", "?"))   # the module that made it
         self._entries: dict[str, T] = {}
         self._origins: dict[str, str] = {}       # entry -> the module that added it
         self._when: dict[str, Callable[[Ruleset], bool]] = {}    # entry -> the rules it acts under (`add`)
