@@ -54,7 +54,15 @@ def readme_commands() -> list[Command]:
 
 def run(command: str) -> tuple[int, str]:
     words = shlex.split(command)
+    settings = {}
+    while words and "=" in words[0] and words[0].split("=")[0].isupper():     # `FURNACE_PURE=1 furnace …`
+        name, _, value = words.pop(0).partition("=")
+        settings[name] = value
     assert words[0] == "furnace", f"the README shows a command that is not furnace: {command}"
+    if settings:        # what the environment changes as the process starts (its imports): a process of its own
+        furnace = str(Path(sys.executable).with_name("furnace"))
+        done = subprocess.run([furnace, *words[1:]], capture_output=True, text=True, env={**os.environ, **settings})
+        return done.returncode, done.stdout
     out_file = in_file = None
     if ">" in words:
         at = words.index(">")
