@@ -22,7 +22,7 @@ from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
 from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
-from furnace.play.death import take_damage
+from furnace.play.death import damage_to, take_damage
 from furnace.play.marks import marks, with_marks
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.effects import parse_effect
@@ -111,7 +111,7 @@ def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain
     a, t = step.c(actor), step.c(target)
     if a.status != "up" or (a.held and not a.active) or t.status not in FIGHTING:    # (`active`, `in_fight`)
         return
-    _attack(step, actor, target, sneak, plain, can_crit, cleaves)
+    _attack(step, a, t, sneak, plain, can_crit, cleaves)
     if t.held:
         _struck_back(step, actor, target)
 
@@ -123,11 +123,13 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
             apply_all(step, [parse_effect(blow)], actor=target, target=actor)
 
 
-def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
-    """The ATK rolled and read: a fumble, a miss, or a hit and what it does (`_lands`)."""
+def _attack(step: Step, a: Combatant, t: Combatant, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
+    """The ATK of `a` (as she is now) at `t`, rolled and read: a fumble, a miss, or a hit and what it does
+    (`_lands`)."""
+    actor, target = a.id, t.id
     if not plain and step.holding(styles.PROTECTS):      # (most fights: nobody holds Protection)
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
-    a, t = step.c(actor), step.c(target)
+        a, t = step.c(actor), step.c(target)
     if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:
         _defend(step, actor, target, cleaves)
         return
@@ -147,15 +149,20 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     if a.kind == "pc":         # (only a PC's rolls count toward Luck, F-LUCK-01)
         record_luck(step, actor, hit, "ATK")
     if not hit:
-        step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, weapon=a.weapon, **why)
+        step.record(MISS, actor, (target,), (roll,), (),
+                    {"round": step.round, "total": total, "dc": dc, "weapon": a.weapon, **why})
         return
     # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
     # with the option, F-CRIT-03)
     crit = (can_crit and (natural_hit or (sneak and "Sneak Attack" in a.features))
             and crit_table(a, step.rules) is not None)
-    step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
-              crit=crit, natural_20=natural_hit and not crit, **why)
-    _lands(step, actor, target, total, natural_hit and can_crit, crit, cleaves)
+    step.record(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (),
+                {"round": step.round, "total": total, "dc": dc, "weapon": a.weapon, "crit": crit,
+                 "natural_20": natural_hit and not crit, **why})
+    if natural_hit and can_crit:
+        _lands(step, actor, target, total, True, crit, cleaves)
+    else:               # (`_lands` of a blow no crit model takes: most hits)
+        _damage(step, actor, target, crit, total, cleaves)
 
 
 def _roll_atk(step: Step, a: Combatant, dc: int, plain: bool) -> tuple[dice.RollResult, int]:
@@ -365,8 +372,8 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     else:
         r = styles.damage_roll(step, a, text)      # the 2H weapon master may roll her 1s again
         amount, rolls = max(1, r.total), (r,)
-    step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
-              damage=a.damage, maximum=crit)
+    step.record(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (),
+                {"round": step.round, "amount": amount, "damage": a.damage, "maximum": crit})
     if a.powers:
         amount += _blood_price(step, actor)
     t = step.c(target)
@@ -374,7 +381,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         amount = _sunder(step, target, amount)
         t = step.c(target)
     was_alive = t.status == "up" and (not t.held or t.active)     # (`active` asked only of one who holds something)
-    overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
+    overflow = damage_to(step, t, amount, a.weapon, actor)
     t = step.c(target)
     if was_alive and (t.status != "up" or (t.held and not t.active)):     # (she fell: `active`, as above)
         step.killed_by[target] = total

@@ -94,7 +94,11 @@ DEATH_MODELS.add("furnace", _furnace)
 def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, by: str = "") -> int:
     """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
     kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
-    c = step.c(target_id)
+    return damage_to(step, step.c(target_id), amount, means, by)
+
+
+def damage_to(step: Step, c: Combatant, amount: int, means: str, by: str) -> int:
+    """`take_damage` of her as she is now (an attack's blow has her at hand)."""
     if c.status not in FIGHTING or amount <= 0:      # (`in_fight`: at every blow)
         return 0
     before = c.hp
@@ -103,10 +107,12 @@ def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, 
         _monster_damage(step, c, amount, means, by)
         return overflow
     model = str(step.options["death_model"])
+    target_id = c.id
     c = step.update(target_id, hp=before - amount)
     cited = ("H-DMG-01",) if model == "hazards" else ()  # below 0 too
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
-              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
+    step.record(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited,
+                {"round": step.round, "amount": amount, "hp_before": before, "hp_after": c.hp, "hp_max": c.hp_max,
+                 "means": means, "own": by == target_id})
     DEATH_MODELS.get(model)(step, c, amount)
     return overflow
 
@@ -114,23 +120,26 @@ def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, 
 def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
     """A monster at 0 HP or below is dead (or out of the fight, monster_zero_hp; CF-50), unless a chapter's NPC
     rule takes the blow (M-MOOK-01); one that no such rule takes falls with the blow: one change of her, not two."""
-    before, target_id = c.hp, c.id
-    npc_model = NPC_MODELS.find(str(step.options["death_model"])) if before - amount <= 0 else None
-    falls = before - amount <= 0 and npc_model is None
-    out = step.options["monster_zero_hp"] == "out_of_fight"
+    before, target_id, after = c.hp, c.id, c.hp - amount
+    npc_model = NPC_MODELS.find(str(step.options["death_model"])) if after <= 0 else None
+    falls = after <= 0 and npc_model is None
     if falls:
-        c = step.update(target_id, hp=before - amount, status="out" if out else "dead")
+        out = step.options["monster_zero_hp"] == "out_of_fight"
+        c = step.update(target_id, hp=after, status="out" if out else "dead")
     else:
-        c = step.update(target_id, hp=before - amount)
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), (), amount=amount, hp_before=before,
-              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
+        c = step.update(target_id, hp=after)
+    others = (by,) if by and by != target_id else ()
+    step.record(DAMAGE, target_id, others, (), (), {"round": step.round, "amount": amount, "hp_before": before,
+                                                   "hp_after": c.hp, "hp_max": c.hp_max, "means": means,
+                                                   "own": by == target_id})
     if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
         return
     if c.hp <= 0:
+        out = step.options["monster_zero_hp"] == "out_of_fight"
         if not falls:          # (the NPC rule left her to the engine)
             step.update(target_id, status="out" if out else "dead")
-        step.fact(DEATH, target_id, (by,) if by and by != target_id else (), (), ("CF-50",),
-                  cause="out_of_fight" if out else "monster_at_0")
+        step.record(DEATH, target_id, others, (), ("CF-50",),
+                    {"round": step.round, "cause": "out_of_fight" if out else "monster_at_0"})
 
 
 def dying_turn(step: Step, cid: str) -> None:

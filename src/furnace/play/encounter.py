@@ -312,10 +312,10 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
         step.update(cid, zone=zone)
         step.fact(MOVE, cid, (t.id,), zone=zone, maimed=True, attacks=False)
         return False
-    c = step.update(cid, zone="CLOSE")
+    step.update(cid, zone="CLOSE")
     if t.zone != "CLOSE" and not t.ranged:
         step.update(t.id, zone="CLOSE")
-    step.fact(MOVE, cid, (t.id,), zone="CLOSE", maimed=False, attacks=True)
+    step.record(MOVE, cid, (t.id,), (), (), {"round": step.round, "zone": "CLOSE", "maimed": False, "attacks": True})
     return True
 
 
@@ -464,7 +464,7 @@ def _round(step: Step, choose: Tactic) -> None:
     step.queue.clear()
     step.killed_by.clear()
     step.reframe(round=step.round + 1)
-    step.fact(ROUND, "")
+    step.record(ROUND, "", (), (), (), {"round": step.round})
     if step.round == 1 or (step.options["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
         roll_initiative(step)
     acting_last(step)
