@@ -134,7 +134,10 @@ def _attack(step: Step, a: Combatant, t: Combatant, sneak: bool, plain: bool, ca
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak) if a.held or t.held or sneak else (t.ac, NO_SHIFT)
-    roll, declared = _roll_atk(step, a, dc, plain)
+    if a.kind == "pc" or a.powers:
+        roll, declared = _roll_atk(step, a, dc, plain)
+    else:        # (`_roll_atk` of a monster without powers: the dice alone)
+        roll, declared = (_ATK_DICE.get(a.attack_bonus) or _atk_dice(a.attack_bonus)).roll(step.rng, None, "ATK"), 0
     if a.held or t.held:       # (what either holds may be spent by this ATK)
         _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
@@ -370,7 +373,8 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
         amount = _maximum_damage(step, a, text)
     else:
-        r = styles.damage_roll(step, a, text)      # the 2H weapon master may roll her 1s again
+        # the 2H weapon master may roll her 1s again (a PC: a monster's are her dice alone)
+        r = styles.damage_roll(step, a, text) if a.kind == "pc" else step.roll(text, "DAM")
         amount, rolls = max(1, r.total), (r,)
     step.record(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (),
                 {"round": step.round, "amount": amount, "damage": a.damage, "maximum": crit})
