@@ -137,8 +137,9 @@ def _importing() -> str:
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_locals.get("module") if frame.f_globals.get("__name__", "").startswith("importlib") else None
-        if getattr(module, "__name__", None):
-            return str(module.__name__)
+        name = getattr(module, "__name__", None)
+        if name:
+            return str(name)
         frame = frame.f_back  # type: ignore[assignment]
     return "?"
 
