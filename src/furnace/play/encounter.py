@@ -546,7 +546,9 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     killer_total = step.killed_by.get(cid)
     if killer_total is None or action.kind not in ("attack", "move_attack") or action.target is None:
         return
-    saved = step.enc
+    # the state to set back should the blow be lost: only in simultaneous initiative (a group's tie strikes
+    # together and its blows all stand), so frozen only there
+    saved = step.enc if step.frame.initiative == "simultaneous" else None
     step.put(c.model_copy(update={"status": "up"}))
     before = len(step.events)
     attack(step, cid, action.target)
@@ -555,7 +557,7 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     step.put(step.c(cid).model_copy(update={"status": c.status}))
     tie_lost = step.options["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
     own = (totals[0] or 0) if totals else 0
-    if step.enc.initiative == "simultaneous" and totals and (own < killer_total or (tie_lost and own == killer_total)):
+    if saved is not None and totals and (own < killer_total or (tie_lost and own == killer_total)):
         step.enc = saved   # the blow is lost: nothing it did stands
         del step.events[before:]
         step.fact(LOST_BLOW, cid, (), (), ("F-INIT-02",) + (("AMB-49",) if own == killer_total else ()),

@@ -433,8 +433,7 @@ class Step:
     def hold_luck(self, c: Combatant, state: LuckState) -> None:
         """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
         owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
-        held = self._luck.get(owner)
-        if held is not state and held != state:
+        if self._luck.get(owner) is not state:     # (an equal one marked too: the freeze copies only a change)
             self._luck[owner] = state
             self._luck_stale.add(owner)
 
