@@ -107,14 +107,46 @@ def damage_to(step: Step, c: Combatant, amount: int, means: str, by: str) -> int
         _monster_damage(step, c, amount, means, by)
         return overflow
     model = str(step.options["death_model"])
-    target_id = c.id
-    c = step.update(target_id, hp=before - amount)
-    cited = ("H-DMG-01",) if model == "hazards" else ()  # below 0 too
-    step.record(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited,
-                {"round": step.round, "amount": amount, "hp_before": before, "hp_after": c.hp, "hp_max": c.hp_max,
-                 "means": means, "own": by == target_id})
-    DEATH_MODELS.get(model)(step, c, amount)
+    fate = DEATH_MODELS.get(model)
+    if fate is _furnace:
+        _furnace_blow(step, c, amount, means, by)
+        return overflow
+    c = step.change(c, {"hp": before - amount})
+    _damaged(step, c, before, amount, means, by, ("H-DMG-01",) if model == "hazards" else ())  # below 0 too
+    fate(step, c, amount)
     return overflow
+
+
+def _damaged(step: Step, c: Combatant, before: int, amount: int, means: str, by: str, cited: tuple[str, ...]) -> None:
+    """The fact of a PC's damage: `c` as the blow left her."""
+    step.record(DAMAGE, c.id, (by,) if by and by != c.id else (), (), cited,
+                {"round": step.round, "amount": amount, "hp_before": before, "hp_after": c.hp, "hp_max": c.hp_max,
+                 "means": means, "own": by == c.id})
+
+
+def _furnace_blow(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
+    """A PC's damage under the furnace death model (`_furnace`): the blow's HP and what they make of her (dead past
+    her threshold, dying at 0 HP) one change of her, not two; the same facts in the same order, the same dice (the
+    dying timer is the next roll either way)."""
+    before, hp = c.hp, c.hp - amount
+    threshold = death_threshold(c)
+    timer = None
+    if hp <= threshold:       # (`kill`'s change)
+        changes = {"hp": hp, "status": "dead", "dying_turns": None, "doomed_round": None, "cause_of_death": "threshold"}
+    elif hp <= 0 and c.status == "up":
+        timer = step.roll("1d4", "dying timer")
+        changes = {"hp": hp, "status": "dying", "dying_turns": timer.total, "knocked_down": c.knocked_down + 1}
+    else:
+        changes = {"hp": hp}
+    now = step.change(c, changes)
+    _damaged(step, now, before, amount, means, by, ())
+    if hp <= threshold:
+        step.fact(DEATH, c.id, (), (), ("F-DEATH-02",), cause="threshold", hp=hp, level=c.level, con=c.con_mod,
+                  threshold=threshold)
+    elif timer is not None:
+        dropped(step, c.id, timer, hp)
+        if step.options["knocked_down_twice"] and now.knocked_down >= 2:
+            _knocked_down_twice(step, now)
 
 
 def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
@@ -125,9 +157,9 @@ def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) 
     falls = after <= 0 and npc_model is None
     if falls:
         out = step.options["monster_zero_hp"] == "out_of_fight"
-        c = step.update(target_id, hp=after, status="out" if out else "dead")
+        c = step.change(c, {"hp": after, "status": "out" if out else "dead"})
     else:
-        c = step.update(target_id, hp=after)
+        c = step.change(c, {"hp": after})
     others = (by,) if by and by != target_id else ()
     step.record(DAMAGE, target_id, others, (), (), {"round": step.round, "amount": amount, "hp_before": before,
                                                    "hp_after": c.hp, "hp_max": c.hp_max, "means": means,

@@ -312,7 +312,7 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
         step.update(cid, zone=zone)
         step.fact(MOVE, cid, (t.id,), zone=zone, maimed=True, attacks=False)
         return False
-    step.update(cid, zone="CLOSE")
+    step.change(c, {"zone": "CLOSE"})      # (she is not CLOSE: `_within_reach`)
     if t.zone != "CLOSE" and not t.ranged:
         step.update(t.id, zone="CLOSE")
     step.record(MOVE, cid, (t.id,), (), (), {"round": step.round, "zone": "CLOSE", "maimed": False, "attacks": True})

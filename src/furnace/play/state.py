@@ -365,9 +365,15 @@ class Step:
                 break
         else:
             return old
+        return self.change(old, changes)
+
+    def change(self, old: Combatant, changes: dict[str, Any]) -> Combatant:
+        """`update` of her as she is now (`c`) by changes that change her (a blow's HP, a step CLOSE): not looked up
+        by her id, no field compared, no keyword arguments parsed (the engine's commonest changes)."""
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
-        _set(new, "__dict__", {**fields, **changes})
+        _set(new, "__dict__", {**old.__dict__, **changes})
         reorders = not _UNORDERED.issuperset(changes)
+        cid = new.id
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
             self._place(new, reorders)
