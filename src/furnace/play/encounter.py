@@ -84,12 +84,13 @@ def _attack(c: Combatant, target: str, unaware: bool) -> Action:
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
     sneak = unaware and "Sneak Attack" in c.features
     key = ("attack" if c.ranged or c.zone == "CLOSE" else "move_attack", target, sneak)
-    made = _ATTACKS.get(key)
-    if made is None:
+    try:            # (a subscript: a compiled module's `GLOBAL.get(…)` makes a bound method at every call)
+        return _ATTACKS[key]
+    except KeyError:
         if len(_ATTACKS) >= MADE_ATTACKS:
             _ATTACKS.clear()
         made = _ATTACKS[key] = Action(*key[:2], sneak=sneak)
-    return made
+        return made
 
 
 # the attack actions made before, by kind, target and sneak: a value, so one serves every turn that takes it (a
@@ -124,12 +125,16 @@ def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ..
     if actions is None:
         actions = step.memo[chapter_actions] = chapter_actions()
     features, chapters = c.features, c.chapters
-    known = _KITS.get((id(features), id(chapters)))
+    kit = (id(features), id(chapters))
+    try:
+        known = _KITS[kit]
+    except KeyError:           # (a subscript, not `_KITS.get`: see `_attack`)
+        known = None
     if known is None or known[0] is not features or known[1] is not chapters or known[2] is not actions:
         if len(_KITS) >= KITS_KEPT:
             _KITS.clear()
         found = tuple((kind, rule) for kind, rule in actions if rule.details(c))
-        known = _KITS[id(features), id(chapters)] = (features, chapters, actions, found)
+        known = _KITS[kit] = (features, chapters, actions, found)
     hers: tuple[tuple[str, registry.ActionRule], ...] = known[3]
     return hers
 
@@ -431,7 +436,7 @@ def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
 
 def won(step: Step) -> bool:
     """At most one side has anyone active left."""
-    return sum(map(bool, step.standing().sides.values())) <= 1
+    return not step.standing().contested()
 
 
 def finish_if_won(step: Step, together: bool) -> None:
@@ -497,7 +502,7 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
                 _act_even_if_fallen(step, cid, action)
-        if not together and not step.frame.over and sum(map(bool, step.standing().sides.values())) <= 1:
+        if not together and not step.frame.over and not step.standing().contested():
             _finish(step)       # (`finish_if_won`, `won` inlined: asked after every turn)
         if step.frame.over:
             return

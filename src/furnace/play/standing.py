@@ -96,6 +96,16 @@ class Standing:
         if now is not None:
             insort(self._side(joined), now)
 
+    def contested(self) -> bool:
+        """More than one side has someone standing (asked after every turn: a loop, no iterator made when compiled)."""
+        found = False
+        for keys in self.sides.values():
+            if keys:
+                if found:
+                    return True
+                found = True
+        return False
+
     def nearest(self, side: str, near: bool = False) -> str | None:
         """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""
         best: Key | None = None

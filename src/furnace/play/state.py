@@ -41,6 +41,9 @@ _new = object.__new__
 _set = object.__setattr__
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(f.name for f in dataclass_fields(Combatant)) - {"id", "side", "zone", "hp", "status", "held"}
+# whether a change of these fields is such a change: the set's method bound once (a compiled module's call of a
+# global's method, `_UNORDERED.issuperset(…)`, makes a bound method at every call; so `_PARSED[…]`, not `.get`)
+_KEEPS_PLACE = _UNORDERED.issuperset
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
 
 # What is worked out once for a tuple of combatants — each one's place by id, who stands nearest first — kept beside
@@ -372,7 +375,7 @@ class Step:
         by her id, no field compared, no keyword arguments parsed (the engine's commonest changes)."""
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
         _set(new, "__dict__", {**old.__dict__, **changes})
-        reorders = not _UNORDERED.issuperset(changes)
+        reorders = not _KEEPS_PLACE(changes)
         cid = new.id
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
@@ -524,8 +527,9 @@ class Step:
         return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
-        parsed = _PARSED.get(expression)
-        if parsed is None:
+        try:
+            parsed = _PARSED[expression]
+        except KeyError:
             if len(_PARSED) >= PARSED_KEPT:
                 _PARSED.clear()
             parsed = _PARSED[expression] = dice.parse(expression)
