@@ -49,9 +49,12 @@ LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): 
 # What is worked out once for a tuple of combatants — each one's place by id, who stands nearest first — kept beside
 # the encounters holding that tuple, never in them (a model is its fields): by the tuple's identity, each entry
 # holding its tuple (so that no other tuple takes its id while it is kept), [combatants, positions, standing]. An
-# engine's step makes an encounter's next tuple knowing both (`with_combatants`); the last INDEXES_KEPT are kept.
+# engine's step makes an encounter's next tuple knowing both (`with_combatants`); the last INDEXES_KEPT are kept: a
+# few, for each entry holds its combatants alive, and a simulation's past fights kept alive by the hundred (a fight
+# makes three) were work for the garbage collector at every collection (~5 % of a fight), and a miss only works
+# an entry out again.
 _INDEXES: dict[int, list[Any]] = {}
-INDEXES_KEPT = 256
+INDEXES_KEPT = 16
 
 
 def _index(combatants: tuple[Combatant, ...]) -> list[Any]:
