@@ -40,7 +40,7 @@ def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), *, r
     """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …); `rolls`: the die
     that sealed it (the last dying d20), shown with the death."""
     step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=cause)
-    step.fact(DEATH, c.id, (), rolls, rules, cause=cause, **why)
+    step.record(DEATH, c.id, (), rolls, rules, {"round": step.round, "cause": cause, **why})
 
 
 def open_timer(rules: Ruleset) -> bool:
@@ -51,9 +51,9 @@ def open_timer(rules: Ruleset) -> bool:
 def dropped(step: Step, cid: str, timer: RollResult, hp: int) -> None:
     """The facts of a drop to dying: the timer told to all (open), or to the referee alone."""
     if open_timer(step.rules):
-        step.fact(DROPS, cid, (), (timer,), ("F-DEATH-01",), hp=hp, turns=timer.total)
+        step.record(DROPS, cid, (), (timer,), ("F-DEATH-01",), {"round": step.round, "hp": hp, "turns": timer.total})
         return
-    step.fact(DROPS, cid, (), (), ("F-DEATH-01",), hp=hp)
+    step.record(DROPS, cid, (), (), ("F-DEATH-01",), {"round": step.round, "hp": hp})
     step.fact(DYING_TIMER, cid, (), (timer,), ("F-DEATH-01",), audience="referee", turns=timer.total)
 
 
@@ -141,8 +141,8 @@ def _furnace_blow(step: Step, c: Combatant, amount: int, means: str, by: str) ->
     now = step.change(c, changes)
     _damaged(step, now, before, amount, means, by, ())
     if hp <= threshold:
-        step.fact(DEATH, c.id, (), (), ("F-DEATH-02",), cause="threshold", hp=hp, level=c.level, con=c.con_mod,
-                  threshold=threshold)
+        step.record(DEATH, c.id, (), (), ("F-DEATH-02",), {"round": step.round, "cause": "threshold", "hp": hp,
+                                                           "level": c.level, "con": c.con_mod, "threshold": threshold})
     elif timer is not None:
         dropped(step, c.id, timer, hp)
         if step.options["knocked_down_twice"] and now.knocked_down >= 2:
@@ -180,7 +180,8 @@ def dying_turn(step: Step, cid: str) -> None:
     check = step.roll("d20", "dying")
     if check.natural != 20:            # a Luck Die rolling the d20 again may find the 20 (F-LUCK-03, AMB-02)
         spent = choosing.luck_on(step, cid, check, needed=None, death=True, natural_needed=20)
-        check = check._replace(natural=choosing.rerolled_natural(spent, check))
+        if spent is not None:          # (none spent: the roll's own natural, no copy of it)
+            check = check._replace(natural=choosing.rerolled_natural(spent, check))
     if check.natural == 20:
         step.update(cid, status="up", hp=1, dying_turns=None)
         step.fact(RECOVER, cid, (), (check,), ("F-DEATH-01",))
@@ -191,7 +192,8 @@ def dying_turn(step: Step, cid: str) -> None:
         return
     step.update(cid, dying_turns=left)
     if open_timer(step.rules):
-        step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total, turns=left)
+        step.record(STILL_DYING, cid, (), (check,), ("F-DEATH-01",),
+                    {"round": step.round, "total": check.total, "turns": left})
         return
-    step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total)
+    step.record(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), {"round": step.round, "total": check.total})
     step.fact(DYING_TIMER, cid, (), (), ("F-DEATH-01",), audience="referee", left=left)
