@@ -466,7 +466,19 @@ def apply_all(step: Step, effects: Sequence[Effect], *, actor: str, target: str)
     """Apply each effect; those that land on a target already out of the fight are skipped, but
     another attack still happens (crit rows 19 and 28+)."""
     for effect in effects:
-        lands_on_target = getattr(effect, "target", "target") == "target"
-        if lands_on_target and not step.c(target).in_fight and effect.kind not in ALWAYS:
+        if _on_target(effect) and not step.c(target).in_fight and effect.kind not in ALWAYS:
             continue
         APPLIERS[effect.kind](effect, step, actor, target)
+
+
+def _on_target(effect: Effect) -> bool:
+    """The effect lands on the target: its `target` says so, or it has none. (Whether its kind has the field is
+    found once a kind: a pydantic model's missing attribute is its `__getattr__` raising, at every crit row.)"""
+    kind = type(effect)
+    targeted = _TARGETED.get(kind)
+    if targeted is None:
+        targeted = _TARGETED[kind] = "target" in getattr(kind, "model_fields", ("target",))
+    return not targeted or getattr(effect, "target", "target") == "target"
+
+
+_TARGETED: dict[type, bool] = {}       # by an effect's kind (its class): whether it has a `target` field

@@ -22,7 +22,7 @@ from furnace.play.apply import apply_all, record_luck
 from furnace.play.checks import make_dc
 from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
-from furnace.play.death import take_damage
+from furnace.play.death import damage_to, take_damage
 from furnace.play.marks import marks, with_marks
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.effects import parse_effect
@@ -88,13 +88,15 @@ def _signed(expression: str, bonus: int) -> str:
 
 
 def _atk_dice(bonus: int) -> dice.DiceExpression:
-    """The ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow)."""
-    found = _ATK_DICE.get(bonus)
-    if found is None:
+    """The ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow). (Looked up
+    by subscript: a compiled module's `GLOBAL.get(…)` makes a bound method at every call.)"""
+    try:
+        return _ATK_DICE[bonus]
+    except KeyError:
         if len(_ATK_DICE) >= ATK_DICE_KEPT:
             _ATK_DICE.clear()
         found = _ATK_DICE[bonus] = dice.parse(_signed("d20", bonus))
-    return found
+        return found
 
 
 _ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers): the last ATK_DICE_KEPT
@@ -111,7 +113,7 @@ def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain
     a, t = step.c(actor), step.c(target)
     if a.status != "up" or (a.held and not a.active) or t.status not in FIGHTING:    # (`active`, `in_fight`)
         return
-    _attack(step, actor, target, sneak, plain, can_crit, cleaves)
+    _attack(step, a, t, sneak, plain, can_crit, cleaves)
     if t.held:
         _struck_back(step, actor, target)
 
@@ -123,16 +125,21 @@ def _struck_back(step: Step, actor: str, target: str) -> None:
             apply_all(step, [parse_effect(blow)], actor=target, target=actor)
 
 
-def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
-    """The ATK rolled and read: a fumble, a miss, or a hit and what it does (`_lands`)."""
+def _attack(step: Step, a: Combatant, t: Combatant, sneak: bool, plain: bool, can_crit: bool, cleaves: bool) -> None:
+    """The ATK of `a` (as she is now) at `t`, rolled and read: a fumble, a miss, or a hit and what it does
+    (`_lands`)."""
+    actor, target = a.id, t.id
     if not plain and step.holding(styles.PROTECTS):      # (most fights: nobody holds Protection)
         styles.protect(step, actor, target)     # a Fighter's Protection may make it HARD (F-FTR-04 (e))
-    a, t = step.c(actor), step.c(target)
+        a, t = step.c(actor), step.c(target)
     if not plain and a.kind == "monster" and t.kind == "pc" and step.options["player_facing_defense"]:
         _defend(step, actor, target, cleaves)
         return
     dc, why = _difficulty(step, a, t, sneak) if a.held or t.held or sneak else (t.ac, NO_SHIFT)
-    roll, declared = _roll_atk(step, a, dc, plain)
+    if a.kind == "pc" or a.powers:
+        roll, declared = _roll_atk(step, a, dc, plain)
+    else:        # (`_roll_atk` of a monster without powers: the dice alone)
+        roll, declared = _atk_dice(a.attack_bonus).roll(step.rng, None, "ATK"), 0
     if a.held or t.held:       # (what either holds may be spent by this ATK)
         _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
@@ -147,15 +154,20 @@ def _attack(step: Step, actor: str, target: str, sneak: bool, plain: bool, can_c
     if a.kind == "pc":         # (only a PC's rolls count toward Luck, F-LUCK-01)
         record_luck(step, actor, hit, "ATK")
     if not hit:
-        step.fact(MISS, actor, (target,), (roll,), total=total, dc=dc, weapon=a.weapon, **why)
+        step.record(MISS, actor, (target,), (roll,), (),
+                    {"round": step.round, "total": total, "dc": dc, "weapon": a.weapon, **why})
         return
     # a crit: the natural roll, or any Sneak Attack that hits (F-ROG-04, AMB-44), with a crit table (monsters only
     # with the option, F-CRIT-03)
     crit = (can_crit and (natural_hit or (sneak and "Sneak Attack" in a.features))
             and crit_table(a, step.rules) is not None)
-    step.fact(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (), total=total, dc=dc, weapon=a.weapon,
-              crit=crit, natural_20=natural_hit and not crit, **why)
-    _lands(step, actor, target, total, natural_hit and can_crit, crit, cleaves)
+    step.record(HIT, actor, (target,), (roll,), ("F-CRIT-01",) if crit else (),
+                {"round": step.round, "total": total, "dc": dc, "weapon": a.weapon, "crit": crit,
+                 "natural_20": natural_hit and not crit, **why})
+    if natural_hit and can_crit:
+        _lands(step, actor, target, total, True, crit, cleaves)
+    else:               # (`_lands` of a blow no crit model takes: most hits)
+        _damage(step, actor, target, crit, total, cleaves)
 
 
 def _roll_atk(step: Step, a: Combatant, dc: int, plain: bool) -> tuple[dice.RollResult, int]:
@@ -164,7 +176,7 @@ def _roll_atk(step: Step, a: Combatant, dc: int, plain: bool) -> tuple[dice.Roll
     declared = 0
     if a.kind == "pc" and not plain and step.options["luck_spend_timing"] == "before_roll":
         declared = choosing.luck_before(step, a.id, "ATK")
-    roll = (_ATK_DICE.get(a.attack_bonus) or _atk_dice(a.attack_bonus)).roll(step.rng, None, "ATK")
+    roll = _atk_dice(a.attack_bonus).roll(step.rng, None, "ATK")
     if a.powers and not plain:       # (a power she holds: Chosen one may roll it again)
         roll = _chosen_one(step, a.id, roll, dc)
     return roll, declared
@@ -363,10 +375,11 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
     if crit:   # maximum DAM (AMB-23: with modifiers, per option crit_damage)
         amount = _maximum_damage(step, a, text)
     else:
-        r = styles.damage_roll(step, a, text)      # the 2H weapon master may roll her 1s again
+        # the 2H weapon master may roll her 1s again (a PC: a monster's are her dice alone)
+        r = styles.damage_roll(step, a, text) if a.kind == "pc" else step.roll(text, "DAM")
         amount, rolls = max(1, r.total), (r,)
-    step.fact(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (), amount=amount,
-              damage=a.damage, maximum=crit)
+    step.record(DAMAGE_ROLL, actor, (target,), rolls, ("F-CRIT-01", "AMB-23") if crit else (),
+                {"round": step.round, "amount": amount, "damage": a.damage, "maximum": crit})
     if a.powers:
         amount += _blood_price(step, actor)
     t = step.c(target)
@@ -374,7 +387,7 @@ def _damage(step: Step, actor: str, target: str, crit: bool, total: int, cleaves
         amount = _sunder(step, target, amount)
         t = step.c(target)
     was_alive = t.status == "up" and (not t.held or t.active)     # (`active` asked only of one who holds something)
-    overflow = take_damage(step, target, amount, by=actor, means=a.weapon)
+    overflow = damage_to(step, t, amount, a.weapon, actor)
     t = step.c(target)
     if was_alive and (t.status != "up" or (t.held and not t.active)):     # (she fell: `active`, as above)
         step.killed_by[target] = total

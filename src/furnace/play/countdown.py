@@ -59,13 +59,14 @@ def count_down(enc: Encounter, rng: DiceSource, rules: Ruleset) -> tuple[Encount
 def _round(step: Step, helping: frozenset[str]) -> None:
     """One round after the fight: each character in turn order, the dying rolling and the helpers helping.
     A round where nobody is dying and nobody helps is skipped to the first wound timer falling due."""
-    dying = any(c.status == "dying" for c in step.working() if c.kind == "pc")
-    due = [c.doomed_round for c in step.working() if _pending(c) and c.doomed_round is not None]
+    pending = [c for c in step.working() if _pending(c)]
+    dying = any(c.status == "dying" for c in pending)         # (a dying PC's fate is open)
+    due = [c.doomed_round for c in pending if c.doomed_round is not None]
     nxt = step.round + 1 if dying or not due else max(step.round + 1, min(due))
     step.reframe(round=nxt)
     for cid in [c.id for c in step.working()]:
         c = step.c(cid)
-        if not (_pending(c) or cid in helping) or not c.in_fight:
+        if not (cid in helping or _pending(c)) or not c.in_fight:
             continue
         if start_turn(step, cid) and cid in helping:
             _help(step, cid)

@@ -40,7 +40,7 @@ def kill(step: Step, c: Combatant, cause: str, rules: tuple[str, ...] = (), *, r
     """She dies of `cause` (a cause of death's code: threshold, bled_out, knocked_down_twice …); `rolls`: the die
     that sealed it (the last dying d20), shown with the death."""
     step.update(c.id, status="dead", dying_turns=None, doomed_round=None, cause_of_death=cause)
-    step.fact(DEATH, c.id, (), rolls, rules, cause=cause, **why)
+    step.record(DEATH, c.id, (), rolls, rules, {"round": step.round, "cause": cause, **why})
 
 
 def open_timer(rules: Ruleset) -> bool:
@@ -51,9 +51,9 @@ def open_timer(rules: Ruleset) -> bool:
 def dropped(step: Step, cid: str, timer: RollResult, hp: int) -> None:
     """The facts of a drop to dying: the timer told to all (open), or to the referee alone."""
     if open_timer(step.rules):
-        step.fact(DROPS, cid, (), (timer,), ("F-DEATH-01",), hp=hp, turns=timer.total)
+        step.record(DROPS, cid, (), (timer,), ("F-DEATH-01",), {"round": step.round, "hp": hp, "turns": timer.total})
         return
-    step.fact(DROPS, cid, (), (), ("F-DEATH-01",), hp=hp)
+    step.record(DROPS, cid, (), (), ("F-DEATH-01",), {"round": step.round, "hp": hp})
     step.fact(DYING_TIMER, cid, (), (timer,), ("F-DEATH-01",), audience="referee", turns=timer.total)
 
 
@@ -94,7 +94,11 @@ DEATH_MODELS.add("furnace", _furnace)
 def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, by: str = "") -> int:
     """Apply damage dealt by `by` (an id; none: the world) with `means` (a weapon, Cleave, a spell, an effect's
     kind of damage); returns the overflow past the HP the target had (for Cleave, AMB-01)."""
-    c = step.c(target_id)
+    return damage_to(step, step.c(target_id), amount, means, by)
+
+
+def damage_to(step: Step, c: Combatant, amount: int, means: str, by: str) -> int:
+    """`take_damage` of her as she is now (an attack's blow has her at hand)."""
     if c.status not in FIGHTING or amount <= 0:      # (`in_fight`: at every blow)
         return 0
     before = c.hp
@@ -103,34 +107,71 @@ def take_damage(step: Step, target_id: str, amount: int, /, means: str = "", *, 
         _monster_damage(step, c, amount, means, by)
         return overflow
     model = str(step.options["death_model"])
-    c = step.update(target_id, hp=before - amount)
-    cited = ("H-DMG-01",) if model == "hazards" else ()  # below 0 too
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), cited, amount=amount, hp_before=before,
-              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
-    DEATH_MODELS.get(model)(step, c, amount)
+    fate = DEATH_MODELS.get(model)
+    if fate is _furnace:
+        _furnace_blow(step, c, amount, means, by)
+        return overflow
+    c = step.change(c, {"hp": before - amount})
+    _damaged(step, c, before, amount, means, by, ("H-DMG-01",) if model == "hazards" else ())  # below 0 too
+    fate(step, c, amount)
     return overflow
+
+
+def _damaged(step: Step, c: Combatant, before: int, amount: int, means: str, by: str, cited: tuple[str, ...]) -> None:
+    """The fact of a PC's damage: `c` as the blow left her."""
+    step.record(DAMAGE, c.id, (by,) if by and by != c.id else (), (), cited,
+                {"round": step.round, "amount": amount, "hp_before": before, "hp_after": c.hp, "hp_max": c.hp_max,
+                 "means": means, "own": by == c.id})
+
+
+def _furnace_blow(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
+    """A PC's damage under the furnace death model (`_furnace`): the blow's HP and what they make of her (dead past
+    her threshold, dying at 0 HP) one change of her, not two; the same facts in the same order, the same dice (the
+    dying timer is the next roll either way)."""
+    before, hp = c.hp, c.hp - amount
+    threshold = death_threshold(c)
+    timer = None
+    if hp <= threshold:       # (`kill`'s change)
+        changes = {"hp": hp, "status": "dead", "dying_turns": None, "doomed_round": None, "cause_of_death": "threshold"}
+    elif hp <= 0 and c.status == "up":
+        timer = step.roll("1d4", "dying timer")
+        changes = {"hp": hp, "status": "dying", "dying_turns": timer.total, "knocked_down": c.knocked_down + 1}
+    else:
+        changes = {"hp": hp}
+    now = step.change(c, changes)
+    _damaged(step, now, before, amount, means, by, ())
+    if hp <= threshold:
+        step.record(DEATH, c.id, (), (), ("F-DEATH-02",), {"round": step.round, "cause": "threshold", "hp": hp,
+                                                           "level": c.level, "con": c.con_mod, "threshold": threshold})
+    elif timer is not None:
+        dropped(step, c.id, timer, hp)
+        if step.options["knocked_down_twice"] and now.knocked_down >= 2:
+            _knocked_down_twice(step, now)
 
 
 def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
     """A monster at 0 HP or below is dead (or out of the fight, monster_zero_hp; CF-50), unless a chapter's NPC
     rule takes the blow (M-MOOK-01); one that no such rule takes falls with the blow: one change of her, not two."""
-    before, target_id = c.hp, c.id
-    npc_model = NPC_MODELS.find(str(step.options["death_model"])) if before - amount <= 0 else None
-    falls = before - amount <= 0 and npc_model is None
-    out = step.options["monster_zero_hp"] == "out_of_fight"
+    before, target_id, after = c.hp, c.id, c.hp - amount
+    npc_model = NPC_MODELS.find(str(step.options["death_model"])) if after <= 0 else None
+    falls = after <= 0 and npc_model is None
     if falls:
-        c = step.update(target_id, hp=before - amount, status="out" if out else "dead")
+        out = step.options["monster_zero_hp"] == "out_of_fight"
+        c = step.change(c, {"hp": after, "status": "out" if out else "dead"})
     else:
-        c = step.update(target_id, hp=before - amount)
-    step.fact(DAMAGE, target_id, (by,) if by and by != target_id else (), (), (), amount=amount, hp_before=before,
-              hp_after=c.hp, hp_max=c.hp_max, means=means, own=by == target_id)
+        c = step.change(c, {"hp": after})
+    others = (by,) if by and by != target_id else ()
+    step.record(DAMAGE, target_id, others, (), (), {"round": step.round, "amount": amount, "hp_before": before,
+                                                   "hp_after": c.hp, "hp_max": c.hp_max, "means": means,
+                                                   "own": by == target_id})
     if npc_model is not None and npc_model(step, c, amount):   # a chapter's NPC rule took it (M-MOOK-01)
         return
     if c.hp <= 0:
+        out = step.options["monster_zero_hp"] == "out_of_fight"
         if not falls:          # (the NPC rule left her to the engine)
             step.update(target_id, status="out" if out else "dead")
-        step.fact(DEATH, target_id, (by,) if by and by != target_id else (), (), ("CF-50",),
-                  cause="out_of_fight" if out else "monster_at_0")
+        step.record(DEATH, target_id, others, (), ("CF-50",),
+                    {"round": step.round, "cause": "out_of_fight" if out else "monster_at_0"})
 
 
 def dying_turn(step: Step, cid: str) -> None:
@@ -139,7 +180,8 @@ def dying_turn(step: Step, cid: str) -> None:
     check = step.roll("d20", "dying")
     if check.natural != 20:            # a Luck Die rolling the d20 again may find the 20 (F-LUCK-03, AMB-02)
         spent = choosing.luck_on(step, cid, check, needed=None, death=True, natural_needed=20)
-        check = check._replace(natural=choosing.rerolled_natural(spent, check))
+        if spent is not None:          # (none spent: the roll's own natural, no copy of it)
+            check = check._replace(natural=choosing.rerolled_natural(spent, check))
     if check.natural == 20:
         step.update(cid, status="up", hp=1, dying_turns=None)
         step.fact(RECOVER, cid, (), (check,), ("F-DEATH-01",))
@@ -150,7 +192,8 @@ def dying_turn(step: Step, cid: str) -> None:
         return
     step.update(cid, dying_turns=left)
     if open_timer(step.rules):
-        step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total, turns=left)
+        step.record(STILL_DYING, cid, (), (check,), ("F-DEATH-01",),
+                    {"round": step.round, "total": check.total, "turns": left})
         return
-    step.fact(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), total=check.total)
+    step.record(STILL_DYING, cid, (), (check,), ("F-DEATH-01",), {"round": step.round, "total": check.total})
     step.fact(DYING_TIMER, cid, (), (), ("F-DEATH-01",), audience="referee", left=left)

@@ -84,12 +84,13 @@ def _attack(c: Combatant, target: str, unaware: bool) -> Action:
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
     sneak = unaware and "Sneak Attack" in c.features
     key = ("attack" if c.ranged or c.zone == "CLOSE" else "move_attack", target, sneak)
-    made = _ATTACKS.get(key)
-    if made is None:
+    try:            # (a subscript: a compiled module's `GLOBAL.get(…)` makes a bound method at every call)
+        return _ATTACKS[key]
+    except KeyError:
         if len(_ATTACKS) >= MADE_ATTACKS:
             _ATTACKS.clear()
         made = _ATTACKS[key] = Action(*key[:2], sneak=sneak)
-    return made
+        return made
 
 
 # the attack actions made before, by kind, target and sneak: a value, so one serves every turn that takes it (a
@@ -124,12 +125,16 @@ def _hers(step: Step, c: Combatant) -> tuple[tuple[str, registry.ActionRule], ..
     if actions is None:
         actions = step.memo[chapter_actions] = chapter_actions()
     features, chapters = c.features, c.chapters
-    known = _KITS.get((id(features), id(chapters)))
+    kit = (id(features), id(chapters))
+    try:
+        known = _KITS[kit]
+    except KeyError:           # (a subscript, not `_KITS.get`: see `_attack`)
+        known = None
     if known is None or known[0] is not features or known[1] is not chapters or known[2] is not actions:
         if len(_KITS) >= KITS_KEPT:
             _KITS.clear()
         found = tuple((kind, rule) for kind, rule in actions if rule.details(c))
-        known = _KITS[id(features), id(chapters)] = (features, chapters, actions, found)
+        known = _KITS[kit] = (features, chapters, actions, found)
     hers: tuple[tuple[str, registry.ActionRule], ...] = known[3]
     return hers
 
@@ -312,10 +317,10 @@ def _close_in(step: Step, cid: str, t: Combatant) -> bool:
         step.update(cid, zone=zone)
         step.fact(MOVE, cid, (t.id,), zone=zone, maimed=True, attacks=False)
         return False
-    c = step.update(cid, zone="CLOSE")
+    step.change(c, {"zone": "CLOSE"})      # (she is not CLOSE: `_within_reach`)
     if t.zone != "CLOSE" and not t.ranged:
         step.update(t.id, zone="CLOSE")
-    step.fact(MOVE, cid, (t.id,), zone="CLOSE", maimed=False, attacks=True)
+    step.record(MOVE, cid, (t.id,), (), (), {"round": step.round, "zone": "CLOSE", "maimed": False, "attacks": True})
     return True
 
 
@@ -431,7 +436,7 @@ def _casters(enc: Encounter, choose: Tactic) -> frozenset[str]:
 
 def won(step: Step) -> bool:
     """At most one side has anyone active left."""
-    return sum(map(bool, step.standing().sides.values())) <= 1
+    return not step.standing().contested()
 
 
 def finish_if_won(step: Step, together: bool) -> None:
@@ -464,7 +469,7 @@ def _round(step: Step, choose: Tactic) -> None:
     step.queue.clear()
     step.killed_by.clear()
     step.reframe(round=step.round + 1)
-    step.fact(ROUND, "")
+    step.record(ROUND, "", (), (), (), {"round": step.round})
     if step.round == 1 or (step.options["reroll_initiative_each_turn"] and step.frame.initiative == "group"):
         roll_initiative(step)
     acting_last(step)
@@ -497,7 +502,7 @@ def _phase(step: Step, phase: tuple[str, ...], casting: frozenset[str], choose: 
                 act(step, cid, action)
             elif cid in step.killed_by:     # F-INIT-02: in a simultaneous phase the slain still strike
                 _act_even_if_fallen(step, cid, action)
-        if not together and not step.frame.over and sum(map(bool, step.standing().sides.values())) <= 1:
+        if not together and not step.frame.over and not step.standing().contested():
             _finish(step)       # (`finish_if_won`, `won` inlined: asked after every turn)
         if step.frame.over:
             return
@@ -546,7 +551,9 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     killer_total = step.killed_by.get(cid)
     if killer_total is None or action.kind not in ("attack", "move_attack") or action.target is None:
         return
-    saved = step.enc
+    # the state to set back should the blow be lost: only in simultaneous initiative (a group's tie strikes
+    # together and its blows all stand), so frozen only there
+    saved = step.enc if step.frame.initiative == "simultaneous" else None
     step.put(c.model_copy(update={"status": "up"}))
     before = len(step.events)
     attack(step, cid, action.target)
@@ -555,7 +562,7 @@ def _act_even_if_fallen(step: Step, cid: str, action: Action) -> None:
     step.put(step.c(cid).model_copy(update={"status": c.status}))
     tie_lost = step.options["simultaneous_attack_ties"] == "cancel"   # AMB-49: an equal total lands (resolve) or not
     own = (totals[0] or 0) if totals else 0
-    if step.enc.initiative == "simultaneous" and totals and (own < killer_total or (tie_lost and own == killer_total)):
+    if saved is not None and totals and (own < killer_total or (tie_lost and own == killer_total)):
         step.enc = saved   # the blow is lost: nothing it did stands
         del step.events[before:]
         step.fact(LOST_BLOW, cid, (), (), ("F-INIT-02",) + (("AMB-49",) if own == killer_total else ()),

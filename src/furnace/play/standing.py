@@ -66,12 +66,16 @@ class Standing:
     def moved(self, old: Combatant, new: Combatant) -> None:
         """`old` became `new`: out of its side's order if it stood, in again if it stands (nothing to do when her
         key and side are the same)."""
-        # (`key`, inlined, and `active` asked only of one who holds something: at every blow's change)
-        was = (_ZONE_PLACE[old.zone], old.hp, old.id) if old.status == "up" and (not old.held or old.active) else None
-        now = (_ZONE_PLACE[new.zone], new.hp, new.id) if new.status == "up" and (not new.held or new.active) else None
-        side = new.side
-        if old.side != side:
-            self._between(old.side, side, was, now)
+        # (`key`, inlined, her fields read from her dict, and `active` asked only of one who holds something: at
+        # every blow's change)
+        o, n = old.__dict__, new.__dict__
+        was = (_ZONE_PLACE[o["zone"]], o["hp"], o["id"]) if o["status"] == "up" and (not o["held"] or old.active) \
+            else None
+        now = (_ZONE_PLACE[n["zone"]], n["hp"], n["id"]) if n["status"] == "up" and (not n["held"] or new.active) \
+            else None
+        side = n["side"]
+        if o["side"] != side:
+            self._between(o["side"], side, was, now)
             return
         if was == now:
             return
@@ -91,6 +95,16 @@ class Standing:
             _drop(self._side(left), was)
         if now is not None:
             insort(self._side(joined), now)
+
+    def contested(self) -> bool:
+        """More than one side has someone standing (asked after every turn: a loop, no iterator made when compiled)."""
+        found = False
+        for keys in self.sides.values():
+            if keys:
+                if found:
+                    return True
+                found = True
+        return False
 
     def nearest(self, side: str, near: bool = False) -> str | None:
         """The id of the nearest active foe of `side` (only CLOSE or NEAR when `near`), or None."""

@@ -41,14 +41,20 @@ _new = object.__new__
 _set = object.__setattr__
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(f.name for f in dataclass_fields(Combatant)) - {"id", "side", "zone", "hp", "status", "held"}
+# whether a change of these fields is such a change: the set's method bound once (a compiled module's call of a
+# global's method, `_UNORDERED.issuperset(…)`, makes a bound method at every call; so `_PARSED[…]`, not `.get`)
+_KEEPS_PLACE = _UNORDERED.issuperset
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
 
 # What is worked out once for a tuple of combatants — each one's place by id, who stands nearest first — kept beside
 # the encounters holding that tuple, never in them (a model is its fields): by the tuple's identity, each entry
 # holding its tuple (so that no other tuple takes its id while it is kept), [combatants, positions, standing]. An
-# engine's step makes an encounter's next tuple knowing both (`with_combatants`); the last INDEXES_KEPT are kept.
+# engine's step makes an encounter's next tuple knowing both (`with_combatants`); the last INDEXES_KEPT are kept: a
+# few, for each entry holds its combatants alive, and a simulation's past fights kept alive by the hundred (a fight
+# makes three) were work for the garbage collector at every collection (~5 % of a fight), and a miss only works
+# an entry out again.
 _INDEXES: dict[int, list[Any]] = {}
-INDEXES_KEPT = 256
+INDEXES_KEPT = 16
 
 
 def _index(combatants: tuple[Combatant, ...]) -> list[Any]:
@@ -365,9 +371,15 @@ class Step:
                 break
         else:
             return old
+        return self.change(old, changes)
+
+    def change(self, old: Combatant, changes: dict[str, Any]) -> Combatant:
+        """`update` of her as she is now (`c`) by changes that change her (a blow's HP, a step CLOSE): not looked up
+        by her id, no field compared, no keyword arguments parsed (the engine's commonest changes)."""
         new = _new(type(old))           # (`frozen.updated`, inlined: a fight changes a combatant ~40 times)
-        _set(new, "__dict__", {**fields, **changes})
-        reorders = not _UNORDERED.issuperset(changes)
+        _set(new, "__dict__", {**old.__dict__, **changes})
+        reorders = not _KEEPS_PLACE(changes)
+        cid = new.id
         place = self._positions.get(cid)
         if place is None or not self._unique or "id" in changes:
             self._place(new, reorders)
@@ -433,8 +445,7 @@ class Step:
     def hold_luck(self, c: Combatant, state: LuckState) -> None:
         """The PC's owner now holds `state`: she and every other PC of the owner's hold it from the next freeze."""
         owner = ("player", c.player) if c.player and self._by_player else ("pc", c.id)    # (`luck_owner`, inlined)
-        held = self._luck.get(owner)
-        if held is not state and held != state:
+        if self._luck.get(owner) is not state:     # (an equal one marked too: the freeze copies only a change)
             self._luck[owner] = state
             self._luck_stale.add(owner)
 
@@ -469,17 +480,28 @@ class Step:
             cast = self._cast(actor, targets)
         if cast is None:
             cast = self._casts[actor, targets] = self._cast(actor, targets)
-        # the Event made field by field, not by its __init__ (a frame less: ~15 % of a fact's cost); every one of
-        # its fields is set (a test holds this to `Event`'s fields)
-        event = _new(Event)
+        self.events.append(_event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast, audience))
+
+    def record(self, kind: str, actor: str, targets: tuple[str, ...], rolls: tuple[RollResult, ...],
+               rules: tuple[str, ...], data: dict[str, Any]) -> None:
+        """`fact` of the fight's commonest facts (a blow, its damage, a move: most of a fight's hundred), their
+        values given as the dict the fact keeps, "round" first (`step.round`): no keyword arguments parsed and no
+        second dict made. Told to all."""
+        try:
+            cast = self._casts.get((actor, targets))
+        except TypeError:           # targets in a list: a cast of its own
+            cast = self._cast(actor, targets)
+        if cast is None:
+            cast = self._casts[actor, targets] = self._cast(actor, targets)
+        event = _new(Event)             # (`_event`, inlined: the commonest facts)
         event.kind = kind
         event.actor = actor
         event.targets = targets
         event.rolls = rolls
-        event.data = {"round": self.round, **data}
+        event.data = data
         event.rules = rules
         event.cast = cast
-        event.audience = audience
+        event.audience = "all"
         self.events.append(event)
 
     def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
@@ -508,8 +530,9 @@ class Step:
         return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
-        parsed = _PARSED.get(expression)
-        if parsed is None:
+        try:
+            parsed = _PARSED[expression]
+        except KeyError:
             if len(_PARSED) >= PARSED_KEPT:
                 _PARSED.clear()
             parsed = _PARSED[expression] = dice.parse(expression)
@@ -523,6 +546,22 @@ class Step:
     def choose(self, options: list[Combatant]) -> Combatant | None:
         """A random pick (a random ally, a random target), from the dice source."""
         return options[self.rng.randrange(len(options))] if options else None
+
+
+def _event(kind: str, actor: str, targets: tuple[str, ...], rolls: tuple[RollResult, ...], data: dict[str, Any],
+           rules: tuple[str, ...], cast: dict[str, Part], audience: Audience) -> Event:
+    """The Event made field by field, not by its __init__ (a frame less: ~15 % of a fact's cost); every one of its
+    fields is set (a test holds this to `Event`'s fields; `Step.record` makes it so too)."""
+    event = _new(Event)
+    event.kind = kind
+    event.actor = actor
+    event.targets = targets
+    event.rolls = rolls
+    event.data = data
+    event.rules = rules
+    event.cast = cast
+    event.audience = audience
+    return event
 
 
 def zone_index(c: Combatant) -> int:
