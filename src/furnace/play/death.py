@@ -58,17 +58,34 @@ def dropped(step: Step, cid: str, timer: RollResult, hp: int) -> None:
 
 
 def _furnace(step: Step, c: Combatant, amount: int) -> None:
-    if c.hp <= death_threshold(c):
-        kill(step, c, "threshold", ("F-DEATH-02",), hp=c.hp, level=c.level, con=c.con_mod,
-             threshold=death_threshold(c))
-        return
-    if c.hp > 0 or c.status != "up":
-        return
+    """The furnace death model (F-DEATH-01/02): what her HP, the blow already taken, make of her."""
+    changes, timer = _fate(step, c, c.hp)
+    if changes:
+        _told(step, step.change(c, changes), timer)
+
+
+def _fate(step: Step, c: Combatant, hp: int) -> tuple[dict[str, Any], RollResult | None]:
+    """What `hp` make of her under the furnace death model, as the changes of her fields: dead past her threshold
+    (F-DEATH-02); dying at 0 HP or below if she was up, her 1d4 timer rolled (F-DEATH-01); else nothing."""
+    if hp <= death_threshold(c):      # (`kill`'s change)
+        return {"status": "dead", "dying_turns": None, "doomed_round": None, "cause_of_death": "threshold"}, None
+    if hp > 0 or c.status != "up":
+        return {}, None
     timer = step.roll("1d4", "dying timer")
-    c = step.update(c.id, status="dying", dying_turns=timer.total, knocked_down=c.knocked_down + 1)
-    dropped(step, c.id, timer, c.hp)
-    if step.options["knocked_down_twice"] and c.knocked_down >= 2:
-        _knocked_down_twice(step, c)
+    return {"status": "dying", "dying_turns": timer.total, "knocked_down": c.knocked_down + 1}, timer
+
+
+def _told(step: Step, c: Combatant, timer: RollResult | None) -> None:
+    """The facts of her fate (`_fate`), `c` as it left her: her death past the threshold, or her drop to dying (and
+    the CON SAVE of a second drop, F-DEATH-03)."""
+    if c.status == "dead":
+        step.record(DEATH, c.id, (), (), ("F-DEATH-02",), {"round": step.round, "cause": "threshold", "hp": c.hp,
+                                                           "level": c.level, "con": c.con_mod,
+                                                           "threshold": death_threshold(c)})
+    elif timer is not None:
+        dropped(step, c.id, timer, c.hp)
+        if step.options["knocked_down_twice"] and c.knocked_down >= 2:
+            _knocked_down_twice(step, c)
 
 
 def _knocked_down_twice(step: Step, c: Combatant) -> None:
@@ -125,28 +142,14 @@ def _damaged(step: Step, c: Combatant, before: int, amount: int, means: str, by:
 
 
 def _furnace_blow(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
-    """A PC's damage under the furnace death model (`_furnace`): the blow's HP and what they make of her (dead past
-    her threshold, dying at 0 HP) one change of her, not two; the same facts in the same order, the same dice (the
-    dying timer is the next roll either way)."""
+    """A PC's damage under the furnace death model (`_furnace`): the blow's HP and what they make of her (`_fate`)
+    one change of her, not two; the same facts in the same order, the same dice."""
     before, hp = c.hp, c.hp - amount
-    threshold = death_threshold(c)
-    timer = None
-    if hp <= threshold:       # (`kill`'s change)
-        changes = {"hp": hp, "status": "dead", "dying_turns": None, "doomed_round": None, "cause_of_death": "threshold"}
-    elif hp <= 0 and c.status == "up":
-        timer = step.roll("1d4", "dying timer")
-        changes = {"hp": hp, "status": "dying", "dying_turns": timer.total, "knocked_down": c.knocked_down + 1}
-    else:
-        changes = {"hp": hp}
-    now = step.change(c, changes)
+    changes, timer = _fate(step, c, hp)
+    now = step.change(c, {"hp": hp, **changes})
     _damaged(step, now, before, amount, means, by, ())
-    if hp <= threshold:
-        step.record(DEATH, c.id, (), (), ("F-DEATH-02",), {"round": step.round, "cause": "threshold", "hp": hp,
-                                                           "level": c.level, "con": c.con_mod, "threshold": threshold})
-    elif timer is not None:
-        dropped(step, c.id, timer, hp)
-        if step.options["knocked_down_twice"] and now.knocked_down >= 2:
-            _knocked_down_twice(step, now)
+    if changes:
+        _told(step, now, timer)
 
 
 def _monster_damage(step: Step, c: Combatant, amount: int, means: str, by: str) -> None:
