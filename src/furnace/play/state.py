@@ -470,30 +470,25 @@ class Step:
 
     def fact(self, kind: str, actor: str, targets: tuple[str, ...] = (), rolls: tuple[RollResult, ...] = (), /,
              rules: tuple[str, ...] = (), *, audience: Audience = "all", **data: Any) -> None:
-        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name. Its cast
-        is made once for each actor and targets (`_named`: a fact is a value, facts of the same participants share
-        it). (The first four are given by place alone: a value's name is then matched against `rules` and
-        `audience` only, which halves the cost of a call with values — a fight records about a hundred.)"""
+        """Record a fact of this fight: its kind, who acts on whom (ids), the dice and the values by name (`record`,
+        "round" first). (The first four are given by place alone: a value's name is then matched against `rules`
+        and `audience` only, which halves the cost of a call with values.)"""
+        self.record(kind, actor, targets, rolls, rules, {"round": self.round, **data}, audience)
+
+    def record(self, kind: str, actor: str, targets: tuple[str, ...], rolls: tuple[RollResult, ...],
+               rules: tuple[str, ...], data: dict[str, Any], audience: Audience = "all") -> None:
+        """`fact` with its values given as the dict the fact keeps, "round" first (`step.round`): the fight's
+        commonest facts (a blow, its damage, a move: most of its hundred) are recorded so, with no keyword arguments
+        parsed and no second dict made. The fact's cast is made once for each actor and targets (`_named`: a fact
+        is a value, facts of the same participants share it); its Event field by field, not by its __init__ (a
+        frame less; a test holds every one of `Event`'s fields set)."""
         try:
             cast = self._casts.get((actor, targets))     # (a get, not a KeyError: a new step's first facts)
         except TypeError:           # targets in a list: a cast of its own
             cast = self._cast(actor, targets)
         if cast is None:
             cast = self._casts[actor, targets] = self._cast(actor, targets)
-        self.events.append(_event(kind, actor, targets, rolls, {"round": self.round, **data}, rules, cast, audience))
-
-    def record(self, kind: str, actor: str, targets: tuple[str, ...], rolls: tuple[RollResult, ...],
-               rules: tuple[str, ...], data: dict[str, Any]) -> None:
-        """`fact` of the fight's commonest facts (a blow, its damage, a move: most of a fight's hundred), their
-        values given as the dict the fact keeps, "round" first (`step.round`): no keyword arguments parsed and no
-        second dict made. Told to all."""
-        try:
-            cast = self._casts.get((actor, targets))
-        except TypeError:           # targets in a list: a cast of its own
-            cast = self._cast(actor, targets)
-        if cast is None:
-            cast = self._casts[actor, targets] = self._cast(actor, targets)
-        event = _new(Event)             # (`_event`, inlined: the commonest facts)
+        event = _new(Event)
         event.kind = kind
         event.actor = actor
         event.targets = targets
@@ -501,7 +496,7 @@ class Step:
         event.data = data
         event.rules = rules
         event.cast = cast
-        event.audience = "all"
+        event.audience = audience
         self.events.append(event)
 
     def _cast(self, actor: str, targets: tuple[str, ...]) -> dict[str, Part]:
@@ -546,22 +541,6 @@ class Step:
     def choose(self, options: list[Combatant]) -> Combatant | None:
         """A random pick (a random ally, a random target), from the dice source."""
         return options[self.rng.randrange(len(options))] if options else None
-
-
-def _event(kind: str, actor: str, targets: tuple[str, ...], rolls: tuple[RollResult, ...], data: dict[str, Any],
-           rules: tuple[str, ...], cast: dict[str, Part], audience: Audience) -> Event:
-    """The Event made field by field, not by its __init__ (a frame less: ~15 % of a fact's cost); every one of its
-    fields is set (a test holds this to `Event`'s fields; `Step.record` makes it so too)."""
-    event = _new(Event)
-    event.kind = kind
-    event.actor = actor
-    event.targets = targets
-    event.rolls = rolls
-    event.data = data
-    event.rules = rules
-    event.cast = cast
-    event.audience = audience
-    return event
 
 
 def zone_index(c: Combatant) -> int:
