@@ -6,7 +6,7 @@ Run: .venv/bin/python benchmarks/bench_simulate.py [--quick]   (also part of `ma
    worker processes (the spawned pool's start-up included, as a user's run pays it), beside the engine's own
    rate in this process (`bench_engine.fights_per_second`, measured in the same run): goals ≥ 0.9× the engine's
    rate with 1 worker (both measured alike: CPU time, the best of three runs) and ≥ 1.8× the 1-worker rate with 2
-   (both wall-clock).
+   (both wall-clock, the best of three runs).
 2. A round's cost per combatant at 256 against 256 vs 4 against 4 (monsters on both sides, HP high enough that
    nobody falls in the first round): goal ≤ 1.5×. The engine's own code (`run_round`), nothing else.
 """
@@ -29,11 +29,16 @@ from furnace.rules.ruleset import load_ruleset
 FUNNEL = str(Path(__file__).resolve().parents[1] / "examples" / "funnel-vs-goblins.yaml")
 
 
-def fights_per_second(fights: int, workers: int) -> float:
-    """Wall-clock fights per second of one run (with 2 workers, what the user waits: the pool's start-up included)."""
-    start = time.perf_counter()
-    simulate(FightFileSource(FUNNEL), fights, 1, workers=workers)
-    return fights / (time.perf_counter() - start)
+def fights_per_second(fights: int, workers: int, runs: int = 3) -> float:
+    """Wall-clock fights per second (with 2 workers, what the user waits: the pool's start-up included), the best of
+    `runs` runs: 2,000 fights are now under a second, and one run's figure moved by a tenth with what else the
+    machine did in it (1 and 2 workers are measured alike)."""
+    best = 0.0
+    for _ in range(runs):
+        start = time.perf_counter()
+        simulate(FightFileSource(FUNNEL), fights, 1, workers=workers)
+        best = max(best, fights / (time.perf_counter() - start))
+    return best
 
 
 def cpu_fights_per_second(fights: int) -> float:
@@ -77,8 +82,8 @@ def main() -> None:
     print(f"  {'workers':<10} {'fights/s':>10}")
     print(f"  {'engine':<10} {engine:10.1f}   (the engine alone in this process: CPU time, best of three)")
     print(f"  {'1':<10} {cpu:10.1f}   {cpu / engine:.2f}x the engine (goal ≥ 0.90x; measured as the engine is)")
-    print(f"  {'1':<10} {one:10.1f}   (wall clock, one run)")
-    print(f"  {'2':<10} {two:10.1f}   (wall clock, one run, the pool's start included)")
+    print(f"  {'1':<10} {one:10.1f}   (wall clock, the best of three runs)")
+    print(f"  {'2':<10} {two:10.1f}   (wall clock, the best of three runs, the pool's start included)")
     print(f"  ratio 2/1: {two / one:.2f}x (goal ≥ 1.80x)")
     small = round_us_per_combatant(4, 200 if quick else 1000)
     large = round_us_per_combatant(256, 1 if quick else 3)
