@@ -19,12 +19,28 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from furnace import speedups
 
 JOBS = 2                    # the machine's two cores: gcc compiles two modules at a time
 CFLAGS = ["-O2", "-g0"]     # no debug symbols: a tenth of the size, the same speed
+
+
+def swept() -> list[str]:
+    """Remove the compiled files of modules no longer in ENGINE, and any half-written one (a build killed while it
+    copied): the files' names, none imported again in any case, which `_compiled/` would otherwise keep."""
+    folder, gone, suffix = Path(speedups.FOLDER), [], EXTENSION_SUFFIXES[0]
+    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
+        if path.name.endswith(suffix):         # (another Python's builds are that Python's to sweep)
+            if path.name[:-len(suffix)].rsplit(".", 1)[0] in speedups.ENGINE:
+                continue
+        elif not path.name.endswith(".part"):
+            continue
+        path.unlink()
+        gone.append(path.name)
+    return gone
 
 
 def stale() -> list[str]:
@@ -88,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a module is missing or stale")
     args = parser.parse_args(argv)
     required = os.environ.get(speedups.REQUIRED) == "required"
+    if not args.check:
+        for name in swept():
+            print(f"speedups: removed {name} (not an engine module's build)")
     names = stale()
     if not names:
         print(f"speedups: the {len(speedups.ENGINE)} engine modules are compiled from their sources as they are")

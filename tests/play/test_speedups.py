@@ -72,3 +72,23 @@ def test_a_required_module_without_its_build_is_an_import_error(tmp_path: Path,
     monkeypatch.setenv(speedups.REQUIRED, "required")
     with pytest.raises(speedups.StaleSpeedups, match=r"furnace\.play\.state has no compiled module"):
         speedups._Importer().find_spec("furnace.play.state")
+
+
+def test_a_build_sweeps_what_no_engine_module_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`scripts/build_speedups.py` first removes the builds of modules no longer in ENGINE and any half-written
+    file; an engine module's build, and another Python's, stay."""
+    import importlib.util
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    spec = importlib.util.spec_from_file_location("build_speedups", ROOT / "scripts" / "build_speedups.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setattr(speedups, "FOLDER", str(tmp_path))
+    suffix = EXTENSION_SUFFIXES[0]
+    kept = [f"furnace.play.state.0123abcd99{suffix}", "furnace.play.state.0123abcd99.cpython-399-other.so"]
+    gone = [f"furnace.play.gone.0123abcd99{suffix}", f"furnace.play.luck.0123abcd99{suffix}.part"]
+    for name in kept + gone:
+        (tmp_path / name).write_bytes(b"")
+    assert script.swept() == sorted(gone)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept)
