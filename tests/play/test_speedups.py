@@ -40,7 +40,7 @@ def test_the_compiled_engine_fights_the_same_fights_as_the_pure_python() -> None
 
 
 @pytest.mark.skipif(os.environ.get(speedups.REQUIRED) != "required",
-                    reason="the compiled modules are required only where FURNACE_SPEEDUPS=required (CI, make test)")
+                    reason="the compiled modules are required only where FURNACE_SPEEDUPS=required (.ci/run sets it)")
 def test_every_engine_module_runs_compiled_where_required() -> None:
     assert json.loads(python("-c", IN_USE)) == dict.fromkeys(speedups.ENGINE, True)
     assert "are compiled from their sources as they are" in python("scripts/build_speedups.py", "--check")
