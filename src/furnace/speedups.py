@@ -61,7 +61,10 @@ class _Importer:
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> ModuleSpec | None:
         if fullname not in _NAMES:
             return None
-        found = compiled(fullname)
+        try:
+            found = compiled(fullname)
+        except OSError:          # no source to match (a package shipped without it): the usual import decides
+            return None
         if not os.path.isfile(found):
             if os.environ.get(REQUIRED) == "required":
                 raise StaleSpeedups(f"{fullname} has no compiled module for its source: run `make speedups`")

@@ -64,6 +64,8 @@ def test_a_module_edited_since_its_build_is_imported_from_its_source(tmp_path: P
     assert speedups.compiled(name) != str(built)
     assert speedups._Importer().find_spec(name) is None
     assert speedups._Importer().find_spec("furnace.play.clock") is None         # not an engine module: not asked
+    monkeypatch.setattr(speedups, "source", lambda _: str(tmp_path / "none.py"))
+    assert speedups._Importer().find_spec(name) is None          # no source to match: the usual import decides
 
 
 def test_a_required_module_without_its_build_is_an_import_error(tmp_path: Path,
