@@ -23,6 +23,7 @@ from furnace.play.checks import make_dc
 from furnace.play.combatant import FIGHTING, Combatant
 from furnace.play.crit import crit_level, crit_table, fumbles
 from furnace.play.death import damage_to, take_damage
+from furnace.play.kept import Kept
 from furnace.play.marks import marks, with_marks
 from furnace.play.state import Encounter, Step, zone_index
 from furnace.rules.effects import parse_effect
@@ -87,20 +88,8 @@ def _signed(expression: str, bonus: int) -> str:
     return f"{expression}+{bonus}" if bonus >= 0 else f"{expression}-{-bonus}"
 
 
-def _atk_dice(bonus: int) -> dice.DiceExpression:
-    """The ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow). (Looked up
-    by subscript: a compiled module's `GLOBAL.get(…)` makes a bound method at every call.)"""
-    try:
-        return _ATK_DICE[bonus]
-    except KeyError:
-        if len(_ATK_DICE) >= ATK_DICE_KEPT:
-            _ATK_DICE.clear()
-        found = _ATK_DICE[bonus] = dice.parse(_signed("d20", bonus))
-        return found
-
-
-_ATK_DICE: dict[int, dice.DiceExpression] = {}     # by the attack bonus (a few numbers): the last ATK_DICE_KEPT
-ATK_DICE_KEPT = 256
+# the ATK's dice, d20 + her bonus, parsed once a bonus (a fight rolls the same few at every blow): the last 256
+_ATK_DICE: Kept[int, dice.DiceExpression] = Kept(lambda bonus: dice.parse(_signed("d20", bonus)), 256)
 
 
 def attack(step: Step, actor: str, target: str, /, *, sneak: bool = False, plain: bool = False,
@@ -139,7 +128,7 @@ def _attack(step: Step, a: Combatant, t: Combatant, sneak: bool, plain: bool, ca
     if a.kind == "pc" or a.powers:
         roll, declared = _roll_atk(step, a, dc, plain)
     else:        # (`_roll_atk` of a monster without powers: the dice alone)
-        roll, declared = _atk_dice(a.attack_bonus).roll(step.rng, None, "ATK"), 0
+        roll, declared = _ATK_DICE[a.attack_bonus].roll(step.rng, None, "ATK"), 0
     if a.held or t.held:       # (what either holds may be spent by this ATK)
         _spend_next_attack(step, actor, target)
     natural = roll.natural or 0
@@ -176,7 +165,7 @@ def _roll_atk(step: Step, a: Combatant, dc: int, plain: bool) -> tuple[dice.Roll
     declared = 0
     if a.kind == "pc" and not plain and step.options["luck_spend_timing"] == "before_roll":
         declared = choosing.luck_before(step, a.id, "ATK")
-    roll = _atk_dice(a.attack_bonus).roll(step.rng, None, "ATK")
+    roll = _ATK_DICE[a.attack_bonus].roll(step.rng, None, "ATK")
     if a.powers and not plain:       # (a power she holds: Chosen one may roll it again)
         roll = _chosen_one(step, a.id, roll, dc)
     return roll, declared

@@ -27,6 +27,7 @@ from furnace.play.attacks import extra_attacks as _extra_attacks
 from furnace.play.combatant import FIGHTING, ZONES, Combatant
 from furnace.play.death import dying_turn, kill
 from furnace.play.injuries import roll_injury, stabilise
+from furnace.play.kept import Kept
 from furnace.play.state import Encounter, Step
 from furnace.rules.ruleset import Ruleset
 
@@ -83,20 +84,12 @@ def tactic_attack_nearest(enc: Encounter, c: Combatant) -> Action:
 def _attack(c: Combatant, target: str, unaware: bool) -> Action:
     # F-ROG-04: a foe caught by surprise is unaware in the first round: a Rogue's blow is a Sneak Attack
     sneak = unaware and "Sneak Attack" in c.features
-    key = ("attack" if c.ranged or c.zone == "CLOSE" else "move_attack", target, sneak)
-    try:            # (a subscript: a compiled module's `GLOBAL.get(…)` makes a bound method at every call)
-        return _ATTACKS[key]
-    except KeyError:
-        if len(_ATTACKS) >= MADE_ATTACKS:
-            _ATTACKS.clear()
-        made = _ATTACKS[key] = Action(*key[:2], sneak=sneak)
-        return made
+    return _ATTACKS["attack" if c.ranged or c.zone == "CLOSE" else "move_attack", target, sneak]
 
 
 # the attack actions made before, by kind, target and sneak: a value, so one serves every turn that takes it (a
-# fight chooses an action at every turn, and making a frozen dataclass costs more than finding one)
-_ATTACKS: dict[tuple[str, str, bool], Action] = {}
-MADE_ATTACKS = 4096
+# fight chooses an action at every turn, and making a frozen dataclass costs more than finding one): the last 4096
+_ATTACKS: Kept[tuple[str, str, bool], Action] = Kept(lambda key: Action(key[0], key[1], sneak=key[2]), 4096)
 
 
 def _choose(step: Step, cid: str, choose: Tactic) -> Action:

@@ -28,6 +28,7 @@ from furnace.errors import IllegalActionError
 from furnace.events import Audience, Event, Part
 from furnace.play.combatant import ZONES, Combatant
 from furnace.play.frozen import Frozen, updated
+from furnace.play.kept import Kept
 from furnace.play.luck import LuckState
 from furnace.play.questions import NOBODY_ASKED, Asking
 from furnace.play.registry import Registry
@@ -42,7 +43,7 @@ _set = object.__setattr__
 # a change of only these fields leaves a combatant's place in the Standing (zone, HP, side, standing up)
 _UNORDERED = frozenset(f.name for f in dataclass_fields(Combatant)) - {"id", "side", "zone", "hp", "status", "held"}
 # whether a change of these fields is such a change: the set's method bound once (a compiled module's call of a
-# global's method, `_UNORDERED.issuperset(…)`, makes a bound method at every call; so `_PARSED[…]`, not `.get`)
+# global's method, `_UNORDERED.issuperset(…)`, makes a bound method at every call; so the caches are `Kept`)
 _KEEPS_PLACE = _UNORDERED.issuperset
 LuckOwner = tuple[str, str]      # ("player", her name) or ("pc", the PC's id): who holds a pool of Luck Dice
 
@@ -162,9 +163,8 @@ Roster = tuple[tuple[str, str, str, str | None], ...]
 _NAMED: dict[Roster, tuple[dict[str, Part], dict[tuple[str, tuple[str, ...]], dict[str, Part]]]] = {}
 NAMED_KEPT = 64
 # the dice a fight rolls, parsed once by their text (`Step.roll`: `dice.parse`'s own cache is a call deeper); the
-# last PARSED_KEPT kept
-_PARSED: dict[str, dice.DiceExpression] = {}
-PARSED_KEPT = 1024
+# last 1024 kept
+_PARSED: Kept[str, dice.DiceExpression] = Kept(dice.parse, 1024)
 
 
 class _Now(dict[str, Combatant]):
@@ -525,13 +525,7 @@ class Step:
         return found
 
     def roll(self, expression: str, label: str, variables: dict[str, int | str] | None = None) -> RollResult:
-        try:
-            parsed = _PARSED[expression]
-        except KeyError:
-            if len(_PARSED) >= PARSED_KEPT:
-                _PARSED.clear()
-            parsed = _PARSED[expression] = dice.parse(expression)
-        return parsed.roll(self.rng, variables, label)
+        return _PARSED[expression].roll(self.rng, variables, label)
 
     def variables(self, actor: Combatant) -> dict[str, int | str]:
         """What a row's dice may name: the attacker's level (PC_LVL, LVL) and the ROOM DC."""

@@ -23,6 +23,7 @@ from furnace.events import declare
 from furnace.play import choosing
 from furnace.play import conditions as cond
 from furnace.play.combatant import ZONES, Combatant
+from furnace.play.kept import Kept
 from furnace.play.state import Step
 
 # told as a power used (the kind `furnace.play.attacks` records Chosen one and Rally by), with the 1s and their rerolls
@@ -50,24 +51,15 @@ class _Drawn:
         return self.then.randrange(low, high)
 
 
-def _rerolled(damage: str) -> tuple[tuple[str, str, str], ...]:
-    """The dice groups of a weapon's damage whose low faces she may roll again (`REROLLED`), read once a text."""
-    groups = _GROUPS.get(damage)
-    if groups is None:
-        if len(_GROUPS) >= GROUPS_KEPT:
-            _GROUPS.clear()
-        groups = _GROUPS[damage] = tuple(REROLLED.findall(damage))
-    return groups
-
-
-_GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {}     # by damage text (a fight's few weapons)
-GROUPS_KEPT = 1024
+# the dice groups of a weapon's damage whose low faces she may roll again (`REROLLED`), read once a text (a
+# fight's few weapons): the last 1024
+_REROLLED: Kept[str, tuple[tuple[str, str, str], ...]] = Kept(lambda damage: tuple(REROLLED.findall(damage)), 1024)
 
 
 def damage_roll(step: Step, a: Combatant, text: str) -> dice.RollResult:
     """The blow's damage roll `text`; a 2H weapon master (her weapon's groups with `ro`) is asked, once she has seen
     a 1 among the weapon's dice, whether to roll each 1 again (F-FTR-04 (d), AMB-45)."""
-    groups = _rerolled(a.damage) if a.kind == "pc" else ()
+    groups = _REROLLED[a.damage] if a.kind == "pc" else ()
     if not groups:
         return step.roll(text, "DAM")
     seen = [(int(sides), int(low), list(dice.roll(f"{n or 1}d{sides}", step.rng).faces)) for n, sides, low in groups]
