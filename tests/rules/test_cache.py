@@ -291,7 +291,7 @@ def test_only_the_latest_made_are_kept_for_each_owner_and_only_on_the_command_li
     monkeypatch.setattr(cache, "LATEST_KEPT", 2)
     for text in ("a", "a", "b", "b", "a", "c", "a", "b"):
         assert latest(text) == {"made of": text}
-    assert made[2:] == ["a", "b", "c", "a", "b"]          # two kept: "c" took the place of "a", the oldest made
+    assert made[2:] == ["a", "b", "c", "a", "b"]          # two kept: "c" took "a"'s place, the first made
     assert latest("c", owner="tomb") == {"made of": "c"} and latest("a") == {"made of": "a"} and made[-1] == "c"
     assert len(list((tmp_path / "cache" / "latest").glob("state-*.pickle"))) == 2
     for _ in range(2):
